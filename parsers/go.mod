@@ -1,0 +1,3 @@
+module github.com/agentwire/agentwire/parsers
+
+go 1.24

@@ -1,0 +1,3 @@
+module github.com/agentwire/agentwire/protocols
+
+go 1.24

@@ -1,0 +1,3 @@
+module github.com/agentwire/agentwire/tokenizers
+
+go 1.24
