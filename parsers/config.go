@@ -1,0 +1,50 @@
+package parsers
+
+import "encoding/json"
+
+// Config selects and configures the parsers for one output stream.
+type Config struct {
+	// ToolParser is a registered tool-call parser name (ToolParsers), or ""
+	// for none: then tool-call markup is ordinary content.
+	ToolParser string
+
+	// ReasoningParser is a registered reasoning parser name
+	// (ReasoningParsers), or "" for none.
+	ReasoningParser string
+
+	// Tools are the tools the request declared. JSON grammars keep the
+	// model's argument bytes and do not need them; parameter grammars type
+	// their values from the schemas. Calls to undeclared tools are still
+	// emitted (GRAMMARS.md §4.5) unless a grammar documents otherwise.
+	Tools []Tool
+
+	// InReasoning says the prompt already opened the reasoning block (the
+	// chat template injected <think>; PRE.3), so the output starts inside
+	// reasoning. Forced reasoning parsers start there regardless.
+	InReasoning bool
+
+	// WholeCalls emits each tool call whole at its end (start, one argument
+	// fragment, end, all in one Feed) instead of streaming the arguments as
+	// they are generated. Abandoned calls are then invisible.
+	WholeCalls bool
+
+	// MaxCallBuffer bounds the bytes held for one call: arguments waiting for
+	// a name that comes after them, arguments encoded as a JSON string, the
+	// whole call in WholeCalls mode, and whitespace after a call. 0 means
+	// DefaultMaxCallBuffer. Past the limit the call is abandoned and nothing
+	// more of its markup is released (whitespace after a call is released as
+	// content instead). Arguments streamed as fragments are never buffered
+	// and not limited.
+	MaxCallBuffer int
+}
+
+// DefaultMaxCallBuffer is the per-call buffer limit when
+// Config.MaxCallBuffer is 0.
+const DefaultMaxCallBuffer = 4 << 20
+
+// Tool is a function the request declared: its name and the JSON schema of
+// its parameters (the OpenAI "parameters" object), kept as raw JSON.
+type Tool struct {
+	Name       string
+	Parameters json.RawMessage
+}

@@ -1,0 +1,209 @@
+package parsers
+
+import "math/rand/v2"
+
+// emitter collects the events of one Feed or Finish and owns the call
+// lifecycle shared by every grammar: indices, ids, and the whole-call mode.
+type emitter struct {
+	events []Event
+	arena  []byte // per-call copies (ids, names, escapes); reset by begin
+
+	whole bool // Config.WholeCalls
+	limit int  // Config.MaxCallBuffer
+
+	next    int    // index of the next visible call
+	seed    uint64 // per-stream id seed (random)
+	minted  uint64 // ids minted in this stream
+	inCall  bool   // a call is open (started, not ended/abandoned)
+	idx     int    // open call's index (streaming mode)
+	dropped bool   // whole mode: the open call exceeded the limit
+	name    []byte // whole mode: the open call's name
+	argBuf  []byte // whole mode: the open call's arguments so far
+	id      []byte // whole mode / model ids: the open call's id
+}
+
+// begin starts a new Feed or Finish: previous events become invalid.
+func (e *emitter) begin() {
+	e.events = e.events[:0]
+	e.arena = e.arena[:0]
+}
+
+func (e *emitter) reset() {
+	e.begin()
+	e.next = 0
+	e.seed = rand.Uint64()
+	e.minted = 0
+	e.inCall = false
+	e.dropped = false
+	e.name = e.name[:0]
+	e.argBuf = e.argBuf[:0]
+	e.id = e.id[:0]
+}
+
+// copyBytes copies b into the arena and returns the copy.
+func (e *emitter) copyBytes(b []byte) []byte {
+	start := len(e.arena)
+	e.arena = append(e.arena, b...)
+	return e.arena[start:len(e.arena):len(e.arena)]
+}
+
+func (e *emitter) copyString(s string) []byte {
+	start := len(e.arena)
+	e.arena = append(e.arena, s...)
+	return e.arena[start:len(e.arena):len(e.arena)]
+}
+
+// text appends a content or reasoning event. b must stay valid until the next
+// Feed (it aliases the input, the parser's work buffer or the arena).
+// Adjacent pieces of one contiguous buffer are merged into one event.
+func (e *emitter) text(k EventKind, b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if n := len(e.events); n > 0 {
+		last := &e.events[n-1]
+		if last.Kind == k && extends(last.Text, b) {
+			last.Text = last.Text[:len(last.Text)+len(b)]
+			return
+		}
+	}
+	e.events = append(e.events, Event{Kind: k, Text: b})
+}
+
+// extends reports whether b starts exactly where a ends in the same array.
+func extends(a, b []byte) bool {
+	return len(a) > 0 && cap(a)-len(a) >= len(b) && &a[:len(a)+1][len(a)] == &b[0]
+}
+
+func (e *emitter) content(b []byte)   { e.text(EventContent, b) }
+func (e *emitter) reasoning(b []byte) { e.text(EventReasoning, b) }
+
+// mintID returns a fresh call id, "call_" + 24 hex digits: unique within the
+// stream (a bijective mix of a per-stream random seed and a counter) and
+// random across streams. It is written into the arena: no allocation after
+// warm-up.
+func (e *emitter) mintID() []byte {
+	e.minted++
+	x := mix64(e.seed + e.minted)
+	start := len(e.arena)
+	e.arena = append(e.arena, "call_"...)
+	e.arena = appendHex(e.arena, x, 16)
+	e.arena = appendHex(e.arena, mix64(e.seed^0x9e3779b97f4a7c15+e.minted)>>32, 8)
+	return e.arena[start:len(e.arena):len(e.arena)]
+}
+
+func mix64(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+func appendHex(b []byte, x uint64, digits int) []byte {
+	const hex = "0123456789abcdef"
+	for k := digits - 1; k >= 0; k-- {
+		b = append(b, hex[(x>>(4*uint(k)))&15])
+	}
+	return b
+}
+
+// startCall opens a call named name. id is the model's own id, or nil to
+// mint one. name and id are copied; the caller may reuse its buffers.
+func (e *emitter) startCall(name, id []byte) {
+	e.inCall = true
+	e.dropped = false
+	if e.whole {
+		e.name = append(e.name[:0], name...)
+		e.id = append(e.id[:0], id...)
+		e.argBuf = e.argBuf[:0]
+		return
+	}
+	if id == nil {
+		id = e.mintID()
+	} else {
+		id = e.copyBytes(id)
+	}
+	e.idx = e.next
+	e.next++
+	e.events = append(e.events, Event{Kind: EventToolCallStart, Index: e.idx, ID: id, Name: e.copyBytes(name)})
+}
+
+// args appends an argument fragment to the open call. b must stay valid
+// until the next Feed (see text).
+func (e *emitter) args(b []byte) {
+	if !e.inCall || len(b) == 0 {
+		return
+	}
+	if e.whole {
+		if e.dropped {
+			return
+		}
+		if len(e.argBuf)+len(b) > e.limit {
+			e.dropped = true
+			return
+		}
+		e.argBuf = append(e.argBuf, b...)
+		return
+	}
+	if n := len(e.events); n > 0 {
+		last := &e.events[n-1]
+		if last.Kind == EventToolCallArgs && extends(last.Text, b) {
+			last.Text = last.Text[:len(last.Text)+len(b)]
+			return
+		}
+	}
+	e.events = append(e.events, Event{Kind: EventToolCallArgs, Index: e.idx, Text: b})
+}
+
+// argsString appends a constant fragment (an escape, "{}").
+func (e *emitter) argsString(s string) {
+	if !e.inCall {
+		return
+	}
+	if e.whole {
+		if !e.dropped && len(e.argBuf)+len(s) <= e.limit {
+			e.argBuf = append(e.argBuf, s...)
+		} else {
+			e.dropped = true
+		}
+		return
+	}
+	e.args(e.copyString(s))
+}
+
+// endCall completes the open call.
+func (e *emitter) endCall() {
+	if !e.inCall {
+		return
+	}
+	e.inCall = false
+	if !e.whole {
+		e.events = append(e.events, Event{Kind: EventToolCallEnd, Index: e.idx})
+		return
+	}
+	if e.dropped {
+		return
+	}
+	var id []byte
+	if len(e.id) == 0 {
+		id = e.mintID()
+	} else {
+		id = e.copyBytes(e.id)
+	}
+	idx := e.next
+	e.next++
+	e.events = append(e.events,
+		Event{Kind: EventToolCallStart, Index: idx, ID: id, Name: e.copyBytes(e.name)},
+		Event{Kind: EventToolCallArgs, Index: idx, Text: e.copyBytes(e.argBuf)},
+		Event{Kind: EventToolCallEnd, Index: idx})
+}
+
+// abandonCall closes the open call as abandoned (no-op when none is open).
+func (e *emitter) abandonCall() {
+	if !e.inCall {
+		return
+	}
+	e.inCall = false
+	if !e.whole {
+		e.events = append(e.events, Event{Kind: EventToolCallAbandoned, Index: e.idx})
+	}
+}

@@ -1,0 +1,94 @@
+package parsers
+
+// hermes is the JSON-in-wrapper-tags grammar of Hermes, Qwen 2.5 and Qwen3
+// (GRAMMARS.md §6.1):
+//
+//	call-block = "<tool_call>" *WS body *WS "</tool_call>"
+//	body       = call-object / "[" [ call-object *( "," call-object ) ] "]"
+//
+// Blocks repeat; whitespace between blocks is markup. A call ends when its
+// object closes, so a complete body without its closer is recovered. A body
+// that is not JSON (or breaks mid-way) is markup: the open call is abandoned
+// and everything up to the closer is dropped — or up to a new opener, which
+// starts a new block. Orphan closers in content are removed.
+type hermes struct {
+	open_, close_ string
+	body          jsonCalls
+	skip          matcher // closer and opener, while dropping a broken block
+	skipping      bool
+}
+
+func newHermes(p *Parser) toolGrammar {
+	return newWrappedJSON(p, "<tool_call>", "</tool_call>", true, true)
+}
+
+// newWrappedJSON builds a JSON-in-wrapper grammar; hermes, nemotron_deci and
+// jamba differ only in their tags and body shapes.
+func newWrappedJSON(p *Parser, open, close string, object, array bool) *hermes {
+	h := &hermes{open_: open, close_: close}
+	h.body = jsonCalls{
+		out:         &p.out,
+		limit:       p.limit,
+		allowObject: object,
+		allowArray:  array,
+		argKeys:     []string{"arguments", "parameters"},
+	}
+	h.skip = newMatcher(marker{text: close, act: actClose}, marker{text: open, act: actOpen})
+	return h
+}
+
+func (h *hermes) textMarkers() []marker {
+	return []marker{{text: h.open_, act: actToolOpen}, {text: h.close_, act: actToolClose}}
+}
+
+func (h *hermes) open(int) {
+	h.skipping = false
+	h.body.begin()
+}
+
+func (h *hermes) feed(b []byte, final bool) (int, blockStatus) {
+	if !h.skipping {
+		n, r := h.body.feed(b)
+		switch r {
+		case jcMore:
+			return n, blockMore
+		case jcEnd:
+			// The body closed: the closer (and whitespace) are handled as
+			// the group continuation; text after it is content.
+			return n, blockDone
+		}
+		h.skipping = true
+		b = b[n:]
+		m, st := h.skipBroken(b, final)
+		return n + m, st
+	}
+	return h.skipBroken(b, final)
+}
+
+// skipBroken drops a broken block up to its closer, or up to an opener that
+// starts the next block.
+func (h *hermes) skipBroken(b []byte, final bool) (int, blockStatus) {
+	pos, mi := h.skip.find(b, final)
+	if mi < 0 {
+		if pos < len(b) {
+			return pos, blockHold
+		}
+		return len(b), blockMore
+	}
+	n := pos + len(h.skip.ms[mi].text)
+	if h.skip.ms[mi].act == actClose {
+		h.skipping = false
+		return n, blockDone
+	}
+	h.open(0)
+	return n, blockMore
+}
+
+func (h *hermes) finish() {
+	h.body.finish()
+}
+
+func (h *hermes) reset() {
+	h.skipping = false
+	h.body.begin()
+}

@@ -1,0 +1,604 @@
+package parsers
+
+import "unicode/utf8"
+
+// jsonCalls reads a JSON call body — one call object, or an array of them —
+// incrementally, and turns it into call events (GRAMMARS.md §5.1):
+//
+//   - the envelope is an object with a string "name" and an "arguments" or
+//     "parameters" object, keys in any order (plus optional extra keys);
+//   - the call starts when the name string closes; arguments seen before the
+//     name are held (bounded) and released at the start;
+//   - arguments stream as the model's own bytes, trimmed of surrounding
+//     whitespace, with raw control characters inside strings escaped;
+//   - arguments given as a JSON string holding an object are unwrapped;
+//   - a missing arguments key means {};
+//   - anything else (non-object arguments, no or empty name) is not a call:
+//     an object that started is abandoned, one that did not is dropped;
+//   - in an array every element is a call on its own; elements that are not
+//     call objects are skipped, [] is zero calls.
+//
+// It owns no framing: the grammar around it finds the opener and closer.
+type jsonCalls struct {
+	out   *emitter
+	limit int
+
+	// configuration
+	allowObject bool     // a bare call object is a body
+	allowArray  bool     // an array of call objects is a body
+	argKeys     []string // keys holding the arguments
+	idKey       string   // key holding a model-given call id ("" = none)
+
+	st      jcState
+	inArray bool
+	vs      jsonScan
+
+	// current object
+	key      [16]byte // current key (first 16 bytes)
+	keyLen   int      // its length (may exceed len(key))
+	keyEsc   bool     // key contains an escape: never matches
+	keyKind  keyKind
+	started  bool   // call start emitted
+	bad      bool   // the object is not a call
+	haveName bool   // a name was read
+	haveArgs bool   // arguments were read
+	pending  []byte // arguments read before the name (escaped, ready to emit)
+	raw      []byte // captured raw string value (name, string arguments, id)
+	name     []byte
+	id       []byte
+	tmp      []byte
+}
+
+type jcState uint8
+
+const (
+	jcBody     jcState = iota // expecting the body: object or array
+	jcArrFirst                // after '[': element or ']'
+	jcArrElem                 // after ',' in the array: element
+	jcArrAfter                // after an element: ',' or ']'
+	jcSkipElem                // skipping a non-object element
+	jcObjFirst                // after '{': key or '}'
+	jcObjKey                  // after ',': key
+	jcKey                     // inside a key string
+	jcKeyEsc                  // after '\' in a key
+	jcColon                   // after a key: ':'
+	jcValue                   // expecting a value (dispatch on the key)
+	jcName                    // scanning the name value (captured)
+	jcArgs                    // scanning object arguments (streamed or pending)
+	jcArgsStr                 // scanning string arguments (captured)
+	jcID                      // scanning the id value (captured)
+	jcSkip                    // scanning a value nobody needs
+	jcObjAfter                // after a value: ',' or '}'
+	jcDone                    // the body is complete
+	jcErr                     // syntax error: the body is broken
+)
+
+type keyKind uint8
+
+const (
+	kOther keyKind = iota
+	kName
+	kArgs
+	kID
+)
+
+// jcResult is what feed stopped at.
+type jcResult uint8
+
+const (
+	jcMore jcResult = iota // all consumed, body incomplete
+	jcEnd                  // body complete after n bytes
+	jcBad                  // syntax error after n bytes; open call abandoned
+)
+
+func (j *jsonCalls) begin() {
+	j.st = jcBody
+	j.inArray = false
+	j.resetObject()
+}
+
+func (j *jsonCalls) resetObject() {
+	j.started, j.bad, j.haveName, j.haveArgs = false, false, false, false
+	j.pending = j.pending[:0]
+	j.raw = j.raw[:0]
+	j.name = j.name[:0]
+	j.id = j.id[:0]
+}
+
+// abandon closes an open call and stops the body.
+func (j *jsonCalls) fail() {
+	if j.started {
+		j.out.abandonCall()
+	}
+	j.started = false
+	j.st = jcErr
+}
+
+// finish is the end of the stream inside the body: an open call cannot
+// complete and is abandoned.
+func (j *jsonCalls) finish() {
+	if j.started {
+		j.out.abandonCall()
+		j.started = false
+	}
+}
+
+// objectStart begins a call object.
+func (j *jsonCalls) objectStart() {
+	j.resetObject()
+	j.st = jcObjFirst
+}
+
+// objectEnd completes a call object.
+func (j *jsonCalls) objectEnd() {
+	switch {
+	case j.started && j.bad:
+		j.out.abandonCall()
+	case j.started:
+		if !j.haveArgs {
+			j.out.argsString("{}")
+		}
+		j.out.endCall()
+	}
+	j.started = false
+	if j.inArray {
+		j.st = jcArrAfter
+	} else {
+		j.st = jcDone
+	}
+}
+
+// markBad records that the current object is not a call.
+func (j *jsonCalls) markBad() {
+	if j.started {
+		j.out.abandonCall()
+		j.started = false
+	}
+	j.bad = true
+	j.pending = j.pending[:0]
+}
+
+// startIfReady emits the call start once the name is known.
+func (j *jsonCalls) startIfReady() {
+	if j.started || j.bad || !j.haveName {
+		return
+	}
+	var id []byte
+	if len(j.id) > 0 {
+		id = j.id
+	}
+	j.out.startCall(j.name, id)
+	j.started = true
+	if len(j.pending) > 0 {
+		j.out.args(j.out.copyBytes(j.pending))
+		j.pending = j.pending[:0]
+	}
+}
+
+// feed consumes body bytes.
+func (j *jsonCalls) feed(b []byte) (int, jcResult) {
+	i := 0
+	for i < len(b) {
+		c := b[i]
+		switch j.st {
+		case jcDone:
+			return i, jcEnd
+		case jcErr:
+			return i, jcBad
+		case jcBody:
+			if isSpace(c) {
+				i++
+				continue
+			}
+			switch {
+			case c == '{' && j.allowObject:
+				i++
+				j.objectStart()
+			case c == '[' && j.allowArray:
+				i++
+				j.inArray = true
+				j.st = jcArrFirst
+			default:
+				j.fail()
+				return i, jcBad
+			}
+		case jcArrFirst, jcArrElem:
+			if isSpace(c) {
+				i++
+				continue
+			}
+			switch {
+			case c == ']' && j.st == jcArrFirst:
+				i++
+				j.st = jcDone
+				return i, jcEnd
+			case c == '{':
+				i++
+				j.objectStart()
+			default:
+				j.vs.reset()
+				j.st = jcSkipElem
+			}
+		case jcSkipElem:
+			n, r := j.vs.scan(b[i:])
+			i += n
+			switch r {
+			case scanDone:
+				j.st = jcArrAfter
+			case scanErr:
+				j.fail()
+				return i, jcBad
+			}
+		case jcArrAfter:
+			if isSpace(c) {
+				i++
+				continue
+			}
+			i++
+			switch c {
+			case ',':
+				j.st = jcArrElem
+			case ']':
+				j.st = jcDone
+				return i, jcEnd
+			default:
+				j.fail()
+				return i - 1, jcBad
+			}
+		case jcObjFirst, jcObjKey:
+			if isSpace(c) {
+				i++
+				continue
+			}
+			i++
+			switch {
+			case c == '"':
+				j.keyLen, j.keyEsc = 0, false
+				j.st = jcKey
+			case c == '}' && j.st == jcObjFirst:
+				j.objectEnd()
+				if j.st == jcDone {
+					return i, jcEnd
+				}
+			default:
+				j.fail()
+				return i - 1, jcBad
+			}
+		case jcKey:
+			for i < len(b) && !strStop[b[i]] {
+				if j.keyLen < len(j.key) {
+					j.key[j.keyLen] = b[i]
+				}
+				j.keyLen++
+				i++
+			}
+			if i == len(b) {
+				return i, jcMore
+			}
+			c = b[i]
+			i++
+			switch {
+			case c == '"':
+				j.keyKind = j.classifyKey()
+				j.st = jcColon
+			case c == '\\':
+				j.keyEsc = true
+				j.st = jcKeyEsc
+			default:
+				j.fail()
+				return i - 1, jcBad
+			}
+		case jcKeyEsc:
+			// Escaped keys never match a known key; validate loosely by
+			// resuming the string (a bad escape is caught nowhere else, so
+			// check the common forms here).
+			i++
+			switch c {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't', 'u':
+				j.st = jcKey
+			default:
+				j.fail()
+				return i - 1, jcBad
+			}
+		case jcColon:
+			if isSpace(c) {
+				i++
+				continue
+			}
+			i++
+			if c != ':' {
+				j.fail()
+				return i - 1, jcBad
+			}
+			j.st = jcValue
+		case jcValue:
+			if isSpace(c) {
+				i++
+				continue
+			}
+			j.vs.reset()
+			j.st = jcSkip
+			switch j.keyKind {
+			case kName:
+				if !j.haveName && c == '"' {
+					j.raw = j.raw[:0]
+					j.st = jcName
+				} else if !j.haveName {
+					j.markBad() // name is not a string
+				}
+			case kArgs:
+				if j.haveArgs {
+					break // a repeated arguments key: the first wins
+				}
+				j.haveArgs = true
+				switch {
+				case j.bad:
+				case c == '{':
+					j.st = jcArgs
+				case c == '"':
+					j.raw = j.raw[:0]
+					j.st = jcArgsStr
+				default:
+					j.markBad() // arguments must be an object
+				}
+			case kID:
+				if len(j.id) == 0 && c == '"' {
+					j.raw = j.raw[:0]
+					j.st = jcID
+				}
+			}
+		case jcArgs:
+			n, r := j.vs.scan(b[i:])
+			frag := b[i : i+n]
+			if r == scanCtrl {
+				frag = frag[:n-1]
+			}
+			j.argBytes(frag)
+			i += n
+			switch r {
+			case scanCtrl:
+				j.argEscape(b[i-1])
+			case scanDone:
+				j.st = jcObjAfter
+			case scanErr:
+				j.fail()
+				return i, jcBad
+			}
+		case jcName, jcArgsStr, jcID:
+			n, r := j.vs.scan(b[i:])
+			if len(j.raw)+n > j.limit {
+				j.markBad()
+				j.st = jcSkip
+				continue
+			}
+			j.raw = append(j.raw, b[i:i+n]...)
+			i += n
+			switch r {
+			case scanDone:
+				j.valueCaptured()
+				j.st = jcObjAfter
+			case scanErr:
+				j.fail()
+				return i, jcBad
+			}
+		case jcSkip:
+			n, r := j.vs.scan(b[i:])
+			i += n
+			switch r {
+			case scanDone:
+				j.st = jcObjAfter
+			case scanErr:
+				j.fail()
+				return i, jcBad
+			}
+		case jcObjAfter:
+			if isSpace(c) {
+				i++
+				continue
+			}
+			i++
+			switch c {
+			case ',':
+				j.st = jcObjKey
+			case '}':
+				j.objectEnd()
+				if j.st == jcDone {
+					return i, jcEnd
+				}
+			default:
+				j.fail()
+				return i - 1, jcBad
+			}
+		}
+	}
+	if j.st == jcDone {
+		return i, jcEnd
+	}
+	return i, jcMore
+}
+
+func (j *jsonCalls) classifyKey() keyKind {
+	if j.keyEsc || j.keyLen > len(j.key) {
+		return kOther
+	}
+	k := string(j.key[:j.keyLen])
+	if k == "name" {
+		return kName
+	}
+	for _, a := range j.argKeys {
+		if k == a {
+			return kArgs
+		}
+	}
+	if j.idKey != "" && k == j.idKey {
+		return kID
+	}
+	return kOther
+}
+
+// argBytes passes object-argument bytes on: streamed once the call started,
+// held until the name otherwise.
+func (j *jsonCalls) argBytes(b []byte) {
+	if len(b) == 0 || j.bad {
+		return
+	}
+	if j.started {
+		j.out.args(b)
+		return
+	}
+	if len(j.pending)+len(b) > j.limit {
+		j.markBad()
+		return
+	}
+	j.pending = append(j.pending, b...)
+}
+
+// argEscape passes on the escape of a raw control character in a string.
+func (j *jsonCalls) argEscape(c byte) {
+	if j.bad {
+		return
+	}
+	if j.started {
+		j.out.argsString(ctrlEscape(c))
+		return
+	}
+	j.pending = append(j.pending, ctrlEscape(c)...)
+}
+
+// valueCaptured handles a complete captured value in j.raw.
+func (j *jsonCalls) valueCaptured() {
+	switch j.st {
+	case jcName:
+		j.name = appendUnquoted(j.name[:0], j.raw)
+		if len(j.name) == 0 {
+			j.markBad() // an empty name is not a call
+			return
+		}
+		j.haveName = true
+		j.startIfReady()
+	case jcID:
+		j.id = appendUnquoted(j.id[:0], j.raw)
+	case jcArgsStr:
+		// Arguments as a JSON string: unwrap it when it holds an object.
+		j.tmp = appendUnquoted(j.tmp[:0], j.raw)
+		obj := trimSpace(j.tmp)
+		if !isJSONObject(obj, &j.vs) {
+			j.markBad()
+			return
+		}
+		if j.started {
+			j.out.args(j.out.copyBytes(escapeCtrl(j.raw[:0], obj)))
+			return
+		}
+		j.pending = escapeCtrl(j.pending[:0], obj)
+	}
+}
+
+// isJSONObject reports whether b is exactly one JSON object (scanner s is
+// reused and left reset).
+func isJSONObject(b []byte, s *jsonScan) bool {
+	if len(b) == 0 || b[0] != '{' {
+		return false
+	}
+	s.reset()
+	n, r := s.scan(b)
+	ok := r == scanDone && n == len(b)
+	if r == scanCtrl {
+		// Raw control characters inside strings are accepted (escaped on
+		// output): keep scanning.
+		for r == scanCtrl {
+			var m int
+			m, r = s.scan(b[n:])
+			n += m
+		}
+		ok = r == scanDone && n == len(b)
+	}
+	s.reset()
+	return ok
+}
+
+// escapeCtrl appends b to dst with raw control characters escaped.
+func escapeCtrl(dst, b []byte) []byte {
+	for _, c := range b {
+		if c < 0x20 {
+			dst = append(dst, ctrlEscape(c)...)
+		} else {
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// appendUnquoted appends the value of the JSON string literal q (with its
+// quotes) to dst. The literal has been validated by jsonScan; invalid
+// surrogates become U+FFFD.
+func appendUnquoted(dst, q []byte) []byte {
+	if len(q) < 2 {
+		return dst
+	}
+	q = q[1 : len(q)-1]
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		if c != '\\' || i+1 >= len(q) {
+			dst = append(dst, c)
+			continue
+		}
+		i++
+		switch q[i] {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r, n := decodeU(q[i+1:])
+			i += n
+			if r >= 0xD800 && r < 0xDC00 && i+2 < len(q) && q[i+1] == '\\' && q[i+2] == 'u' {
+				if r2, n2 := decodeU(q[i+3:]); r2 >= 0xDC00 && r2 < 0xE000 {
+					r = (r-0xD800)<<10 + (r2 - 0xDC00) + 0x10000
+					i += 2 + n2
+				}
+			}
+			dst = utf8.AppendRune(dst, r)
+		default:
+			dst = append(dst, q[i])
+		}
+	}
+	return dst
+}
+
+// decodeU decodes the four hex digits of a \u escape.
+func decodeU(b []byte) (rune, int) {
+	if len(b) < 4 {
+		return utf8.RuneError, len(b)
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return utf8.RuneError, 4
+		}
+	}
+	return r, 4
+}

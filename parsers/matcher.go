@@ -1,0 +1,150 @@
+package parsers
+
+import "bytes"
+
+// action says what a marker means in the state whose matcher found it.
+type action uint8
+
+const (
+	actNone        action = iota
+	actReasonStart        // reasoning opener (<think>)
+	actReasonEnd          // reasoning closer (</think>)
+	actToolStart          // reasoning-state tool-start token: ends reasoning, not consumed
+	actToolOpen           // text-state call opener; arg selects the grammar's opener
+	actToolClose          // text-state orphan closer: markup, dropped
+	actOpen               // grammar-internal: an opener
+	actClose              // grammar-internal: a closer
+)
+
+// marker is one byte string a state recognises.
+type marker struct {
+	text string
+	act  action
+	arg  int
+}
+
+// matcher finds the earliest of a set of markers in a byte slice and tells
+// whether the slice ends with a proper prefix of one (which must be held).
+//
+// Matching is byte-exact; markers may contain multi-byte characters and a
+// chunk boundary may fall anywhere inside them, including inside a rune.
+type matcher struct {
+	ms     []marker
+	first  [256]bool // first bytes of the markers
+	one    byte      // the only first byte, when nfirst == 1
+	nfirst int
+	maxLen int
+}
+
+func newMatcher(ms ...marker) matcher {
+	m := matcher{ms: ms}
+	for _, mk := range ms {
+		if mk.text == "" {
+			continue
+		}
+		c := mk.text[0]
+		if !m.first[c] {
+			m.first[c] = true
+			m.nfirst++
+			m.one = c
+		}
+		if len(mk.text) > m.maxLen {
+			m.maxLen = len(mk.text)
+		}
+	}
+	return m
+}
+
+// find returns the position of the earliest marker candidate in b.
+//
+//   - mi >= 0: marker m.ms[mi] starts at pos and is complete (the longest one
+//     when several complete markers start there and no longer one is still
+//     possible).
+//   - mi < 0 and pos < len(b): b[pos:] is a proper prefix of a marker (only
+//     possible when final is false); the caller holds b[pos:].
+//   - pos == len(b): no marker and no marker prefix.
+func (m *matcher) find(b []byte, final bool) (pos, mi int) {
+	if m.nfirst == 0 {
+		return len(b), -1
+	}
+	i := 0
+	for i < len(b) {
+		if m.nfirst == 1 {
+			j := bytes.IndexByte(b[i:], m.one)
+			if j < 0 {
+				return len(b), -1
+			}
+			i += j
+		} else {
+			for i < len(b) && !m.first[b[i]] {
+				i++
+			}
+			if i == len(b) {
+				return len(b), -1
+			}
+		}
+		if mi, partial := m.at(b[i:], final); mi >= 0 || partial {
+			return i, mi
+		}
+		i++
+	}
+	return len(b), -1
+}
+
+// at reports whether a marker starts exactly at the beginning of b: mi >= 0
+// for a complete marker, partial when b is a proper prefix of a longer one
+// and more bytes are needed to decide.
+func (m *matcher) at(b []byte, final bool) (mi int, partial bool) {
+	mi = -1
+	for k := range m.ms {
+		t := m.ms[k].text
+		if len(b) >= len(t) {
+			if string(b[:len(t)]) == t && (mi < 0 || len(t) > len(m.ms[mi].text)) {
+				mi = k
+			}
+		} else if !final && string(b) == t[:len(b)] {
+			partial = true
+		}
+	}
+	if partial {
+		return -1, true
+	}
+	return mi, false
+}
+
+// incompleteRune returns how many bytes at the end of b form the start of a
+// UTF-8 sequence that is not yet complete (0–3). Such a tail is held so that
+// no event ever ends inside a character.
+func incompleteRune(b []byte) int {
+	n := len(b)
+	if n == 0 || b[n-1] < 0x80 {
+		return 0
+	}
+	// Walk back over at most three continuation bytes to the lead byte.
+	for k := 1; k <= 3 && k <= n; k++ {
+		c := b[n-k]
+		if c&0xC0 == 0x80 {
+			continue // continuation byte
+		}
+		need := 0
+		switch {
+		case c&0xE0 == 0xC0:
+			need = 2
+		case c&0xF0 == 0xE0:
+			need = 3
+		case c&0xF8 == 0xF0:
+			need = 4
+		default:
+			return 0 // ASCII or invalid lead: nothing to wait for
+		}
+		if k < need {
+			return k
+		}
+		return 0
+	}
+	return 0
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t'
+}
