@@ -1,0 +1,92 @@
+package tokenizers
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// setupHint is how to get the large tokenizer files tests need.
+const setupHint = "run `bash .ci/setup.d/tokenizers.sh` at the repository root to fetch them"
+
+// largeDir holds the tokenizer files the setup script places.
+var largeDir = filepath.Join("testdata", "large")
+
+var (
+	loadMu sync.Mutex
+	loaded = map[string]*BPE{}
+)
+
+// loadLarge loads testdata/large/<rel>, once per test binary, or skips the
+// test when the file is absent.
+func loadLarge(tb testing.TB, rel string) *BPE {
+	tb.Helper()
+	path := filepath.Join(largeDir, rel)
+	if _, err := os.Stat(path); err != nil {
+		tb.Skipf("%s is missing: %s", path, setupHint)
+	}
+	loadMu.Lock()
+	defer loadMu.Unlock()
+	if t, ok := loaded[path]; ok {
+		return t
+	}
+	t, err := LoadFile(path)
+	if err != nil {
+		tb.Fatalf("LoadFile(%s): %v", path, err)
+	}
+	loaded[path] = t
+	return t
+}
+
+// goldenModels are the tokenizer.json files with goldens from Hugging Face's
+// library (testdata/golden/<name>.json, written by testdata/gen/gen.js).
+var goldenModels = []string{"qwen3", "llama3", "gptoss", "deepseek_v3", "mistral"}
+
+type golden struct {
+	Model  string `json:"model"`
+	Encode []struct {
+		Text             string   `json:"text"`
+		AddSpecialTokens bool     `json:"add_special_tokens"`
+		IDs              []uint32 `json:"ids"`
+	} `json:"encode"`
+	EncodePlain []struct {
+		Text string   `json:"text"`
+		IDs  []uint32 `json:"ids"`
+	} `json:"encode_plain"`
+	Decode []struct {
+		IDs               []uint32 `json:"ids"`
+		SkipSpecialTokens bool     `json:"skip_special_tokens"`
+		Text              string   `json:"text"`
+	} `json:"decode"`
+}
+
+func loadGolden(tb testing.TB, model string) *golden {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "golden", model+".json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var g golden
+	if err := json.Unmarshal(data, &g); err != nil {
+		tb.Fatal(err)
+	}
+	return &g
+}
+
+// corpus returns the texts of testdata/corpus.json.
+func corpus(tb testing.TB) []string {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "corpus.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var c struct {
+		Texts []string `json:"texts"`
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		tb.Fatal(err)
+	}
+	return c.Texts
+}

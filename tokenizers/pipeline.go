@@ -1,0 +1,370 @@
+package tokenizers
+
+import (
+	"strings"
+
+	"github.com/dlclark/regexp2"
+	"golang.org/x/text/unicode/norm"
+)
+
+// normKind is a normalizer step.
+type normKind uint8
+
+const (
+	normNFC normKind = iota
+	normNFD
+	normNFKC
+	normNFKD
+	normLowercase
+	normPrepend
+	normReplace
+	normStrip
+)
+
+type normStep struct {
+	kind        normKind
+	from, to    string // Replace pattern and content; Prepend string in to
+	left, right bool   // Strip sides
+}
+
+// normalize applies the normalizer steps to one piece of text between added
+// tokens. It returns s itself when no step changes it.
+func (t *BPE) normalize(s string) string {
+	for _, st := range t.normalizer {
+		if s == "" {
+			return s
+		}
+		switch st.kind {
+		case normNFC:
+			if !norm.NFC.IsNormalString(s) {
+				s = norm.NFC.String(s)
+			}
+		case normNFD:
+			if !norm.NFD.IsNormalString(s) {
+				s = norm.NFD.String(s)
+			}
+		case normNFKC:
+			if !norm.NFKC.IsNormalString(s) {
+				s = norm.NFKC.String(s)
+			}
+		case normNFKD:
+			if !norm.NFKD.IsNormalString(s) {
+				s = norm.NFKD.String(s)
+			}
+		case normLowercase:
+			s = strings.ToLower(s)
+		case normPrepend:
+			s = st.to + s
+		case normReplace:
+			s = strings.ReplaceAll(s, st.from, st.to)
+		case normStrip:
+			if st.left {
+				s = strings.TrimLeftFunc(s, isSpaceRune)
+			}
+			if st.right {
+				s = strings.TrimRightFunc(s, isSpaceRune)
+			}
+		}
+	}
+	return s
+}
+
+func isSpaceRune(r rune) bool {
+	if r < 0x10000 {
+		return bmpClass[r]&cSpace != 0
+	}
+	return false
+}
+
+// preKind is a pre-tokenizer step.
+type preKind uint8
+
+const (
+	preSplit     preKind = iota // Split with a pattern
+	preByteLevel                // ByteLevel: optional prefix space, optional GPT-2 split
+	preMetaspace                // Metaspace: ' ' → replacement, prefix, split
+	preDigits                   // Digits
+	preWhitespaceSplit
+)
+
+// splitBehavior says what happens to a match of a Split pattern.
+type splitBehavior uint8
+
+const (
+	splitIsolated splitBehavior = iota
+	splitRemoved
+	splitMergedWithPrevious
+	splitMergedWithNext
+	splitContiguous
+)
+
+type preStep struct {
+	kind     preKind
+	scan     scanFunc        // hand-written pattern scanner, or nil
+	re       *regexp2.Regexp // fallback pattern engine
+	literal  string          // Split with a String pattern
+	behavior splitBehavior
+	invert   bool
+
+	// ByteLevel
+	addPrefixSpace bool
+	useRegex       bool
+
+	// Metaspace
+	replacement  string
+	prepend      uint8 // 0 never, 1 always, 2 first
+	splitOnSpace bool
+
+	// Digits
+	individual bool
+}
+
+// preTokenize runs pre-tokenizer steps k… on s and encodes the resulting
+// words with the model.
+func (t *BPE) preTokenize(dst []uint32, k int, s string, sc *encodeScratch) []uint32 {
+	if s == "" {
+		return dst
+	}
+	if k == len(t.pre) {
+		return t.model.encodeWord(dst, s, &sc.word)
+	}
+	st := &t.pre[k]
+	switch st.kind {
+	case preSplit:
+		return t.split(dst, k, s, st, sc)
+	case preByteLevel:
+		if st.addPrefixSpace && s[0] != ' ' {
+			s = " " + s
+		}
+		if st.useRegex {
+			return t.splitWith(dst, k, s, scanGPT2, splitIsolated, sc)
+		}
+		return t.preTokenize(dst, k+1, s, sc)
+	case preMetaspace:
+		s = strings.ReplaceAll(s, " ", st.replacement)
+		if (st.prepend == 1 || st.prepend == 2 && k == 0) && !strings.HasPrefix(s, st.replacement) {
+			s = st.replacement + s
+		}
+		if !st.splitOnSpace {
+			return t.preTokenize(dst, k+1, s, sc)
+		}
+		// MergedWithNext on the replacement character.
+		start := 0
+		for i := 0; i < len(s); {
+			if j := strings.Index(s[i:], st.replacement); j >= 0 {
+				i += j
+				if i > start {
+					dst = t.preTokenize(dst, k+1, s[start:i], sc)
+					start = i
+				}
+				i += len(st.replacement)
+				continue
+			}
+			break
+		}
+		return t.preTokenize(dst, k+1, s[start:], sc)
+	case preDigits:
+		if st.individual {
+			return t.splitWith(dst, k, s, scanOneDigit, splitIsolated, sc)
+		}
+		return t.splitWith(dst, k, s, scanDigitRun, splitContiguous, sc)
+	case preWhitespaceSplit:
+		return t.splitWith(dst, k, s, scanNonSpace, splitRemoved, sc)
+	}
+	return dst
+}
+
+func scanOneDigit(s string, i int) int {
+	if '0' <= s[i] && s[i] <= '9' {
+		return i + 1
+	}
+	return -1
+}
+
+func scanDigitRun(s string, i int) int {
+	if '0' <= s[i] && s[i] <= '9' {
+		return i + 1
+	}
+	return -1
+}
+
+// scanNonSpace matches white space, which WhitespaceSplit removes.
+func scanNonSpace(s string, i int) int {
+	if _, _, c := at(s, i); c&cSpace != 0 {
+		return run(s, i, cSpace)
+	}
+	return -1
+}
+
+// split applies a Split step.
+func (t *BPE) split(dst []uint32, k int, s string, st *preStep, sc *encodeScratch) []uint32 {
+	switch {
+	case st.scan != nil:
+		return t.splitWith(dst, k, s, st.scan, st.behavior, sc)
+	case st.re != nil:
+		return t.splitRegexp(dst, k, s, st, sc)
+	default:
+		lit := st.literal
+		return t.splitWith(dst, k, s, func(s string, i int) int {
+			if lit != "" && strings.HasPrefix(s[i:], lit) {
+				return i + len(lit)
+			}
+			return -1
+		}, st.behavior, sc)
+	}
+}
+
+// splitWith splits s with a scanner: at each position the pattern is tried;
+// where it does not match, the characters up to the next match form a gap.
+// Matches and gaps are then combined according to behavior.
+func (t *BPE) splitWith(dst []uint32, k int, s string, scan scanFunc, behavior splitBehavior, sc *encodeScratch) []uint32 {
+	var sp splitter
+	sp.init(t, dst, k, s, behavior, sc)
+	gap := 0
+	for i := 0; i < len(s); {
+		e := scan(s, i)
+		if e <= i {
+			i += runeLen(s, i)
+			continue
+		}
+		sp.piece(gap, i, false)
+		sp.piece(i, e, true)
+		i, gap = e, e
+	}
+	sp.piece(gap, len(s), false)
+	return sp.finish()
+}
+
+// splitRegexp is splitWith for a regexp2 pattern (positions in runes).
+func (t *BPE) splitRegexp(dst []uint32, k int, s string, st *preStep, sc *encodeScratch) []uint32 {
+	runes := []rune(s)
+	// byte offset of each rune index
+	offs := make([]int, len(runes)+1)
+	o := 0
+	for i, r := range runes {
+		offs[i] = o
+		if r == '\uFFFD' {
+			o += runeLen(s, o)
+		} else {
+			o += len(string(r))
+		}
+	}
+	offs[len(runes)] = len(s)
+	var sp splitter
+	sp.init(t, dst, k, s, st.behavior, sc)
+	gap := 0
+	m, err := st.re.FindRunesMatch(runes)
+	for err == nil && m != nil {
+		a, b := offs[m.Index], offs[m.Index+m.Length]
+		if b > a {
+			if st.invert {
+				sp.piece(gap, a, true)
+				sp.piece(a, b, false)
+			} else {
+				sp.piece(gap, a, false)
+				sp.piece(a, b, true)
+			}
+			gap = b
+		}
+		m, err = st.re.FindNextMatch(m)
+	}
+	sp.piece(gap, len(s), st.invert)
+	return sp.finish()
+}
+
+// splitter combines matches and gaps into words according to a Split
+// behavior and feeds them to the next pre-tokenizer step.
+type splitter struct {
+	t        *BPE
+	dst      []uint32
+	k        int
+	s        string
+	behavior splitBehavior
+	sc       *encodeScratch
+	pend     int // start of a pending piece (merged/contiguous), -1 none
+	pendEnd  int
+	pendIsM  bool
+}
+
+func (sp *splitter) init(t *BPE, dst []uint32, k int, s string, b splitBehavior, sc *encodeScratch) {
+	*sp = splitter{t: t, dst: dst, k: k, s: s, behavior: b, sc: sc, pend: -1}
+}
+
+func (sp *splitter) emit(a, b int) {
+	if b > a {
+		sp.dst = sp.t.preTokenize(sp.dst, sp.k+1, sp.s[a:b], sp.sc)
+	}
+}
+
+// piece receives the next match (isMatch) or gap [a, b).
+func (sp *splitter) piece(a, b int, isMatch bool) {
+	if b <= a {
+		return
+	}
+	switch sp.behavior {
+	case splitIsolated:
+		sp.emit(a, b)
+	case splitRemoved:
+		if !isMatch {
+			sp.emit(a, b)
+		}
+	case splitMergedWithPrevious:
+		// a match joins the piece before it
+		if isMatch && sp.pend >= 0 {
+			sp.pendEnd = b
+			sp.flush()
+			return
+		}
+		sp.flush()
+		if isMatch {
+			sp.emit(a, b)
+			return
+		}
+		sp.pend, sp.pendEnd = a, b
+	case splitMergedWithNext:
+		// a match joins the piece after it
+		if isMatch {
+			sp.flush()
+			sp.pend, sp.pendEnd, sp.pendIsM = a, b, true
+			return
+		}
+		if sp.pend >= 0 {
+			sp.pendEnd = b
+			sp.flush()
+			return
+		}
+		sp.emit(a, b)
+	case splitContiguous:
+		// consecutive matches form one piece
+		if isMatch {
+			if sp.pend >= 0 && sp.pendIsM && sp.pendEnd == a {
+				sp.pendEnd = b
+				return
+			}
+			sp.flush()
+			sp.pend, sp.pendEnd, sp.pendIsM = a, b, true
+			return
+		}
+		sp.flush()
+		sp.emit(a, b)
+	}
+}
+
+func (sp *splitter) flush() {
+	if sp.pend >= 0 {
+		sp.emit(sp.pend, sp.pendEnd)
+		sp.pend = -1
+		sp.pendIsM = false
+	}
+}
+
+func (sp *splitter) finish() []uint32 {
+	sp.flush()
+	return sp.dst
+}
+
+// postProcessor adds the post-processor's tokens around a single sequence
+// when encoding with addSpecialTokens.
+type postProcessor struct {
+	prefix, suffix []uint32
+}
