@@ -1,0 +1,46 @@
+package openai
+
+import (
+	"github.com/agentwire/agentwire/protocols"
+	"github.com/agentwire/agentwire/protocols/internal/jsonx"
+)
+
+// DecodeOptions select how requests are decoded.
+type DecodeOptions struct {
+	// Strict rejects members the types do not model (anywhere in the
+	// request), with Dynamo's 400 "Unsupported parameter(s): `a`, `b`".
+	// Otherwise they are kept in Extra bags and written back on encode.
+	Strict bool
+}
+
+// DecodeChatRequest decodes a chat completion request body. Errors are
+// *APIError values with status 400 and the message to send to the client.
+func DecodeChatRequest(data []byte, opts DecodeOptions) (*ChatRequest, error) {
+	var r ChatRequest
+	if err := decode(data, &r, opts); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// DecodeCompletionRequest decodes a completions request body, like
+// DecodeChatRequest.
+func DecodeCompletionRequest(data []byte, opts DecodeOptions) (*CompletionRequest, error) {
+	var r CompletionRequest
+	if err := decode(data, &r, opts); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func decode(data []byte, v any, opts DecodeOptions) error {
+	if err := jsonx.Unmarshal(data, v); err != nil {
+		return BadRequest(err.Error())
+	}
+	if opts.Strict {
+		if fields := protocols.UnknownFields(v); len(fields) > 0 {
+			return unknownFieldsError(&protocols.UnknownFieldsError{Fields: fields})
+		}
+	}
+	return nil
+}
