@@ -48,11 +48,20 @@ type pieces struct {
 	ends []int
 }
 
-func (p *pieces) reset()              { p.data, p.ends = p.data[:0], p.ends[:0] }
-func (p *pieces) len() int            { return len(p.ends) }
-func (p *pieces) addString(s string)  { p.data = append(p.data, s...); p.ends = append(p.ends, len(p.data)) }
-func (p *pieces) addBytes(s []byte)   { p.data = append(p.data, s...); p.ends = append(p.ends, len(p.data)) }
-func (p *pieces) appendLast(s []byte) { p.data = append(p.data, s...); p.ends[len(p.ends)-1] = len(p.data) }
+func (p *pieces) reset()   { p.data, p.ends = p.data[:0], p.ends[:0] }
+func (p *pieces) len() int { return len(p.ends) }
+func (p *pieces) addString(s string) {
+	p.data = append(p.data, s...)
+	p.ends = append(p.ends, len(p.data))
+}
+func (p *pieces) addBytes(s []byte) {
+	p.data = append(p.data, s...)
+	p.ends = append(p.ends, len(p.data))
+}
+func (p *pieces) appendLast(s []byte) {
+	p.data = append(p.data, s...)
+	p.ends[len(p.ends)-1] = len(p.data)
+}
 func (p *pieces) at(i int) []byte {
 	a := 0
 	if i > 0 {

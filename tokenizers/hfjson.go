@@ -75,7 +75,7 @@ type hfComponent struct {
 	Start            int  `json:"start"`
 	Stop             int  `json:"stop"`
 
-	Single        []hfTemplatePiece              `json:"single"`
+	Single        []hfTemplatePiece               `json:"single"`
 	SpecialTokens map[string]hfTemplateSpecialTok `json:"special_tokens"`
 }
 

@@ -60,7 +60,7 @@ func knownScanner(pattern string) scanFunc {
 }
 
 // contraction returns the length of the match of 's|'t|'re|'ve|'m|'ll|'d at
-// s[i] (s[i] == '\'' is checked here), or 0. With fold the letters match case
+// s[i] (s[i] == '\” is checked here), or 0. With fold the letters match case
 // insensitively under Unicode simple case folding, as (?i:…) does.
 func contraction(s string, i int, fold bool) int {
 	if i >= len(s) || s[i] != '\'' {
