@@ -67,8 +67,24 @@ func (e *emitter) text(k EventKind, b []byte) {
 			return
 		}
 	}
-	e.events = append(e.events, Event{Kind: k, Text: b})
+	ev := e.slot()
+	ev.Kind, ev.Text = k, b
 }
+
+// slot appends a zero Event and returns it for filling in place (cheaper
+// than copying a composite literal into the slice).
+func (e *emitter) slot() *Event {
+	n := len(e.events)
+	if n == cap(e.events) {
+		e.events = append(e.events, Event{})
+	} else {
+		e.events = e.events[:n+1]
+		e.events[n] = Event{}
+	}
+	return &e.events[n]
+}
+
+
 
 // extends reports whether b starts exactly where a ends in the same array.
 func extends(a, b []byte) bool {
@@ -124,7 +140,8 @@ func (e *emitter) startCall(name, id []byte) {
 	}
 	e.idx = e.next
 	e.next++
-	e.events = append(e.events, Event{Kind: EventToolCallStart, Index: e.idx, ID: id, Name: e.copyBytes(name)})
+	ev := e.slot()
+	ev.Kind, ev.Index, ev.ID, ev.Name = EventToolCallStart, e.idx, id, e.copyBytes(name)
 }
 
 // args appends an argument fragment to the open call. b must stay valid
@@ -151,7 +168,8 @@ func (e *emitter) args(b []byte) {
 			return
 		}
 	}
-	e.events = append(e.events, Event{Kind: EventToolCallArgs, Index: e.idx, Text: b})
+	ev := e.slot()
+	ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, b
 }
 
 // argsString appends a constant fragment (an escape, "{}").
@@ -177,7 +195,8 @@ func (e *emitter) endCall() {
 	}
 	e.inCall = false
 	if !e.whole {
-		e.events = append(e.events, Event{Kind: EventToolCallEnd, Index: e.idx})
+		ev := e.slot()
+		ev.Kind, ev.Index = EventToolCallEnd, e.idx
 		return
 	}
 	if e.dropped {
@@ -204,6 +223,7 @@ func (e *emitter) abandonCall() {
 	}
 	e.inCall = false
 	if !e.whole {
-		e.events = append(e.events, Event{Kind: EventToolCallAbandoned, Index: e.idx})
+		ev := e.slot()
+		ev.Kind, ev.Index = EventToolCallAbandoned, e.idx
 	}
 }

@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -53,6 +54,7 @@ func streamOf(t *testing.T, p *Parser, chunks [][]byte, how string) ([]normEvent
 		wf    wellFormed
 		bound = maxMarkerLen(p) + 3
 	)
+	wf.validUTF8 = utf8.Valid(bytes.Join(chunks, nil))
 	add := func(evs []Event) {
 		acc.Add(evs)
 		for _, e := range evs {
@@ -86,10 +88,11 @@ func streamOf(t *testing.T, p *Parser, chunks [][]byte, how string) ([]normEvent
 
 // wellFormed checks the event grammar of one stream.
 type wellFormed struct {
-	starts int
-	open   bool
-	idx    int
-	args   strings.Builder
+	validUTF8 bool // the input is valid UTF-8, so no text event may end mid-character
+	starts    int
+	open      bool
+	idx       int
+	args      strings.Builder
 }
 
 func (w *wellFormed) check(e Event) error {
@@ -98,7 +101,7 @@ func (w *wellFormed) check(e Event) error {
 		if len(e.Text) == 0 {
 			return fmt.Errorf("empty %s event", e.Kind)
 		}
-		if r, _ := utf8.DecodeLastRune(e.Text); r == utf8.RuneError && incompleteRune(e.Text) > 0 {
+		if w.validUTF8 && !utf8.Valid(e.Text) {
 			return fmt.Errorf("%s event ends inside a character", e.Kind)
 		}
 	case EventToolCallStart:

@@ -179,6 +179,30 @@ func (j *jsonCalls) startIfReady() {
 func (j *jsonCalls) feed(b []byte) (int, jcResult) {
 	i := 0
 	for i < len(b) {
+		if j.st == jcArgs {
+			// Hot path: argument bytes.
+			n, r := j.vs.scan(b[i:])
+			if r == scanMore && j.started && !j.bad {
+				j.out.args(b[i : i+n])
+				return i + n, jcMore
+			}
+			frag := b[i : i+n]
+			if r == scanCtrl {
+				frag = frag[:n-1]
+			}
+			j.argBytes(frag)
+			i += n
+			switch r {
+			case scanCtrl:
+				j.argEscape(b[i-1])
+			case scanDone:
+				j.st = jcObjAfter
+			case scanErr:
+				j.fail()
+				return i, jcBad
+			}
+			continue
+		}
 		c := b[i]
 		switch j.st {
 		case jcDone:
@@ -347,39 +371,26 @@ func (j *jsonCalls) feed(b []byte) (int, jcResult) {
 					j.st = jcID
 				}
 			}
-		case jcArgs:
-			n, r := j.vs.scan(b[i:])
-			frag := b[i : i+n]
-			if r == scanCtrl {
-				frag = frag[:n-1]
-			}
-			j.argBytes(frag)
-			i += n
-			switch r {
-			case scanCtrl:
-				j.argEscape(b[i-1])
-			case scanDone:
-				j.st = jcObjAfter
-			case scanErr:
-				j.fail()
-				return i, jcBad
-			}
 		case jcName, jcArgsStr, jcID:
 			n, r := j.vs.scan(b[i:])
-			if len(j.raw)+n > j.limit {
-				j.markBad()
-				j.st = jcSkip
-				continue
+			over := len(j.raw)+n > j.limit
+			if over {
+				j.markBad() // past the per-call buffer limit
+			} else {
+				j.raw = append(j.raw, b[i:i+n]...)
 			}
-			j.raw = append(j.raw, b[i:i+n]...)
 			i += n
-			switch r {
-			case scanDone:
-				j.valueCaptured()
-				j.st = jcObjAfter
-			case scanErr:
+			switch {
+			case r == scanErr:
 				j.fail()
 				return i, jcBad
+			case r == scanDone && !over:
+				j.valueCaptured()
+				j.st = jcObjAfter
+			case r == scanDone:
+				j.st = jcObjAfter
+			case over:
+				j.st = jcSkip
 			}
 		case jcSkip:
 			n, r := j.vs.scan(b[i:])

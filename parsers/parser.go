@@ -136,9 +136,16 @@ func (p *Parser) Feed(chunk []byte) []Event {
 		p.work = append(append(p.work[:0], p.held...), chunk...)
 		data = p.work
 	}
-	body := data[:len(data)-incompleteRune(data)]
+	body := data
+	if len(data) > 0 && data[len(data)-1] >= 0x80 {
+		body = data[:len(data)-incompleteRune(data)]
+	}
 	n := p.run(body, false)
-	p.held = append(p.held[:0], data[n:]...)
+	if n < len(data) {
+		p.held = append(p.held[:0], data[n:]...)
+	} else {
+		p.held = p.held[:0]
+	}
 	return p.out.events
 }
 
