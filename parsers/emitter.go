@@ -84,8 +84,6 @@ func (e *emitter) slot() *Event {
 	return &e.events[n]
 }
 
-
-
 // extends reports whether b starts exactly where a ends in the same array.
 func extends(a, b []byte) bool {
 	return len(a) > 0 && cap(a)-len(a) >= len(b) && &a[:len(a)+1][len(a)] == &b[0]
