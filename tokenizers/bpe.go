@@ -3,6 +3,7 @@ package tokenizers
 import (
 	"math"
 	"math/bits"
+	"strings"
 )
 
 // pairTable maps a pair of adjacent symbol ids to the rank of their merge
@@ -103,6 +104,14 @@ type bpeModel struct {
 	unk          uint32
 	hasUnk       bool
 	fuseUnk      bool
+
+	// wordSep, when set, is a separator ("▁") that no vocabulary token
+	// contains after a character other than itself. No merge can then
+	// join text across a position where the separator follows another
+	// character, so a long word (a whole sentence, for SentencePiece-style
+	// files without a pre-tokenizer) is encoded in independent pieces:
+	// exactly the same ids, in linear instead of n log n time.
+	wordSep string
 }
 
 // wordScratch is per-call scratch for encodeWord, reused through a pool.
@@ -130,6 +139,27 @@ func (m *bpeModel) encodeWord(dst []uint32, w string, sc *wordScratch) []uint32 
 			return append(dst, id)
 		}
 	}
+	if m.wordSep != "" && len(w) > len(m.wordSep) {
+		start := 0
+		for i := len(m.wordSep); i < len(w); {
+			j := strings.Index(w[i:], m.wordSep)
+			if j < 0 {
+				break
+			}
+			i += j
+			if !strings.HasSuffix(w[:i], m.wordSep) {
+				dst = m.encodePiece(dst, w[start:i], sc)
+				start = i
+			}
+			i += len(m.wordSep)
+		}
+		return m.encodePiece(dst, w[start:], sc)
+	}
+	return m.encodePiece(dst, w, sc)
+}
+
+// encodePiece encodes a word (or an independent piece of one) by merges.
+func (m *bpeModel) encodePiece(dst []uint32, w string, sc *wordScratch) []uint32 {
 	ids := sc.ids[:0]
 	unks := sc.unk[:0]
 	if m.byteLevel {
@@ -366,4 +396,16 @@ func runeLen(s string, i int) int {
 		}
 	}
 	return 1
+}
+
+// separatorSafe reports whether no token of vocab contains sep after a
+// character other than sep (see bpeModel.wordSep).
+func separatorSafe(vocab map[string]uint32, sep string) bool {
+	for tok := range vocab {
+		rest := strings.TrimLeft(tok, sep)
+		if strings.Contains(rest, sep) {
+			return false
+		}
+	}
+	return true
 }

@@ -212,6 +212,9 @@ func (t *BPE) buildModel(m *hfModel, byteLevel bool) error {
 	} else if bm.ignoreMerges {
 		bm.whole = m.Vocab
 	}
+	if !byteLevel && !bm.ignoreMerges && separatorSafe(m.Vocab, "▁") {
+		bm.wordSep = "▁"
+	}
 	for b := 0; b < 256; b++ {
 		if id, ok := m.Vocab[fmt.Sprintf("<0x%02X>", b)]; ok {
 			bm.fallbackIDs[b], bm.hasFallback[b] = id, true

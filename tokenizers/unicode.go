@@ -55,6 +55,11 @@ func initClasses() {
 		set(unicode.S, cS)
 		set(unicode.White_Space, cSpace)
 		set(unicode.Han, cHan)
+		for _, o := range classOverrides {
+			for r := o.lo; r <= o.hi && r < 0x10000; r++ {
+				t[r] = o.bits
+			}
+		}
 		bmpClass = t
 	})
 }
@@ -63,6 +68,9 @@ func initClasses() {
 func classOf(r rune) class {
 	if uint32(r) < 0x10000 {
 		return bmpClass[r]
+	}
+	if c, ok := overrideOf(r); ok {
+		return c
 	}
 	var c class
 	switch {
@@ -101,4 +109,27 @@ func at(s string, i int) (rune, int, class) {
 	}
 	r, n := utf8.DecodeRuneInString(s[i:])
 	return r, n, classOf(r)
+}
+
+// classRange gives the class of the code points lo…hi.
+type classRange struct {
+	lo, hi rune
+	bits   class
+}
+
+// overrideOf looks r up in classOverrides.
+func overrideOf(r rune) (class, bool) {
+	lo, hi := 0, len(classOverrides)
+	for lo < hi {
+		m := (lo + hi) / 2
+		switch o := classOverrides[m]; {
+		case r < o.lo:
+			hi = m
+		case r > o.hi:
+			lo = m + 1
+		default:
+			return o.bits, true
+		}
+	}
+	return 0, false
 }

@@ -1,0 +1,106 @@
+package tokenizers
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// longText is the benchmark text of github.com/daulet/tokenizers
+// (test/data/long_text.txt, 92 250 bytes), placed by the setup script.
+func longText(b *testing.B) string {
+	data, err := os.ReadFile(filepath.Join(largeDir, "long_text.txt"))
+	if err != nil {
+		b.Skipf("long_text.txt is missing: %s", setupHint)
+	}
+	return string(data)
+}
+
+var benchFiles = []struct{ name, file string }{
+	{"qwen3", "qwen3/tokenizer.json"},
+	{"llama3", "llama3/tokenizer.json"},
+	{"gptoss", "gptoss/tokenizer.json"},
+	{"deepseek_v3", "deepseek_v3/tokenizer.json"},
+	{"mistral", "mistral/tokenizer.json"},
+	{"llama3_tiktoken", "llama3_tiktoken/tiktoken.model"},
+	{"kimi_k2", "kimi_k2/tiktoken.model"},
+}
+
+// BenchmarkEncode measures single-thread encode throughput on the long text.
+func BenchmarkEncode(b *testing.B) {
+	text := longText(b)
+	for _, f := range benchFiles {
+		b.Run(f.name, func(b *testing.B) {
+			tok := loadLarge(b, f.file)
+			dst := tok.AppendEncode(nil, text, false)
+			b.ReportMetric(float64(len(dst)), "tokens")
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				dst = tok.AppendEncode(dst[:0], text, false)
+			}
+		})
+	}
+}
+
+// BenchmarkDecodeStream measures incremental detokenization per token.
+func BenchmarkDecodeStream(b *testing.B) {
+	text := longText(b)
+	for _, f := range benchFiles {
+		b.Run(f.name, func(b *testing.B) {
+			tok := loadLarge(b, f.file)
+			ids := tok.AppendEncode(nil, text, false)
+			s := NewDecodeStream(tok, nil, true)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := s.Step(ids[i]); err != nil {
+					b.Fatal(err)
+				}
+				if i++; i == len(ids) {
+					i = 0
+					s.Reset(nil)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDecode measures one-shot decode of the long text's ids.
+func BenchmarkDecode(b *testing.B) {
+	text := longText(b)
+	for _, f := range benchFiles[:1] {
+		b.Run(f.name, func(b *testing.B) {
+			tok := loadLarge(b, f.file)
+			ids := tok.AppendEncode(nil, text, false)
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = tok.Decode(ids, false)
+			}
+		})
+	}
+}
+
+// BenchmarkLoad measures loading tokenizer files (Qwen3's tokenizer.json is
+// 11.4 MB).
+func BenchmarkLoad(b *testing.B) {
+	for _, f := range benchFiles {
+		b.Run(f.name, func(b *testing.B) {
+			path := filepath.Join(largeDir, f.file)
+			if _, err := os.Stat(path); err != nil {
+				b.Skipf("%s is missing: %s", path, setupHint)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := LoadFile(path); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+var _ = strings.Repeat
