@@ -47,9 +47,13 @@ func toolStart(id, name string) anthropic.ContentBlock {
 	return anthropic.ContentBlock{OfToolUse: &anthropic.ToolUseBlock{ID: id, Name: name, Input: anthropic.RawJSON("{}")}}
 }
 
-func thinking(s string) anthropic.Delta { return anthropic.Delta{Type: anthropic.DeltaThinking, Thinking: s} }
-func text(s string) anthropic.Delta     { return anthropic.Delta{Type: anthropic.DeltaText, Text: s} }
-func input(s string) anthropic.Delta    { return anthropic.Delta{Type: anthropic.DeltaInputJSON, PartialJSON: s} }
+func thinking(s string) anthropic.Delta {
+	return anthropic.Delta{Type: anthropic.DeltaThinking, Thinking: s}
+}
+func text(s string) anthropic.Delta { return anthropic.Delta{Type: anthropic.DeltaText, Text: s} }
+func input(s string) anthropic.Delta {
+	return anthropic.Delta{Type: anthropic.DeltaInputJSON, PartialJSON: s}
+}
 
 func TestEmitter(t *testing.T) {
 	cfg := anthropic.EmitterConfig{MessageID: "msg_4b7c", Model: "Qwen/Qwen3-32B", InputTokens: 120, CachedTokens: 96}
