@@ -119,7 +119,7 @@ func fixtureRuns(t testing.TB) []run {
 			if c.ReasoningParser != "" {
 				reasons = []string{c.ReasoningParser}
 			}
-			toolDefs, err := toolsFromOpenAI(c.Tools)
+			toolDefs, err := toolsFromFixture(c.Tools)
 			if err != nil {
 				t.Fatalf("%s %s: tools: %v", f.path, c.Name, err)
 			}
@@ -155,25 +155,12 @@ func dash(s string) string {
 	return s
 }
 
-// toolsFromOpenAI converts OpenAI-style tool definitions for tests.
-func toolsFromOpenAI(raw json.RawMessage) ([]Tool, error) {
+// toolsFromFixture converts a fixture's OpenAI-style tool definitions.
+func toolsFromFixture(raw json.RawMessage) ([]Tool, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	var defs []struct {
-		Function struct {
-			Name       string          `json:"name"`
-			Parameters json.RawMessage `json:"parameters"`
-		} `json:"function"`
-	}
-	if err := json.Unmarshal(raw, &defs); err != nil {
-		return nil, err
-	}
-	tools := make([]Tool, len(defs))
-	for i, d := range defs {
-		tools[i] = Tool{Name: d.Function.Name, Parameters: d.Function.Parameters}
-	}
-	return tools, nil
+	return ToolsFromJSON(raw)
 }
 
 // compactJSON returns the compact form of a JSON text (key order and number
