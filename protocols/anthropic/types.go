@@ -87,6 +87,10 @@ func SystemText(s System) string {
 type Message struct {
 	Role    string  `json:"role"`
 	Content Content `json:"content"`
+	// OutputConfig is a per-turn output_config (Claude Code sends one on
+	// the system message it puts inside messages; beta
+	// per-turn-control). Opaque.
+	OutputConfig RawJSON `json:"output_config,omitzero"`
 
 	Extra protocols.Extra `json:"-"`
 }
