@@ -116,12 +116,21 @@ func FromJSON(data []byte) (*BPE, error) {
 	if isNull(f.Model) {
 		return nil, invalid("no model")
 	}
+	var mt struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(f.Model, &mt); err != nil {
+		return nil, invalid("model: %v", err)
+	}
+	if mt.Type != "BPE" && mt.Type != "" {
+		return nil, unsupported("model type %q (only BPE is implemented)", mt.Type)
+	}
 	var m hfModel
 	if err := json.Unmarshal(f.Model, &m); err != nil {
 		return nil, invalid("model: %v", err)
 	}
-	if m.Type != "BPE" && !(m.Type == "" && m.Vocab != nil && len(m.Merges) > 0) {
-		return nil, unsupported("model type %q (only BPE is implemented)", m.Type)
+	if m.Vocab == nil {
+		return nil, invalid("model has no vocab")
 	}
 	if m.Dropout != nil && *m.Dropout > 0 {
 		return nil, unsupported("BPE dropout %v", *m.Dropout)
