@@ -12,16 +12,16 @@ type reasoningSpec struct {
 // The paired-marker reasoning grammars. Every parser of one group shares the
 // machine; they differ only in markers, forcing and tool-start tokens.
 var (
-	thinkPlain  = &reasoningSpec{start: "<think>", end: "</think>"}
-	thinkForced = &reasoningSpec{start: "<think>", end: "</think>", forced: true}
-	kimiK25     = &reasoningSpec{start: "<think>", end: "</think>", forced: true,
+	thinkPlain  = &reasoningSpec{name: "basic", start: "<think>", end: "</think>"}
+	thinkForced = &reasoningSpec{name: "deepseek_r1", start: "<think>", end: "</think>", forced: true}
+	kimiK25     = &reasoningSpec{name: "kimi_k25", start: "<think>", end: "</think>", forced: true,
 		toolStarts: []string{"<|tool_calls_section_begin|>"}}
-	deepseekV4 = &reasoningSpec{start: "<think>", end: "</think>",
+	deepseekV4 = &reasoningSpec{name: "deepseek_v4", start: "<think>", end: "</think>",
 		toolStarts: []string{"<｜DSML｜tool_calls>", "<｜DSML｜invoke name="}}
-	minimaxM2 = &reasoningSpec{start: "<think>", end: "</think>", forced: true,
+	minimaxM2 = &reasoningSpec{name: "minimax_m2", start: "<think>", end: "</think>", forced: true,
 		toolStarts: []string{"<minimax:tool_call>", "<invoke name="}}
-	kimiThink    = &reasoningSpec{start: "◁think▷", end: "◁/think▷"}
-	mistralThink = &reasoningSpec{start: "[THINK]", end: "[/THINK]", forced: true}
+	kimiThink    = &reasoningSpec{name: "kimi", start: "◁think▷", end: "◁/think▷"}
+	mistralThink = &reasoningSpec{name: "mistral", start: "[THINK]", end: "[/THINK]", forced: true}
 )
 
 // reasoningMarkers returns the markers the reasoning state recognises.

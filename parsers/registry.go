@@ -11,21 +11,58 @@ import (
 // registered; the message lists the registered names.
 var ErrUnknownParser = errors.New("parsers: unknown parser")
 
-// toolFactories maps every registered tool-call parser name (canonical names
-// first, then Dynamo, vLLM and SGLang aliases; GRAMMARS.md §2.1) to its
-// grammar.
-var toolFactories = map[string]func(*Parser) toolGrammar{
-	"hermes":   newHermes,
-	"qwen25":   newHermes, // Dynamo alias
-	"granite4": newHermes, // vLLM: hermes with arguments possibly a JSON string
-	"qwen":     newHermes, // SGLang
+// ToolInfo describes a registered tool-call parser: its grammar, markers and
+// the decided outcome for malformed and truncated output (PARSER_CASES.md
+// renders these).
+type ToolInfo struct {
+	Name      string   // the registered name looked up
+	Grammar   string   // canonical grammar name (GRAMMARS.md §2.1)
+	Openers   []string // markers that open a call block
+	Closers   []string // markers that close one (removed as markup when orphaned)
+	Malformed string   // what happens to a malformed call
+	Truncated string   // what happens at end of stream inside a call
 }
 
-// reasoningSpecs maps every registered reasoning parser name (GRAMMARS.md
+// ReasoningInfo describes a registered reasoning parser (GRAMMARS.md §2.2).
+type ReasoningInfo struct {
+	Name       string   // the registered name looked up
+	Grammar    string   // canonical parser name
+	Start, End string   // reasoning markers
+	Forced     bool     // output starts inside reasoning
+	ToolStarts []string // tokens that end reasoning and stay in the content stream
+}
+
+type toolEntry struct {
+	info ToolInfo
+	new  func(*Parser) toolGrammar
+}
+
+var hermesInfo = ToolInfo{
+	Grammar: "hermes",
+	Openers: []string{"<tool_call>"},
+	Closers: []string{"</tool_call>"},
+	Malformed: "a body that is not a call object (or array of them) is markup: the call is abandoned and the block " +
+		"is dropped up to its closer (or up to the next opener, which starts a new block); in an array, " +
+		"elements that are not call objects are skipped; non-whitespace after a closed body is content",
+	Truncated: "a closed body is a call even without its closer; a body cut mid-value is abandoned and its markup " +
+		"dropped; in an unclosed array, every closed element is a call; a held partial closer is text",
+}
+
+// toolRegistry maps every registered tool-call parser name (canonical names
+// first, then Dynamo, vLLM and SGLang aliases; GRAMMARS.md §2.1) to its
+// grammar.
+var toolRegistry = map[string]toolEntry{
+	"hermes":   {hermesInfo, newHermes},
+	"qwen25":   {hermesInfo, newHermes}, // Dynamo alias
+	"granite4": {hermesInfo, newHermes}, // vLLM: hermes with arguments possibly a JSON string
+	"qwen":     {hermesInfo, newHermes}, // SGLang
+}
+
+// reasoningRegistry maps every registered reasoning parser name (GRAMMARS.md
 // §2.2) to its grammar. SGLang's "deepseek-v3" and "minimax" are not
 // registered as aliases: there they are not forced, unlike Dynamo's parsers of
 // those names.
-var reasoningSpecs = map[string]*reasoningSpec{
+var reasoningRegistry = map[string]*reasoningSpec{
 	"basic":         thinkPlain,
 	"qwen":          thinkPlain, // library alias (Dynamo falls back to basic)
 	"qwen3":         thinkPlain,
@@ -53,10 +90,33 @@ var reasoningSpecs = map[string]*reasoningSpec{
 }
 
 // ToolParsers returns the registered tool-call parser names, sorted.
-func ToolParsers() []string { return sortedKeys(toolFactories) }
+func ToolParsers() []string { return sortedKeys(toolRegistry) }
 
 // ReasoningParsers returns the registered reasoning parser names, sorted.
-func ReasoningParsers() []string { return sortedKeys(reasoningSpecs) }
+func ReasoningParsers() []string { return sortedKeys(reasoningRegistry) }
+
+// ToolParser describes the registered tool-call parser name (looked up
+// case-insensitively).
+func ToolParser(name string) (ToolInfo, bool) {
+	e, ok := toolRegistry[strings.ToLower(name)]
+	if !ok {
+		return ToolInfo{}, false
+	}
+	info := e.info
+	info.Name = strings.ToLower(name)
+	return info, true
+}
+
+// ReasoningParser describes the registered reasoning parser name (looked up
+// case-insensitively).
+func ReasoningParser(name string) (ReasoningInfo, bool) {
+	s, ok := reasoningRegistry[strings.ToLower(name)]
+	if !ok {
+		return ReasoningInfo{}, false
+	}
+	return ReasoningInfo{Name: strings.ToLower(name), Grammar: s.name, Start: s.start, End: s.end,
+		Forced: s.forced, ToolStarts: slices.Clone(s.toolStarts)}, true
+}
 
 func sortedKeys[V any](m map[string]V) []string {
 	names := make([]string, 0, len(m))
@@ -68,15 +128,15 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func lookupTool(name string, p *Parser) (toolGrammar, error) {
-	f, ok := toolFactories[strings.ToLower(name)]
+	e, ok := toolRegistry[strings.ToLower(name)]
 	if !ok {
 		return nil, fmt.Errorf("%w %q for tool calls (known: %s)", ErrUnknownParser, name, strings.Join(ToolParsers(), ", "))
 	}
-	return f(p), nil
+	return e.new(p), nil
 }
 
 func lookupReasoning(name string) (*reasoningSpec, error) {
-	s, ok := reasoningSpecs[strings.ToLower(name)]
+	s, ok := reasoningRegistry[strings.ToLower(name)]
 	if !ok {
 		return nil, fmt.Errorf("%w %q for reasoning (known: %s)", ErrUnknownParser, name, strings.Join(ReasoningParsers(), ", "))
 	}
