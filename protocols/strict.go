@@ -2,13 +2,14 @@ package protocols
 
 import (
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // UnknownFieldsError reports members that a strict decode refused. Fields are
 // JSON paths in the request (`context_management`,
-// `messages.2.content.0.citations`), in document order. Each API package
+// `messages.2.content.0.citations`), sorted. Each API package
 // turns it into the error message and body that API uses (see
 // openai.DecodeChatRequest, anthropic.DecodeMessagesRequest,
 // responses.DecodeRequest).
@@ -31,6 +32,7 @@ var extraType = reflect.TypeFor[Extra]()
 func UnknownFields(v any) []string {
 	var w walker
 	w.walk(reflect.ValueOf(v), "")
+	slices.Sort(w.paths)
 	return w.paths
 }
 
@@ -66,9 +68,7 @@ func (w *walker) walk(v reflect.Value, path string) {
 		}
 	case reflect.Map:
 		if v.Type() == extraType {
-			for _, k := range v.Interface().(Extra).Keys() {
-				w.paths = append(w.paths, join(path, k))
-			}
+			w.extra(v, path)
 			return
 		}
 		if v.Type().Key().Kind() != reflect.String {
@@ -102,11 +102,22 @@ func (w *walker) walk(v reflect.Value, path string) {
 				w.walk(fv, join(path, name))
 			}
 		}
-		if extra.IsValid() && extra.Len() > 0 {
-			for _, k := range extra.Interface().(Extra).Keys() {
-				w.paths = append(w.paths, join(path, k))
-			}
+		if extra.IsValid() {
+			w.extra(extra, path)
 		}
+	}
+}
+
+// extra records the keys of an Extra map. It reads them by reflection
+// (Interface would panic for values reached through unexported fields).
+func (w *walker) extra(v reflect.Value, path string) {
+	keys := make([]string, 0, v.Len())
+	for _, k := range v.MapKeys() {
+		keys = append(keys, k.String())
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		w.paths = append(w.paths, join(path, k))
 	}
 }
 

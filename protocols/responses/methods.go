@@ -1,0 +1,224 @@
+// Marshal/Unmarshal methods of the object types: modelled members plus Extra,
+// with the "type" member of item variants written by Marshal.
+
+package responses
+
+import "github.com/agentwire/agentwire/protocols/internal/wire"
+
+// MarshalJSON writes the modelled members and Extra.
+func (v Request) MarshalJSON() ([]byte, error) {
+	type plain Request
+	return wire.Marshal("", plain(v), v.Extra)
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (v *Request) UnmarshalJSON(data []byte) error {
+	type plain Request
+	var p plain
+	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
+	*v = Request(p)
+	v.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the modelled members and Extra.
+func (v Reasoning) MarshalJSON() ([]byte, error) {
+	type plain Reasoning
+	return wire.Marshal("", plain(v), v.Extra)
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (v *Reasoning) UnmarshalJSON(data []byte) error {
+	type plain Reasoning
+	var p plain
+	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
+	*v = Reasoning(p)
+	v.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the modelled members and Extra.
+func (v TextConfig) MarshalJSON() ([]byte, error) {
+	type plain TextConfig
+	return wire.Marshal("", plain(v), v.Extra)
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (v *TextConfig) UnmarshalJSON(data []byte) error {
+	type plain TextConfig
+	var p plain
+	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
+	*v = TextConfig(p)
+	v.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the modelled members and Extra.
+func (v TextFormat) MarshalJSON() ([]byte, error) {
+	type plain TextFormat
+	return wire.Marshal("", plain(v), v.Extra)
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (v *TextFormat) UnmarshalJSON(data []byte) error {
+	type plain TextFormat
+	var p plain
+	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
+	*v = TextFormat(p)
+	v.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the modelled members and Extra.
+func (v Response) MarshalJSON() ([]byte, error) {
+	type plain Response
+	if v.Output == nil {
+		v.Output = []Item{}
+	}
+	if v.Tools == nil {
+		v.Tools = []Tool{}
+	}
+	if v.Metadata == nil {
+		v.Metadata = map[string]string{}
+	}
+	return wire.Marshal("", plain(v), v.Extra)
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (v *Response) UnmarshalJSON(data []byte) error {
+	type plain Response
+	var p plain
+	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
+	*v = Response(p)
+	v.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the modelled members and Extra.
+func (v MessageItem) MarshalJSON() ([]byte, error) {
+	type plain MessageItem
+	typ := ItemMessage
+	if v.ImplicitType {
+		typ = ""
+	}
+	return wire.Marshal(typ, plain(v), v.Extra)
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (v *MessageItem) UnmarshalJSON(data []byte) error {
+	type plain MessageItem
+	var p plain
+	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
+	*v = MessageItem(p)
+	v.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the modelled members and Extra.
+func (v FunctionCallItem) MarshalJSON() ([]byte, error) {
+	type plain FunctionCallItem
+	return wire.Marshal(ItemFunctionCall, plain(v), v.Extra)
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (v *FunctionCallItem) UnmarshalJSON(data []byte) error {
+	type plain FunctionCallItem
+	var p plain
+	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
+	*v = FunctionCallItem(p)
+	v.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the modelled members and Extra.
+func (v FunctionCallOutputItem) MarshalJSON() ([]byte, error) {
+	type plain FunctionCallOutputItem
+	return wire.Marshal(ItemFunctionCallOutput, plain(v), v.Extra)
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (v *FunctionCallOutputItem) UnmarshalJSON(data []byte) error {
+	type plain FunctionCallOutputItem
+	var p plain
+	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
+	*v = FunctionCallOutputItem(p)
+	v.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the modelled members and Extra.
+func (v ReasoningItem) MarshalJSON() ([]byte, error) {
+	type plain ReasoningItem
+	if v.Summary == nil {
+		v.Summary = []ContentPart{}
+	}
+	return wire.Marshal(ItemReasoning, plain(v), v.Extra)
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (v *ReasoningItem) UnmarshalJSON(data []byte) error {
+	type plain ReasoningItem
+	var p plain
+	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
+	*v = ReasoningItem(p)
+	v.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the modelled members and Extra.
+func (v ItemReferenceItem) MarshalJSON() ([]byte, error) {
+	type plain ItemReferenceItem
+	return wire.Marshal(ItemReference, plain(v), v.Extra)
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (v *ItemReferenceItem) UnmarshalJSON(data []byte) error {
+	type plain ItemReferenceItem
+	var p plain
+	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
+	*v = ItemReferenceItem(p)
+	v.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the modelled members and Extra.
+func (v CustomToolCallItem) MarshalJSON() ([]byte, error) {
+	type plain CustomToolCallItem
+	return wire.Marshal(ItemCustomToolCall, plain(v), v.Extra)
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (v *CustomToolCallItem) UnmarshalJSON(data []byte) error {
+	type plain CustomToolCallItem
+	var p plain
+	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
+	*v = CustomToolCallItem(p)
+	v.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the modelled members and Extra.
+func (v CustomToolOutputItem) MarshalJSON() ([]byte, error) {
+	type plain CustomToolOutputItem
+	return wire.Marshal(ItemCustomToolOutput, plain(v), v.Extra)
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (v *CustomToolOutputItem) UnmarshalJSON(data []byte) error {
+	type plain CustomToolOutputItem
+	var p plain
+	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
+	*v = CustomToolOutputItem(p)
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (p *ContentPart) UnmarshalJSON(data []byte) error {
+	type plain ContentPart
+	var v plain
+	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
+	*p = ContentPart(v)
+	p.Extra = extra
+	return err
+}
