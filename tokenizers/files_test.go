@@ -27,6 +27,22 @@ func loadLarge(tb testing.TB, rel string) *BPE {
 	if _, err := os.Stat(path); err != nil {
 		tb.Skipf("%s is missing: %s", path, setupHint)
 	}
+	return loadLargeQuiet(tb, rel)
+}
+
+// skipTB is a minimal testing.TB for optional loads outside a test.
+type skipTB struct{ testing.TB }
+
+func (*skipTB) Helper()               {}
+func (*skipTB) Fatalf(string, ...any) { panic("load failed") }
+func (*skipTB) Skipf(string, ...any)  { panic("skip") }
+
+// loadLargeQuiet loads testdata/large/<rel> once per test binary.
+func loadLargeQuiet(tb testing.TB, rel string) *BPE {
+	path := filepath.Join(largeDir, rel)
+	if _, err := os.Stat(path); err != nil {
+		tb.Skipf("%s is missing: %s", path, setupHint)
+	}
 	loadMu.Lock()
 	defer loadMu.Unlock()
 	if t, ok := loaded[path]; ok {
@@ -42,7 +58,28 @@ func loadLarge(tb testing.TB, rel string) *BPE {
 
 // goldenModels are the tokenizer.json files with goldens from Hugging Face's
 // library (testdata/golden/<name>.json, written by testdata/gen/gen.js).
-var goldenModels = []string{"qwen3", "llama3", "gptoss", "deepseek_v3", "mistral"}
+var goldenModels = []string{"tiny", "qwen3", "llama3", "gptoss", "deepseek_v3", "mistral"}
+
+// modelFile returns the tokenizer.json of a golden model: tiny is committed
+// under testdata/tiny, the others are placed by the setup script.
+func modelFile(tb testing.TB, model string) *BPE {
+	tb.Helper()
+	if model == "tiny" {
+		return loadTiny(tb)
+	}
+	return loadLarge(tb, model+"/tokenizer.json")
+}
+
+// loadTiny loads the small committed tokenizer (296 byte-level tokens, NFC,
+// the Qwen2 split pattern, ChatML specials).
+func loadTiny(tb testing.TB) *BPE {
+	tb.Helper()
+	t, err := LoadFile(filepath.Join("testdata", "tiny", "tokenizer.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return t
+}
 
 type golden struct {
 	Model  string `json:"model"`

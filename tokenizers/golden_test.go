@@ -19,7 +19,7 @@ func short(s string) string {
 func TestGolden(t *testing.T) {
 	for _, model := range goldenModels {
 		t.Run(model, func(t *testing.T) {
-			tok := loadLarge(t, model+"/tokenizer.json")
+			tok := modelFile(t, model)
 			g := loadGolden(t, model)
 			for _, c := range g.Encode {
 				got, err := tok.Encode(c.Text, c.AddSpecialTokens)

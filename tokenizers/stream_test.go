@@ -30,7 +30,7 @@ func streamAll(t testing.TB, tok Tokenizer, prompt, ids []uint32, skip bool) ([]
 func TestDecodeStreamMatchesDecode(t *testing.T) {
 	for _, model := range goldenModels {
 		t.Run(model, func(t *testing.T) {
-			tok := loadLarge(t, model+"/tokenizer.json")
+			tok := modelFile(t, model)
 			g := loadGolden(t, model)
 			for _, c := range g.Decode {
 				pieces, err := streamAll(t, tok, nil, c.IDs, c.SkipSpecialTokens)
