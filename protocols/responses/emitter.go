@@ -1,0 +1,511 @@
+package responses
+
+import (
+	"time"
+
+	"github.com/agentwire/agentwire/protocols"
+	"github.com/agentwire/agentwire/protocols/internal/jsonx"
+)
+
+// EmitterConfig configures an Emitter for one stream.
+type EmitterConfig struct {
+	// Response is the envelope echoed in response.created, in_progress and
+	// the terminal event: id (minted "resp_…" when empty), model,
+	// created_at (now when zero), and the echoed request settings (see
+	// ResponseFrom). Status, Output, Usage, Error, IncompleteDetails and
+	// CompletedAt are set by the emitter.
+	Response Response
+	// Summary also delivers reasoning as summary_text
+	// (reasoning_summary_part / reasoning_summary_text events and the
+	// item's summary), for requests that set reasoning.summary.
+	Summary bool
+	// Done writes `data: [DONE]` after the terminal event (Dynamo parity;
+	// the official API does not).
+	Done bool
+	// Now returns the current time (for created_at / completed_at); nil
+	// means time.Now.
+	Now func() time.Time
+}
+
+type itemKind uint8
+
+const (
+	itemReasoning itemKind = iota + 1
+	itemMessage
+	itemCall
+)
+
+type itemState struct {
+	kind   itemKind
+	id     []byte
+	text   []byte // reasoning text, message text, or call arguments
+	callID []byte
+	name   []byte
+	index  int // tool call index (itemCall)
+	status string
+}
+
+// Emitter writes the Responses event stream. At most one output item is
+// open at a time: an item is finished (its done events sent) when the next
+// one starts, so events never interleave across items; output_index values
+// follow first appearance. Every event carries a sequence number starting
+// at 0.
+//
+// It implements protocols.Emitter. Methods append to the caller's dst and
+// return it; no reference to dst or to byte-slice arguments is kept. The
+// per-token events (text, reasoning and argument deltas) and the item
+// events do not allocate after warm-up; the envelope events are encoded
+// with jsonx and allocate. Not safe for concurrent use; reuse with Reset.
+type Emitter struct {
+	cfg EmitterConfig
+	ids protocols.IDSource
+
+	started   bool
+	finished  bool
+	seq       int64
+	items     []itemState
+	open      int // index in items of the open item, -1 if none
+	completed int
+	abandoned bool
+}
+
+var _ protocols.Emitter = (*Emitter)(nil)
+
+// NewEmitter returns an emitter for one stream.
+func NewEmitter(cfg EmitterConfig) *Emitter {
+	e := &Emitter{ids: protocols.NewIDSource()}
+	e.Reset(cfg)
+	return e
+}
+
+// Reset prepares e for a new stream, keeping its buffers.
+func (e *Emitter) Reset(cfg EmitterConfig) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Response.ID == "" {
+		cfg.Response.ID = e.ids.New("resp_")
+	}
+	if cfg.Response.CreatedAt == 0 {
+		cfg.Response.CreatedAt = cfg.Now().Unix()
+	}
+	cfg.Response.Object = ObjectResponse
+	*e = Emitter{cfg: cfg, ids: e.ids, items: e.items[:0], open: -1}
+}
+
+// ResponseID returns the response id of the current stream.
+func (e *Emitter) ResponseID() string { return e.cfg.Response.ID }
+
+// head writes `event: <typ>\ndata: {"type":"<typ>","sequence_number":N`.
+func (e *Emitter) head(dst []byte, typ string) []byte {
+	dst = append(dst, "event: "...)
+	dst = append(dst, typ...)
+	dst = append(dst, "\ndata: {\"type\":\""...)
+	dst = append(dst, typ...)
+	dst = append(dst, `","sequence_number":`...)
+	dst = jsonx.AppendInt(dst, e.seq)
+	e.seq++
+	return dst
+}
+
+func end(dst []byte) []byte { return append(dst, "}\n\n"...) }
+
+// itemRef writes `,"item_id":"…","output_index":N`.
+func (e *Emitter) itemRef(dst []byte, i int) []byte {
+	dst = append(dst, `,"item_id":`...)
+	dst = jsonx.AppendString(dst, e.items[i].id)
+	dst = append(dst, `,"output_index":`...)
+	return jsonx.AppendInt(dst, int64(i))
+}
+
+func (e *Emitter) envelope(dst []byte, typ string, r *Response) []byte {
+	b, err := jsonx.Marshal(ResponseEvent{Type: typ, SequenceNumber: e.seq, Response: *r})
+	if err != nil {
+		// Only a caller-supplied RawJSON in the template can fail to
+		// encode; report it in-band rather than writing invalid JSON.
+		b = []byte(`{"type":"error","sequence_number":` + itoa(e.seq) + `,"code":"server_error","message":"responses: cannot encode the response envelope","param":null}`)
+		typ = EventError
+	}
+	e.seq++
+	return protocols.AppendSSE(dst, typ, b)
+}
+
+func itoa(n int64) string { return string(jsonx.AppendInt(nil, n)) }
+
+// Start appends response.created and response.in_progress if not yet
+// written. Every other method calls it first.
+func (e *Emitter) Start(dst []byte) []byte {
+	if e.started {
+		return dst
+	}
+	e.started = true
+	r := e.cfg.Response
+	r.Status = StatusInProgress
+	r.Output = []Item{}
+	r.Usage = protocols.Null[Usage]()
+	dst = e.envelope(dst, EventCreated, &r)
+	return e.envelope(dst, EventInProgress, &r)
+}
+
+// newItem closes the open item and opens a new one of kind k.
+func (e *Emitter) newItem(dst []byte, k itemKind, prefix string) ([]byte, int) {
+	dst = e.closeItem(dst)
+	if len(e.items) < cap(e.items) {
+		e.items = e.items[:len(e.items)+1]
+	} else {
+		e.items = append(e.items, itemState{})
+	}
+	i := len(e.items) - 1
+	it := &e.items[i]
+	*it = itemState{kind: k, id: e.ids.AppendHex(it.id[:0], prefix), text: it.text[:0], callID: it.callID[:0], name: it.name[:0], status: StatusInProgress}
+	e.open = i
+	return dst, i
+}
+
+// Reasoning appends a reasoning_text delta (and a summary delta with
+// Summary), opening a reasoning item first if needed.
+func (e *Emitter) Reasoning(dst, text []byte) []byte {
+	if len(text) == 0 || e.finished {
+		return dst
+	}
+	dst = e.Start(dst)
+	i := e.open
+	if i < 0 || e.items[i].kind != itemReasoning {
+		dst, i = e.newItem(dst, itemReasoning, "rs_")
+		dst = e.head(dst, EventOutputItemAdded)
+		dst = append(dst, `,"output_index":`...)
+		dst = jsonx.AppendInt(dst, int64(i))
+		dst = append(dst, `,"item":{"type":"reasoning","id":`...)
+		dst = jsonx.AppendString(dst, e.items[i].id)
+		dst = append(dst, `,"summary":[],"content":[]}`...)
+		dst = end(dst)
+		dst = e.head(dst, EventContentPartAdded)
+		dst = e.itemRef(dst, i)
+		dst = append(dst, `,"content_index":0,"part":{"type":"reasoning_text","text":""}`...)
+		dst = end(dst)
+		if e.cfg.Summary {
+			dst = e.head(dst, EventReasoningSummaryAdded)
+			dst = e.itemRef(dst, i)
+			dst = append(dst, `,"summary_index":0,"part":{"type":"summary_text","text":""}`...)
+			dst = end(dst)
+		}
+	}
+	it := &e.items[i]
+	it.text = append(it.text, text...)
+	dst = e.head(dst, EventReasoningTextDelta)
+	dst = e.itemRef(dst, i)
+	dst = append(dst, `,"content_index":0,"delta":`...)
+	dst = jsonx.AppendString(dst, text)
+	dst = end(dst)
+	if e.cfg.Summary {
+		dst = e.head(dst, EventReasoningSummaryDelta)
+		dst = e.itemRef(dst, i)
+		dst = append(dst, `,"summary_index":0,"delta":`...)
+		dst = jsonx.AppendString(dst, text)
+		dst = end(dst)
+	}
+	return dst
+}
+
+// Content appends an output_text delta, opening a message item first if
+// needed.
+func (e *Emitter) Content(dst, text []byte) []byte {
+	if len(text) == 0 || e.finished {
+		return dst
+	}
+	dst = e.Start(dst)
+	i := e.open
+	if i < 0 || e.items[i].kind != itemMessage {
+		dst, i = e.newItem(dst, itemMessage, "msg_")
+		dst = e.head(dst, EventOutputItemAdded)
+		dst = append(dst, `,"output_index":`...)
+		dst = jsonx.AppendInt(dst, int64(i))
+		dst = append(dst, `,"item":{"type":"message","id":`...)
+		dst = jsonx.AppendString(dst, e.items[i].id)
+		dst = append(dst, `,"role":"assistant","status":"in_progress","content":[]}`...)
+		dst = end(dst)
+		dst = e.head(dst, EventContentPartAdded)
+		dst = e.itemRef(dst, i)
+		dst = append(dst, `,"content_index":0,"part":{"type":"output_text","text":"","annotations":[],"logprobs":[]}`...)
+		dst = end(dst)
+	}
+	it := &e.items[i]
+	it.text = append(it.text, text...)
+	dst = e.head(dst, EventOutputTextDelta)
+	dst = e.itemRef(dst, i)
+	dst = append(dst, `,"content_index":0,"delta":`...)
+	dst = jsonx.AppendString(dst, text)
+	dst = append(dst, `,"logprobs":[]`...)
+	return end(dst)
+}
+
+// ToolCallStart opens a function_call item (call_id is the parser's call
+// id; the item id is a fresh fc_ id).
+func (e *Emitter) ToolCallStart(dst []byte, index int, id, name []byte) []byte {
+	if e.finished {
+		return dst
+	}
+	dst = e.Start(dst)
+	dst, i := e.newItem(dst, itemCall, "fc_")
+	it := &e.items[i]
+	it.callID = append(it.callID, id...)
+	it.name = append(it.name, name...)
+	it.index = index
+	dst = e.head(dst, EventOutputItemAdded)
+	dst = append(dst, `,"output_index":`...)
+	dst = jsonx.AppendInt(dst, int64(i))
+	dst = append(dst, `,"item":`...)
+	dst = e.appendCall(dst, it)
+	return end(dst)
+}
+
+func (e *Emitter) appendCall(dst []byte, it *itemState) []byte {
+	dst = append(dst, `{"type":"function_call","id":`...)
+	dst = jsonx.AppendString(dst, it.id)
+	dst = append(dst, `,"call_id":`...)
+	dst = jsonx.AppendString(dst, it.callID)
+	dst = append(dst, `,"name":`...)
+	dst = jsonx.AppendString(dst, it.name)
+	dst = append(dst, `,"arguments":`...)
+	dst = jsonx.AppendString(dst, it.text)
+	dst = append(dst, `,"status":`...)
+	dst = jsonx.AppendString(dst, it.status)
+	return append(dst, '}')
+}
+
+func (e *Emitter) openCall(index int) int {
+	if e.open >= 0 && e.items[e.open].kind == itemCall && e.items[e.open].index == index {
+		return e.open
+	}
+	return -1
+}
+
+// ToolCallArgs appends a function_call_arguments delta.
+func (e *Emitter) ToolCallArgs(dst []byte, index int, fragment []byte) []byte {
+	i := e.openCall(index)
+	if len(fragment) == 0 || e.finished || i < 0 {
+		return dst
+	}
+	e.items[i].text = append(e.items[i].text, fragment...)
+	dst = e.head(dst, EventFunctionArgsDelta)
+	dst = e.itemRef(dst, i)
+	dst = append(dst, `,"delta":`...)
+	dst = jsonx.AppendString(dst, fragment)
+	return end(dst)
+}
+
+// ToolCallEnd finishes the call's item (arguments done, item done).
+func (e *Emitter) ToolCallEnd(dst []byte, index int) []byte {
+	if e.finished || e.openCall(index) < 0 {
+		return dst
+	}
+	e.completed++
+	return e.closeItem(dst)
+}
+
+// ToolCallAbandoned finishes the call's item with status incomplete; the
+// response then ends incomplete (max_output_tokens).
+func (e *Emitter) ToolCallAbandoned(dst []byte, index int) []byte {
+	i := e.openCall(index)
+	if e.finished || i < 0 {
+		return dst
+	}
+	e.abandoned = true
+	e.items[i].status = StatusIncomplete
+	return e.closeItem(dst)
+}
+
+// closeItem sends the done events of the open item.
+func (e *Emitter) closeItem(dst []byte) []byte {
+	i := e.open
+	if i < 0 {
+		return dst
+	}
+	e.open = -1
+	it := &e.items[i]
+	switch it.kind {
+	case itemReasoning:
+		it.status = StatusCompleted
+		dst = e.head(dst, EventReasoningTextDone)
+		dst = e.itemRef(dst, i)
+		dst = append(dst, `,"content_index":0,"text":`...)
+		dst = jsonx.AppendString(dst, it.text)
+		dst = end(dst)
+		dst = e.head(dst, EventContentPartDone)
+		dst = e.itemRef(dst, i)
+		dst = append(dst, `,"content_index":0,"part":{"type":"reasoning_text","text":`...)
+		dst = jsonx.AppendString(dst, it.text)
+		dst = append(dst, '}')
+		dst = end(dst)
+		if e.cfg.Summary {
+			dst = e.head(dst, EventReasoningSummaryTxtDone)
+			dst = e.itemRef(dst, i)
+			dst = append(dst, `,"summary_index":0,"text":`...)
+			dst = jsonx.AppendString(dst, it.text)
+			dst = end(dst)
+			dst = e.head(dst, EventReasoningSummaryDone)
+			dst = e.itemRef(dst, i)
+			dst = append(dst, `,"summary_index":0,"part":{"type":"summary_text","text":`...)
+			dst = jsonx.AppendString(dst, it.text)
+			dst = append(dst, '}')
+			dst = end(dst)
+		}
+		dst = e.head(dst, EventOutputItemDone)
+		dst = append(dst, `,"output_index":`...)
+		dst = jsonx.AppendInt(dst, int64(i))
+		dst = append(dst, `,"item":`...)
+		dst = e.appendReasoning(dst, it)
+	case itemMessage:
+		it.status = StatusCompleted
+		dst = e.head(dst, EventOutputTextDone)
+		dst = e.itemRef(dst, i)
+		dst = append(dst, `,"content_index":0,"text":`...)
+		dst = jsonx.AppendString(dst, it.text)
+		dst = append(dst, `,"logprobs":[]`...)
+		dst = end(dst)
+		dst = e.head(dst, EventContentPartDone)
+		dst = e.itemRef(dst, i)
+		dst = append(dst, `,"content_index":0,"part":{"type":"output_text","text":`...)
+		dst = jsonx.AppendString(dst, it.text)
+		dst = append(dst, `,"annotations":[],"logprobs":[]}`...)
+		dst = end(dst)
+		dst = e.head(dst, EventOutputItemDone)
+		dst = append(dst, `,"output_index":`...)
+		dst = jsonx.AppendInt(dst, int64(i))
+		dst = append(dst, `,"item":`...)
+		dst = e.appendMessage(dst, it)
+	case itemCall:
+		if it.status != StatusIncomplete {
+			it.status = StatusCompleted
+			dst = e.head(dst, EventFunctionArgsDone)
+			dst = e.itemRef(dst, i)
+			dst = append(dst, `,"name":`...)
+			dst = jsonx.AppendString(dst, it.name)
+			dst = append(dst, `,"arguments":`...)
+			dst = jsonx.AppendString(dst, it.text)
+			dst = end(dst)
+		}
+		dst = e.head(dst, EventOutputItemDone)
+		dst = append(dst, `,"output_index":`...)
+		dst = jsonx.AppendInt(dst, int64(i))
+		dst = append(dst, `,"item":`...)
+		dst = e.appendCall(dst, it)
+	}
+	return end(dst)
+}
+
+func (e *Emitter) appendReasoning(dst []byte, it *itemState) []byte {
+	dst = append(dst, `{"type":"reasoning","id":`...)
+	dst = jsonx.AppendString(dst, it.id)
+	dst = append(dst, `,"summary":[`...)
+	if e.cfg.Summary {
+		dst = append(dst, `{"type":"summary_text","text":`...)
+		dst = jsonx.AppendString(dst, it.text)
+		dst = append(dst, '}')
+	}
+	dst = append(dst, `],"content":[{"type":"reasoning_text","text":`...)
+	dst = jsonx.AppendString(dst, it.text)
+	return append(dst, `}]}`...)
+}
+
+func (e *Emitter) appendMessage(dst []byte, it *itemState) []byte {
+	dst = append(dst, `{"type":"message","id":`...)
+	dst = jsonx.AppendString(dst, it.id)
+	dst = append(dst, `,"role":"assistant","status":"completed","content":[{"type":"output_text","text":`...)
+	dst = jsonx.AppendString(dst, it.text)
+	return append(dst, `,"annotations":[]}]}`...)
+}
+
+// Output returns the output items produced so far as typed values (new
+// memory; for the terminal event and for unary responses built by
+// streaming internally).
+func (e *Emitter) Output() []Item {
+	out := make([]Item, 0, len(e.items))
+	for i := range e.items {
+		it := &e.items[i]
+		switch it.kind {
+		case itemReasoning:
+			r := &ReasoningItem{ID: string(it.id), Summary: []ContentPart{},
+				Content: protocols.Some([]ContentPart{{Type: PartReasoningText, Text: string(it.text)}})}
+			if e.cfg.Summary {
+				r.Summary = []ContentPart{{Type: PartSummaryText, Text: string(it.text)}}
+			}
+			out = append(out, Item{OfReasoning: r})
+		case itemMessage:
+			out = append(out, Item{OfMessage: &MessageItem{ID: string(it.id), Role: "assistant", Status: it.status,
+				Content: protocols.Array(ContentPart{Type: PartOutputText, Text: string(it.text)})}})
+		case itemCall:
+			out = append(out, Item{OfFunctionCall: &FunctionCallItem{ID: string(it.id), CallID: string(it.callID),
+				Name: string(it.name), Arguments: string(it.text), Status: it.status}})
+		}
+	}
+	return out
+}
+
+// Finish closes the open item and appends the terminal event:
+// response.completed, or response.incomplete (finish length or an abandoned
+// call → max_output_tokens; content_filter), with the full output and usage.
+func (e *Emitter) Finish(dst []byte, reason protocols.FinishReason, usage protocols.Usage) []byte {
+	if e.finished {
+		return dst
+	}
+	dst = e.Start(dst)
+	dst = e.closeItem(dst)
+	e.finished = true
+	r := e.cfg.Response
+	r.Output = e.Output()
+	r.Usage = protocols.Some(UsageFrom(usage))
+	r.CompletedAt = protocols.Some(e.cfg.Now().Unix())
+	typ := EventCompleted
+	switch {
+	case reason == protocols.FinishLength || e.abandoned:
+		r.Status, typ = StatusIncomplete, EventIncomplete
+		r.IncompleteDetails = protocols.Some(IncompleteDetails{Reason: "max_output_tokens"})
+	case reason == protocols.FinishContentFilter:
+		r.Status, typ = StatusIncomplete, EventIncomplete
+		r.IncompleteDetails = protocols.Some(IncompleteDetails{Reason: "content_filter"})
+	default:
+		r.Status = StatusCompleted
+	}
+	if r.Status == StatusIncomplete {
+		// Only the terminal item is marked incomplete.
+		if n := len(r.Output); n > 0 {
+			markIncomplete(&r.Output[n-1])
+		}
+	}
+	dst = e.envelope(dst, typ, &r)
+	if e.cfg.Done {
+		dst = append(dst, protocols.SSEDone...)
+	}
+	return dst
+}
+
+func markIncomplete(it *Item) {
+	switch {
+	case it.OfMessage != nil:
+		it.OfMessage.Status = StatusIncomplete
+	case it.OfFunctionCall != nil:
+		it.OfFunctionCall.Status = StatusIncomplete
+	case it.OfReasoning != nil:
+		it.OfReasoning.Status = StatusIncomplete
+	}
+}
+
+// Fail closes the stream with response.failed carrying error{code:
+// "server_error", message}.
+func (e *Emitter) Fail(dst []byte, message string) []byte {
+	if e.finished {
+		return dst
+	}
+	dst = e.Start(dst)
+	e.finished = true
+	r := e.cfg.Response
+	r.Status = StatusFailed
+	r.Output = e.Output()
+	r.Error = protocols.Some(ErrorObject{Code: "server_error", Message: message})
+	dst = e.envelope(dst, EventFailed, &r)
+	if e.cfg.Done {
+		dst = append(dst, protocols.SSEDone...)
+	}
+	return dst
+}
