@@ -357,11 +357,13 @@ func (t *BPE) promoteSpecials(configPath string) error {
 		for i := range t.added {
 			if t.added[i].id == id && t.added[i].content == a.Content && !t.added[i].special {
 				t.added[i].special = true
+				t.promoted = append(t.promoted, a.Content)
 				changed = true
 			}
 		}
 	}
 	if changed {
+		sort.Strings(t.promoted)
 		return t.finishAdded()
 	}
 	return nil

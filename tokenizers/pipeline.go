@@ -30,9 +30,28 @@ type normStep struct {
 // normalize applies the normalizer steps to one piece of text between added
 // tokens. It returns s itself when no step changes it.
 func (t *BPE) normalize(s string) string {
+	ascii := -1 // unknown
 	for _, st := range t.normalizer {
 		if s == "" {
 			return s
+		}
+		if st.kind <= normNFKD {
+			// ASCII text is in every normal form; checking it first
+			// avoids x/text's per-call allocation.
+			if ascii < 0 {
+				ascii = 1
+				for i := 0; i < len(s); i++ {
+					if s[i] >= 0x80 {
+						ascii = 0
+						break
+					}
+				}
+			}
+			if ascii == 1 {
+				continue
+			}
+		} else {
+			ascii = -1
 		}
 		switch st.kind {
 		case normNFC:

@@ -136,6 +136,8 @@ type BPE struct {
 	// many characters before encoding (Kimi's tokenizer); 0 = off.
 	kimiRuns int
 
+	promoted []string // contents of specials promoted at load
+
 	scratch sync.Pool // *encodeScratch
 }
 
@@ -274,6 +276,26 @@ func (t *BPE) VocabSize() int { return len(t.tokens) }
 
 // SpecialTokenIDs implements Tokenizer.
 func (t *BPE) SpecialTokenIDs() []uint32 { return append([]uint32(nil), t.specialIDs...) }
+
+// NumSpecialTokensAdded returns how many ids Encode adds around a single
+// sequence with addSpecialTokens (the post-processor's BOS/EOS).
+func (t *BPE) NumSpecialTokensAdded() int { return len(t.post.prefix) + len(t.post.suffix) }
+
+// PromotedSpecialTokens returns the added tokens LoadFile made special
+// because the tokenizer_config.json beside the file marks them special while
+// tokenizer.json does not (Dynamo's loader rule; it keeps Qwen2-VL's
+// <|image_pad|> from being split by BPE). Callers may log them.
+func (t *BPE) PromotedSpecialTokens() []string { return append([]string(nil), t.promoted...) }
+
+// EncodeBatch encodes each text; it is Encode in a loop, offered for
+// callers that hold a batch.
+func (t *BPE) EncodeBatch(texts []string, addSpecialTokens bool) ([][]uint32, error) {
+	out := make([][]uint32, len(texts))
+	for i, s := range texts {
+		out[i] = t.AppendEncode(nil, s, addSpecialTokens)
+	}
+	return out, nil
+}
 
 // IsSpecial reports whether id is a special token (skipped by Decode with
 // skipSpecialTokens).

@@ -272,3 +272,52 @@ func hasAdded(tok *BPE, text string) bool {
 	}
 	return false
 }
+
+// TestPromoteSpecials checks Dynamo's loader rule with a tokenizer_config.json
+// that marks the non-special added token <tool_call> special.
+func TestPromoteSpecials(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(filepath.Join("testdata", "tiny", "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tokenizer.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := `{"added_tokens_decoder":{"298":{"content":"<tool_call>","special":true},"296":{"content":"<|im_start|>","special":true}}}`
+	if err := os.WriteFile(filepath.Join(dir, "tokenizer_config.json"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := loadTiny(t)
+	if before.IsSpecial(298) {
+		t.Fatal("<tool_call> is special in tokenizer.json already")
+	}
+	tok, err := LoadFile(filepath.Join(dir, "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tok.IsSpecial(298) {
+		t.Error("<tool_call> not promoted")
+	}
+	if diff := cmp.Diff([]string{"<tool_call>"}, tok.PromotedSpecialTokens()); diff != "" {
+		t.Errorf("PromotedSpecialTokens (-want +got):\n%s", diff)
+	}
+	if text, _ := tok.Decode([]uint32{298, 280, 269}, true); text != "Hello" {
+		t.Errorf("skip-special decode = %q", text)
+	}
+	if n := tok.NumSpecialTokensAdded(); n != 0 {
+		t.Errorf("NumSpecialTokensAdded = %d", n)
+	}
+}
+
+// TestEncodeAllocs asserts that AppendEncode into a slice with room does not
+// allocate for ASCII text (the NFC check is skipped for ASCII).
+func TestEncodeAllocs(t *testing.T) {
+	tok := loadTiny(t)
+	dst := make([]uint32, 0, 256)
+	text := "Hello world, the tool is on: 1234\n  and\tmore"
+	dst = tok.AppendEncode(dst, text, false)
+	if a := testing.AllocsPerRun(100, func() { dst = tok.AppendEncode(dst[:0], text, true) }); a != 0 {
+		t.Errorf("AppendEncode allocates %v times, want 0", a)
+	}
+}
