@@ -1,0 +1,5 @@
+//go:build !race
+
+package tokenizers
+
+const raceEnabled = false
