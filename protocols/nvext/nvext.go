@@ -94,6 +94,9 @@ var ErrInvalid = errors.New("invalid nvext")
 // list, with Dynamo's message.
 func strictDecode(data []byte, plain any, known wire.Fields, where string) error {
 	extra, err := wire.Unmarshal(data, plain, known)
+	if errors.Is(err, ErrInvalid) {
+		return err // a nested member's error, already prefixed
+	}
 	if err != nil {
 		return fmt.Errorf("%w%s: %v", ErrInvalid, where, err)
 	}
