@@ -184,7 +184,7 @@ func renderRegistry() string {
 		if i.Forced {
 			forced = "yes"
 		}
-		fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s | %s |\n", n, i.Grammar, codeList([]string{i.Start}), codeList([]string{i.End}), forced, codeList(i.ToolStarts))
+		fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s | %s |\n", n, i.Grammar, codeList(i.Starts), codeList(i.Ends), forced, codeList(i.ToolStarts))
 	}
 	return b.String()
 }

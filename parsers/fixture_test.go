@@ -189,7 +189,7 @@ func jsonValue(b []byte) any {
 // "no markup in content or reasoning" check).
 func markersOf(p *Parser) []string {
 	var ms []string
-	for _, m := range p.textM.ms {
+	for _, m := range p.textMs[1][1].ms {
 		ms = append(ms, m.text)
 	}
 	for _, m := range p.reasM.ms {

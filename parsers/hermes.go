@@ -18,6 +18,23 @@ type hermes struct {
 	skipping      bool
 }
 
+func init() {
+	registerTool(ToolInfo{
+		Openers: []string{"<tool_call>"},
+		Closers: []string{"</tool_call>"},
+		Malformed: "a body that is not a call object (or array of them) is markup: the call is abandoned and the block " +
+			"is dropped up to its closer (or up to the next opener, which starts a new block); in an array, " +
+			"elements that are not call objects are skipped; non-whitespace after a closed body is content",
+		Truncated: "a closed body is a call even without its closer; a body cut mid-value is abandoned and its markup " +
+			"dropped; in an unclosed array, every closed element is a call; a held partial closer is text",
+	}, newHermes,
+		"hermes",
+		"qwen25",   // Dynamo alias
+		"granite4", // vLLM: hermes with arguments possibly a JSON string
+		"qwen",     // SGLang
+	)
+}
+
 func newHermes(p *Parser) toolGrammar {
 	return newWrappedJSON(p, "<tool_call>", "</tool_call>", true, true)
 }

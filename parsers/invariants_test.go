@@ -146,9 +146,14 @@ func (w *wellFormed) check(e Event) error {
 }
 
 func maxMarkerLen(p *Parser) int {
-	n := p.textM.maxLen
-	if p.reasM.maxLen > n {
-		n = p.reasM.maxLen
+	n := p.reasM.maxLen
+	for _, row := range p.textMs {
+		for _, m := range row {
+			n = max(n, m.maxLen)
+		}
+	}
+	if b, ok := p.tool.(interface{ maxHold() int }); ok {
+		n = max(n, b.maxHold())
 	}
 	return n
 }

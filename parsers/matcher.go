@@ -18,9 +18,10 @@ const (
 
 // marker is one byte string a state recognises.
 type marker struct {
-	text string
-	act  action
-	arg  int
+	text    string
+	act     action
+	arg     int
+	atStart bool // legal only at the start of the output (after whitespace)
 }
 
 // matcher finds the earliest of a set of markers in a byte slice and tells

@@ -9,9 +9,12 @@ import "fmt"
 type toolGrammar interface {
 	// textMarkers are the markers the grammar recognises in content:
 	// openers (actToolOpen, arg passed to open) and orphan closers
-	// (actToolClose, removed as markup).
+	// (actToolClose, removed as markup). A marker with atStart set is an
+	// opener only while no non-whitespace content has been emitted (bare
+	// JSON at the start of the output, llama3_json).
 	textMarkers() []marker
-	// open starts a call block after opener arg was consumed.
+	// open starts a call block after opener arg was consumed (-1: a framing
+	// grammar starts the stream).
 	open(arg int)
 	// feed consumes call-block bytes from b (never empty). final is set at
 	// Finish: no more bytes will come, so marker prefixes are not markers.
@@ -23,6 +26,14 @@ type toolGrammar interface {
 	reset()
 }
 
+// framing is implemented by grammars that own the whole output stream
+// (channels or blocks frame everything: Harmony, Kimi K3, Inkling). The
+// Parser then hands every byte to the grammar, which emits content and
+// reasoning itself.
+type framing interface {
+	frames() bool
+}
+
 // blockStatus is what a grammar's feed stopped at.
 type blockStatus uint8
 
@@ -30,6 +41,7 @@ const (
 	blockMore blockStatus = iota // all of b consumed; still inside the block
 	blockHold                    // b[n:] may start a marker: hold it for the next Feed
 	blockDone                    // the block ended after n bytes; a call group may continue
+	blockText                    // the block ended after n bytes; text follows (no call group)
 )
 
 // mode is where the Parser is in the output.
@@ -58,18 +70,26 @@ func (m mode) String() string {
 type Parser struct {
 	// immutable after New
 	cfg    Config
-	reason *reasoningSpec // nil: no reasoning parser
+	reason *reasoningSpec // nil: no reasoning parser (or a framing grammar handles it)
 	tool   toolGrammar    // nil: no tool parser
-	textM  matcher        // content state: reasoning markers + the grammar's text markers
+	framed bool           // tool owns the whole stream
+	textMs [2][2]matcher  // content state, by [contentStart][reasoning openers legal]
 	reasM  matcher        // reasoning state
+	label  []byte         // reason.label as bytes
 	limit  int
 
 	// scanning state; reset by Reset
-	mode mode
-	held []byte // undecided tail of the previous Feed (marker prefix, partial rune)
-	work []byte // held + chunk, when held was not empty
-	ws   []byte // whitespace after a call block, pending
-	out  emitter
+	mode         mode
+	outStart     bool // nothing but whitespace consumed so far
+	contentStart bool // nothing but whitespace emitted as content so far
+	spanDone     bool // a reasoning span has ended
+	labelOn      bool // at the start of a span whose label may still follow
+	labelN       int  // label bytes matched so far
+	prepended    bool // the prepend marker was emitted
+	held         []byte
+	work         []byte // held + chunk, when held was not empty
+	ws           []byte // whitespace after a call block, pending
+	out          emitter
 }
 
 // New returns a Parser for cfg. An unknown parser name is an error that
@@ -81,15 +101,23 @@ func New(cfg Config) (*Parser, error) {
 	}
 	p.out.whole = cfg.WholeCalls
 	p.out.limit = p.limit
-	var textMarkers []marker
 	if cfg.ReasoningParser != "" {
 		spec, err := lookupReasoning(cfg.ReasoningParser)
 		if err != nil {
 			return nil, err
 		}
+		if spec.framer != nil {
+			g, err := spec.framer(p, cfg.ToolParser)
+			if err != nil {
+				return nil, err
+			}
+			p.tool, p.framed = g, true
+			p.Reset()
+			return p, nil
+		}
 		p.reason = spec
 		p.reasM = newMatcher(spec.reasoningMarkers()...)
-		textMarkers = append(textMarkers, spec.contentMarkers()...)
+		p.label = []byte(spec.label)
 	}
 	if cfg.ToolParser != "" {
 		g, err := lookupTool(cfg.ToolParser, p)
@@ -97,9 +125,26 @@ func New(cfg Config) (*Parser, error) {
 			return nil, err
 		}
 		p.tool = g
-		textMarkers = append(textMarkers, g.textMarkers()...)
+		if f, ok := g.(framing); ok && f.frames() {
+			p.framed = true
+		}
 	}
-	p.textM = newMatcher(textMarkers...)
+	for cs := 0; cs < 2; cs++ {
+		for op := 0; op < 2; op++ {
+			var ms []marker
+			if p.reason != nil && !p.reason.prepend {
+				ms = append(ms, p.reason.contentMarkers(op == 1)...)
+			}
+			if p.tool != nil && !p.framed {
+				for _, m := range p.tool.textMarkers() {
+					if !m.atStart || cs == 1 {
+						ms = append(ms, m)
+					}
+				}
+			}
+			p.textMs[cs][op] = newMatcher(ms...)
+		}
+	}
 	p.Reset()
 	return p, nil
 }
@@ -108,8 +153,10 @@ func New(cfg Config) (*Parser, error) {
 // buffers. Events returned before become invalid.
 func (p *Parser) Reset() {
 	p.mode = mText
-	if p.reason != nil && (p.reason.forced || p.cfg.InReasoning) {
-		p.mode = mReasoning
+	p.outStart, p.contentStart, p.spanDone = true, true, false
+	p.labelOn, p.labelN, p.prepended = false, 0, false
+	if r := p.reason; r != nil && !r.prepend && (r.forced || p.cfg.InReasoning) {
+		p.enterReasoning()
 	}
 	p.held = p.held[:0]
 	p.work = p.work[:0]
@@ -117,7 +164,16 @@ func (p *Parser) Reset() {
 	p.out.reset()
 	if p.tool != nil {
 		p.tool.reset()
+		if p.framed {
+			p.mode = mCall
+			p.tool.open(-1)
+		}
 	}
+}
+
+func (p *Parser) enterReasoning() {
+	p.mode = mReasoning
+	p.labelOn, p.labelN = len(p.label) > 0, 0
 }
 
 // Feed parses the next chunk of model output and returns the events it
@@ -130,6 +186,9 @@ func (p *Parser) Feed(chunk []byte) []Event {
 	p.out.begin()
 	if p.mode == mFinished {
 		return nil
+	}
+	if !p.prepended && p.reason != nil && p.reason.prepend {
+		p.prepend()
 	}
 	data := chunk
 	if len(p.held) > 0 {
@@ -149,6 +208,13 @@ func (p *Parser) Feed(chunk []byte) []Event {
 	return p.out.events
 }
 
+// prepend emits the opener a minimax_append_think parser puts in front of
+// the output (with the first Feed, even an empty one).
+func (p *Parser) prepend() {
+	p.prepended = true
+	p.emitContent(p.out.copyString(p.reason.starts[0]))
+}
+
 // Finish ends the stream: held bytes are decided (a marker prefix that never
 // completed is text of the current channel), an open call is recovered if it
 // is provably complete and abandoned otherwise, and pending whitespace after
@@ -158,6 +224,9 @@ func (p *Parser) Finish() []Event {
 	if p.mode == mFinished {
 		return nil
 	}
+	if !p.prepended && p.reason != nil && p.reason.prepend {
+		p.prepend()
+	}
 	// held is not touched again before Reset, so events may alias it.
 	p.run(p.held, true)
 	switch p.mode {
@@ -165,6 +234,9 @@ func (p *Parser) Finish() []Event {
 		p.tool.finish()
 	case mAfterCall:
 		p.ws = p.ws[:0]
+	case mReasoning:
+		// A span that ended while its label was still a prefix: dropped.
+		p.labelOn, p.labelN = false, 0
 	}
 	p.mode = mFinished
 	return p.out.events
@@ -185,11 +257,15 @@ func (p *Parser) run(b []byte, final bool) int {
 		case mCall:
 			var st blockStatus
 			n, st = p.tool.feed(b[i:], final)
-			switch st {
-			case blockHold:
+			switch {
+			case st == blockHold:
 				hold = !final
-			case blockDone:
+			case p.framed && (st == blockDone || st == blockText):
+				p.tool.open(-1)
+			case st == blockDone:
 				p.mode = mAfterCall
+			case st == blockText:
+				p.mode = mText
 			}
 		case mAfterCall:
 			n, hold = p.scanAfterCall(b[i:], final)
@@ -204,18 +280,70 @@ func (p *Parser) run(b []byte, final bool) int {
 	return i
 }
 
+// emitContent emits content text and tracks the start of the output.
+func (p *Parser) emitContent(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if p.contentStart && hasNonSpace(b) {
+		p.contentStart, p.outStart = false, false
+	}
+	p.out.content(b)
+}
+
+// emitReasoning emits reasoning text and tracks the start of the output.
+func (p *Parser) emitReasoning(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if p.outStart && hasNonSpace(b) {
+		p.outStart = false
+	}
+	p.out.reasoning(b)
+}
+
+func hasNonSpace(b []byte) bool {
+	for _, c := range b {
+		if !isSpace(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// textMatcher returns the content-state matcher for the current position.
+func (p *Parser) textMatcher() *matcher {
+	cs, op := 0, 0
+	if p.contentStart {
+		cs = 1
+	}
+	if r := p.reason; r != nil && !(r.atStart && !p.outStart) && !(r.once && p.spanDone) {
+		op = 1
+	}
+	return &p.textMs[cs][op]
+}
+
 // scanText emits content up to the next marker and acts on it.
 func (p *Parser) scanText(b []byte, final bool) (int, bool) {
-	pos, mi := p.textM.find(b, final)
-	p.out.content(b[:pos])
+	m := p.textMatcher()
+	pos, mi := m.find(b, final)
+	if mi >= 0 && m.ms[mi].atStart && hasNonSpace(b[:pos]) {
+		// A start-of-output marker after text: not a marker. Emitting the
+		// text ends the start, and the rest is scanned again.
+		p.emitContent(b[:pos])
+		return pos, false
+	}
+	p.emitContent(b[:pos])
 	if mi < 0 {
 		return pos, pos < len(b)
 	}
-	mk := &p.textM.ms[mi]
+	mk := &m.ms[mi]
 	switch mk.act {
 	case actReasonStart:
-		p.mode = mReasoning
+		p.outStart = false
+		p.enterReasoning()
 	case actToolOpen:
+		p.outStart, p.contentStart = false, false
 		p.mode = mCall
 		p.tool.open(mk.arg)
 	}
@@ -226,23 +354,63 @@ func (p *Parser) scanText(b []byte, final bool) (int, bool) {
 
 // scanReasoning emits reasoning up to the next marker and acts on it.
 func (p *Parser) scanReasoning(b []byte, final bool) (int, bool) {
+	if p.labelOn {
+		return p.scanLabel(b, final)
+	}
 	pos, mi := p.reasM.find(b, final)
-	p.out.reasoning(b[:pos])
+	p.emitReasoning(b[:pos])
 	if mi < 0 {
 		return pos, pos < len(b)
 	}
 	mk := &p.reasM.ms[mi]
 	switch mk.act {
 	case actReasonEnd:
-		p.mode = mText
+		p.endSpan()
 	case actToolStart:
 		// The token ends reasoning and is left for the content state (and
 		// the tool parser) to see.
-		p.mode = mText
+		p.endSpan()
 		return pos, false
 	}
-	// A start marker inside reasoning is markup and dropped.
+	// An opener inside reasoning is markup and dropped.
 	return pos + len(mk.text), false
+}
+
+func (p *Parser) endSpan() {
+	p.mode = mText
+	p.spanDone = true
+	p.outStart = false
+	p.labelOn, p.labelN = false, 0
+}
+
+// scanLabel strips the span label (gemma4 "thought\n") at the start of a
+// span: bytes matching it are consumed silently; on the first byte that
+// diverges the matched prefix is emitted as reasoning, unless a closer ends
+// the span there (a span that is only a label prefix is dropped).
+func (p *Parser) scanLabel(b []byte, final bool) (int, bool) {
+	i := 0
+	for i < len(b) && p.labelN < len(p.label) && b[i] == p.label[p.labelN] {
+		i++
+		p.labelN++
+	}
+	if p.labelN == len(p.label) {
+		p.labelOn, p.labelN = false, 0
+		return i, false
+	}
+	if i == len(b) {
+		return i, false
+	}
+	mi, partial := p.reasM.at(b[i:], final)
+	if partial {
+		return i, true
+	}
+	if mi >= 0 && p.reasM.ms[mi].act == actReasonEnd {
+		p.endSpan()
+		return i + len(p.reasM.ms[mi].text), false
+	}
+	p.emitReasoning(p.label[:p.labelN])
+	p.labelOn, p.labelN = false, 0
+	return i, false
 }
 
 // scanAfterCall handles whitespace after a call block (GRAMMARS.md §1,
@@ -256,9 +424,9 @@ func (p *Parser) scanAfterCall(b []byte, final bool) (int, bool) {
 	if i > 0 {
 		if len(p.ws)+i > p.limit {
 			// Too much whitespace to hold: release it as content.
-			p.out.content(p.out.copyBytes(p.ws))
+			p.emitContent(p.out.copyBytes(p.ws))
 			p.ws = p.ws[:0]
-			p.out.content(b[:i])
+			p.emitContent(b[:i])
 			p.mode = mText
 			return i, false
 		}
@@ -267,12 +435,13 @@ func (p *Parser) scanAfterCall(b []byte, final bool) (int, bool) {
 	if i == len(b) {
 		return i, false
 	}
-	mi, partial := p.textM.at(b[i:], final)
+	m := p.textMatcher()
+	mi, partial := m.at(b[i:], final)
 	if partial {
 		return i, true
 	}
 	if mi >= 0 {
-		mk := &p.textM.ms[mi]
+		mk := &m.ms[mi]
 		switch mk.act {
 		case actToolOpen:
 			p.ws = p.ws[:0]
@@ -288,7 +457,7 @@ func (p *Parser) scanAfterCall(b []byte, final bool) (int, bool) {
 	}
 	// Text (or a reasoning marker) follows: the whitespace is content.
 	if len(p.ws) > 0 {
-		p.out.content(p.out.copyBytes(p.ws))
+		p.emitContent(p.out.copyBytes(p.ws))
 		p.ws = p.ws[:0]
 	}
 	p.mode = mText

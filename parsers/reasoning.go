@@ -1,32 +1,74 @@
 package parsers
 
-// reasoningSpec describes a paired-marker reasoning grammar (GRAMMARS.md §7.1
-// to §7.4): text between a start and an end marker is reasoning.
+// reasoningSpec describes a reasoning grammar run by the Parser's own
+// reasoning state (GRAMMARS.md §7): text between an opener and a closer is
+// reasoning. The fields cover every marker-delimited variant; grammars that
+// frame the whole output (Harmony) set framer instead.
 type reasoningSpec struct {
-	name       string
-	start, end string
-	forced     bool     // output starts inside reasoning
+	name       string   // canonical name
+	starts     []string // openers; starts[0] is the canonical one
+	ends       []string // closers
+	forced     bool     // the output starts inside reasoning
 	toolStarts []string // tokens that end reasoning and stay in the content stream
+
+	label     string // stripped right after an opener when the span starts with it (gemma4 "thought\n")
+	atStart   bool   // openers count only at the start of the output, after whitespace (granite)
+	strayText bool   // a closer met outside reasoning is ordinary text (granite)
+	once      bool   // at most one span; later openers are text (granite)
+	prepend   bool   // never split: starts[0] is prepended and everything is content (minimax_append_think)
+
+	// framer, when set, builds a machine that owns the whole output stream
+	// (content, reasoning and calls); tool is the configured tool grammar
+	// name ("" for none).
+	framer func(p *Parser, tool string) (toolGrammar, error)
 }
 
-// The paired-marker reasoning grammars. Every parser of one group shares the
-// machine; they differ only in markers, forcing and tool-start tokens.
+// The marker-delimited reasoning grammars. Every parser of one group shares
+// the machine; they differ only in markers, forcing and tool-start tokens.
 var (
-	thinkPlain  = &reasoningSpec{name: "basic", start: "<think>", end: "</think>"}
-	thinkForced = &reasoningSpec{name: "deepseek_r1", start: "<think>", end: "</think>", forced: true}
-	kimiK25     = &reasoningSpec{name: "kimi_k25", start: "<think>", end: "</think>", forced: true,
+	thinkPlain  = &reasoningSpec{name: "basic", starts: []string{"<think>"}, ends: []string{"</think>"}}
+	thinkForced = &reasoningSpec{name: "deepseek_r1", starts: []string{"<think>"}, ends: []string{"</think>"}, forced: true}
+	kimiK25     = &reasoningSpec{name: "kimi_k25", starts: []string{"<think>"}, ends: []string{"</think>"}, forced: true,
 		toolStarts: []string{"<|tool_calls_section_begin|>"}}
-	deepseekV4 = &reasoningSpec{name: "deepseek_v4", start: "<think>", end: "</think>",
+	deepseekV4 = &reasoningSpec{name: "deepseek_v4", starts: []string{"<think>"}, ends: []string{"</think>"},
 		toolStarts: []string{"<｜DSML｜tool_calls>", "<｜DSML｜invoke name="}}
-	minimaxM2 = &reasoningSpec{name: "minimax_m2", start: "<think>", end: "</think>", forced: true,
+	minimaxM2 = &reasoningSpec{name: "minimax_m2", starts: []string{"<think>"}, ends: []string{"</think>"}, forced: true,
 		toolStarts: []string{"<minimax:tool_call>", "<invoke name="}}
-	kimiThink    = &reasoningSpec{name: "kimi", start: "◁think▷", end: "◁/think▷"}
-	mistralThink = &reasoningSpec{name: "mistral", start: "[THINK]", end: "[/THINK]", forced: true}
+	kimiThink    = &reasoningSpec{name: "kimi", starts: []string{"◁think▷"}, ends: []string{"◁/think▷"}}
+	mistralThink = &reasoningSpec{name: "mistral", starts: []string{"[THINK]"}, ends: []string{"[/THINK]"}, forced: true}
+	gemma4Think  = &reasoningSpec{name: "gemma4", starts: []string{"<|channel>"}, ends: []string{"<channel|>"}, label: "thought\n"}
+	graniteThink = &reasoningSpec{name: "granite",
+		starts:  []string{"Here's my thought process:", "Here is my thought process:"},
+		ends:    []string{"Here's my response:", "Here is my response:"},
+		atStart: true, strayText: true, once: true}
+	minimaxAppendThink = &reasoningSpec{name: "minimax_append_think", starts: []string{"<think>"}, ends: []string{"</think>"}, prepend: true}
 )
 
-// reasoningMarkers returns the markers the reasoning state recognises.
+func init() {
+	registerReasoning(thinkPlain, "basic", "qwen", "qwen3", "nemotron_deci", "glm45", "glm47")
+	registerReasoning(thinkForced, "deepseek_r1", "deepseek-r1", "deepseek_v3", "deepseek_v3_1", "deepseek_v3_2",
+		"step3", "nemotron_nano", "nemotron3", "nemotron_v3", "nemotron_3")
+	registerReasoning(deepseekV4, "deepseek_v4", "deepseek-v4", "deepseekv4")
+	registerReasoning(kimiThink, "kimi")
+	registerReasoning(kimiK25, "kimi_k25", "kimi_k2")
+	registerReasoning(mistralThink, "mistral")
+	registerReasoning(minimaxM2, "minimax_m2")
+	registerReasoning(gemma4Think, "gemma4", "gemma-4")
+	registerReasoning(graniteThink, "granite")
+	registerReasoning(minimaxAppendThink, "minimax_append_think", "minimax_m2_append_think", "minimax-append-think")
+}
+
+// reasoningMarkers returns the markers the reasoning state recognises: a
+// closer ends the span, an opener inside reasoning is markup (dropped), a
+// tool-start token ends the span without being consumed.
 func (r *reasoningSpec) reasoningMarkers() []marker {
-	ms := []marker{{text: r.end, act: actReasonEnd}, {text: r.start, act: actReasonStart}}
+	var ms []marker
+	for _, t := range r.ends {
+		ms = append(ms, marker{text: t, act: actReasonEnd})
+	}
+	for _, t := range r.starts {
+		ms = append(ms, marker{text: t, act: actReasonStart})
+	}
 	for _, t := range r.toolStarts {
 		ms = append(ms, marker{text: t, act: actToolStart})
 	}
@@ -34,7 +76,19 @@ func (r *reasoningSpec) reasoningMarkers() []marker {
 }
 
 // contentMarkers returns the reasoning markers the content state recognises:
-// the start marker re-enters reasoning; a stray end marker is dropped.
-func (r *reasoningSpec) contentMarkers() []marker {
-	return []marker{{text: r.start, act: actReasonStart}, {text: r.end, act: actReasonEnd}}
+// an opener enters reasoning (when openers are legal); a stray closer is
+// dropped (unless closers outside reasoning are text).
+func (r *reasoningSpec) contentMarkers(openers bool) []marker {
+	var ms []marker
+	if openers {
+		for _, t := range r.starts {
+			ms = append(ms, marker{text: t, act: actReasonStart, atStart: r.atStart})
+		}
+	}
+	if !r.strayText {
+		for _, t := range r.ends {
+			ms = append(ms, marker{text: t, act: actReasonEnd})
+		}
+	}
+	return ms
 }

@@ -27,9 +27,11 @@ type ToolInfo struct {
 type ReasoningInfo struct {
 	Name       string   // the registered name looked up
 	Grammar    string   // canonical parser name
-	Start, End string   // reasoning markers
+	Starts     []string // opening markers (Starts[0] is the canonical one)
+	Ends       []string // closing markers
 	Forced     bool     // output starts inside reasoning
 	ToolStarts []string // tokens that end reasoning and stay in the content stream
+	Framing    bool     // the grammar frames the whole output (channels/blocks), not marker pairs
 }
 
 type toolEntry struct {
@@ -37,56 +39,35 @@ type toolEntry struct {
 	new  func(*Parser) toolGrammar
 }
 
-var hermesInfo = ToolInfo{
-	Grammar: "hermes",
-	Openers: []string{"<tool_call>"},
-	Closers: []string{"</tool_call>"},
-	Malformed: "a body that is not a call object (or array of them) is markup: the call is abandoned and the block " +
-		"is dropped up to its closer (or up to the next opener, which starts a new block); in an array, " +
-		"elements that are not call objects are skipped; non-whitespace after a closed body is content",
-	Truncated: "a closed body is a call even without its closer; a body cut mid-value is abandoned and its markup " +
-		"dropped; in an unclosed array, every closed element is a call; a held partial closer is text",
-}
-
 // toolRegistry maps every registered tool-call parser name (canonical names
 // first, then Dynamo, vLLM and SGLang aliases; GRAMMARS.md §2.1) to its
-// grammar.
-var toolRegistry = map[string]toolEntry{
-	"hermes":   {hermesInfo, newHermes},
-	"qwen25":   {hermesInfo, newHermes}, // Dynamo alias
-	"granite4": {hermesInfo, newHermes}, // vLLM: hermes with arguments possibly a JSON string
-	"qwen":     {hermesInfo, newHermes}, // SGLang
-}
+// grammar. Grammar files register themselves in init.
+var toolRegistry = map[string]toolEntry{}
 
 // reasoningRegistry maps every registered reasoning parser name (GRAMMARS.md
-// §2.2) to its grammar. SGLang's "deepseek-v3" and "minimax" are not
-// registered as aliases: there they are not forced, unlike Dynamo's parsers of
-// those names.
-var reasoningRegistry = map[string]*reasoningSpec{
-	"basic":         thinkPlain,
-	"qwen":          thinkPlain, // library alias (Dynamo falls back to basic)
-	"qwen3":         thinkPlain,
-	"nemotron_deci": thinkPlain,
-	"glm45":         thinkPlain,
-	"glm47":         thinkPlain, // vLLM
-	"deepseek_r1":   thinkForced,
-	"deepseek-r1":   thinkForced, // SGLang
-	"deepseek_v3":   thinkForced,
-	"deepseek_v3_1": thinkForced,
-	"deepseek_v3_2": thinkForced,
-	"step3":         thinkForced,
-	"nemotron_nano": thinkForced,
-	"nemotron3":     thinkForced,
-	"nemotron_v3":   thinkForced,
-	"nemotron_3":    thinkForced, // SGLang
-	"deepseek_v4":   deepseekV4,
-	"deepseek-v4":   deepseekV4,
-	"deepseekv4":    deepseekV4,
-	"kimi":          kimiThink,
-	"kimi_k25":      kimiK25,
-	"kimi_k2":       kimiK25, // vLLM's reasoning name for K2.5 / K2-Thinking
-	"mistral":       mistralThink,
-	"minimax_m2":    minimaxM2,
+// §2.2) to its grammar.
+var reasoningRegistry = map[string]*reasoningSpec{}
+
+// registerTool registers a tool-call grammar under names (lower case); the
+// first name is the canonical one.
+func registerTool(info ToolInfo, new func(*Parser) toolGrammar, names ...string) {
+	info.Grammar = names[0]
+	for _, n := range names {
+		if _, dup := toolRegistry[n]; dup {
+			panic("parsers: tool parser registered twice: " + n)
+		}
+		toolRegistry[n] = toolEntry{info, new}
+	}
+}
+
+// registerReasoning registers a reasoning grammar under names (lower case).
+func registerReasoning(spec *reasoningSpec, names ...string) {
+	for _, n := range names {
+		if _, dup := reasoningRegistry[n]; dup {
+			panic("parsers: reasoning parser registered twice: " + n)
+		}
+		reasoningRegistry[n] = spec
+	}
 }
 
 // ToolParsers returns the registered tool-call parser names, sorted.
@@ -114,8 +95,8 @@ func ReasoningParser(name string) (ReasoningInfo, bool) {
 	if !ok {
 		return ReasoningInfo{}, false
 	}
-	return ReasoningInfo{Name: strings.ToLower(name), Grammar: s.name, Start: s.start, End: s.end,
-		Forced: s.forced, ToolStarts: slices.Clone(s.toolStarts)}, true
+	return ReasoningInfo{Name: strings.ToLower(name), Grammar: s.name, Starts: slices.Clone(s.starts), Ends: slices.Clone(s.ends),
+		Forced: s.forced, ToolStarts: slices.Clone(s.toolStarts), Framing: s.framer != nil}, true
 }
 
 func sortedKeys[V any](m map[string]V) []string {
