@@ -7,7 +7,6 @@ import (
 	"os"
 	"sort"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2"
@@ -43,8 +42,7 @@ type hfModel struct {
 	FuseUnk                 bool              `json:"fuse_unk"`
 	ByteFallback            bool              `json:"byte_fallback"`
 	IgnoreMerges            bool              `json:"ignore_merges"`
-	Vocab                   map[string]uint32 `json:"vocab"`
-	Merges                  json.RawMessage   `json:"merges"`
+	Vocab                   map[string]uint32 `json:"-"` // read by jsonReader
 }
 
 // hfComponent is any normalizer, pre-tokenizer, decoder or post-processor
@@ -109,25 +107,12 @@ func isNull(raw json.RawMessage) bool {
 // "Unigram"`).
 func FromJSON(data []byte) (*BPE, error) {
 	initClasses()
-	var f hfFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, invalid("%v", err)
+	f, m, merges, err := readTokenizerJSON(data)
+	if err != nil {
+		return nil, err
 	}
-	if isNull(f.Model) {
-		return nil, invalid("no model")
-	}
-	var mt struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal(f.Model, &mt); err != nil {
-		return nil, invalid("model: %v", err)
-	}
-	if mt.Type != "BPE" && mt.Type != "" {
-		return nil, unsupported("model type %q (only BPE is implemented)", mt.Type)
-	}
-	var m hfModel
-	if err := json.Unmarshal(f.Model, &m); err != nil {
-		return nil, invalid("model: %v", err)
+	if m.Type != "BPE" && m.Type != "" {
+		return nil, unsupported("model type %q (only BPE is implemented)", m.Type)
 	}
 	if m.Vocab == nil {
 		return nil, invalid("model has no vocab")
@@ -143,7 +128,6 @@ func FromJSON(data []byte) (*BPE, error) {
 	}
 
 	t := &BPE{}
-	var err error
 	if t.normalizer, err = parseNormalizer(f.Normalizer); err != nil {
 		return nil, err
 	}
@@ -154,7 +138,7 @@ func FromJSON(data []byte) (*BPE, error) {
 		return nil, err
 	}
 	byteLevel := t.usesByteLevel()
-	if err := t.buildModel(&m, byteLevel); err != nil {
+	if err := t.buildModel(m, merges, byteLevel); err != nil {
 		return nil, err
 	}
 	if err := t.setAdded(f.AddedTokens); err != nil {
@@ -177,11 +161,7 @@ func (t *BPE) usesByteLevel() bool {
 	return false
 }
 
-func (t *BPE) buildModel(m *hfModel, byteLevel bool) error {
-	merges, err := parseMerges(m.Merges)
-	if err != nil {
-		return err
-	}
+func (t *BPE) buildModel(m *hfModel, merges [][2][]byte, byteLevel bool) error {
 	bm := &t.model
 	bm.vocab = m.Vocab
 	bm.byteLevel = byteLevel
@@ -193,14 +173,15 @@ func (t *BPE) buildModel(m *hfModel, byteLevel bool) error {
 			bm.unk, bm.hasUnk = id, true
 		}
 	}
-	maxID := -1
-	for _, id := range m.Vocab {
-		if int(id) > maxID {
-			maxID = int(id)
+	top := -1
+	for tok, id := range m.Vocab {
+		if id > maxID {
+			return invalid("token %q has id %d, above the limit %d", tok, id, maxID)
 		}
+		top = max(top, int(id))
 	}
-	t.tokens = make([]string, maxID+1)
-	t.known = make([]bool, maxID+1)
+	t.tokens = make([]string, top+1)
+	t.known = make([]bool, top+1)
 	for tok, id := range m.Vocab {
 		t.tokens[id], t.known[id] = tok, true
 	}
@@ -230,48 +211,21 @@ func (t *BPE) buildModel(m *hfModel, byteLevel bool) error {
 		}
 	}
 	bm.merges = newPairTable(len(merges))
+	var buf []byte
 	for rank, mg := range merges {
-		a, ok1 := m.Vocab[mg[0]]
-		b, ok2 := m.Vocab[mg[1]]
+		a, ok1 := m.Vocab[string(mg[0])]
+		b, ok2 := m.Vocab[string(mg[1])]
 		if !ok1 || !ok2 {
 			return invalid("merge %q %q: token not in vocabulary", mg[0], mg[1])
 		}
-		id, ok := m.Vocab[mg[0]+mg[1]]
+		buf = append(append(buf[:0], mg[0]...), mg[1]...)
+		id, ok := m.Vocab[string(buf)]
 		if !ok {
 			return invalid("merge %q %q: result not in vocabulary", mg[0], mg[1])
 		}
 		bm.merges.put(a, b, uint32(rank), id)
 	}
 	return nil
-}
-
-// parseMerges reads merges written as "a b" strings or as ["a", "b"] pairs.
-func parseMerges(raw json.RawMessage) ([][2]string, error) {
-	raw = bytes.TrimSpace(raw)
-	if isNull(raw) {
-		return nil, nil
-	}
-	inner := bytes.TrimSpace(raw[1:])
-	if len(raw) > 0 && raw[0] == '[' && len(inner) > 0 && inner[0] == '"' {
-		var ss []string
-		if err := json.Unmarshal(raw, &ss); err != nil {
-			return nil, invalid("merges: %v", err)
-		}
-		out := make([][2]string, len(ss))
-		for i, s := range ss {
-			a, b, ok := strings.Cut(s, " ")
-			if !ok {
-				return nil, invalid("merge %q has no space", s)
-			}
-			out[i] = [2]string{a, b}
-		}
-		return out, nil
-	}
-	var out [][2]string
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, invalid("merges: %v", err)
-	}
-	return out, nil
 }
 
 // setAdded installs the added tokens and the per-id tables that depend on
@@ -290,6 +244,9 @@ func (t *BPE) setAdded(list []hfAddedToken) error {
 func (t *BPE) finishAdded() error {
 	var raw, norm []addedToken
 	for _, a := range t.added {
+		if a.id > maxID {
+			return invalid("added token %q has id %d, above the limit %d", a.content, a.id, maxID)
+		}
 		if int(a.id) >= len(t.tokens) {
 			n := int(a.id) + 1
 			t.tokens = append(t.tokens, make([]string, n-len(t.tokens))...)

@@ -96,6 +96,9 @@ func FromTiktoken(ranks []byte, cfg TiktokenConfig) (*BPE, error) {
 		if err != nil {
 			return nil, invalid("tiktoken line %d: %v", line, err)
 		}
+		if rank > maxID {
+			return nil, invalid("tiktoken line %d: rank %d above the limit %d", line, rank, maxID)
+		}
 		bm.whole[string(tok[:n])] = uint32(rank)
 		if int(rank) > maxRank {
 			maxRank = int(rank)
@@ -130,6 +133,9 @@ func FromTiktoken(ranks []byte, cfg TiktokenConfig) (*BPE, error) {
 	specials := cfg.Specials
 	seen := map[uint32]bool{}
 	for content, id := range specials {
+		if id > maxID {
+			return nil, invalid("special token %q has id %d, above the limit %d", content, id, maxID)
+		}
 		t.added = append(t.added, addedToken{content: content, id: id, special: true})
 		seen[id] = true
 	}

@@ -70,6 +70,11 @@ var (
 	ErrInvalid = errors.New("tokenizers: invalid tokenizer file")
 )
 
+// maxID bounds token ids: tables are indexed by id, so a corrupt file with a
+// huge id must not make the loader allocate gigabytes. The largest
+// vocabularies in use have about a million entries.
+const maxID = 1<<24 - 1
+
 func unsupported(format string, args ...any) error {
 	return fmt.Errorf("%w %s", ErrUnsupported, fmt.Sprintf(format, args...))
 }
