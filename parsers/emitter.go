@@ -30,13 +30,14 @@ func (e *emitter) begin() {
 
 func (e *emitter) reset() {
 	e.begin()
+	e.arena = shrink(e.arena)
 	e.next = 0
 	e.seed = rand.Uint64()
 	e.minted = 0
 	e.inCall = false
 	e.dropped = false
 	e.name = e.name[:0]
-	e.argBuf = e.argBuf[:0]
+	e.argBuf = shrink(e.argBuf)
 	e.id = e.id[:0]
 }
 

@@ -97,3 +97,23 @@ func ExampleToolsFromJSON() {
 	// Output:
 	// 1 get_weather <nil>
 }
+
+// A Pool hands out reusable Parsers for one Config; a serving loop takes one
+// per request and puts it back when the stream is done.
+func ExamplePool() {
+	pool, err := parsers.NewPool(parsers.Config{ToolParser: "hermes", ReasoningParser: "qwen3"})
+	if err != nil {
+		panic(err)
+	}
+	for _, output := range []string{"<think>a</think>one", "<think>b</think>two"} {
+		p := pool.Get()
+		var acc parsers.Accumulator
+		acc.Add(p.Feed([]byte(output)))
+		acc.Add(p.Finish())
+		pool.Put(p)
+		fmt.Println(acc.Result().Reasoning, acc.Result().Content)
+	}
+	// Output:
+	// a one
+	// b two
+}

@@ -159,8 +159,8 @@ func (p *Parser) Reset() {
 		p.enterReasoning()
 	}
 	p.held = p.held[:0]
-	p.work = p.work[:0]
-	p.ws = p.ws[:0]
+	p.work = shrink(p.work)
+	p.ws = shrink(p.ws)
 	p.out.reset()
 	if p.tool != nil {
 		p.tool.reset()
@@ -169,6 +169,18 @@ func (p *Parser) Reset() {
 			p.tool.open(-1)
 		}
 	}
+}
+
+// maxRetained bounds the capacity a buffer keeps across Reset, so a pooled
+// Parser that once saw a huge chunk does not pin that memory forever.
+const maxRetained = 1 << 20
+
+// shrink empties b, dropping its array when it grew past maxRetained.
+func shrink(b []byte) []byte {
+	if cap(b) > maxRetained {
+		return nil
+	}
+	return b[:0]
 }
 
 func (p *Parser) enterReasoning() {
