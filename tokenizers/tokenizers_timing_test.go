@@ -45,6 +45,23 @@ func BenchmarkEncode(b *testing.B) {
 	}
 }
 
+// BenchmarkEncodeMixed measures encode throughput on the test corpus joined
+// (CJK and other scripts, emoji, code, markup, white-space runs: 24 KB).
+func BenchmarkEncodeMixed(b *testing.B) {
+	text := strings.Join(corpus(b), "\n")
+	for _, f := range benchFiles {
+		b.Run(f.name, func(b *testing.B) {
+			tok := loadLarge(b, f.file)
+			dst := tok.AppendEncode(nil, text, false)
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				dst = tok.AppendEncode(dst[:0], text, false)
+			}
+		})
+	}
+}
+
 // BenchmarkDecodeStream measures incremental detokenization per token.
 func BenchmarkDecodeStream(b *testing.B) {
 	text := longText(b)
@@ -102,5 +119,3 @@ func BenchmarkLoad(b *testing.B) {
 		})
 	}
 }
-
-var _ = strings.Repeat
