@@ -324,3 +324,36 @@ func TestEncodeAllocs(t *testing.T) {
 		t.Errorf("AppendEncode allocates %v times, want 0", a)
 	}
 }
+
+// TestConcurrentUse encodes and decodes from several goroutines at once on
+// one tokenizer (run with -race).
+func TestConcurrentUse(t *testing.T) {
+	tok := loadTiny(t)
+	texts := corpus(t)
+	want := make([][]uint32, len(texts))
+	for i, s := range texts {
+		want[i] = mustEncode(t, tok, s)
+	}
+	done := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func(g int) {
+			for k := 0; k < 3; k++ {
+				for i := range texts {
+					j := (i + g) % len(texts)
+					ids, _ := tok.Encode(texts[j], false)
+					if !cmp.Equal(ids, want[j]) {
+						done <- errors.New("concurrent Encode differs on " + short(texts[j]))
+						return
+					}
+					_, _ = tok.Decode(ids, true)
+				}
+			}
+			done <- nil
+		}(g)
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
