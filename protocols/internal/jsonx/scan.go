@@ -1,6 +1,7 @@
 package jsonx
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 )
@@ -128,17 +129,26 @@ func skipWS(data []byte, i int) int {
 }
 
 // skipString returns the offset just past the string starting at data[i]
-// (which is '"').
+// (which is '"'). It jumps between quotes with bytes.IndexByte and counts
+// the backslashes before each one: an even count means the quote ends the
+// string.
 func skipString(data []byte, i int) (int, error) {
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '"':
-			return j + 1, nil
-		case '\\':
-			j++
+	j := i + 1
+	for {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
+			return 0, syntaxErr(i, "unterminated string")
 		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > i && data[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1, nil
+		}
+		j = q + 1
 	}
-	return 0, syntaxErr(i, "unterminated string")
 }
 
 // SkipValue returns the offset just past the JSON value starting at data[i].

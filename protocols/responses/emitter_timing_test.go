@@ -1,0 +1,29 @@
+package responses_test
+
+import (
+	"testing"
+
+	"github.com/agentwire/agentwire/protocols/responses"
+)
+
+func BenchmarkEmitterOutputTextDelta(b *testing.B) {
+	e := responses.NewEmitter(responses.EmitterConfig{Response: responses.ResponseFrom(&responses.Request{Model: "m"})})
+	text := []byte(`Use <b>bold</b> & "quotes" here.`)
+	buf := e.Content(make([]byte, 0, 4096), text)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = e.Content(buf[:0], text)
+	}
+}
+
+func BenchmarkEmitterArgumentsDelta(b *testing.B) {
+	e := responses.NewEmitter(responses.EmitterConfig{Response: responses.ResponseFrom(&responses.Request{Model: "m"})})
+	buf := e.ToolCallStart(make([]byte, 0, 4096), 0, []byte("call_1"), []byte("write_file"))
+	frag := []byte(`{"path": "main.go", "content": "package main\n"}`)
+	b.SetBytes(int64(len(frag)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = e.ToolCallArgs(buf[:0], 0, frag)
+	}
+}
