@@ -58,14 +58,27 @@ func loadLargeQuiet(tb testing.TB, rel string) *BPE {
 
 // goldenModels are the tokenizer.json files with goldens from Hugging Face's
 // library (testdata/golden/<name>.json, written by testdata/gen/gen.js).
-var goldenModels = []string{"tiny", "qwen3", "llama3", "gptoss", "deepseek_v3", "mistral"}
+var goldenModels = []string{"tiny", "tiny_flags", "tiny_gpt2", "tiny_metaspace", "tiny_unk", "tiny_regexp", "qwen3", "llama3", "gptoss", "deepseek_v3", "mistral"}
+
+// tinyFiles are the small committed tokenizers under testdata/tiny; the
+// variants exercise components the large files do not use (added-token
+// flags, Lowercase, ByteLevel's own regex, Digits, a BOS+EOS template,
+// Metaspace, unk, WhitespaceSplit, Strip, Replace, NFKC).
+var tinyFiles = map[string]string{
+	"tiny": "tokenizer.json", "tiny_flags": "flags.json", "tiny_gpt2": "gpt2.json",
+	"tiny_metaspace": "metaspace.json", "tiny_unk": "unk.json", "tiny_regexp": "regexp.json",
+}
 
 // modelFile returns the tokenizer.json of a golden model: tiny is committed
 // under testdata/tiny, the others are placed by the setup script.
 func modelFile(tb testing.TB, model string) *BPE {
 	tb.Helper()
-	if model == "tiny" {
-		return loadTiny(tb)
+	if f, ok := tinyFiles[model]; ok {
+		t, err := LoadFile(filepath.Join("testdata", "tiny", f))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return t
 	}
 	return loadLarge(tb, model+"/tokenizer.json")
 }

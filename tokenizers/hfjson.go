@@ -68,8 +68,8 @@ type hfComponent struct {
 	Split          *bool  `json:"split"`
 
 	IndividualDigits bool `json:"individual_digits"`
-	Left             bool `json:"left"`
-	Right            bool `json:"right"`
+	StripLeft        bool `json:"strip_left"`
+	StripRight       bool `json:"strip_right"`
 	Start            int  `json:"start"`
 	Stop             int  `json:"stop"`
 
@@ -364,7 +364,7 @@ func parseNormalizer(raw json.RawMessage) ([]normStep, error) {
 	case "Lowercase":
 		return []normStep{{kind: normLowercase}}, nil
 	case "Strip":
-		return []normStep{{kind: normStrip, left: c.Left, right: c.Right}}, nil
+		return []normStep{{kind: normStrip, left: c.StripLeft, right: c.StripRight}}, nil
 	case "Prepend":
 		if c.Prepend == nil {
 			return nil, invalid("Prepend normalizer without prepend")

@@ -186,23 +186,19 @@ func (t *BPE) preTokenize(dst []uint32, k int, s string, sc *encodeScratch) []ui
 		if st.individual {
 			return t.splitWith(dst, k, s, scanOneDigit, splitIsolated, sc)
 		}
-		return t.splitWith(dst, k, s, scanDigitRun, splitContiguous, sc)
+		return t.splitWith(dst, k, s, scanOneDigit, splitContiguous, sc)
 	case preWhitespaceSplit:
 		return t.splitWith(dst, k, s, scanNonSpace, splitRemoved, sc)
 	}
 	return dst
 }
 
+// scanOneDigit matches one numeric character (Rust's char::is_numeric:
+// categories Nd, Nl, No), for the Digits pre-tokenizer; runs are joined by
+// the Contiguous behavior when individual_digits is off.
 func scanOneDigit(s string, i int) int {
-	if '0' <= s[i] && s[i] <= '9' {
-		return i + 1
-	}
-	return -1
-}
-
-func scanDigitRun(s string, i int) int {
-	if '0' <= s[i] && s[i] <= '9' {
-		return i + 1
+	if _, n, c := at(s, i); c&cN != 0 {
+		return i + n
 	}
 	return -1
 }

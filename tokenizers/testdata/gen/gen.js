@@ -15,9 +15,11 @@ const { Tokenizer } = require('tokenizers');
 const testdata = path.join(__dirname, '..');
 const large = path.join(testdata, 'large');
 const corpus = JSON.parse(fs.readFileSync(path.join(testdata, 'corpus.json'), 'utf8')).texts;
-const models = ['tiny', 'qwen3', 'llama3', 'gptoss', 'deepseek_v3', 'mistral'];
-// tiny is committed (testdata/tiny), so its goldens run without the setup.
-const fileOf = (model) => model === 'tiny' ? path.join(testdata, 'tiny', 'tokenizer.json') : path.join(large, model, 'tokenizer.json');
+// The tiny* tokenizers are committed (testdata/tiny) and exercise components
+// the large files do not use; their goldens run without the setup.
+const tiny = { tiny: 'tokenizer.json', tiny_flags: 'flags.json', tiny_gpt2: 'gpt2.json', tiny_metaspace: 'metaspace.json', tiny_unk: 'unk.json', tiny_regexp: 'regexp.json' };
+const models = [...Object.keys(tiny), 'qwen3', 'llama3', 'gptoss', 'deepseek_v3', 'mistral'];
+const fileOf = (model) => tiny[model] ? path.join(testdata, 'tiny', tiny[model]) : path.join(large, model, 'tokenizer.json');
 
 // mulberry32: a tiny seeded PRNG so the random id sequences are reproducible.
 function rng(seed) {
@@ -47,7 +49,9 @@ async function gen(model) {
   const decodeCase = async (ids, skip) => {
     out.decode.push({ ids, skip_special_tokens: skip, text: await tok.decode(ids, skip) });
   };
-  for (const text of corpus) {
+  // The variants only need the shorter texts.
+  const texts = model.startsWith('tiny_') ? corpus.filter((t) => t.length <= 1000) : corpus;
+  for (const text of texts) {
     for (const add of [false, true]) {
       const enc = await tok.encode(text, null, { addSpecialTokens: add });
       out.encode.push({ text, add_special_tokens: add, ids: Array.from(enc.getIds()) });
@@ -97,7 +101,10 @@ async function gen(model) {
     ];
     for (const s of seqs) {
       const ids = s.map(id);
-      if (ids.some((x) => x === null || x === undefined)) throw new Error('no token in ' + JSON.stringify(s));
+      if (ids.some((x) => x === null || x === undefined)) {
+        if (model === 'mistral') throw new Error('no token in ' + JSON.stringify(s));
+        continue;
+      }
       await decodeCase(ids, false);
       await decodeCase(ids, true);
     }
