@@ -5,6 +5,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/dlclark/regexp2"
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -94,6 +96,47 @@ func FuzzDecodeStream(f *testing.F) {
 				if got := strings.Join(pieces, ""); got != want {
 					t.Fatalf("stream of %v (skip %v) = %q, decode = %q", ids, skip, got, want)
 				}
+			}
+		}
+	})
+}
+
+// FuzzFromJSON checks that no input makes the loader or the loaded
+// tokenizer panic.
+func FuzzFromJSON(f *testing.F) {
+	f.Add([]byte(`{"model":{"type":"BPE","vocab":{"a":0,"b":1,"ab":2},"merges":["a b"]},"pre_tokenizer":{"type":"ByteLevel"},"decoder":{"type":"ByteLevel"}}`))
+	f.Add([]byte(`{"model":{"type":"BPE","vocab":{"▁":0,"<0x41>":1,"<unk>":2},"merges":[],"byte_fallback":true,"unk_token":"<unk>"},"normalizer":{"type":"Prepend","prepend":"▁"},"decoder":{"type":"Sequence","decoders":[{"type":"ByteFallback"},{"type":"Fuse"},{"type":"Strip","content":" ","start":1,"stop":0}]}}`))
+	f.Add([]byte(`{"added_tokens":[{"id":5,"content":"<s>","special":true,"lstrip":true}],"model":{"vocab":{"a":0},"merges":[]},"post_processor":{"type":"TemplateProcessing","single":[{"SpecialToken":{"id":"<s>"}},{"Sequence":{"id":"A"}}],"special_tokens":{"<s>":{"id":"<s>","ids":[5]}}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tok, err := FromJSON(data)
+		if err != nil {
+			return
+		}
+		ids, _ := tok.Encode(" a<s>AB a\u00e9", true)
+		_, _ = tok.Decode(ids, false)
+		_, _ = tok.Decode([]uint32{0, 1, 2, 3, 5, 1 << 20}, true)
+	})
+}
+
+// FuzzScanners compares the hand-written scanners with regexp2.
+func FuzzScanners(f *testing.F) {
+	initClasses()
+	for _, s := range []string{"Hello world", "  #x", "a\n\n  b", "'s'S 'll", "x\u0301Y", "中文abc", "١٢٣4567"} {
+		f.Add(s)
+	}
+	res := make([]*regexp2.Regexp, len(scannerCases))
+	for i, tc := range scannerCases {
+		res[i] = compileCase(f, tc.pattern)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 256 || !comparable(s) {
+			return
+		}
+		for i, tc := range scannerCases {
+			want := regexpPieces(t, res[i], s)
+			got := scanPieces(s, tc.scan)
+			if !cmp.Equal(want, got) {
+				t.Fatalf("%s split of %q: regexp2 %q, scanner %q", tc.name, s, want, got)
 			}
 		}
 	})

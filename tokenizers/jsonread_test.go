@@ -56,20 +56,3 @@ func TestJSONReaderErrors(t *testing.T) {
 		}
 	}
 }
-
-// FuzzFromJSON checks that no input makes the loader or the loaded
-// tokenizer panic.
-func FuzzFromJSON(f *testing.F) {
-	f.Add([]byte(`{"model":{"type":"BPE","vocab":{"a":0,"b":1,"ab":2},"merges":["a b"]},"pre_tokenizer":{"type":"ByteLevel"},"decoder":{"type":"ByteLevel"}}`))
-	f.Add([]byte(`{"model":{"type":"BPE","vocab":{"▁":0,"<0x41>":1,"<unk>":2},"merges":[],"byte_fallback":true,"unk_token":"<unk>"},"normalizer":{"type":"Prepend","prepend":"▁"},"decoder":{"type":"Sequence","decoders":[{"type":"ByteFallback"},{"type":"Fuse"},{"type":"Strip","content":" ","start":1,"stop":0}]}}`))
-	f.Add([]byte(`{"added_tokens":[{"id":5,"content":"<s>","special":true,"lstrip":true}],"model":{"vocab":{"a":0},"merges":[]},"post_processor":{"type":"TemplateProcessing","single":[{"SpecialToken":{"id":"<s>"}},{"Sequence":{"id":"A"}}],"special_tokens":{"<s>":{"id":"<s>","ids":[5]}}}}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		tok, err := FromJSON(data)
-		if err != nil {
-			return
-		}
-		ids, _ := tok.Encode(" a<s>AB a\u00e9", true)
-		_, _ = tok.Decode(ids, false)
-		_, _ = tok.Decode([]uint32{0, 1, 2, 3, 5, 1 << 20}, true)
-	})
-}

@@ -166,27 +166,3 @@ func TestContractionFolding(t *testing.T) {
 		t.Errorf("case-sensitive contraction('ſ) = %d, want 0", n)
 	}
 }
-
-// FuzzScanners compares the hand-written scanners with regexp2.
-func FuzzScanners(f *testing.F) {
-	initClasses()
-	for _, s := range []string{"Hello world", "  #x", "a\n\n  b", "'s'S 'll", "x\u0301Y", "中文abc", "١٢٣4567"} {
-		f.Add(s)
-	}
-	res := make([]*regexp2.Regexp, len(scannerCases))
-	for i, tc := range scannerCases {
-		res[i] = compileCase(f, tc.pattern)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if len(s) > 256 || !comparable(s) {
-			return
-		}
-		for i, tc := range scannerCases {
-			want := regexpPieces(t, res[i], s)
-			got := scanPieces(s, tc.scan)
-			if !cmp.Equal(want, got) {
-				t.Fatalf("%s split of %q: regexp2 %q, scanner %q", tc.name, s, want, got)
-			}
-		}
-	})
-}
