@@ -269,9 +269,7 @@ func (m *bpeModel) mergeLinear(ids []uint32, unks []bool, sc *wordScratch) []uin
 type mergeItem struct {
 	rank uint32
 	pos  int32
-	id   uint32 // merged id
-	left uint32 // ids expected at pos and at its successor when popped
-	rght uint32
+	id   uint32 // merged id; the item is stale unless the pair at pos still merges to it
 }
 
 // mergeHeap is a binary min-heap ordered by (rank, pos).
@@ -340,7 +338,7 @@ func (m *bpeModel) mergeHeap(ids []uint32, unks []bool, sc *wordScratch) []uint3
 			return
 		}
 		if r, id, ok := m.merges.get(ids[i], ids[j]); ok {
-			h.push(mergeItem{rank: r, pos: i, id: id, left: ids[i], rght: ids[j]})
+			h.push(mergeItem{rank: r, pos: i, id: id})
 		}
 	}
 	for i := int32(0); i < int32(n)-1; i++ {
@@ -349,11 +347,14 @@ func (m *bpeModel) mergeHeap(ids []uint32, unks []bool, sc *wordScratch) []uint3
 	for len(h) > 0 {
 		it := h.pop()
 		i := it.pos
-		if !alive(i) || ids[i] != it.left {
+		if !alive(i) {
 			continue
 		}
 		j := next[i]
-		if j < 0 || ids[j] != it.rght {
+		if j < 0 {
+			continue
+		}
+		if r, id, ok := m.merges.get(ids[i], ids[j]); !ok || r != it.rank || id != it.id {
 			continue
 		}
 		ids[i] = it.id
