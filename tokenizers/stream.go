@@ -58,6 +58,9 @@ type streamDecoder interface {
 	// unstable reports whether appending ids could still change how the
 	// tail of ids decodes (a trailing byte-fallback run).
 	unstable(ids []uint32, skip bool) bool
+	// partial reports whether text, the result of the last decodeInto,
+	// ends in an incomplete character.
+	partial(text []byte) bool
 }
 
 // NewDecodeStream returns a stream for the tokens generated after prompt
@@ -114,7 +117,7 @@ func (s *DecodeStream) advance(final bool) ([]byte, error) {
 	}
 	s.prefixText = s.dec.decodeInto(s.prefixText, s.ids[s.prefixOffset:s.readOffset], s.skip)
 	s.newText = s.dec.decodeInto(s.newText, s.ids[s.prefixOffset:], s.skip)
-	if !final && bytes.HasSuffix(s.newText, replacementChar) {
+	if !final && s.dec.partial(s.newText) {
 		return nil, nil
 	}
 	if s.emitted && !bytes.HasPrefix(s.newText, s.prefixText) {
@@ -155,6 +158,16 @@ func (b *bpeStreamDecoder) decodeInto(dst []byte, ids []uint32, skip bool) []byt
 	return b.t.appendDecode(dst[:0], ids, skip, &b.d)
 }
 
+// partial follows Hugging Face (text ends in U+FFFD), except for tiktoken,
+// where Dynamo classifies strictly valid bytes as complete: a token that is
+// literally U+FFFD is not held.
+func (b *bpeStreamDecoder) partial(text []byte) bool {
+	if !bytes.HasSuffix(text, replacementChar) {
+		return false
+	}
+	return !(b.t.dec.rawJoin && utf8.Valid(b.d.raw))
+}
+
 func (b *bpeStreamDecoder) unstable(ids []uint32, skip bool) bool {
 	return b.t.HasUnstableSuffix(ids, skip)
 }
@@ -168,6 +181,10 @@ func (g genericStreamDecoder) decodeInto(dst []byte, ids []uint32, skip bool) []
 		return dst[:0]
 	}
 	return append(dst[:0], s...)
+}
+
+func (g genericStreamDecoder) partial(text []byte) bool {
+	return bytes.HasSuffix(text, replacementChar)
 }
 
 func (g genericStreamDecoder) unstable(ids []uint32, skip bool) bool {

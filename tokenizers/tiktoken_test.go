@@ -105,3 +105,25 @@ func TestTiktokenSmall(t *testing.T) {
 		}
 	}
 }
+
+// TestTiktokenReplacementToken checks that a vocabulary token that is
+// literally U+FFFD decodes as complete text and is streamed at once, while
+// an incomplete character is held.
+func TestTiktokenReplacementToken(t *testing.T) {
+	// ranks: "a"=0, 0xEF=1, 0xBF=2, 0xBD=3, "\uFFFD"=4, 0xE4=5
+	ranks := "YQ== 0\n7w== 1\nvw== 2\nvQ== 3\n77+9 4\n5A== 5\n"
+	tok, err := FromTiktoken([]byte(ranks), TiktokenConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewDecodeStream(tok, nil, false)
+	if got, _ := s.Step(4); string(got) != "\uFFFD" {
+		t.Errorf("Step(U+FFFD token) = %q, want it emitted", got)
+	}
+	if got, _ := s.Step(5); len(got) != 0 {
+		t.Errorf("Step(0xE4) = %q, want held", got)
+	}
+	if got, _ := s.Step(0); string(got) != "\uFFFDa" {
+		t.Errorf("Step(a) = %q, want \"\\uFFFDa\"", got)
+	}
+}
