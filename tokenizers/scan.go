@@ -172,7 +172,9 @@ func scanGPT2(s string, i int) int {
 	if k := contraction(s, i, false); k > 0 {
 		return i + k
 	}
-	_, n, c := at(s, i)
+	_, _, c := at(s, i)
+	// ` ?` before a letter, number or other run; a space before white
+	// space belongs to the white-space alternatives.
 	j, cj := i, c
 	if s[i] == ' ' && i+1 < len(s) {
 		_, _, c2 := at(s, i+1)
@@ -188,7 +190,6 @@ func scanGPT2(s string, i int) int {
 	case cj&cSpace == 0:
 		return notSpaceLetterNumber(s, j)
 	}
-	_ = n
 	return spaces(s, i, false)
 }
 
