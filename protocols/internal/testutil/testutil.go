@@ -105,3 +105,25 @@ func toBytes(ss []string) [][]byte {
 	}
 	return out
 }
+
+// DropNulls removes object members whose value is null, recursively (for
+// comparisons that ignore the null/absent distinction).
+func DropNulls(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			if e != nil {
+				out[k] = DropNulls(e)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = DropNulls(e)
+		}
+		return out
+	}
+	return v
+}

@@ -1,0 +1,181 @@
+package openai
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/agentwire/agentwire/protocols"
+)
+
+// AggregatorConfig configures an Aggregator.
+type AggregatorConfig struct {
+	ID      string // "chatcmpl-" + request id
+	Model   string
+	Created int64 // Unix seconds
+	// ForceNonemptyContent moves the reasoning into content when the turn
+	// produced no content and no tool calls (Nemotron's
+	// force_nonempty_content; Dynamo PR #11251).
+	ForceNonemptyContent bool
+}
+
+// Aggregator builds a unary chat.completion from the neutral event stream
+// (unary requests are served by streaming internally, so unary content
+// equals the concatenated deltas). Reasoning interrupted by tool calls is
+// kept as segments aligned with the calls (segments[i] preceded
+// tool_calls[i], the last segment trails), the form ChatToAnthropic and
+// ChatToResponses lay out in generation order. Abandoned calls are
+// omitted. It implements protocols.Emitter; the dst arguments are returned
+// unchanged.
+type Aggregator struct {
+	cfg       AggregatorConfig
+	content   strings.Builder
+	segs      []string
+	seg       strings.Builder
+	calls     []ToolCall
+	open      map[int]*pendingCall
+	completed int
+	finish    string
+	usage     protocols.Usage
+	done      bool
+	err       error
+}
+
+type pendingCall struct {
+	id, name string
+	args     strings.Builder
+	seg      string // reasoning segment that preceded the call
+}
+
+var _ protocols.Emitter = (*Aggregator)(nil)
+
+// NewAggregator returns an Aggregator for one response.
+func NewAggregator(cfg AggregatorConfig) *Aggregator {
+	return &Aggregator{cfg: cfg, open: map[int]*pendingCall{}}
+}
+
+// Content appends text to the message content.
+func (a *Aggregator) Content(dst, text []byte) []byte {
+	a.content.Write(text)
+	return dst
+}
+
+// Reasoning appends text to the current reasoning segment.
+func (a *Aggregator) Reasoning(dst, text []byte) []byte {
+	a.seg.Write(text)
+	return dst
+}
+
+// ToolCallStart closes the current reasoning segment and opens call index.
+func (a *Aggregator) ToolCallStart(dst []byte, index int, id, name []byte) []byte {
+	a.open[index] = &pendingCall{id: string(id), name: string(name), seg: a.seg.String()}
+	a.seg.Reset()
+	return dst
+}
+
+// ToolCallArgs appends an arguments fragment of call index.
+func (a *Aggregator) ToolCallArgs(dst []byte, index int, fragment []byte) []byte {
+	if c := a.open[index]; c != nil {
+		c.args.Write(fragment)
+	}
+	return dst
+}
+
+// ToolCallEnd completes call index.
+func (a *Aggregator) ToolCallEnd(dst []byte, index int) []byte {
+	c := a.open[index]
+	if c == nil {
+		return dst
+	}
+	delete(a.open, index)
+	a.segs = append(a.segs, c.seg)
+	a.calls = append(a.calls, ToolCall{ID: c.id, Type: ToolTypeFunction, Function: FunctionCall{Name: c.name, Arguments: Arguments(c.args.String())}})
+	a.completed++
+	return dst
+}
+
+// ToolCallAbandoned drops call index; the reasoning that preceded it rejoins
+// the current segment.
+func (a *Aggregator) ToolCallAbandoned(dst []byte, index int) []byte {
+	c := a.open[index]
+	if c == nil {
+		return dst
+	}
+	delete(a.open, index)
+	if c.seg != "" {
+		rest := a.seg.String()
+		a.seg.Reset()
+		a.seg.WriteString(c.seg)
+		a.seg.WriteString(rest)
+	}
+	return dst
+}
+
+// Finish records the finish reason (stop becomes tool_calls when calls
+// completed) and the usage.
+func (a *Aggregator) Finish(dst []byte, reason protocols.FinishReason, usage protocols.Usage) []byte {
+	if a.done {
+		return dst
+	}
+	a.done = true
+	for i := range a.open {
+		a.ToolCallAbandoned(nil, i)
+	}
+	a.finish = FinishReasonFor(reason, a.completed)
+	a.usage = usage
+	return dst
+}
+
+// Fail records a backend error; Response then returns it.
+func (a *Aggregator) Fail(dst []byte, message string) []byte {
+	if !a.done {
+		a.done, a.err = true, errors.New(message)
+	}
+	return dst
+}
+
+// Err returns the error given to Fail, if any.
+func (a *Aggregator) Err() error { return a.err }
+
+// Response returns the aggregated chat.completion (call after Finish).
+func (a *Aggregator) Response() *ChatResponse {
+	msg := ResponseMessage{Role: RoleAssistant, Content: protocols.Null[Content](), ReasoningContent: protocols.Null[Reasoning](), ToolCalls: a.calls}
+	segs := append(append([]string(nil), a.segs...), a.seg.String())
+	if r := reasoningOf(segs, len(a.calls)); r.Valid() {
+		msg.ReasoningContent = r
+	}
+	switch {
+	case a.content.Len() > 0:
+		msg.Content = TextContent(a.content.String())
+	case a.cfg.ForceNonemptyContent && len(a.calls) == 0 && msg.ReasoningContent.Valid():
+		msg.Content = TextContent(FlattenReasoning(msg.ReasoningContent.Value()))
+		msg.ReasoningContent = protocols.Null[Reasoning]()
+	}
+	u := UsageFrom(a.usage)
+	finish := a.finish
+	if finish == "" {
+		finish = FinishReasonFor(protocols.FinishStop, a.completed)
+	}
+	return &ChatResponse{
+		ID: a.cfg.ID, Object: ObjectChatCompletion, Created: a.cfg.Created, Model: a.cfg.Model,
+		SystemFingerprint: protocols.Null[string](), ServiceTier: protocols.Null[string](),
+		Choices: []Choice{{Index: 0, Message: msg, FinishReason: protocols.Some(finish)}},
+		Usage:   &u,
+	}
+}
+
+// reasoningOf applies the segment rule: segments when there are calls and
+// any segment is non-empty, else the non-empty segments joined with "\n",
+// else absent.
+func reasoningOf(segs []string, calls int) Opt[Reasoning] {
+	nonEmpty := false
+	for _, s := range segs {
+		nonEmpty = nonEmpty || s != ""
+	}
+	switch {
+	case !nonEmpty:
+		return Opt[Reasoning]{}
+	case calls > 0:
+		return protocols.Some(protocols.Array(segs...))
+	}
+	return protocols.Some(protocols.Text[string](FlattenReasoning(protocols.Array(segs...))))
+}
