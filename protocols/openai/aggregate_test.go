@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/agentwire/agentwire/protocols"
-	. "github.com/agentwire/agentwire/protocols/internal/testutil"
 	"github.com/agentwire/agentwire/protocols/internal/jsonx"
+	. "github.com/agentwire/agentwire/protocols/internal/testutil"
 	"github.com/agentwire/agentwire/protocols/openai"
 )
 
