@@ -245,7 +245,9 @@ func TestReplayEngineStreams(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
 			script := chunksToEvents(t, readChunks(t, tc.file))
-			srv := serve(t, func() protocols.Emitter { return awanthropic.NewEmitter(awanthropic.EmitterConfig{Model: "harness-model"}) }, script, nil)
+			srv := serve(t, func() protocols.Emitter {
+				return awanthropic.NewEmitter(awanthropic.EmitterConfig{Model: "harness-model"})
+			}, script, nil)
 			if d := cmp.Diff(tc.want, blockView(t, accumulateAnthropic(t, srv.URL))); d != "" {
 				t.Errorf("anthropic (-want +got):\n%s", d)
 			}
