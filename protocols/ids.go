@@ -25,6 +25,17 @@ func NewIDSource() IDSource {
 	return IDSource{rng: rand.NewChaCha8(seed)}
 }
 
+// NewSeededIDSource returns a deterministic IDSource (for tests, examples
+// and replays; never for production ids).
+func NewSeededIDSource(seed uint64) IDSource {
+	var s [32]byte
+	binary.LittleEndian.PutUint64(s[:], seed)
+	return IDSource{rng: rand.NewChaCha8(s)}
+}
+
+// IsZero reports whether s is the zero IDSource (not usable).
+func (s IDSource) IsZero() bool { return s.rng == nil }
+
 // AppendHex appends prefix followed by 32 random lower-case hex digits.
 func (s IDSource) AppendHex(dst []byte, prefix string) []byte {
 	const hex = "0123456789abcdef"

@@ -24,6 +24,10 @@ type EmitterConfig struct {
 	// DisableParallelToolUse streams only the first tool call
 	// (tool_choice.disable_parallel_tool_use).
 	DisableParallelToolUse bool
+	// IDs mints the message and tool_use ids; the zero value means a
+	// source seeded from crypto/rand (set a seeded one for reproducible
+	// output in tests).
+	IDs protocols.IDSource
 	// DeltaUsage adds Dynamo's running "usage" to every content_block_delta
 	// (output tokens estimated +1 per delta until Finish). Not in the
 	// official schema; off by default.
@@ -82,6 +86,9 @@ func NewEmitter(cfg EmitterConfig) *Emitter {
 func (e *Emitter) Reset(cfg EmitterConfig) {
 	if cfg.Signature == "" {
 		cfg.Signature = SignatureErased
+	}
+	if !cfg.IDs.IsZero() {
+		e.ids = cfg.IDs
 	}
 	msgID := e.msgID[:0]
 	if cfg.MessageID == "" {

@@ -91,7 +91,7 @@ type BackOptions struct {
 }
 
 func (o *BackOptions) ids() protocols.IDSource {
-	if o.IDs == (protocols.IDSource{}) {
+	if o.IDs.IsZero() {
 		o.IDs = protocols.NewIDSource()
 	}
 	return o.IDs

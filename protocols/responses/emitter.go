@@ -22,6 +22,9 @@ type EmitterConfig struct {
 	// Done writes `data: [DONE]` after the terminal event (Dynamo parity;
 	// the official API does not).
 	Done bool
+	// IDs mints the response and item ids; the zero value means a source
+	// seeded from crypto/rand (set a seeded one for reproducible output).
+	IDs protocols.IDSource
 	// Now returns the current time (for created_at / completed_at); nil
 	// means time.Now.
 	Now func() time.Time
@@ -82,6 +85,9 @@ func NewEmitter(cfg EmitterConfig) *Emitter {
 func (e *Emitter) Reset(cfg EmitterConfig) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if !cfg.IDs.IsZero() {
+		e.ids = cfg.IDs
 	}
 	if cfg.Response.ID == "" {
 		cfg.Response.ID = e.ids.New("resp_")
