@@ -443,3 +443,44 @@ func TestChatToResponses(t *testing.T) {
 		t.Errorf("truncated %+v", trunc)
 	}
 }
+
+// A Codex turn with store:false: the reasoning item comes back with null
+// content and no summary, only the encrypted_content that the Responses
+// emitter's ReasoningPassback wrote; the translation recovers the exact text.
+func TestReasoningPassbackRoundTrip(t *testing.T) {
+	env := responses.ResponseFrom(&responses.Request{Model: "m"})
+	e := responses.NewEmitter(responses.EmitterConfig{Response: env, ReasoningPassback: true})
+	e.Reasoning(nil, []byte("Plan: run ls.\nThen report."))
+	e.ToolCallStart(nil, 0, []byte("call_1"), []byte("exec"))
+	e.ToolCallArgs(nil, 0, []byte(`{"cmd":"ls"}`))
+	e.ToolCallEnd(nil, 0)
+	e.Finish(nil, protocols.FinishStop, protocols.Usage{})
+	out := e.Output()
+	rs := *out[0].OfReasoning
+	rs.Content = protocols.Null[[]responses.ContentPart]() // what Codex sends back
+	rs.Summary = []responses.ContentPart{}
+	input, _ := jsonx.Marshal([]responses.Item{{OfMessage: &responses.MessageItem{Role: "user", Content: protocols.Text[responses.ContentPart]("go")}},
+		{OfReasoning: &rs}, out[1], {OfFunctionCallOutput: &responses.FunctionCallOutputItem{CallID: "call_1", Output: protocols.Text[responses.ContentPart]("a b")}}})
+	req, err := responses.DecodeRequest([]byte(`{"model":"m","store":false,"include":["reasoning.encrypted_content"],"input":`+string(input)+`}`), responses.DecodeOptions{Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !responses.WantsEncryptedReasoning(req) {
+		t.Error("WantsEncryptedReasoning")
+	}
+	chat, _, err := convert.ResponsesToChat(req, convert.ResponsesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []msgView{
+		{Role: "user", Content: "go"},
+		{Role: "assistant", Content: "<null>", Reasoning: []string{"Plan: run ls.\nThen report.", ""}, Calls: []string{`call_1 exec {"cmd":"ls"}`}},
+		{Role: "tool", Content: "a b", ToolID: "call_1"},
+	}
+	if d := cmp.Diff(want, view(chat.Messages)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	if _, ok := responses.DecodeReasoning("ZW5jcnlwdGVkOlRoZSB1c2Vy"); ok {
+		t.Error("a foreign encrypted_content decoded")
+	}
+}

@@ -283,8 +283,13 @@ func (b *msgBuilder) item(it *responses.Item, i int, ctx *ResponsesContext) erro
 		}
 		if joinNonEmpty(texts, "") == "" {
 			texts = texts[:0]
-			for _, p := range r.Summary {
-				texts = append(texts, p.Text)
+			if text, ok := responses.DecodeReasoning(r.EncryptedContent.Value()); ok {
+				// our own ReasoningPassback: the exact reasoning text
+				texts = append(texts, text)
+			} else {
+				for _, p := range r.Summary {
+					texts = append(texts, p.Text)
+				}
 			}
 		}
 		if t := strings.Join(texts, ""); t != "" {

@@ -1,6 +1,8 @@
 package responses
 
 import (
+	"encoding/base64"
+	"strings"
 	"time"
 
 	"github.com/agentwire/agentwire/protocols"
@@ -19,6 +21,13 @@ type EmitterConfig struct {
 	// (reasoning_summary_part / reasoning_summary_text events and the
 	// item's summary), for requests that set reasoning.summary.
 	Summary bool
+	// ReasoningPassback also writes each reasoning item's text, encoded
+	// with EncodeReasoning, as its encrypted_content, so that a client that
+	// keeps no server state (store:false) and asks for
+	// include:["reasoning.encrypted_content"] — Codex — sends the reasoning
+	// back verbatim on the next turn (convert.ResponsesToChat decodes it).
+	// See WantsEncryptedReasoning. It is an encoding, not encryption.
+	ReasoningPassback bool
 	// Done writes `data: [DONE]` after the terminal event (Dynamo parity;
 	// the official API does not).
 	Done bool
@@ -68,6 +77,7 @@ type Emitter struct {
 	seq       int64
 	items     []itemState
 	open      int // index in items of the open item, -1 if none
+	scratch   []byte
 	completed int
 	abandoned bool
 }
@@ -96,7 +106,7 @@ func (e *Emitter) Reset(cfg EmitterConfig) {
 		cfg.Response.CreatedAt = cfg.Now().Unix()
 	}
 	cfg.Response.Object = ObjectResponse
-	*e = Emitter{cfg: cfg, ids: e.ids, items: e.items[:0], open: -1}
+	*e = Emitter{cfg: cfg, ids: e.ids, items: e.items[:0], open: -1, scratch: e.scratch[:0]}
 }
 
 // ResponseID returns the response id of the current stream.
@@ -411,7 +421,14 @@ func (e *Emitter) appendReasoning(dst []byte, it *itemState) []byte {
 	}
 	dst = append(dst, `],"content":[{"type":"reasoning_text","text":`...)
 	dst = jsonx.AppendString(dst, it.text)
-	return append(dst, `}]}`...)
+	dst = append(dst, `}]`...)
+	if e.cfg.ReasoningPassback {
+		dst = append(dst, `,"encrypted_content":"`...)
+		e.scratch = append(append(e.scratch[:0], reasoningPrefix...), it.text...)
+		dst = base64.StdEncoding.AppendEncode(dst, e.scratch)
+		dst = append(dst, '"')
+	}
+	return append(dst, '}')
 }
 
 func (e *Emitter) appendMessage(dst []byte, it *itemState) []byte {
@@ -435,6 +452,9 @@ func (e *Emitter) Output() []Item {
 				Content: protocols.Some([]ContentPart{{Type: PartReasoningText, Text: string(it.text)}})}
 			if e.cfg.Summary {
 				r.Summary = []ContentPart{{Type: PartSummaryText, Text: string(it.text)}}
+			}
+			if e.cfg.ReasoningPassback {
+				r.EncryptedContent = protocols.Some(EncodeReasoning(string(it.text)))
 			}
 			out = append(out, Item{OfReasoning: r})
 		case itemMessage:
@@ -514,4 +534,35 @@ func (e *Emitter) Fail(dst []byte, message string) []byte {
 		dst = append(dst, protocols.SSEDone...)
 	}
 	return dst
+}
+
+// reasoningPrefix marks encrypted_content written by ReasoningPassback.
+const reasoningPrefix = "agentwire.reasoning.v1:"
+
+// EncodeReasoning returns the encrypted_content value ReasoningPassback
+// writes for text.
+func EncodeReasoning(text string) string {
+	return base64.StdEncoding.EncodeToString([]byte(reasoningPrefix + text))
+}
+
+// DecodeReasoning returns the reasoning text of an encrypted_content value
+// written by EncodeReasoning, and false for anything else (such as a real
+// provider's encrypted reasoning).
+func DecodeReasoning(encrypted string) (string, bool) {
+	b, err := base64.StdEncoding.DecodeString(encrypted)
+	if err != nil || !strings.HasPrefix(string(b), reasoningPrefix) {
+		return "", false
+	}
+	return string(b[len(reasoningPrefix):]), true
+}
+
+// WantsEncryptedReasoning reports whether req asks for
+// reasoning.encrypted_content in include (set ReasoningPassback then).
+func WantsEncryptedReasoning(req *Request) bool {
+	for _, s := range req.Include {
+		if s == "reasoning.encrypted_content" {
+			return true
+		}
+	}
+	return false
 }

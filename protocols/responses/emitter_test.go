@@ -185,3 +185,42 @@ func TestEmitterZeroAllocsPerToken(t *testing.T) {
 		t.Errorf("reasoning: %v allocs per event", n)
 	}
 }
+
+func TestEmitterReasoningPassback(t *testing.T) {
+	env := responses.ResponseFrom(&responses.Request{Model: "m"})
+	e := responses.NewEmitter(responses.EmitterConfig{Response: env, ReasoningPassback: true})
+	out := Run(e, []Step{R("a \"quoted\"\nthought"), C("hi"), F(protocols.FinishStop, protocols.Usage{})})
+	found := 0
+	for _, f := range Frames(t, out) {
+		if f.Event != "response.output_item.done" && f.Event != "response.completed" {
+			continue
+		}
+		ev, err := responses.DecodeStreamEvent([]byte(f.Data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var items []responses.Item
+		switch v := ev.(type) {
+		case *responses.OutputItemEvent:
+			items = []responses.Item{v.Item}
+			// the hand-written item equals the typed one
+			if d := JSONDiff(t, []byte(f.Data), StdMarshal(t, v)); d != "" {
+				t.Errorf("item event differs from its typed encoding:\n%s", d)
+			}
+		case *responses.ResponseEvent:
+			items = v.Response.Output
+		}
+		for _, it := range items {
+			if r := it.OfReasoning; r != nil {
+				text, ok := responses.DecodeReasoning(r.EncryptedContent.Value())
+				if !ok || text != "a \"quoted\"\nthought" {
+					t.Errorf("encrypted_content %q → %q %v", r.EncryptedContent.Value(), text, ok)
+				}
+				found++
+			}
+		}
+	}
+	if found != 2 {
+		t.Errorf("reasoning items with encrypted_content: %d, want 2 (item done, completed)", found)
+	}
+}
