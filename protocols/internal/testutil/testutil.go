@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/big"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -49,10 +51,26 @@ func Generic(t testing.TB, data []byte) any {
 	return v
 }
 
+// NumberEqual compares JSON numbers by value: integers exactly (big.Int),
+// others as float64 — so 1.0 equals 1 but 2^53+1 does not equal 2^53.
+var NumberEqual = cmp.Comparer(func(a, b json.Number) bool {
+	if a == b {
+		return true
+	}
+	ai, aok := new(big.Int).SetString(string(a), 10)
+	bi, bok := new(big.Int).SetString(string(b), 10)
+	if aok && bok {
+		return ai.Cmp(bi) == 0
+	}
+	af, aerr := strconv.ParseFloat(string(a), 64)
+	bf, berr := strconv.ParseFloat(string(b), 64)
+	return aerr == nil && berr == nil && af == bf
+})
+
 // JSONDiff returns "" when a and b are semantically equal JSON, else a diff.
 func JSONDiff(t testing.TB, a, b []byte) string {
 	t.Helper()
-	return cmp.Diff(Generic(t, a), Generic(t, b))
+	return cmp.Diff(Generic(t, a), Generic(t, b), NumberEqual)
 }
 
 // StdMarshal encodes v with encoding/json (the reference encoder in tests).
