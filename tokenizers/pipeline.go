@@ -2,6 +2,7 @@ package tokenizers
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/dlclark/regexp2"
 	"golang.org/x/text/unicode/norm"
@@ -71,7 +72,7 @@ func (t *BPE) normalize(s string) string {
 				s = norm.NFKD.String(s)
 			}
 		case normLowercase:
-			s = strings.ToLower(s)
+			s = lowercase(s)
 		case normPrepend:
 			s = st.to + s
 		case normReplace:
@@ -86,6 +87,25 @@ func (t *BPE) normalize(s string) string {
 		}
 	}
 	return s
+}
+
+// lowercase maps each character to its full lowercase mapping, as Rust's
+// char::to_lowercase does for Hugging Face's Lowercase normalizer: the simple
+// mapping, except U+0130 (İ), whose unconditional special casing is "i̇".
+// There is no final-sigma rule (the mapping is per character).
+func lowercase(s string) string {
+	if strings.IndexRune(s, 0x130) < 0 {
+		return strings.ToLower(s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r == 0x130 {
+			b.WriteString("i\u0307")
+			continue
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
 }
 
 func isSpaceRune(r rune) bool {

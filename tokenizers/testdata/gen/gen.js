@@ -31,6 +31,22 @@ function rng(seed) {
   };
 }
 
+// randomTexts draws seeded random strings from characters of every class the
+// split patterns distinguish, case-folding traps (ſ K İ ß ﬆ Σ), the byte-level
+// and metaspace alphabets, and every family's markers.
+function randomTexts(n) {
+  const r = rng(7);
+  const alpha = Array.from("aZé ǅʰ中日あア한\u0301\u0903٣5²Ⅻ!?'sStTrReEvVmMlLdDkK/\\-_.,\t\n\r \u00a0\u3000\u200d\u2028😀🏽\u0000\u001f~$ſKİıß\uFB06ΣσςＡ１！<|>im_startend▁ĠĊ\u0085\u000b\u000c");
+  const words = ['<|im_start|>', '<|im_end|>', '<think>', '</tool_call>', '<｜User｜>', '<|begin_of_text|>', '<|eot_id|>', '<s>', '</s>', '[INST]', '<|start|>', '<|channel|>', 'hello', ' world', '  ', '\n\n', '123456', "don't", "I'M"];
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    let s = '';
+    for (let k = Math.floor(r() * 30); k > 0; k--) s += r() < 0.15 ? words[Math.floor(r() * words.length)] : alpha[Math.floor(r() * alpha.length)];
+    out.push(s);
+  }
+  return out;
+}
+
 async function gen(model) {
   const file = fileOf(model);
   if (!fs.existsSync(file)) {
@@ -50,7 +66,7 @@ async function gen(model) {
     out.decode.push({ ids, skip_special_tokens: skip, text: await tok.decode(ids, skip) });
   };
   // The variants only need the shorter texts.
-  const texts = model.startsWith('tiny_') ? corpus.filter((t) => t.length <= 1000) : corpus;
+  const texts = (model.startsWith('tiny_') ? corpus.filter((t) => t.length <= 1000) : corpus).concat(randomTexts(300));
   for (const text of texts) {
     for (const add of [false, true]) {
       const enc = await tok.encode(text, null, { addSpecialTokens: add });
@@ -61,7 +77,7 @@ async function gen(model) {
   }
   // Decode: whole encodings (with specials, both skip modes), and every prefix
   // of the short non-ASCII texts, which cuts multi-byte characters in half.
-  for (const e of out.encode) {
+  for (const e of out.encode.slice(0, 2 * (texts.length - 300))) {
     if (!e.add_special_tokens || e.text.length > 2000) continue;
     await decodeCase(e.ids, false);
     await decodeCase(e.ids, true);
