@@ -17,24 +17,31 @@ import (
 // Fields is the set of member names a Go struct type models.
 type Fields map[string]struct{}
 
-var fieldCache sync.Map // reflect.Type → Fields
+type fieldsKey struct {
+	t     reflect.Type
+	extra string
+}
+
+var fieldCache sync.Map // fieldsKey → Fields
 
 // FieldsOf returns the member names of struct type T (its json tags, or field
 // names when untagged), plus names (for members handled outside the struct,
-// such as a union's "type").
+// such as a union's "type"). The result is computed once per type and names
+// and shared: do not modify it.
 func FieldsOf[T any](names ...string) Fields {
-	t := reflect.TypeFor[T]()
-	if f, ok := fieldCache.Load(t); ok && len(names) == 0 {
+	key := fieldsKey{t: reflect.TypeFor[T]()}
+	if len(names) > 0 {
+		key.extra = strings.Join(names, "\x00")
+	}
+	if f, ok := fieldCache.Load(key); ok {
 		return f.(Fields)
 	}
 	fs := Fields{}
-	addFields(fs, t)
+	addFields(fs, key.t)
 	for _, n := range names {
 		fs[n] = struct{}{}
 	}
-	if len(names) == 0 {
-		fieldCache.Store(t, fs)
-	}
+	fieldCache.Store(key, fs)
 	return fs
 }
 
