@@ -159,8 +159,9 @@ type preStep struct {
 }
 
 // preTokenize runs pre-tokenizer steps k… on s and encodes the resulting
-// words with the model.
-func (t *BPE) preTokenize(dst []uint32, k int, s string, sc *encodeScratch) []uint32 {
+// words with the model. first says that s starts at offset 0 of the encoded
+// text (Metaspace's prepend_scheme "first").
+func (t *BPE) preTokenize(dst []uint32, k int, s string, first bool, sc *encodeScratch) []uint32 {
 	if s == "" {
 		return dst
 	}
@@ -170,22 +171,22 @@ func (t *BPE) preTokenize(dst []uint32, k int, s string, sc *encodeScratch) []ui
 	st := &t.pre[k]
 	switch st.kind {
 	case preSplit:
-		return t.split(dst, k, s, st, sc)
+		return t.split(dst, k, s, first, st, sc)
 	case preByteLevel:
 		if st.addPrefixSpace && s[0] != ' ' {
 			s = " " + s
 		}
 		if st.useRegex {
-			return t.splitWith(dst, k, s, scanGPT2, splitIsolated, sc)
+			return t.splitWith(dst, k, s, first, scanGPT2, splitIsolated, sc)
 		}
-		return t.preTokenize(dst, k+1, s, sc)
+		return t.preTokenize(dst, k+1, s, first, sc)
 	case preMetaspace:
 		s = strings.ReplaceAll(s, " ", st.replacement)
-		if (st.prepend == 1 || st.prepend == 2 && k == 0) && !strings.HasPrefix(s, st.replacement) {
+		if (st.prepend == 1 || st.prepend == 2 && first) && !strings.HasPrefix(s, st.replacement) {
 			s = st.replacement + s
 		}
 		if !st.splitOnSpace {
-			return t.preTokenize(dst, k+1, s, sc)
+			return t.preTokenize(dst, k+1, s, first, sc)
 		}
 		// MergedWithNext on the replacement character.
 		start := 0
@@ -193,7 +194,7 @@ func (t *BPE) preTokenize(dst []uint32, k int, s string, sc *encodeScratch) []ui
 			if j := strings.Index(s[i:], st.replacement); j >= 0 {
 				i += j
 				if i > start {
-					dst = t.preTokenize(dst, k+1, s[start:i], sc)
+					dst = t.preTokenize(dst, k+1, s[start:i], first && start == 0, sc)
 					start = i
 				}
 				i += len(st.replacement)
@@ -201,14 +202,14 @@ func (t *BPE) preTokenize(dst []uint32, k int, s string, sc *encodeScratch) []ui
 			}
 			break
 		}
-		return t.preTokenize(dst, k+1, s[start:], sc)
+		return t.preTokenize(dst, k+1, s[start:], first && start == 0, sc)
 	case preDigits:
 		if st.individual {
-			return t.splitWith(dst, k, s, scanOneDigit, splitIsolated, sc)
+			return t.splitWith(dst, k, s, first, scanOneDigit, splitIsolated, sc)
 		}
-		return t.splitWith(dst, k, s, scanOneDigit, splitContiguous, sc)
+		return t.splitWith(dst, k, s, first, scanOneDigit, splitContiguous, sc)
 	case preWhitespaceSplit:
-		return t.splitWith(dst, k, s, scanNonSpace, splitRemoved, sc)
+		return t.splitWith(dst, k, s, first, scanNonSpace, splitRemoved, sc)
 	}
 	return dst
 }
@@ -232,15 +233,15 @@ func scanNonSpace(s string, i int) int {
 }
 
 // split applies a Split step.
-func (t *BPE) split(dst []uint32, k int, s string, st *preStep, sc *encodeScratch) []uint32 {
+func (t *BPE) split(dst []uint32, k int, s string, first bool, st *preStep, sc *encodeScratch) []uint32 {
 	switch {
 	case st.scan != nil:
-		return t.splitWith(dst, k, s, st.scan, st.behavior, sc)
+		return t.splitWith(dst, k, s, first, st.scan, st.behavior, sc)
 	case st.re != nil:
-		return t.splitRegexp(dst, k, s, st, sc)
+		return t.splitRegexp(dst, k, s, first, st, sc)
 	default:
 		lit := st.literal
-		return t.splitWith(dst, k, s, func(s string, i int) int {
+		return t.splitWith(dst, k, s, first, func(s string, i int) int {
 			if lit != "" && strings.HasPrefix(s[i:], lit) {
 				return i + len(lit)
 			}
@@ -252,9 +253,9 @@ func (t *BPE) split(dst []uint32, k int, s string, st *preStep, sc *encodeScratc
 // splitWith splits s with a scanner: at each position the pattern is tried;
 // where it does not match, the characters up to the next match form a gap.
 // Matches and gaps are then combined according to behavior.
-func (t *BPE) splitWith(dst []uint32, k int, s string, scan scanFunc, behavior splitBehavior, sc *encodeScratch) []uint32 {
+func (t *BPE) splitWith(dst []uint32, k int, s string, first bool, scan scanFunc, behavior splitBehavior, sc *encodeScratch) []uint32 {
 	var sp splitter
-	sp.init(t, dst, k, s, behavior, sc)
+	sp.init(t, dst, k, s, first, behavior, sc)
 	gap := 0
 	for i := 0; i < len(s); {
 		e := scan(s, i)
@@ -271,7 +272,7 @@ func (t *BPE) splitWith(dst []uint32, k int, s string, scan scanFunc, behavior s
 }
 
 // splitRegexp is splitWith for a regexp2 pattern (positions in runes).
-func (t *BPE) splitRegexp(dst []uint32, k int, s string, st *preStep, sc *encodeScratch) []uint32 {
+func (t *BPE) splitRegexp(dst []uint32, k int, s string, first bool, st *preStep, sc *encodeScratch) []uint32 {
 	runes := []rune(s)
 	// byte offset of each rune index
 	offs := make([]int, len(runes)+1)
@@ -286,7 +287,7 @@ func (t *BPE) splitRegexp(dst []uint32, k int, s string, st *preStep, sc *encode
 	}
 	offs[len(runes)] = len(s)
 	var sp splitter
-	sp.init(t, dst, k, s, st.behavior, sc)
+	sp.init(t, dst, k, s, first, st.behavior, sc)
 	gap := 0
 	m, err := st.re.FindRunesMatch(runes)
 	for err == nil && m != nil {
@@ -314,6 +315,7 @@ type splitter struct {
 	dst      []uint32
 	k        int
 	s        string
+	first    bool // s starts at offset 0 of the encoded text
 	behavior splitBehavior
 	sc       *encodeScratch
 	pend     int // start of a pending piece (merged/contiguous), -1 none
@@ -321,13 +323,13 @@ type splitter struct {
 	pendIsM  bool
 }
 
-func (sp *splitter) init(t *BPE, dst []uint32, k int, s string, b splitBehavior, sc *encodeScratch) {
-	*sp = splitter{t: t, dst: dst, k: k, s: s, behavior: b, sc: sc, pend: -1}
+func (sp *splitter) init(t *BPE, dst []uint32, k int, s string, first bool, b splitBehavior, sc *encodeScratch) {
+	*sp = splitter{t: t, dst: dst, k: k, s: s, first: first, behavior: b, sc: sc, pend: -1}
 }
 
 func (sp *splitter) emit(a, b int) {
 	if b > a {
-		sp.dst = sp.t.preTokenize(sp.dst, sp.k+1, sp.s[a:b], sp.sc)
+		sp.dst = sp.t.preTokenize(sp.dst, sp.k+1, sp.s[a:b], sp.first && a == 0, sp.sc)
 	}
 }
 

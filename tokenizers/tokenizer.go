@@ -214,39 +214,42 @@ func (t *BPE) encodeText(dst []uint32, text string, allowAdded bool, sc *encodeS
 
 func (t *BPE) encodeRaw(dst []uint32, text string, allowAdded bool, sc *encodeScratch) []uint32 {
 	if !allowAdded {
-		return t.encodeNormalized(dst, t.normalize(text), nil, sc)
+		return t.encodeNormalized(dst, t.normalize(text), nil, true, sc)
 	}
+	first := true // the next piece starts at offset 0 of text
 	for len(text) > 0 {
 		tok, start, end := t.rawAdded.next(text, 0)
 		if tok == nil {
 			start, end = len(text), len(text)
 		}
 		if start > 0 {
-			dst = t.encodeNormalized(dst, t.normalize(text[:start]), t.normAdded, sc)
+			dst = t.encodeNormalized(dst, t.normalize(text[:start]), t.normAdded, first, sc)
 		}
 		if tok != nil {
 			dst = append(dst, tok.id)
 		}
 		text = text[end:]
+		first = false
 	}
 	return dst
 }
 
 // encodeNormalized splits normalized text around the normalized added
 // tokens and pre-tokenizes and encodes the rest.
-func (t *BPE) encodeNormalized(dst []uint32, s string, m *addedMatcher, sc *encodeScratch) []uint32 {
+func (t *BPE) encodeNormalized(dst []uint32, s string, m *addedMatcher, first bool, sc *encodeScratch) []uint32 {
 	for len(s) > 0 {
 		tok, start, end := m.next(s, 0)
 		if tok == nil {
 			start, end = len(s), len(s)
 		}
 		if start > 0 {
-			dst = t.preTokenize(dst, 0, s[:start], sc)
+			dst = t.preTokenize(dst, 0, s[:start], first, sc)
 		}
 		if tok != nil {
 			dst = append(dst, tok.id)
 		}
 		s = s[end:]
+		first = false
 	}
 	return dst
 }

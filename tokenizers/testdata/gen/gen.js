@@ -17,7 +17,7 @@ const large = path.join(testdata, 'large');
 const corpus = JSON.parse(fs.readFileSync(path.join(testdata, 'corpus.json'), 'utf8')).texts;
 // The tiny* tokenizers are committed (testdata/tiny) and exercise components
 // the large files do not use; their goldens run without the setup.
-const tiny = { tiny: 'tokenizer.json', tiny_flags: 'flags.json', tiny_gpt2: 'gpt2.json', tiny_metaspace: 'metaspace.json', tiny_unk: 'unk.json', tiny_regexp: 'regexp.json' };
+const tiny = { tiny: 'tokenizer.json', tiny_flags: 'flags.json', tiny_gpt2: 'gpt2.json', tiny_metaspace: 'metaspace.json', tiny_unk: 'unk.json', tiny_regexp: 'regexp.json', tiny_metaspace_first: 'metaspace_first.json' };
 const models = [...Object.keys(tiny), 'qwen3', 'llama3', 'gptoss', 'deepseek_v3', 'mistral'];
 const fileOf = (model) => tiny[model] ? path.join(testdata, 'tiny', tiny[model]) : path.join(large, model, 'tokenizer.json');
 
