@@ -46,3 +46,67 @@ func FuzzMessagesRequestRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEmitter: any text through every event kind yields valid SSE whose
+// events decode to typed events, and the deltas concatenate to the input
+// (invalid UTF-8 replaced per piece).
+func FuzzEmitter(f *testing.F) {
+	f.Add([]byte("hello"), []byte("think"), []byte(`{"a":"\u00e9"}`), uint8(3))
+	f.Add([]byte("\xff\xfe<\u2028>"), []byte("\x00\x1f"), []byte(`"`), uint8(0))
+	f.Fuzz(func(t *testing.T, content, reasoning, args []byte, split uint8) {
+		e := anthropic.NewEmitter(anthropic.EmitterConfig{Model: "m", DeltaUsage: split%2 == 0})
+		var out []byte
+		n := int(split)%4 + 1
+		pieces := func(b []byte) [][]byte {
+			var ps [][]byte
+			for len(b) > 0 {
+				k := min(n, len(b))
+				ps = append(ps, b[:k])
+				b = b[k:]
+			}
+			return ps
+		}
+		var want [3][]byte
+		for i, in := range [][]byte{reasoning, content, args} {
+			for _, p := range pieces(in) {
+				var back string
+				_ = json.Unmarshal(jsonx.AppendString(nil, p), &back)
+				want[i] = append(want[i], back...)
+			}
+		}
+		for _, p := range pieces(reasoning) {
+			out = e.Reasoning(out, p)
+		}
+		for _, p := range pieces(content) {
+			out = e.Content(out, p)
+		}
+		out = e.ToolCallStart(out, 0, []byte("call_1"), []byte("f"))
+		for _, p := range pieces(args) {
+			out = e.ToolCallArgs(out, 0, p)
+		}
+		out = e.ToolCallEnd(out, 0)
+		out = e.Finish(out, protocols.FinishStop, protocols.Usage{})
+		var got [3][]byte
+		for _, fr := range testutil.Frames(t, out) {
+			ev, err := anthropic.DecodeStreamEvent([]byte(fr.Data))
+			if err != nil || ev.EventType() != fr.Event {
+				t.Fatalf("frame %s %q: %v", fr.Event, fr.Data, err)
+			}
+			if d, ok := ev.(*anthropic.ContentBlockDeltaEvent); ok {
+				switch d.Delta.Type {
+				case anthropic.DeltaThinking:
+					got[0] = append(got[0], d.Delta.Thinking...)
+				case anthropic.DeltaText:
+					got[1] = append(got[1], d.Delta.Text...)
+				case anthropic.DeltaInputJSON:
+					got[2] = append(got[2], d.Delta.PartialJSON...)
+				}
+			}
+		}
+		for i := range got {
+			if string(got[i]) != string(want[i]) {
+				t.Fatalf("stream %d: got %q, want %q", i, got[i], want[i])
+			}
+		}
+	})
+}
