@@ -16,3 +16,15 @@ func AppendSSE[S ~string | ~[]byte](dst []byte, event string, data S) []byte {
 
 // SSEDone is the terminator of an OpenAI-style stream.
 const SSEDone = "data: [DONE]\n\n"
+
+// AppendAnnotation appends a Dynamo annotation event (nvext.annotations):
+// the event name is the annotation name and the JSON value rides in a
+// comment line, before the stream's first data chunk. value must be compact
+// JSON (no newlines).
+func AppendAnnotation[S ~string | ~[]byte](dst []byte, name string, value S) []byte {
+	dst = append(dst, "event: "...)
+	dst = append(dst, name...)
+	dst = append(dst, "\n: "...)
+	dst = append(dst, value...)
+	return append(dst, '\n', '\n')
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/sse"
 )
 
@@ -60,5 +61,18 @@ func TestReaderLineLimit(t *testing.T) {
 	_, err := read(t, "data: "+strings.Repeat("x", 100)+"\n\n", 50)
 	if !errors.Is(err, sse.ErrLineTooLong) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+func TestAnnotationRoundTrip(t *testing.T) {
+	b := protocols.AppendAnnotation(nil, "request_id", `"req-1"`)
+	b = protocols.AppendSSE(b, "", `{"id":"x"}`)
+	got, err := read(t, string(b), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []ev{{Name: "request_id", Comments: []string{`"req-1"`}}, {Data: `{"id":"x"}`}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
 	}
 }
