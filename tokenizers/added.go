@@ -102,14 +102,15 @@ func newAddedMatcher(tokens []addedToken) *addedMatcher {
 	return m
 }
 
-// next finds the leftmost-longest added token in s at or after i that
-// satisfies its single_word flag. It returns the token and the bounds of the
-// match, widened by lstrip/rstrip to the white space the token swallows.
-func (m *addedMatcher) next(s string, i int) (tok *addedToken, start, end int) {
+// next finds the leftmost-longest added token in s at or after from that
+// satisfies its single_word flag (judged on the whole of s, as Hugging Face
+// does). It returns the token and the bounds of the match, widened by
+// lstrip/rstrip to the white space the token swallows (not below from).
+func (m *addedMatcher) next(s string, from int) (tok *addedToken, start, end int) {
 	if m == nil || m.trie.empty() {
 		return nil, -1, -1
 	}
-	for ; i < len(s); i++ {
+	for i := from; i < len(s); i++ {
 		if !m.first[s[i]] {
 			continue
 		}
@@ -119,11 +120,14 @@ func (m *addedMatcher) next(s string, i int) (tok *addedToken, start, end int) {
 		}
 		t := &m.tokens[k]
 		if t.singleWord && !(wordBoundaryBefore(s, i) && wordBoundaryAfter(s, e)) {
+			// Discarded; like Hugging Face's non-overlapping match
+			// iterator, the search resumes after the match.
+			i = e - 1
 			continue
 		}
 		start, end = i, e
 		if t.lstrip {
-			for start > 0 {
+			for start > from {
 				r, n := utf8.DecodeLastRuneInString(s[:start])
 				if !unicode.IsSpace(r) {
 					break
@@ -145,8 +149,12 @@ func (m *addedMatcher) next(s string, i int) (tok *addedToken, start, end int) {
 	return nil, -1, -1
 }
 
+// isWordRune reports whether r is matched by \w in Rust's regex crate
+// (Alphabetic, marks, decimal digits, connector punctuation, join controls),
+// which Hugging Face uses for single_word.
 func isWordRune(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+	return unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_Alphabetic, r) ||
+		unicode.IsMark(r) || unicode.Is(unicode.Nd, r) || unicode.Is(unicode.Pc, r) || r == 0x200C || r == 0x200D
 }
 
 func wordBoundaryBefore(s string, i int) bool {

@@ -58,7 +58,7 @@ func loadLargeQuiet(tb testing.TB, rel string) *BPE {
 
 // goldenModels are the tokenizer.json files with goldens from Hugging Face's
 // library (testdata/golden/<name>.json, written by testdata/gen/gen.js).
-var goldenModels = []string{"tiny", "tiny_flags", "tiny_gpt2", "tiny_metaspace", "tiny_unk", "tiny_regexp", "tiny_metaspace_first", "qwen3", "llama3", "gptoss", "deepseek_v3", "mistral"}
+var goldenModels = []string{"tiny", "tiny_flags", "tiny_gpt2", "tiny_metaspace", "tiny_unk", "tiny_regexp", "tiny_metaspace_first", "tiny_words", "qwen3", "llama3", "gptoss", "deepseek_v3", "mistral"}
 
 // tinyFiles are the small committed tokenizers under testdata/tiny; the
 // variants exercise components the large files do not use (added-token
@@ -66,7 +66,7 @@ var goldenModels = []string{"tiny", "tiny_flags", "tiny_gpt2", "tiny_metaspace",
 // Metaspace, unk, WhitespaceSplit, Strip, Replace, NFKC).
 var tinyFiles = map[string]string{
 	"tiny": "tokenizer.json", "tiny_flags": "flags.json", "tiny_gpt2": "gpt2.json",
-	"tiny_metaspace": "metaspace.json", "tiny_unk": "unk.json", "tiny_regexp": "regexp.json", "tiny_metaspace_first": "metaspace_first.json",
+	"tiny_metaspace": "metaspace.json", "tiny_unk": "unk.json", "tiny_regexp": "regexp.json", "tiny_metaspace_first": "metaspace_first.json", "tiny_words": "words.json",
 }
 
 // modelFile returns the tokenizer.json of a golden model: tiny is committed

@@ -229,14 +229,36 @@ func (t *BPE) buildModel(m *hfModel, merges [][2][]byte, byteLevel bool) error {
 }
 
 // setAdded installs the added tokens and the per-id tables that depend on
-// them (token strings, special flags, decoded bytes).
+// them (token strings, special flags, decoded bytes). Ids are assigned the
+// way Hugging Face's loader assigns them, which ignores the "id" field of the
+// file: a token already in the model's vocabulary keeps that id, any other
+// takes the next id after the vocabulary and the added tokens so far. In
+// files written by the library the two agree.
 func (t *BPE) setAdded(list []hfAddedToken) error {
 	t.added = t.added[:0]
+	vocabSize := uint32(len(t.model.vocab))
+	next := vocabSize
+	seen := map[string]int{}
 	for _, a := range list {
-		t.added = append(t.added, addedToken{
-			content: a.Content, id: a.ID, special: a.Special,
+		id, ok := t.model.vocab[a.Content]
+		if !ok {
+			if i, dup := seen[a.Content]; dup {
+				id = t.added[i].id
+			} else {
+				id = next
+				next++
+			}
+		}
+		tok := addedToken{
+			content: a.Content, id: id, special: a.Special,
 			lstrip: a.LStrip, rstrip: a.RStrip, normalized: a.Normalized, singleWord: a.SingleWord,
-		})
+		}
+		if i, dup := seen[a.Content]; dup {
+			t.added[i] = tok // a later entry for the same content wins
+			continue
+		}
+		seen[a.Content] = len(t.added)
+		t.added = append(t.added, tok)
 	}
 	return t.finishAdded()
 }

@@ -216,20 +216,18 @@ func (t *BPE) encodeRaw(dst []uint32, text string, allowAdded bool, sc *encodeSc
 	if !allowAdded {
 		return t.encodeNormalized(dst, t.normalize(text), nil, true, sc)
 	}
-	first := true // the next piece starts at offset 0 of text
-	for len(text) > 0 {
-		tok, start, end := t.rawAdded.next(text, 0)
+	for pos := 0; pos < len(text); {
+		tok, start, end := t.rawAdded.next(text, pos)
 		if tok == nil {
 			start, end = len(text), len(text)
 		}
-		if start > 0 {
-			dst = t.encodeNormalized(dst, t.normalize(text[:start]), t.normAdded, first, sc)
+		if start > pos {
+			dst = t.encodeNormalized(dst, t.normalize(text[pos:start]), t.normAdded, pos == 0, sc)
 		}
 		if tok != nil {
 			dst = append(dst, tok.id)
 		}
-		text = text[end:]
-		first = false
+		pos = end
 	}
 	return dst
 }
@@ -237,19 +235,18 @@ func (t *BPE) encodeRaw(dst []uint32, text string, allowAdded bool, sc *encodeSc
 // encodeNormalized splits normalized text around the normalized added
 // tokens and pre-tokenizes and encodes the rest.
 func (t *BPE) encodeNormalized(dst []uint32, s string, m *addedMatcher, first bool, sc *encodeScratch) []uint32 {
-	for len(s) > 0 {
-		tok, start, end := m.next(s, 0)
+	for pos := 0; pos < len(s); {
+		tok, start, end := m.next(s, pos)
 		if tok == nil {
 			start, end = len(s), len(s)
 		}
-		if start > 0 {
-			dst = t.preTokenize(dst, 0, s[:start], first, sc)
+		if start > pos {
+			dst = t.preTokenize(dst, 0, s[pos:start], first && pos == 0, sc)
 		}
 		if tok != nil {
 			dst = append(dst, tok.id)
 		}
-		s = s[end:]
-		first = false
+		pos = end
 	}
 	return dst
 }

@@ -17,7 +17,14 @@ const large = path.join(testdata, 'large');
 const corpus = JSON.parse(fs.readFileSync(path.join(testdata, 'corpus.json'), 'utf8')).texts;
 // The tiny* tokenizers are committed (testdata/tiny) and exercise components
 // the large files do not use; their goldens run without the setup.
-const tiny = { tiny: 'tokenizer.json', tiny_flags: 'flags.json', tiny_gpt2: 'gpt2.json', tiny_metaspace: 'metaspace.json', tiny_unk: 'unk.json', tiny_regexp: 'regexp.json', tiny_metaspace_first: 'metaspace_first.json' };
+const tiny = { tiny: 'tokenizer.json', tiny_flags: 'flags.json', tiny_gpt2: 'gpt2.json', tiny_metaspace: 'metaspace.json', tiny_unk: 'unk.json', tiny_regexp: 'regexp.json', tiny_metaspace_first: 'metaspace_first.json', tiny_words: 'words.json' };
+// Texts for one variant only: words.json has a single_word token "ab", an
+// added "bc" overlapping it, a special "a" in the vocabulary, and "zz" with
+// lstrip and rstrip.
+const extraTexts = {
+  tiny_words: ['xabc', 'abc', 'x ab_', ' ab ', 'ab٣', 'éab', 'ab\u200d', '_ab', '-ab-', 'abab', 'ab ab', 'ⅫⅫ', 'aⅫ', ' Ⅻ ',
+    'ab\u0301', '\u0301ab', 'ab‿', '1ab', 'ab²', 'x zz y', 'x\u00a0zz\u3000\ty', 'a', 'bab', 'zz', '  zz  ', 'ab zz ab'],
+};
 const models = [...Object.keys(tiny), 'qwen3', 'llama3', 'gptoss', 'deepseek_v3', 'mistral'];
 const fileOf = (model) => tiny[model] ? path.join(testdata, 'tiny', tiny[model]) : path.join(large, model, 'tokenizer.json');
 
@@ -66,7 +73,8 @@ async function gen(model) {
     out.decode.push({ ids, skip_special_tokens: skip, text: await tok.decode(ids, skip) });
   };
   // The variants only need the shorter texts.
-  const texts = (model.startsWith('tiny_') ? corpus.filter((t) => t.length <= 1000) : corpus).concat(randomTexts(300));
+  const texts = (model.startsWith('tiny_') ? corpus.filter((t) => t.length <= 1000) : corpus)
+    .concat(extraTexts[model] || [], randomTexts(300));
   for (const text of texts) {
     for (const add of [false, true]) {
       const enc = await tok.encode(text, null, { addSpecialTokens: add });
