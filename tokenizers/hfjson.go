@@ -265,7 +265,9 @@ func (t *BPE) setAdded(list []hfAddedToken) error {
 
 func (t *BPE) finishAdded() error {
 	var raw, norm []addedToken
+	t.addedIDs = make(map[string]uint32, len(t.added))
 	for _, a := range t.added {
+		t.addedIDs[a.content] = a.id
 		if a.id > maxID {
 			return invalid("added token %q has id %d, above the limit %d", a.content, a.id, maxID)
 		}

@@ -117,9 +117,10 @@ type BPE struct {
 	model bpeModel
 
 	added      []addedToken
-	rawAdded   *addedMatcher // added tokens matched in the input text
-	normAdded  *addedMatcher // added tokens matched in normalized text
-	special    []bool        // by id
+	addedIDs   map[string]uint32 // content → id
+	rawAdded   *addedMatcher     // added tokens matched in the input text
+	normAdded  *addedMatcher     // added tokens matched in normalized text
+	special    []bool            // by id
 	specialIDs []uint32
 
 	normalizer []normStep
@@ -166,8 +167,9 @@ func (t *BPE) Encode(text string, addSpecialTokens bool) ([]uint32, error) {
 }
 
 // AppendEncode appends the ids of text to dst and returns the extended
-// slice; with a dst of sufficient capacity it does not allocate for
-// tokenizers without a normalizer. It never fails.
+// slice. With a dst of sufficient capacity it does not allocate, except
+// where a normalizer has to rewrite the text (Unicode normalization of
+// non-ASCII text, Prepend, Replace, Lowercase). It never fails.
 func (t *BPE) AppendEncode(dst []uint32, text string, addSpecialTokens bool) []uint32 {
 	sc := t.getScratch()
 	if addSpecialTokens {
@@ -259,10 +261,8 @@ func (t *BPE) Decode(ids []uint32, skipSpecialTokens bool) (string, error) {
 
 // TokenToID implements Tokenizer.
 func (t *BPE) TokenToID(token string) (uint32, bool) {
-	for i := range t.added {
-		if t.added[i].content == token {
-			return t.added[i].id, true
-		}
+	if id, ok := t.addedIDs[token]; ok {
+		return id, true
 	}
 	id, ok := t.model.vocab[token]
 	return id, ok
