@@ -203,9 +203,15 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 		g.st = l3Gap
 	case r == jcBad && !g.spec:
 		g.st = l3Skip
-	case r != jcMore, len(g.buf) >= g.p.limit:
-		// Closed, broken or too long before it became a call: content.
+	case r != jcMore:
+		// Closed or broken before it became a call: content.
 		return n, g.releaseWith(nil)
+	case len(g.buf) >= g.p.limit:
+		// Too long to hold: content. The limit may cut a character; its
+		// first bytes go back to the text state with the rest of it.
+		k := min(incompleteRune(g.buf), n)
+		g.buf = g.buf[:len(g.buf)-k]
+		return n - k, g.releaseWith(nil)
 	}
 	return n, blockMore
 }

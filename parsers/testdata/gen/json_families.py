@@ -285,6 +285,8 @@ def llama3():
     C("held bare object beyond the limit is content", "TOOLCALLING.batch.3", '{"name": "a", "x": "%s", "parameters": {}}' % ("y" * 40),
       content='{"name": "a", "x": "%s", "parameters": {}}' % ("y" * 40), options={"max_call_buffer": 32}, allow_markup=True,
       ref="GRAMMARS.md §6.2: the hold is bounded by the per-call limit, then released as content")
+    C("the limit never cuts a character of released content", "TOOLCALLING.batch.3", '{"0000世界0🎉 x"}', content='{"0000世界0🎉 x"}', options={"max_call_buffer": 16},
+      allow_markup=True, ref="fuzz regression (FuzzLlama3JSON): the 16-byte limit falls inside 🎉; its first bytes go back to the text state")
     C("python_tag then non-JSON is content", "TOOLCALLING.batch.4.a", "Searching: " + TAG + 'brave_search.call(query="weather")', content='Searching: brave_search.call(query="weather")',
       ref="GRAMMARS.md §6.2 library rule: content with the tag removed (Dynamo returns nothing)")
     C("python_tag then whitespace and non-JSON keeps the whitespace", "TOOLCALLING.batch.4.a", TAG + ' \nwolfram_alpha.call(query="2+2")', content=' \nwolfram_alpha.call(query="2+2")')
