@@ -32,12 +32,14 @@ import "bytes"
 // A malformed call (bad name, arguments that are not a JSON object, a body
 // that breaks) is abandoned if it started and is dropped up to the next
 // "[TOOL_CALLS]" (or the end). "[/TOOL_CALLS]", "[ARGS]" and "[CALL_ID]" met
-// outside a call are markup and removed.
+// outside a call are markup and removed; so is "</s>" (the EOS token that
+// ends the grammar) right after a call, while anywhere else it is text.
 type mistral struct {
 	p    *Parser
 	body jsonCalls // pre-v11 body
 	vs   jsonScan  // v11+ arguments
 	skip matcher   // "[TOOL_CALLS]": where dropping a broken call ends
+	end  matcher   // "[/TOOL_CALLS]" and "</s>" right after a call
 
 	st   msState
 	tok  []byte // the name or id being read
@@ -55,6 +57,7 @@ const (
 	msID                      // after [CALL_ID]: the id
 	msArgsWait                // after [ARGS]: whitespace, then the object
 	msArgs                    // inside the arguments object
+	msEnd                     // after a call: an optional "</s>"
 	msSkip                    // dropping a broken call
 )
 
@@ -62,6 +65,7 @@ const (
 	mistralOpen   = "[TOOL_CALLS]"
 	mistralArgs   = "[ARGS]"
 	mistralCallID = "[CALL_ID]"
+	mistralEOS    = "</s>"
 
 	// mistralIDWait bounds the arguments held while a pre-v11 call waits for
 	// its "id" key: 1 KiB delays the start of a typical call by nothing and
@@ -95,6 +99,7 @@ func newMistral(p *Parser) toolGrammar {
 		idWait:      min(mistralIDWait, p.limit),
 	}
 	g.skip = newMatcher(marker{text: mistralOpen, act: actOpen})
+	g.end = newMatcher(marker{text: "[/TOOL_CALLS]", act: actOpen}, marker{text: mistralEOS, act: actClose})
 	return g
 }
 
@@ -137,7 +142,7 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 			n, r = g.body.feed(b[i:])
 			switch r {
 			case jcEnd:
-				st = blockDone
+				g.st = msEnd
 			case jcBad:
 				g.st = msSkip
 			}
@@ -156,7 +161,25 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 				}
 			}
 		case msArgs:
-			n, st = g.feedArgs(b[i:])
+			n = g.feedArgs(b[i:])
+		case msEnd:
+			// The grammar ends with an optional "[/TOOL_CALLS]" and an
+			// optional "</s>" (the EOS token, when the engine keeps it in
+			// the text): markup right after a call; "</s>" anywhere else
+			// is text.
+			mi, partial := g.end.at(b[i:], final)
+			switch {
+			case partial:
+				return i, blockHold
+			case mi < 0:
+				g.st = msStart
+				return i, blockDone
+			}
+			n = len(g.end.ms[mi].text)
+			if g.end.ms[mi].act == actClose {
+				g.st = msStart
+				return i + n, blockDone
+			}
 		default:
 			pos, mi := g.skip.find(b[i:], final)
 			switch {
@@ -273,7 +296,7 @@ func (g *mistral) endToken(cut int) bool {
 }
 
 // feedArgs streams the arguments object.
-func (g *mistral) feedArgs(b []byte) (int, blockStatus) {
+func (g *mistral) feedArgs(b []byte) int {
 	n, r := g.vs.scan(b)
 	switch r {
 	case scanMore:
@@ -284,8 +307,7 @@ func (g *mistral) feedArgs(b []byte) (int, blockStatus) {
 	case scanDone:
 		g.p.out.args(b[:n])
 		g.p.out.endCall()
-		g.st = msStart
-		return n, blockDone
+		g.st = msEnd
 	default:
 		// The bytes before the error were valid so far: stream them like
 		// any chunking would have, then abandon.
@@ -293,7 +315,7 @@ func (g *mistral) feedArgs(b []byte) (int, blockStatus) {
 		g.p.out.abandonCall()
 		g.st = msSkip
 	}
-	return n, blockMore
+	return n
 }
 
 // fail abandons the call (if it started) and drops the block up to the next

@@ -379,6 +379,12 @@ def mistral():
       calls=[("a", {}), ("b", {"k": 1}), ("c", {"k": 2}), ("d", {"k": 3})], ref="GRAMMARS.md §8.1: production traffic mixes them")
     fx.cases[-1]["expected"]["calls"][0]["id"] = "x1"
     fx.cases[-1]["expected"]["calls"][3]["id"] = "x4"
+    C("EOS token after the last call is markup", "TOOLCALLING.fmt.3", V("a", '{"x": 1}') + "</s>", calls=[("a", {"x": 1})],
+      ref="GRAMMARS.md §8.1: output = [text] 1*call [\"</s>\"]; right after a call it is markup")
+    C("pre-v11 closing tag then EOS token", "TOOLCALLING.fmt.3", T + '[{"name": "a", "arguments": {}}][/TOOL_CALLS]</s>', calls=[("a", {})])
+    C("EOS token elsewhere is text", "TOOLCALLING.batch.3", "Use <s>old</s> new. </s", content="Use <s>old</s> new. </s",
+      ref="</s> is markup only right after a call (strike-through HTML in content stays)")
+    C("EOS token after text after a call is text", "TOOLCALLING.batch.8.b", V("a", "{}") + " done</s>", content=" done</s>", calls=[("a", {})])
     C("pre-v11 single object", "TOOLCALLING.fmt.3", T + '{"name": "a", "arguments": {"x": 1}}', calls=[("a", {"x": 1})],
       ref="GRAMMARS.md §5.1: an object is accepted where an array of calls is")
     # ids (fmt.5.1)
