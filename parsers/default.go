@@ -27,10 +27,10 @@ func init() {
 	registerTool(ToolInfo{
 		Openers: []string{"<TOOLCALL>", "<|python_tag|>", "{", "["},
 		Closers: []string{"</TOOLCALL>"},
-		Malformed: "<TOOLCALL>: a body that is not a call (array) is markup, dropped up to its closer or the next opener; " +
-			"<|python_tag|>: JSON that is not a call is markup, a broken body is dropped up to the next opener, text that " +
-			"is not JSON is content with the tag removed; bare JSON at the start of the output is a call only with a string " +
-			"name and an arguments/parameters key, otherwise it is released as content",
+		Malformed: "wrapped: a body that is not a call (array) is markup, dropped up to its closer or the next opener; " +
+			"after the python tag: JSON that is not a call is markup, a broken body is dropped up to the next opener, text " +
+			"that is not JSON is content with the tag removed; bare JSON at the start of the output is a call only with a " +
+			"string `name` and an `arguments`/`parameters` key, otherwise it is released as content",
 		Truncated: "a closed body is a call even without its closer; in an unclosed array every closed element is a call; " +
 			"a committed call cut mid-value is abandoned and dropped; an undecided bare object is content",
 	}, newDefaultJSON, "default")

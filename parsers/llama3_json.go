@@ -60,13 +60,13 @@ var openBytes = []byte("{[")
 func init() {
 	registerTool(ToolInfo{
 		Openers: []string{"<|python_tag|>", "{", "["},
-		Malformed: "after <|python_tag|>: JSON that is not a call is markup, a body that breaks abandons its call and is " +
-			"dropped up to the next <|python_tag|> (or the end), text that is not JSON is content with the tag removed; " +
-			"bare JSON (start of output, or after a call and ';'/whitespace) is a call only with a string name and an " +
-			"arguments/parameters key: before that is decided it is held (up to the per-call limit) and released as " +
+		Malformed: "after the python tag: JSON that is not a call is markup, a body that breaks abandons its call and is " +
+			"dropped up to the next tag (or the end), text that is not JSON is content with the tag removed; bare JSON " +
+			"(start of output, or after a call and `;`/whitespace) is a call only with a string `name` and an " +
+			"`arguments`/`parameters` key: until that is decided it is held (up to the per-call limit) and released as " +
 			"content when it closes, breaks or outgrows the limit",
 		Truncated: "a closed object is a call; a committed call cut mid-value is abandoned and dropped; an undecided bare " +
-			"object is content; whitespace or ';' after the last call is dropped",
+			"object is content; whitespace or `;` after the last call is dropped",
 	}, newLlama3JSON, "llama3_json", "llama4_json", "llama3")
 }
 

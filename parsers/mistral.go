@@ -78,9 +78,9 @@ func init() {
 		Openers: []string{mistralOpen},
 		Closers: []string{"[/TOOL_CALLS]", mistralArgs, mistralCallID},
 		Malformed: "a name or id with whitespace inside, an empty name, arguments that are not a JSON object, or a " +
-			"pre-v11 body that breaks: the call is abandoned (if it started) and dropped up to the next [TOOL_CALLS] " +
-			"(or the end); pre-v11 elements that are not call objects are skipped; [/TOOL_CALLS], [ARGS] and " +
-			"[CALL_ID] outside a call are removed",
+			"pre-v11 body that breaks: the call is abandoned (if it started) and dropped up to the next `[TOOL_CALLS]` " +
+			"(or the end); pre-v11 elements that are not call objects are skipped; `[/TOOL_CALLS]`, `[ARGS]` and " +
+			"`[CALL_ID]` outside a call are removed, `</s>` right after a call too",
 		Truncated: "a closed arguments object is a call; arguments cut mid-value are abandoned; a name or id cut by the " +
 			"end is dropped; in an unclosed pre-v11 array every closed element is a call",
 	}, newMistral, "mistral")

@@ -37,10 +37,10 @@ const phi4Word = "functools"
 func init() {
 	registerTool(ToolInfo{
 		Openers: []string{phi4Word + "["},
-		Malformed: "\"functools\" not followed by '[' (after optional whitespace) is content; in the array, elements that " +
+		Malformed: "`functools` not followed by `[` (after optional whitespace) is content; in the array, elements that " +
 			"are not call objects are skipped; an array that breaks abandons its call and is dropped up to the next " +
-			"\"functools\" (or the end); non-whitespace after the closed array is content",
-		Truncated: "in an unclosed array every closed element is a call and the truncated one is abandoned; \"functools\" " +
+			"`functools` (or the end); non-whitespace after the closed array is content",
+		Truncated: "in an unclosed array every closed element is a call and the truncated one is abandoned; `functools` " +
 			"(and whitespace) at the end is content",
 	}, newPhi4, "phi4", "phi4_mini_json")
 }
