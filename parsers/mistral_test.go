@@ -55,6 +55,8 @@ func TestMistralIDs(t *testing.T) {
 					if c.ID != "call-7" {
 						t.Errorf("call %d: id %q, want the model's call-7 verbatim", i, c.ID)
 					}
+				case i == 203 && c.ID == "lateID001":
+					t.Errorf("call %d: the id after %d bytes of arguments was waited for", i, mistralIDWait)
 				default:
 					if !isMistralID(c.ID) {
 						t.Errorf("call %d: minted id %q is not 9 ASCII alphanumerics", i, c.ID)
