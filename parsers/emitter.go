@@ -1,6 +1,9 @@
 package parsers
 
-import "math/rand/v2"
+import (
+	"math/bits"
+	"math/rand/v2"
+)
 
 // emitter collects the events of one Feed or Finish and owns the call
 // lifecycle shared by every grammar: indices, ids, and the whole-call mode.
@@ -8,8 +11,9 @@ type emitter struct {
 	events []Event
 	arena  []byte // per-call copies (ids, names, escapes); reset by begin
 
-	whole bool // Config.WholeCalls
-	limit int  // Config.MaxCallBuffer
+	whole    bool // Config.WholeCalls
+	limit    int  // Config.MaxCallBuffer
+	shortIDs bool // mint Mistral-shaped ids (9 ASCII alphanumerics); set by the grammar
 
 	next    int    // index of the next visible call
 	seed    uint64 // per-stream id seed (random)
@@ -99,12 +103,40 @@ func (e *emitter) reasoning(b []byte) { e.text(EventReasoning, b) }
 // warm-up.
 func (e *emitter) mintID() []byte {
 	e.minted++
+	if e.shortIDs {
+		return e.mintShortID()
+	}
 	x := mix64(e.seed + e.minted)
 	start := len(e.arena)
 	e.arena = append(e.arena, "call_"...)
 	e.arena = appendHex(e.arena, x, 16)
 	e.arena = appendHex(e.arena, mix64(e.seed^0x9e3779b97f4a7c15+e.minted)>>32, 8)
 	return e.arena[start:len(e.arena):len(e.arena)]
+}
+
+// shortIDSpace is 62^9, the number of 9-character alphanumeric ids.
+const shortIDSpace = 13537086546263552
+
+// shortIDStep is coprime to shortIDSpace (odd, not a multiple of 31), so
+// seed + k*step (mod shortIDSpace) is distinct for every k < shortIDSpace.
+const shortIDStep = 0x9e3779b97f4a7c15 % shortIDSpace
+
+// mintShortID returns a fresh Mistral-shaped id: exactly 9 ASCII
+// alphanumerics, the shape mistral-common validates on the next turn
+// (GRAMMARS.md §3). Unique within the stream, random across streams; written
+// into the arena.
+func (e *emitter) mintShortID() []byte {
+	const alnum = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	hi, lo := bits.Mul64(e.minted%shortIDSpace, shortIDStep)
+	x := (bits.Rem64(hi, lo, shortIDSpace) + e.seed%shortIDSpace) % shortIDSpace
+	start := len(e.arena)
+	e.arena = append(e.arena, "000000000"...)
+	id := e.arena[start:len(e.arena):len(e.arena)]
+	for k := len(id) - 1; k >= 0; k-- {
+		id[k] = alnum[x%62]
+		x /= 62
+	}
+	return id
 }
 
 func mix64(z uint64) uint64 {

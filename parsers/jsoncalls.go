@@ -28,6 +28,18 @@ type jsonCalls struct {
 	allowArray  bool     // an array of call objects is a body
 	argKeys     []string // keys holding the arguments
 	idKey       string   // key holding a model-given call id ("" = none)
+	// requireArgs: an object without an arguments key is not a call, and the
+	// start waits until the arguments begin (an object arguments value) or
+	// are unwrapped (a string one). For bare JSON that may still turn out to
+	// be content (llama3_json without <|python_tag|>).
+	requireArgs bool
+	// idWait (with idKey): the start waits for the id key while at most
+	// idWait bytes of arguments are held (Mistral writes the id after the
+	// arguments); past that, or when the object closes, the call starts with
+	// a minted id. 0: start as soon as the name is known.
+	idWait int
+
+	starts int // calls started so far (never reset): lets a grammar see a commit
 
 	st      jcState
 	inArray bool
@@ -42,6 +54,8 @@ type jsonCalls struct {
 	bad      bool   // the object is not a call
 	haveName bool   // a name was read
 	haveArgs bool   // arguments were read
+	argsOK   bool   // the arguments began as an object or were unwrapped from a string
+	ending   bool   // the object closed: start now or never
 	pending  []byte // arguments read before the name (escaped, ready to emit)
 	raw      []byte // captured raw string value (name, string arguments, id)
 	name     []byte
@@ -99,6 +113,7 @@ func (j *jsonCalls) begin() {
 
 func (j *jsonCalls) resetObject() {
 	j.started, j.bad, j.haveName, j.haveArgs = false, false, false, false
+	j.argsOK, j.ending = false, false
 	j.pending = j.pending[:0]
 	j.raw = j.raw[:0]
 	j.name = j.name[:0]
@@ -131,6 +146,12 @@ func (j *jsonCalls) objectStart() {
 
 // objectEnd completes a call object.
 func (j *jsonCalls) objectEnd() {
+	if !j.started && !j.bad && j.haveName {
+		// A start that waited (for an id, or for the arguments) happens now,
+		// or never.
+		j.ending = true
+		j.startIfReady()
+	}
 	switch {
 	case j.started && j.bad:
 		j.out.abandonCall()
@@ -163,12 +184,19 @@ func (j *jsonCalls) startIfReady() {
 	if j.started || j.bad || !j.haveName {
 		return
 	}
+	if j.requireArgs && !j.argsOK {
+		return
+	}
+	if j.idWait > 0 && len(j.id) == 0 && !j.ending && len(j.pending) <= j.idWait {
+		return
+	}
 	var id []byte
 	if len(j.id) > 0 {
 		id = j.id
 	}
 	j.out.startCall(j.name, id)
 	j.started = true
+	j.starts++
 	if len(j.pending) > 0 {
 		j.out.args(j.out.copyBytes(j.pending))
 		j.pending = j.pending[:0]
@@ -359,6 +387,8 @@ func (j *jsonCalls) feed(b []byte) (int, jcResult) {
 				case j.bad:
 				case c == '{':
 					j.st = jcArgs
+					j.argsOK = true
+					j.startIfReady()
 				case c == '"':
 					j.raw = j.raw[:0]
 					j.st = jcArgsStr
@@ -462,6 +492,9 @@ func (j *jsonCalls) argBytes(b []byte) {
 		return
 	}
 	j.pending = append(j.pending, b...)
+	if j.idWait > 0 && len(j.pending) > j.idWait {
+		j.startIfReady()
+	}
 }
 
 // argEscape passes on the escape of a raw control character in a string.
@@ -474,6 +507,9 @@ func (j *jsonCalls) argEscape(c byte) {
 		return
 	}
 	j.pending = append(j.pending, ctrlEscape(c)...)
+	if j.idWait > 0 && len(j.pending) > j.idWait {
+		j.startIfReady()
+	}
 }
 
 // valueCaptured handles a complete captured value in j.raw.
@@ -489,6 +525,7 @@ func (j *jsonCalls) valueCaptured() {
 		j.startIfReady()
 	case jcID:
 		j.id = appendUnquoted(j.id[:0], j.raw)
+		j.startIfReady()
 	case jcArgsStr:
 		// Arguments as a JSON string: unwrap it when it holds an object.
 		j.tmp = appendUnquoted(j.tmp[:0], j.raw)
@@ -497,11 +534,13 @@ func (j *jsonCalls) valueCaptured() {
 			j.markBad()
 			return
 		}
+		j.argsOK = true
 		if j.started {
 			j.out.args(j.out.copyBytes(escapeCtrl(j.raw[:0], obj)))
 			return
 		}
 		j.pending = escapeCtrl(j.pending[:0], obj)
+		j.startIfReady()
 	}
 }
 

@@ -456,9 +456,12 @@ func (p *Parser) scanAfterCall(b []byte, final bool) (int, bool) {
 		mk := &m.ms[mi]
 		switch mk.act {
 		case actToolOpen:
-			p.ws = p.ws[:0]
+			// The whitespace is markup between two calls. It is cleared
+			// after open, so a grammar whose opener may turn out to be text
+			// (phi4's "functools") can keep it to release with the word.
 			p.mode = mCall
 			p.tool.open(mk.arg)
+			p.ws = p.ws[:0]
 			return i + len(mk.text), false
 		case actToolClose:
 			// The block's closer (whitespace before it is inside the

@@ -1,0 +1,302 @@
+package parsers
+
+// llama3JSON is the Llama 3.x / 4 JSON tool-call grammar (GRAMMARS.md §6.2):
+//
+//	output = [ "<|python_tag|>" ] call *( ";" *WS call )
+//	call   = {"name": NAME, "parameters"|"arguments": {…}}   (or an array of calls, §5.1)
+//
+// There is no closer: a call ends when its object closes. Two kinds of body:
+//
+//   - Tagged: the JSON value right after <|python_tag|> (after whitespace) is
+//     a call body. A JSON value that is not a call is markup (GRAMMARS.md
+//     §4.8); a body that breaks mid-way abandons its call and is dropped up
+//     to the next opener (or the end). Text after the tag that does not
+//     start a JSON value ('{' or '[') is content, the tag removed (Llama's
+//     built-in tools, brave_search.call(…)).
+//   - Bare (speculative): a '{' or '[' at the start of the output (after
+//     whitespace), or after a call of the group (separated by ';' and/or
+//     whitespace), may be a call or a JSON answer. Its bytes are held
+//     (bounded by the per-call limit) while the call shape is undecided: the
+//     call starts — and the body commits — once it has a string name and its
+//     arguments begin ("arguments" or "parameters" is required here, as in
+//     vLLM). A body that closes, breaks or reaches the limit before it
+//     commits is released as content, together with the separator before it;
+//     a JSON-formatted answer is delayed, never corrupted.
+//
+// Between the calls of a group, ';' and whitespace are markup. Whitespace not
+// followed by another call follows the whitespace-after-a-call rule; a ';'
+// not followed by another call is content with the whitespace around it.
+type llama3JSON struct {
+	p    *Parser
+	body jsonCalls
+	skip matcher // the openers: where dropping a broken body ends
+
+	st   l3State
+	spec bool   // the body has not committed: its bytes may still be content
+	semi bool   // the gap holds the ';' separator
+	buf  []byte // held bytes: whitespace after the tag, the gap between calls, a speculative body (with its gap)
+}
+
+// l3State is where a llama3JSON block is.
+type l3State uint8
+
+const (
+	l3Tag  l3State = iota // after <|python_tag|>: whitespace, then a JSON value or text
+	l3Body                // inside a body
+	l3Gap                 // after a body: ';' and whitespace, then another call or not
+	l3Skip                // dropping a broken body up to the next opener
+)
+
+// Opener arguments (shared with default).
+const (
+	l3ArgTag     = 1 // <|python_tag|>
+	l3ArgBrace   = 2 // '{' at the start of the output
+	l3ArgBracket = 3 // '[' at the start of the output
+)
+
+// openBytes are the bare openers the driver consumed, re-fed to the body.
+var openBytes = []byte("{[")
+
+func init() {
+	registerTool(ToolInfo{
+		Openers: []string{"<|python_tag|>", "{", "["},
+		Malformed: "after the python tag: JSON that is not a call is markup, a body that breaks abandons its call and is " +
+			"dropped up to the next tag (or the end), text that is not JSON is content with the tag removed; bare JSON " +
+			"(start of output, or after a call and `;`/whitespace) is a call only with a string `name` and an " +
+			"`arguments`/`parameters` key: until that is decided it is held (up to the per-call limit) and released as " +
+			"content when it closes, breaks or outgrows the limit",
+		Truncated: "a closed object is a call; a committed call cut mid-value is abandoned and dropped; an undecided bare " +
+			"object is content; whitespace or `;` after the last call is dropped",
+	}, newLlama3JSON, "llama3_json", "llama4_json", "llama3")
+}
+
+func newLlama3JSON(p *Parser) toolGrammar {
+	return newLlama3(p, "<|python_tag|>")
+}
+
+// newLlama3 builds the machine; skipTo lists every opener of the owning
+// grammar that is legal after a call (default adds <TOOLCALL>).
+func newLlama3(p *Parser, skipTo ...string) *llama3JSON {
+	g := &llama3JSON{p: p}
+	g.body = jsonCalls{
+		out:         &p.out,
+		limit:       p.limit,
+		allowObject: true,
+		allowArray:  true,
+		argKeys:     []string{"parameters", "arguments"},
+	}
+	var ms []marker
+	for _, s := range skipTo {
+		ms = append(ms, marker{text: s, act: actOpen})
+	}
+	g.skip = newMatcher(ms...)
+	return g
+}
+
+func (g *llama3JSON) textMarkers() []marker {
+	return []marker{
+		{text: "<|python_tag|>", act: actToolOpen, arg: l3ArgTag},
+		{text: "{", act: actToolOpen, arg: l3ArgBrace, atStart: true},
+		{text: "[", act: actToolOpen, arg: l3ArgBracket, atStart: true},
+	}
+}
+
+func (g *llama3JSON) open(arg int) {
+	g.buf = g.buf[:0]
+	g.semi = false
+	switch arg {
+	case l3ArgBrace, l3ArgBracket:
+		// The driver consumed the bracket: hold it and feed it to the body
+		// (one byte never decides anything; the limit is checked on the
+		// next bytes).
+		g.beginBody(true)
+		k := arg - l3ArgBrace
+		g.buf = append(g.buf, openBytes[k])
+		g.body.feed(openBytes[k : k+1])
+	default:
+		g.st = l3Tag
+	}
+}
+
+// beginBody starts a body; spec says whether it may still be content. The
+// bytes already in buf (a gap) stay held with it.
+func (g *llama3JSON) beginBody(spec bool) {
+	g.spec = spec
+	g.body.requireArgs = spec
+	g.body.begin()
+	g.st = l3Body
+}
+
+func (g *llama3JSON) feed(b []byte, final bool) (int, blockStatus) {
+	i := 0
+	for i < len(b) {
+		var n int
+		var st blockStatus
+		switch g.st {
+		case l3Tag:
+			n, st = g.feedTag(b[i:])
+		case l3Body:
+			n, st = g.feedBody(b[i:])
+		case l3Gap:
+			n, st = g.feedGap(b[i:])
+		default:
+			n, st = g.feedSkip(b[i:], final)
+		}
+		i += n
+		if st != blockMore {
+			return i, st
+		}
+	}
+	return i, blockMore
+}
+
+// feedTag handles the bytes after <|python_tag|>: whitespace is held until a
+// JSON value starts (markup) or text does (content).
+func (g *llama3JSON) feedTag(b []byte) (int, blockStatus) {
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	if len(g.buf)+i > g.p.limit {
+		return i, g.releaseWith(b[:i])
+	}
+	if i == len(b) {
+		g.buf = append(g.buf, b...)
+		return i, blockMore
+	}
+	if c := b[i]; c == '{' || c == '[' {
+		g.buf = g.buf[:0]
+		g.beginBody(false)
+		return i, blockMore
+	}
+	// Not JSON: content, the tag removed.
+	return i, g.releaseWith(b[:i])
+}
+
+// feedBody runs the JSON body. A speculative body is held until it commits
+// (its call starts) and released as content when it cannot.
+func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
+	if !g.spec {
+		n, r := g.body.feed(b)
+		switch r {
+		case jcEnd:
+			g.st = l3Gap
+		case jcBad:
+			g.st = l3Skip
+		}
+		return n, blockMore
+	}
+	part := b
+	if room := g.p.limit - len(g.buf); len(part) > room {
+		part = part[:max(room, 0)]
+	}
+	before := g.body.starts
+	n, r := g.body.feed(part)
+	if g.body.starts != before {
+		g.spec = false // a call started: the body is a call (group)
+		g.buf = g.buf[:0]
+	} else {
+		g.buf = append(g.buf, part[:n]...)
+	}
+	switch {
+	case r == jcEnd && !g.spec:
+		g.st = l3Gap
+	case r == jcBad && !g.spec:
+		g.st = l3Skip
+	case r != jcMore:
+		// Closed or broken before it became a call: content.
+		return n, g.releaseWith(nil)
+	case len(g.buf) >= g.p.limit:
+		// Too long to hold: content. The limit may cut a character; its
+		// first bytes go back to the text state with the rest of it.
+		k := min(incompleteRune(g.buf), n)
+		g.buf = g.buf[:len(g.buf)-k]
+		return n - k, g.releaseWith(nil)
+	}
+	return n, blockMore
+}
+
+// feedGap handles the bytes after a body: whitespace and one ';' are held
+// until another call starts (markup) or something else does.
+func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
+	i := 0
+	for ; i < len(b); i++ {
+		c := b[i]
+		if isSpace(c) || (c == ';' && !g.semi) {
+			g.semi = g.semi || c == ';'
+			continue
+		}
+		if len(g.buf)+i > g.p.limit {
+			return i, g.releaseWith(b[:i])
+		}
+		g.buf = append(g.buf, b[:i]...)
+		if c == '{' || c == '[' {
+			// Another object of the group: a call if it has the call shape.
+			g.semi = false
+			g.beginBody(true)
+			return i, blockMore
+		}
+		if !g.semi {
+			// Only whitespace: the driver's whitespace-after-a-call rule
+			// decides (markup before an opener, content before text).
+			g.p.ws = append(g.p.ws, g.buf...)
+			g.buf = g.buf[:0]
+			return i, blockDone
+		}
+		return i, g.releaseWith(nil)
+	}
+	if len(g.buf)+i > g.p.limit {
+		return i, g.releaseWith(b)
+	}
+	g.buf = append(g.buf, b...)
+	return i, blockMore
+}
+
+// feedSkip drops a broken body up to the next opener, which the text state
+// then sees.
+func (g *llama3JSON) feedSkip(b []byte, final bool) (int, blockStatus) {
+	pos, mi := g.skip.find(b, final)
+	switch {
+	case mi >= 0:
+		return pos, blockText
+	case pos < len(b):
+		return pos, blockHold
+	}
+	return len(b), blockMore
+}
+
+// releaseWith emits the held bytes and then tail as content and ends the
+// block: text follows.
+func (g *llama3JSON) releaseWith(tail []byte) blockStatus {
+	if len(g.buf) > 0 {
+		g.p.emitContent(g.p.out.copyBytes(g.buf))
+		g.buf = g.buf[:0]
+	}
+	g.p.emitContent(tail)
+	g.semi = false
+	g.st = l3Tag
+	return blockText
+}
+
+func (g *llama3JSON) finish() {
+	switch g.st {
+	case l3Tag:
+		// Whitespace after a tag at the end: content, the tag removed.
+		g.releaseWith(nil)
+	case l3Body:
+		if g.spec {
+			g.releaseWith(nil) // never became a call
+		} else {
+			g.body.finish()
+		}
+	}
+	g.buf = g.buf[:0]
+	g.semi = false
+}
+
+func (g *llama3JSON) reset() {
+	g.st = l3Tag
+	g.spec, g.semi = false, false
+	g.buf = shrink(g.buf)
+	g.body.begin()
+}

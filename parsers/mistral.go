@@ -1,0 +1,343 @@
+package parsers
+
+import "bytes"
+
+// mistral is Mistral's tool-call grammar in all its wire forms (GRAMMARS.md
+// §6.3 and §8.1); production traffic mixes them:
+//
+//	pre-v11  "[TOOL_CALLS]" *WS "[" call-object *( "," call-object ) "]" [ "[/TOOL_CALLS]" ]
+//	v11      "[TOOL_CALLS]" NAME "[CALL_ID]" ID "[ARGS]" JSON-object
+//	v13+     "[TOOL_CALLS]" NAME "[ARGS]" JSON-object
+//	text     "[TOOL_CALLS]" NAME JSON-object
+//
+// The first byte after "[TOOL_CALLS]" and optional whitespace decides: '['
+// (or '{') is the pre-v11 JSON body, anything else a v11+ name. Each v11+
+// call has its own "[TOOL_CALLS]"; whitespace between calls is markup.
+//
+// Names and ids run up to "[CALL_ID]", "[ARGS]" or '{' and are trimmed; a
+// name or id with whitespace inside, an empty name, or one longer than the
+// per-call limit is malformed. The call starts when the name (and the id,
+// when "[CALL_ID]" is present) is complete; the arguments are the JSON
+// object, streamed as the model's bytes, ending when it closes.
+//
+// Ids: the model's id when it gives one ("[CALL_ID]", or an "id" key in a
+// pre-v11 element), else 9 random ASCII alphanumerics (library rule:
+// mistral-common validates that shape on the next turn). Pre-v11 Mistral
+// writes the id after the arguments, and the start event carries the id, so
+// the start of a pre-v11 call waits for its id while at most mistralIDWait
+// bytes of arguments are held (decision, GRAMMARS.md is silent): a typical
+// call keeps the model's id; a call with longer arguments starts then with a
+// minted id and streams on.
+//
+// A malformed call (bad name, arguments that are not a JSON object, a body
+// that breaks) is abandoned if it started and is dropped up to the next
+// "[TOOL_CALLS]" (or the end). "[/TOOL_CALLS]", "[ARGS]" and "[CALL_ID]" met
+// outside a call are markup and removed; so is "</s>" (the EOS token that
+// ends the grammar) right after a call, while anywhere else it is text.
+type mistral struct {
+	p    *Parser
+	body jsonCalls // pre-v11 body
+	vs   jsonScan  // v11+ arguments
+	skip matcher   // "[TOOL_CALLS]": where dropping a broken call ends
+	end  matcher   // "[/TOOL_CALLS]" and "</s>" right after a call
+
+	st   msState
+	tok  []byte // the name or id being read
+	name []byte // the complete name (while the id is read)
+	mark int    // start of the bytes after whitespace inside tok (-1: none)
+}
+
+// msState is where a mistral block is.
+type msState uint8
+
+const (
+	msStart    msState = iota // after [TOOL_CALLS]: whitespace, then the body or a name
+	msJSON                    // pre-v11 JSON body
+	msName                    // v11+ name
+	msID                      // after [CALL_ID]: the id
+	msArgsWait                // after [ARGS]: whitespace, then the object
+	msArgs                    // inside the arguments object
+	msEnd                     // after a call: an optional "</s>"
+	msSkip                    // dropping a broken call
+)
+
+const (
+	mistralOpen   = "[TOOL_CALLS]"
+	mistralArgs   = "[ARGS]"
+	mistralCallID = "[CALL_ID]"
+	mistralEOS    = "</s>"
+
+	// mistralIDWait bounds the arguments held while a pre-v11 call waits for
+	// its "id" key: 1 KiB delays the start of a typical call by nothing and
+	// of a file-sized one by about 250 tokens.
+	mistralIDWait = 1 << 10
+)
+
+func init() {
+	registerTool(ToolInfo{
+		Openers: []string{mistralOpen},
+		Closers: []string{"[/TOOL_CALLS]", mistralArgs, mistralCallID},
+		Malformed: "a name or id with whitespace inside, an empty name, arguments that are not a JSON object, or a " +
+			"pre-v11 body that breaks: the call is abandoned (if it started) and dropped up to the next `[TOOL_CALLS]` " +
+			"(or the end); pre-v11 elements that are not call objects are skipped; `[/TOOL_CALLS]`, `[ARGS]` and " +
+			"`[CALL_ID]` outside a call are removed, `</s>` right after a call too",
+		Truncated: "a closed arguments object is a call; arguments cut mid-value are abandoned; a name or id cut by the " +
+			"end is dropped; in an unclosed pre-v11 array every closed element is a call",
+	}, newMistral, "mistral")
+}
+
+func newMistral(p *Parser) toolGrammar {
+	p.out.shortIDs = true
+	g := &mistral{p: p}
+	g.body = jsonCalls{
+		out:         &p.out,
+		limit:       p.limit,
+		allowObject: true,
+		allowArray:  true,
+		argKeys:     []string{"arguments", "parameters"},
+		idKey:       "id",
+		idWait:      min(mistralIDWait, p.limit),
+	}
+	g.skip = newMatcher(marker{text: mistralOpen, act: actOpen})
+	g.end = newMatcher(marker{text: "[/TOOL_CALLS]", act: actOpen}, marker{text: mistralEOS, act: actClose})
+	return g
+}
+
+func (g *mistral) textMarkers() []marker {
+	return []marker{
+		{text: mistralOpen, act: actToolOpen},
+		{text: "[/TOOL_CALLS]", act: actToolClose},
+		{text: mistralArgs, act: actToolClose},
+		{text: mistralCallID, act: actToolClose},
+	}
+}
+
+func (g *mistral) open(int) {
+	g.st = msStart
+	g.tok = g.tok[:0]
+	g.name = g.name[:0]
+	g.mark = -1
+}
+
+func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
+	i := 0
+	for i < len(b) {
+		var n int
+		st := blockMore
+		switch g.st {
+		case msStart:
+			for n < len(b)-i && isSpace(b[i+n]) {
+				n++
+			}
+			if i+n < len(b) {
+				if c := b[i+n]; c == '[' || c == '{' {
+					g.body.begin()
+					g.st = msJSON
+				} else {
+					g.st = msName
+				}
+			}
+		case msJSON:
+			var r jcResult
+			n, r = g.body.feed(b[i:])
+			switch r {
+			case jcEnd:
+				g.st = msEnd
+			case jcBad:
+				g.st = msSkip
+			}
+		case msName, msID:
+			n = g.feedToken(b[i:])
+		case msArgsWait:
+			for n < len(b)-i && isSpace(b[i+n]) {
+				n++
+			}
+			if i+n < len(b) {
+				if b[i+n] == '{' {
+					g.vs.reset()
+					g.st = msArgs
+				} else {
+					g.fail() // [ARGS] not followed by an object
+				}
+			}
+		case msArgs:
+			n = g.feedArgs(b[i:])
+		case msEnd:
+			// The grammar ends with an optional "[/TOOL_CALLS]" and an
+			// optional "</s>" (the EOS token, when the engine keeps it in
+			// the text): markup right after a call; "</s>" anywhere else
+			// is text.
+			mi, partial := g.end.at(b[i:], final)
+			switch {
+			case partial:
+				return i, blockHold
+			case mi < 0:
+				g.st = msStart
+				return i, blockDone
+			}
+			n = len(g.end.ms[mi].text)
+			if g.end.ms[mi].act == actClose {
+				g.st = msStart
+				return i + n, blockDone
+			}
+		default:
+			pos, mi := g.skip.find(b[i:], final)
+			switch {
+			case mi >= 0:
+				return i + pos, blockText
+			case pos < len(b)-i:
+				return i + pos, blockHold
+			}
+			n = len(b) - i
+		}
+		i += n
+		if st != blockMore {
+			return i, st
+		}
+	}
+	return i, blockMore
+}
+
+// feedToken reads name or id bytes up to "[CALL_ID]" (names only), "[ARGS]"
+// or '{'. Bytes are kept (bounded) until a terminator decides them; a
+// "[TOOL_CALLS]" inside the token starts a new call.
+func (g *mistral) feedToken(b []byte) int {
+	for i, c := range b {
+		if c == '{' {
+			if g.endToken(0) {
+				g.vs.reset()
+				g.st = msArgs
+			}
+			return i
+		}
+		if len(g.tok) == 0 && isSpace(c) {
+			continue // leading whitespace
+		}
+		g.tok = append(g.tok, c)
+		if c == ']' {
+			switch {
+			case bytes.HasSuffix(g.tok, []byte(mistralArgs)):
+				if g.endToken(len(mistralArgs)) {
+					g.st = msArgsWait
+				}
+				return i + 1
+			case g.st == msName && bytes.HasSuffix(g.tok, []byte(mistralCallID)):
+				g.endToken(len(mistralCallID))
+				return i + 1
+			case bytes.HasSuffix(g.tok, []byte(mistralOpen)):
+				// A new call before this one was complete: this one is
+				// dropped (nothing of it started).
+				g.open(0)
+				return i + 1
+			}
+		}
+		if !g.tokenOK(c) {
+			g.fail()
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// tokenOK checks the token after appending c: whitespace may only trail it
+// (before a terminator), and it is bounded by the per-call limit.
+func (g *mistral) tokenOK(c byte) bool {
+	if len(g.tok) > g.p.limit {
+		return false
+	}
+	if isSpace(c) {
+		return true
+	}
+	if g.mark < 0 {
+		// The first non-space byte after whitespace starts the mark.
+		if k := len(g.tok) - 1; k > 0 && isSpace(g.tok[k-1]) {
+			g.mark = k
+		} else {
+			return true
+		}
+	}
+	// After whitespace only a terminator may follow.
+	t := g.tok[g.mark:]
+	for _, m := range [...]string{mistralArgs, mistralCallID, mistralOpen} {
+		if len(t) <= len(m) && string(t) == m[:len(t)] {
+			return true
+		}
+	}
+	return false
+}
+
+// endToken completes the name or id (its terminator, of length cut, is at
+// the end of tok) and starts the call when the name and id are complete. It
+// reports whether the call started.
+func (g *mistral) endToken(cut int) bool {
+	t := trimSpace(g.tok[:len(g.tok)-cut])
+	g.mark = -1
+	if g.st == msName {
+		if len(t) == 0 {
+			g.fail() // an empty name is not a call
+			return false
+		}
+		g.name = append(g.name[:0], t...)
+		g.tok = g.tok[:0]
+		if cut == len(mistralCallID) {
+			g.st = msID
+			return false
+		}
+		g.p.out.startCall(g.name, nil)
+		return true
+	}
+	var id []byte
+	if len(t) > 0 {
+		id = t
+	}
+	g.p.out.startCall(g.name, id)
+	g.tok = g.tok[:0]
+	return true
+}
+
+// feedArgs streams the arguments object.
+func (g *mistral) feedArgs(b []byte) int {
+	n, r := g.vs.scan(b)
+	switch r {
+	case scanMore:
+		g.p.out.args(b[:n])
+	case scanCtrl:
+		g.p.out.args(b[:n-1])
+		g.p.out.argsString(ctrlEscape(b[n-1]))
+	case scanDone:
+		g.p.out.args(b[:n])
+		g.p.out.endCall()
+		g.st = msEnd
+	default:
+		// The bytes before the error were valid so far: stream them like
+		// any chunking would have, then abandon.
+		g.p.out.args(b[:n])
+		g.p.out.abandonCall()
+		g.st = msSkip
+	}
+	return n
+}
+
+// fail abandons the call (if it started) and drops the block up to the next
+// opener.
+func (g *mistral) fail() {
+	g.p.out.abandonCall()
+	g.tok = g.tok[:0]
+	g.st = msSkip
+}
+
+func (g *mistral) finish() {
+	switch g.st {
+	case msJSON:
+		g.body.finish()
+	case msArgsWait, msArgs:
+		g.p.out.abandonCall()
+	}
+	g.tok = g.tok[:0]
+}
+
+func (g *mistral) reset() {
+	g.open(0)
+	g.tok = shrink(g.tok)
+	g.body.begin()
+}

@@ -1,0 +1,146 @@
+package parsers
+
+// phi4 is Phi-4-mini's grammar (GRAMMARS.md §6.4; llama.cpp FIREFUNCTION_V2
+// uses the same one):
+//
+//	call-block = "functools" *WS "[" [ call-object *( "," call-object ) ] "]"
+//
+// "functools" is an ordinary word, not a special token. Library rule: it
+// opens a call block only when '[' follows (after optional whitespace);
+// otherwise the word and the whitespace after it are content (import
+// functools stays content; Dynamo drops everything). The text state holds a
+// prefix of the word only while it still matches, so "funny joke" is
+// released at its 'n'. The block ends after the array's ']'; in an unclosed
+// array every closed element is a call (GRAMMARS.md §4.8). A body that breaks
+// abandons its call and is dropped up to the next "functools" (or the end).
+type phi4 struct {
+	p    *Parser
+	body jsonCalls
+	skip matcher // "functools": where dropping a broken body ends
+
+	st  phState
+	pre []byte // whitespace before "functools" after a call: content if the word is not an opener
+	buf []byte // whitespace after "functools", held until '[' or text decides
+}
+
+// phState is where a phi4 block is.
+type phState uint8
+
+const (
+	phWord phState = iota // after "functools": whitespace, then '[' or text
+	phBody                // inside the array
+	phSkip                // dropping a broken body
+)
+
+const phi4Word = "functools"
+
+func init() {
+	registerTool(ToolInfo{
+		Openers: []string{phi4Word + "["},
+		Malformed: "`functools` not followed by `[` (after optional whitespace) is content; in the array, elements that " +
+			"are not call objects are skipped; an array that breaks abandons its call and is dropped up to the next " +
+			"`functools` (or the end); non-whitespace after the closed array is content",
+		Truncated: "in an unclosed array every closed element is a call and the truncated one is abandoned; `functools` " +
+			"(and whitespace) at the end is content",
+	}, newPhi4, "phi4", "phi4_mini_json")
+}
+
+func newPhi4(p *Parser) toolGrammar {
+	g := &phi4{p: p}
+	g.body = jsonCalls{
+		out:        &p.out,
+		limit:      p.limit,
+		allowArray: true,
+		argKeys:    []string{"arguments", "parameters"},
+	}
+	g.skip = newMatcher(marker{text: phi4Word, act: actOpen})
+	return g
+}
+
+func (g *phi4) textMarkers() []marker {
+	return []marker{{text: phi4Word, act: actToolOpen}}
+}
+
+func (g *phi4) open(int) {
+	g.st = phWord
+	g.buf = g.buf[:0]
+	// After a call the driver passes the whitespace before the word as
+	// markup; it is content again if the word turns out to be text.
+	g.pre = append(g.pre[:0], g.p.ws...)
+}
+
+func (g *phi4) feed(b []byte, final bool) (int, blockStatus) {
+	switch g.st {
+	case phWord:
+		i := 0
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		if len(g.pre)+len(g.buf)+i > g.p.limit {
+			return i, g.release(b[:i])
+		}
+		if i == len(b) {
+			g.buf = append(g.buf, b...)
+			return i, blockMore
+		}
+		if b[i] != '[' {
+			return i, g.release(b[:i])
+		}
+		g.buf, g.pre = g.buf[:0], g.pre[:0]
+		g.body.begin()
+		g.st = phBody
+		n, st := g.feed(b[i:], final)
+		return i + n, st
+	case phBody:
+		n, r := g.body.feed(b)
+		switch r {
+		case jcEnd:
+			return n, blockDone
+		case jcBad:
+			g.st = phSkip
+			m, st := g.feed(b[n:], final)
+			return n + m, st
+		}
+		return n, blockMore
+	}
+	pos, mi := g.skip.find(b, final)
+	switch {
+	case mi >= 0:
+		return pos, blockText
+	case pos < len(b):
+		return pos, blockHold
+	}
+	return len(b), blockMore
+}
+
+// release emits the word, the held whitespace and tail as content: the word
+// was not an opener.
+func (g *phi4) release(tail []byte) blockStatus {
+	if len(g.pre) > 0 {
+		g.p.emitContent(g.p.out.copyBytes(g.pre))
+		g.pre = g.pre[:0]
+	}
+	g.p.emitContent(g.p.out.copyString(phi4Word))
+	if len(g.buf) > 0 {
+		g.p.emitContent(g.p.out.copyBytes(g.buf))
+		g.buf = g.buf[:0]
+	}
+	g.p.emitContent(tail)
+	return blockText
+}
+
+func (g *phi4) finish() {
+	switch g.st {
+	case phWord:
+		g.release(nil)
+	case phBody:
+		g.body.finish()
+	}
+}
+
+func (g *phi4) reset() {
+	g.st = phWord
+	g.buf = shrink(g.buf)
+	g.pre = shrink(g.pre)
+	g.body.begin()
+}
