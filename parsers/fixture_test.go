@@ -186,11 +186,15 @@ func jsonValue(b []byte) any {
 }
 
 // markersOf lists every marker the configured parsers know (for the
-// "no markup in content or reasoning" check).
+// "no markup in content or reasoning" check). Start-of-output markers (a bare
+// "{" or "[") are left out: once text precedes them they are ordinary
+// characters.
 func markersOf(p *Parser) []string {
 	var ms []string
 	for _, m := range p.textMs[1][1].ms {
-		ms = append(ms, m.text)
+		if !m.atStart {
+			ms = append(ms, m.text)
+		}
 	}
 	for _, m := range p.reasM.ms {
 		ms = append(ms, m.text)
