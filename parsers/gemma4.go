@@ -134,11 +134,12 @@ var gmStrStop = func() (t [256]bool) {
 
 func init() {
 	registerTool(ToolInfo{
-		Openers: []string{gemmaOpen, gemmaCall + " (bare: at the start of the output or after whitespace)"},
+		Openers: []string{gemmaOpen, gemmaCall},
 		Closers: []string{gemmaClose, gemmaQuote},
 		Malformed: "an argument parse error abandons the call (Dynamo: arguments {}) and drops it up to <tool_call|> " +
-			"outside strings; a body without call:NAME{ is markup; a bare call:NAME{…} is content unless " +
-			"<tool_call|> follows its closed object after optional whitespace",
+			"outside strings; a body without call:NAME{ is markup; a bare call:NAME{…} (no opener; at the start of " +
+			"the output or after whitespace) is held and is content unless <tool_call|> follows its closed " +
+			"object after optional whitespace",
 		Truncated: "a call whose argument object closed is recovered without its closer (a partial closer is " +
 			"text); otherwise it is abandoned and its markup dropped (Dynamo echoes it); a bare body cut by " +
 			"the end of the stream is content",
@@ -216,29 +217,55 @@ func (g *gemma4) finish() {
 			g.p.emitContent(g.p.out.copyBytes(g.raw))
 		}
 	case g.st == gmClose:
-		g.p.out.endCall()
-	case g.started:
-		g.p.out.abandonCall()
+		g.endCall()
+	default:
+		g.abandon()
 	}
 	g.started, g.bare = false, false
 	g.ws = g.ws[:0]
 	g.st = gmAfter
 }
 
-// out writes converted argument bytes: streamed, or kept for a bare body.
+// out writes converted argument bytes: gathered for the open call (flushed
+// as one fragment per Feed), or kept for a bare body. String values are
+// converted piecewise (an escape between runs), so aliasing the input would
+// cut the arguments into a fragment per escape.
 func (g *gemma4) out(b []byte) {
-	if !g.bare {
-		g.p.out.args(b)
-	} else if !g.released {
+	if !g.released {
 		g.conv = append(g.conv, b...)
 	}
 }
 
 func (g *gemma4) outS(s string) {
-	if !g.bare {
-		g.p.out.argsString(s)
-	} else if !g.released {
+	if !g.released {
 		g.conv = append(g.conv, s...)
+	}
+}
+
+// flush emits the converted bytes gathered for the open call.
+func (g *gemma4) flush() {
+	if !g.bare && len(g.conv) > 0 {
+		if g.started {
+			g.p.out.args(g.p.out.copyBytes(g.conv))
+		}
+		g.conv = g.conv[:0]
+	}
+}
+
+// endCall completes the open call.
+func (g *gemma4) endCall() {
+	g.flush()
+	g.p.out.endCall()
+	g.started = false
+}
+
+// abandon abandons the open call, if any (after the fragments it already
+// produced, so that the events do not depend on where Feed boundaries fell).
+func (g *gemma4) abandon() {
+	g.flush()
+	if g.started {
+		g.p.out.abandonCall()
+		g.started = false
 	}
 }
 
@@ -275,10 +302,7 @@ func (g *gemma4) malformed(b []byte, i int) (n int, st blockStatus, done bool) {
 		g.ws = g.ws[:0]
 		return i, blockText, true
 	}
-	if g.started {
-		g.p.out.abandonCall()
-		g.started = false
-	}
+	g.abandon()
 	g.inStr = false
 	g.st = gmSkip
 	return i, 0, false
@@ -310,6 +334,13 @@ func isGemmaKeyByte(c byte) bool {
 }
 
 func (g *gemma4) feed(b []byte, final bool) (int, blockStatus) {
+	n, st := g.scan(b, final)
+	g.flush()
+	return n, st
+}
+
+// scan runs the machine over b; see feed.
+func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 	g.mark = 0
 	i := 0
 	for i < len(b) {
@@ -607,8 +638,7 @@ func (g *gemma4) feed(b []byte, final bool) (int, blockStatus) {
 				if !g.bare {
 					// The stream ended inside the closer: the call is
 					// complete; the partial closer is text.
-					g.p.out.endCall()
-					g.started = false
+					g.endCall()
 					g.p.emitContent(g.p.out.copyBytes(g.ws))
 					g.p.emitContent(rest)
 					g.ws = g.ws[:0]
@@ -717,8 +747,7 @@ func (g *gemma4) closeContainer() {
 // feed must return (n, st); otherwise feed goes on after the closer.
 func (g *gemma4) closed(b []byte, i int) (n int, st blockStatus, done bool) {
 	if !g.bare {
-		g.p.out.endCall()
-		g.started = false
+		g.endCall()
 		g.ws = g.ws[:0]
 		g.st = gmAfter
 		return 0, 0, false

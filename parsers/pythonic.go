@@ -568,7 +568,7 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 			case c == 'e' || c == 'E':
 				i++
 				g.intPart()
-				g.putS("e")
+				g.put(c)
 				g.st = pyNumExpSign
 			default:
 				if isIdentByte(c) {
@@ -599,7 +599,7 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 				if g.numN == 0 {
 					g.putS("0")
 				}
-				g.putS("e")
+				g.put(c)
 				g.st = pyNumExpSign
 			default:
 				if isIdentByte(c) || (g.st == pyNumExp && g.numN == 0) {
