@@ -49,7 +49,6 @@ type gemma4 struct {
 	// call state; reset by open
 	st       gmState
 	bare     bool   // no opener: held until <tool_call|> proves the call
-	lead     byte   // bare: whitespace byte of the marker that opened it (0: none)
 	released bool   // bare: past the limit, content as it comes
 	started  bool   // the call's start was emitted
 	inStr    bool   // skipping: inside <|"|>…<|"|>
@@ -93,10 +92,11 @@ const (
 	gmClose                    // after the arguments: whitespace, then <tool_call|>
 	gmSkip                     // a broken call, dropped up to <tool_call|>
 	gmAfter                    // after a call: whitespace, then a call or text
+	gmText                     // a "call:" that is text: back to the text state
 )
 
 var gmStateNames = [...]string{"gmOpen", "gmName", "gmAfterName", "gmKey", "gmKeyChars", "gmColon", "gmVal",
-	"gmStr", "gmNum", "gmLit", "gmAfterVal", "gmClose", "gmSkip", "gmAfter"}
+	"gmStr", "gmNum", "gmLit", "gmAfterVal", "gmClose", "gmSkip", "gmAfter", "gmText"}
 
 func (s gmState) String() string {
 	if int(s) < len(gmStateNames) {
@@ -112,16 +112,11 @@ const (
 	gemmaCall  = "call:"
 )
 
-// Text-state opener args: the opener, "call:" at the start of the output,
-// and "call:" after each whitespace byte (openGemmaBareWS+k for
-// gemmaLeads[k]).
+// Text-state opener args.
 const (
-	openGemmaCall = iota
-	openGemmaBare
-	openGemmaBareWS
+	openGemmaCall = iota // <|tool_call>
+	openGemmaBare        // "call:" (a bare body if at the start of the output or after whitespace)
 )
-
-var gemmaLeads = [...]byte{' ', '\n', '\t', '\r'}
 
 // gmStrStop marks the bytes that end the fast path inside a string.
 var gmStrStop = func() (t [256]bool) {
@@ -157,38 +152,38 @@ func newGemma4(p *Parser) toolGrammar {
 }
 
 func (g *gemma4) textMarkers() []marker {
-	ms := []marker{
+	return []marker{
 		{text: gemmaOpen, act: actToolOpen, arg: openGemmaCall},
-		{text: gemmaCall, act: actToolOpen, arg: openGemmaBare, atStart: true},
+		{text: gemmaCall, act: actToolOpen, arg: openGemmaBare},
+		{text: gemmaClose, act: actToolClose},
+		{text: gemmaQuote, act: actToolClose},
 	}
-	for k, c := range gemmaLeads {
-		ms = append(ms, marker{text: string(c) + gemmaCall, act: actToolOpen, arg: openGemmaBareWS + k})
-	}
-	return append(ms, marker{text: gemmaClose, act: actToolClose}, marker{text: gemmaQuote, act: actToolClose})
 }
 
-// open starts a call after a text-state marker. The marker's bytes are no
-// longer in the input; a bare body keeps them for its content fallback.
+// open starts a call after a text-state marker. A bare "call:" counts only
+// at the start of the output (no content yet) or after whitespace; its bytes
+// are kept for the content fallback.
 func (g *gemma4) open(arg int) {
 	g.ws = g.ws[:0]
 	g.mark = 0
-	switch {
-	case arg == openGemmaCall:
+	if arg == openGemmaCall {
 		g.begin(false)
 		g.st = gmOpen
-	case arg == openGemmaBare:
-		g.begin(true)
-		g.raw = append(g.raw, gemmaCall...)
-	default:
-		g.begin(true)
-		g.lead = gemmaLeads[arg-openGemmaBareWS]
-		g.raw = append(append(g.raw, g.lead), gemmaCall...)
+		return
 	}
+	if last := g.p.lastContent; last != 0 && !isSpace(last) {
+		// "recall:" and the like: text.
+		g.p.emitContent(g.p.out.copyString(gemmaCall))
+		g.st = gmText
+		return
+	}
+	g.begin(true)
+	g.raw = append(g.raw, gemmaCall...)
 }
 
 // begin starts a call; a bare one starts at its name.
 func (g *gemma4) begin(bare bool) {
-	g.bare, g.lead, g.released, g.started, g.inStr = bare, 0, false, false, false
+	g.bare, g.released, g.started, g.inStr = bare, false, false, false
 	g.raw = g.raw[:0]
 	g.conv = g.conv[:0]
 	g.name = g.name[:0]
@@ -211,7 +206,7 @@ func (g *gemma4) reset() {
 // recovered, any other is abandoned; a bare body is content.
 func (g *gemma4) finish() {
 	switch {
-	case g.st == gmAfter:
+	case g.st == gmAfter || g.st == gmText:
 	case g.bare:
 		if !g.released {
 			g.p.emitContent(g.p.out.copyBytes(g.raw))
@@ -346,6 +341,9 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 	for i < len(b) {
 		c := b[i]
 		switch g.st {
+		case gmText:
+			return i, blockText
+
 		case gmAfter:
 			if isSpace(c) {
 				if len(g.ws) >= g.limit {
@@ -759,9 +757,6 @@ func (g *gemma4) closed(b []byte, i int) (n int, st blockStatus, done bool) {
 		g.bare = false
 		g.st = gmAfter
 		return i, blockText, true
-	}
-	if g.lead != 0 {
-		g.p.emitContent(g.p.out.copyBytes([]byte{g.lead}))
 	}
 	out := &g.p.out
 	out.startCall(g.name, nil)

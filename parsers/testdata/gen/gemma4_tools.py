@@ -205,6 +205,10 @@ C("reasoning again after a call", "REASONING.batch.6.a", one + "\n" + S + "thoug
   calls=[("get_weather", W)])
 C("bare body right after reasoning", "REASONING.batch.3.a", S + "thought\nx" + SE + "call:f{a:1}" + E, reasoning="x", calls=[("f", {"a": 1})],
   ref="no content yet: still the start of the output for the bare-body rule")
+C("bare body after reasoning that follows whitespace", "REASONING.batch.3.a", "Hi. " + S + "thought\nx" + SE + "call:f{a:1}" + E, reasoning="x",
+  content="Hi. ", calls=[("f", {"a": 1})], ref="after whitespace = the last content byte is whitespace; markup between does not count")
+C("call: after reasoning that follows a word is text", "REASONING.batch.3.a", "Hi." + S + "thought\nx" + SE + "call:f{a:1}" + E, reasoning="x",
+  content="Hi.call:f{a:1}", allow_markup=True, ref="not after whitespace: text; the orphan closer is removed")
 C("stray channel closer between calls", "REASONING.batch.4", one + SE + one, calls=[("get_weather", W), ("get_weather", W)],
   ref="a stray <channel|> is dropped (GRAMMARS.md §7.6); it ends the call group, the next opener starts a new one")
 C("markers split across chunks at the boundary", "REASONING.stream.3.b", S + "thought\nr" + SE + one,
