@@ -29,11 +29,12 @@ package parsers
 //     partial closer after it is text); otherwise it is abandoned and its
 //     markup dropped.
 //   - Bare body (§4.8): "call:NAME{…}" without the opener, at the start of
-//     the output or after whitespace, is held (bounded by the per-call
-//     limit) and becomes a call when its object closes and <tool_call|>
-//     follows after optional whitespace; anything else (another byte after
-//     the object, a parse error, the end of the stream, the limit) releases
-//     it as content.
+//     the output (no content yet) or after whitespace (the last content
+//     byte, or whitespace after a call), is held (bounded by the per-call
+//     limit) and becomes a call, emitted whole, when its object closes and
+//     <tool_call|> follows after optional whitespace; anything else (another
+//     byte after the object, a parse error, the end of the stream, the
+//     limit) releases it as content, verbatim.
 //   - Whitespace is tolerated around the tokens of the arguments, after the
 //     opener and before '{' (the grammar is silent; models do not emit it).
 //   - Whitespace between calls is markup; <|"|> and <tool_call|> met in

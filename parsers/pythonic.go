@@ -538,271 +538,15 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 			}
 			i += g.endWord(c)
 
-		case pyNumInt:
-			switch {
-			case c >= '0' && c <= '9':
-				i++
-				if c != '0' || g.numNZ {
-					g.put(c)
-					g.numNZ = true
-				}
-			case c == '_':
-				i++
-			case (c == 'x' || c == 'X' || c == 'o' || c == 'O' || c == 'b' || c == 'B') && !g.numNZ:
-				i++
-				g.radix, g.radixV, g.radixOv = 16, 0, false
-				if c == 'o' || c == 'O' {
-					g.radix = 8
-				} else if c == 'b' || c == 'B' {
-					g.radix = 2
-				}
-				g.radixD = g.radixD[:0]
-				g.numN = 0
-				g.st = pyNumRadix
-			case c == '.':
-				i++
-				g.intPart()
-				g.putS(".")
-				g.numN = 0
-				g.st = pyNumFrac
-			case c == 'e' || c == 'E':
-				i++
-				g.intPart()
-				g.put(c)
-				g.st = pyNumExpSign
-			default:
-				if isIdentByte(c) {
-					g.abort() // 1j, 1if …: not a literal
-					continue
-				}
-				g.intPart()
-				g.complete()
-			}
+		case pyNumInt, pyNumFracFirst, pyNumFrac, pyNumExp, pyNumExpSign, pyNumRadix:
+			i = g.number(b, i)
 
-		case pyNumFracFirst:
-			if c < '0' || c > '9' {
-				g.abort()
-				continue
+		case pyStrOpen1, pyStrOpen2, pyStr, pyStrEsc, pyStrOct, pyStrHex, pyAfterStr:
+			n, bad := g.stringLit(b, i)
+			if bad {
+				return g.fail(b, n)
 			}
-			g.st = pyNumFrac
-
-		case pyNumFrac, pyNumExp:
-			switch {
-			case c >= '0' && c <= '9':
-				i++
-				g.put(c)
-				g.numN++
-			case c == '_':
-				i++
-			case (c == 'e' || c == 'E') && g.st == pyNumFrac:
-				i++
-				if g.numN == 0 {
-					g.putS("0")
-				}
-				g.put(c)
-				g.st = pyNumExpSign
-			default:
-				if isIdentByte(c) || (g.st == pyNumExp && g.numN == 0) {
-					g.abort()
-					continue
-				}
-				if g.numN == 0 {
-					g.putS("0")
-				}
-				g.complete()
-			}
-
-		case pyNumExpSign:
-			g.numN = 0
-			g.st = pyNumExp
-			if c == '+' || c == '-' {
-				i++
-				g.put(c)
-			}
-
-		case pyNumRadix:
-			if d := digitVal(c); d < g.radix {
-				i++
-				g.numN++
-				if !g.skipping && !g.released {
-					g.radixD = append(g.radixD, c)
-				}
-				hi, lo := mulAdd64(g.radixV, uint64(g.radix), uint64(d))
-				g.radixOv = g.radixOv || hi != 0
-				g.radixV = lo
-				continue
-			}
-			if c == '_' {
-				i++
-				continue
-			}
-			if isIdentByte(c) || g.numN == 0 {
-				g.abort()
-				continue
-			}
-			g.radixDone()
-			g.complete()
-
-		case pyStrOpen1:
-			if c == g.q {
-				i++
-				g.st = pyStrOpen2
-				continue
-			}
-			g.st = pyStr
-
-		case pyStrOpen2:
-			if c == g.q {
-				i++
-				g.triple = true
-				g.st = pyStr
-				continue
-			}
-			g.endString() // an empty string
-
-		case pyStr:
-			if g.qn > 0 && c != g.q {
-				g.flushQuotes()
-			}
-			j := i
-			for j < len(b) && !pyStrStop[b[j]] {
-				j++
-			}
-			if j > i {
-				g.put(b[i:j]...)
-				i = j
-				continue
-			}
-			switch {
-			case c == g.q:
-				i++
-				if !g.triple {
-					g.endString()
-					continue
-				}
-				if g.qn++; g.qn == 3 {
-					g.qn = 0
-					g.endString()
-				}
-			case c == '"':
-				i++
-				g.putS(`\"`)
-			case c == '\'':
-				i++
-				g.putS("'")
-			case c == '\\':
-				i++
-				if g.rawStr {
-					g.putS(`\\`)
-				}
-				g.st = pyStrEsc
-			case (c == '\n' || c == '\r') && !g.triple:
-				return g.fail(b, i) // unterminated string
-			default:
-				i++
-				g.putS(ctrlEscape(c))
-			}
-
-		case pyStrEsc:
-			g.st = pyStr
-			if g.rawStr || g.skipping {
-				// The escaped byte is literal (raw) or irrelevant (skipped);
-				// it never ends the string.
-				if g.rawStr && (c == '"' || c == '\\' || c < 0x20) {
-					i++
-					if c == '"' {
-						g.putS(`\"`)
-					} else if c == '\\' {
-						g.putS(`\\`)
-					} else {
-						g.putS(ctrlEscape(c))
-					}
-				} else if c < 0x80 {
-					i++
-					g.put(c)
-				}
-				continue
-			}
-			i++
-			switch c {
-			case '\n':
-				// line continuation
-			case '\\':
-				g.putS(`\\`)
-			case '\'':
-				g.putS("'")
-			case '"':
-				g.putS(`\"`)
-			case 'a':
-				g.putS(`\u0007`)
-			case 'b':
-				g.putS(`\b`)
-			case 'f':
-				g.putS(`\f`)
-			case 'n':
-				g.putS(`\n`)
-			case 'r':
-				g.putS(`\r`)
-			case 't':
-				g.putS(`\t`)
-			case 'v':
-				g.putS(`\u000b`)
-			case '0', '1', '2', '3', '4', '5', '6', '7':
-				g.escV, g.esc = rune(c-'0'), 2
-				g.st = pyStrOct
-			case 'x':
-				g.escV, g.esc = 0, 2
-				g.st = pyStrHex
-			case 'u':
-				g.escV, g.esc = 0, 4
-				g.st = pyStrHex
-			case 'U':
-				g.escV, g.esc = 0, 8
-				g.st = pyStrHex
-			case 'N':
-				// \N{name}: not supported; the value is skipped.
-				g.abort()
-				g.st = pyStr
-			default:
-				// An unknown escape keeps its backslash.
-				i--
-				g.putS(`\\`)
-			}
-
-		case pyStrOct:
-			if c >= '0' && c <= '7' && g.esc > 0 {
-				i++
-				g.escV = g.escV*8 + rune(c-'0')
-				g.esc--
-				continue
-			}
-			g.putRune(g.escV)
-			g.st = pyStr
-
-		case pyStrHex:
-			d := digitVal(c)
-			if d >= 16 {
-				return g.fail(b, i) // truncated escape: a syntax error
-			}
-			i++
-			g.escV = g.escV<<4 | rune(d)
-			if g.esc--; g.esc == 0 {
-				if g.escV > unicode.MaxRune {
-					return g.fail(b, i-1)
-				}
-				g.putRune(g.escV)
-				g.st = pyStr
-			}
-
-		case pyAfterStr:
-			if c == '"' || c == '\'' {
-				// Adjacent literals are one string.
-				i++
-				g.openString(c, false)
-				continue
-			}
-			g.putS(`"`)
-			g.complete()
+			i = n
 
 		case pyAfterVal:
 			i2, st, done := g.afterValue(b, i)
@@ -812,44 +556,11 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 			i = i2
 
 		case pySkip:
-			switch c {
-			case '"', '\'':
-				i++
-				g.openString(c, false)
-			case '#':
-				i++
-				g.ret, g.st = pySkip, pyComment
-			case '[', '(', '{':
-				i++
-				if len(g.stk) >= maxPyDepth {
-					return g.fail(b, i-1)
-				}
-				g.stk = append(g.stk, pyCont{kind: c})
-			case ']', ')', '}':
-				if len(g.stk) == 0 {
-					if c != ')' {
-						return g.fail(b, i)
-					}
-					i++
-					g.endArg()
-					g.endCall()
-					continue
-				}
-				if closerOf(g.stk[len(g.stk)-1].kind) != c {
-					return g.fail(b, i)
-				}
-				i++
-				g.stk = g.stk[:len(g.stk)-1]
-			case ',':
-				i++
-				if len(g.stk) == 0 {
-					g.endArg()
-					g.afterSep = true
-					g.st = pyArgStart
-				}
-			default:
-				i++
+			n, bad := g.skip(b, i)
+			if bad {
+				return g.fail(b, n)
 			}
+			i = n
 
 		case pyAfterCall:
 			switch c {
@@ -871,6 +582,334 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 		g.keep(b[g.mark:i])
 	}
 	return i, blockMore
+}
+
+// number handles one step of a numeric literal at b[i] and returns where
+// scanning goes on.
+func (g *pythonic) number(b []byte, i int) int {
+	c := b[i]
+	switch g.st {
+	case pyNumInt:
+		switch {
+		case c >= '0' && c <= '9':
+			i++
+			if c != '0' || g.numNZ {
+				g.put(c)
+				g.numNZ = true
+			}
+		case c == '_':
+			i++
+		case (c == 'x' || c == 'X' || c == 'o' || c == 'O' || c == 'b' || c == 'B') && !g.numNZ:
+			i++
+			g.radix, g.radixV, g.radixOv = 16, 0, false
+			if c == 'o' || c == 'O' {
+				g.radix = 8
+			} else if c == 'b' || c == 'B' {
+				g.radix = 2
+			}
+			g.radixD = g.radixD[:0]
+			g.numN = 0
+			g.st = pyNumRadix
+		case c == '.':
+			i++
+			g.intPart()
+			g.putS(".")
+			g.numN = 0
+			g.st = pyNumFrac
+		case c == 'e' || c == 'E':
+			i++
+			g.intPart()
+			g.put(c)
+			g.st = pyNumExpSign
+		default:
+			if isIdentByte(c) {
+				g.abort() // 1j, 1if …: not a literal
+				return i
+			}
+			g.intPart()
+			g.complete()
+		}
+
+	case pyNumFracFirst:
+		if c < '0' || c > '9' {
+			g.abort()
+			return i
+		}
+		g.st = pyNumFrac
+
+	case pyNumFrac, pyNumExp:
+		switch {
+		case c >= '0' && c <= '9':
+			i++
+			g.put(c)
+			g.numN++
+		case c == '_':
+			i++
+		case (c == 'e' || c == 'E') && g.st == pyNumFrac:
+			i++
+			if g.numN == 0 {
+				g.putS("0")
+			}
+			g.put(c)
+			g.st = pyNumExpSign
+		default:
+			if isIdentByte(c) || (g.st == pyNumExp && g.numN == 0) {
+				g.abort()
+				return i
+			}
+			if g.numN == 0 {
+				g.putS("0")
+			}
+			g.complete()
+		}
+
+	case pyNumExpSign:
+		g.numN = 0
+		g.st = pyNumExp
+		if c == '+' || c == '-' {
+			i++
+			g.put(c)
+		}
+
+	case pyNumRadix:
+		if d := digitVal(c); d < g.radix {
+			i++
+			g.numN++
+			if !g.skipping && !g.released {
+				g.radixD = append(g.radixD, c)
+			}
+			hi, lo := mulAdd64(g.radixV, uint64(g.radix), uint64(d))
+			g.radixOv = g.radixOv || hi != 0
+			g.radixV = lo
+			return i
+		}
+		if c == '_' {
+			i++
+			return i
+		}
+		if isIdentByte(c) || g.numN == 0 {
+			g.abort()
+			return i
+		}
+		g.radixDone()
+		g.complete()
+
+	}
+	return i
+}
+
+// stringLit handles one step of a string literal at b[i] and returns where
+// scanning goes on; bad reports a syntax error at the returned index (the
+// list is then not a call list).
+func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
+	c := b[i]
+	switch g.st {
+	case pyStrOpen1:
+		if c == g.q {
+			i++
+			g.st = pyStrOpen2
+			return i, false
+		}
+		g.st = pyStr
+
+	case pyStrOpen2:
+		if c == g.q {
+			i++
+			g.triple = true
+			g.st = pyStr
+			return i, false
+		}
+		g.endString() // an empty string
+
+	case pyStr:
+		if g.qn > 0 && c != g.q {
+			g.flushQuotes()
+		}
+		j := i
+		for j < len(b) && !pyStrStop[b[j]] {
+			j++
+		}
+		if j > i {
+			g.put(b[i:j]...)
+			i = j
+			return i, false
+		}
+		switch {
+		case c == g.q:
+			i++
+			if !g.triple {
+				g.endString()
+				return i, false
+			}
+			if g.qn++; g.qn == 3 {
+				g.qn = 0
+				g.endString()
+			}
+		case c == '"':
+			i++
+			g.putS(`\"`)
+		case c == '\'':
+			i++
+			g.putS("'")
+		case c == '\\':
+			i++
+			if g.rawStr {
+				g.putS(`\\`)
+			}
+			g.st = pyStrEsc
+		case (c == '\n' || c == '\r') && !g.triple:
+			return i, true // unterminated string
+		default:
+			i++
+			g.putS(ctrlEscape(c))
+		}
+
+	case pyStrEsc:
+		g.st = pyStr
+		if g.rawStr || g.skipping {
+			// The escaped byte is literal (raw) or irrelevant (skipped);
+			// it never ends the string.
+			if g.rawStr && (c == '"' || c == '\\' || c < 0x20) {
+				i++
+				if c == '"' {
+					g.putS(`\"`)
+				} else if c == '\\' {
+					g.putS(`\\`)
+				} else {
+					g.putS(ctrlEscape(c))
+				}
+			} else if c < 0x80 {
+				i++
+				g.put(c)
+			}
+			return i, false
+		}
+		i++
+		switch c {
+		case '\n':
+			// line continuation
+		case '\\':
+			g.putS(`\\`)
+		case '\'':
+			g.putS("'")
+		case '"':
+			g.putS(`\"`)
+		case 'a':
+			g.putS(`\u0007`)
+		case 'b':
+			g.putS(`\b`)
+		case 'f':
+			g.putS(`\f`)
+		case 'n':
+			g.putS(`\n`)
+		case 'r':
+			g.putS(`\r`)
+		case 't':
+			g.putS(`\t`)
+		case 'v':
+			g.putS(`\u000b`)
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			g.escV, g.esc = rune(c-'0'), 2
+			g.st = pyStrOct
+		case 'x':
+			g.escV, g.esc = 0, 2
+			g.st = pyStrHex
+		case 'u':
+			g.escV, g.esc = 0, 4
+			g.st = pyStrHex
+		case 'U':
+			g.escV, g.esc = 0, 8
+			g.st = pyStrHex
+		case 'N':
+			// \N{name}: not supported; the value is skipped.
+			g.abort()
+			g.st = pyStr
+		default:
+			// An unknown escape keeps its backslash.
+			i--
+			g.putS(`\\`)
+		}
+
+	case pyStrOct:
+		if c >= '0' && c <= '7' && g.esc > 0 {
+			i++
+			g.escV = g.escV*8 + rune(c-'0')
+			g.esc--
+			return i, false
+		}
+		g.putRune(g.escV)
+		g.st = pyStr
+
+	case pyStrHex:
+		d := digitVal(c)
+		if d >= 16 {
+			return i, true // truncated escape: a syntax error
+		}
+		i++
+		g.escV = g.escV<<4 | rune(d)
+		if g.esc--; g.esc == 0 {
+			if g.escV > unicode.MaxRune {
+				return i - 1, true
+			}
+			g.putRune(g.escV)
+			g.st = pyStr
+		}
+
+	case pyAfterStr:
+		if c == '"' || c == '\'' {
+			// Adjacent literals are one string.
+			i++
+			g.openString(c, false)
+			return i, false
+		}
+		g.putS(`"`)
+		g.complete()
+
+	}
+	return i, false
+}
+
+// skip handles one byte of an argument being skipped; bad reports a
+// syntax error at the returned index.
+func (g *pythonic) skip(b []byte, i int) (int, bool) {
+	switch c := b[i]; c {
+	case '"', '\'':
+		i++
+		g.openString(c, false)
+	case '#':
+		i++
+		g.ret, g.st = pySkip, pyComment
+	case '[', '(', '{':
+		if len(g.stk) >= maxPyDepth {
+			return i, true
+		}
+		i++
+		g.stk = append(g.stk, pyCont{kind: c})
+	case ']', ')', '}':
+		if len(g.stk) == 0 {
+			if c != ')' {
+				return i, true
+			}
+			g.endArg()
+			g.endCall()
+			return i + 1, false
+		}
+		if closerOf(g.stk[len(g.stk)-1].kind) != c {
+			return i, true
+		}
+		g.stk = g.stk[:len(g.stk)-1]
+		i++
+	case ',':
+		i++
+		if len(g.stk) == 0 {
+			g.endArg()
+			g.afterSep = true
+			g.st = pyArgStart
+		}
+	default:
+		i++
+	}
+	return i, false
 }
 
 // value handles the first byte of a value (pyVal). done reports that feed
