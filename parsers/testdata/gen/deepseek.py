@@ -220,3 +220,25 @@ for v3, fam, names, desc in ((True, "deepseek_v3", ["deepseek_v3", "deepseekv3"]
     fx = gen(v3)
     os.makedirs(os.path.join(out, fam), exist_ok=True)
     fx.dump(os.path.join(out, fam, fam + ".json"), family=fam, description=desc, tool_parsers=names, not_applicable=NA)
+
+# forced deepseek reasoning + the tool parsers
+fx = Fx()
+for v3, tp in ((True, "deepseek_v3"), (False, "deepseek_v3_1")):
+    def call(name, args):
+        if v3:
+            return CB + "function" + SEP + name + "\n```json\n" + args + "\n```" + CE
+        return CB + name + SEP + args + CE
+    one = SB + call("get_weather", '{"location": "Tokyo"}') + SE
+    fx.C(tp + ": forced reasoning, then a section", "REASONING.batch.3.a", "Need weather.</think>" + one, reasoning="Need weather.",
+         calls=[("get_weather", W)], tool_parser=tp, reasoning_parser=tp, ref="GRAMMARS.md §7.2: forced <think>; a leading <think> is dropped")
+    fx.C(tp + ": section markup inside open reasoning is reasoning text", "REASONING.batch.5", "<think>maybe " + one,
+         reasoning="maybe " + one, tool_parser=tp, reasoning_parser=tp, allow_markup=True,
+         ref="deepseek reasoning parsers have no tool-start tokens (GRAMMARS.md §2.2): unterminated reasoning keeps the markup as text")
+    fx.C(tp + ": end marker split before the section", "REASONING.stream.3.d", "r</think>" + one, chunks=["r<", "/think>" + one[:5], one[5:]],
+         reasoning="r", calls=[("get_weather", W)], tool_parser=tp, reasoning_parser=tp)
+    fx.C(tp + ": think markers inside arguments are text", "TOOLCALLING.batch.30.c", "</think>" + SB + call("f", '{"t": "<think>x</think>"}') + SE,
+         calls=[("f", {"t": "<think>x</think>"})], tool_parser=tp, reasoning_parser=tp)
+os.makedirs(os.path.join(out, "compose"), exist_ok=True)
+fx.dump(os.path.join(out, "compose", "deepseek_v3.json"), family="compose",
+        description="DeepSeek V3/V3.1: the forced deepseek_v3 / deepseek_v3_1 reasoning parsers feeding the matching tool parser",
+        tool_parsers=["deepseek_v3", "deepseek_v3_1"], reasoning_parsers=["deepseek_v3", "deepseek_v3_1"], not_applicable={})
