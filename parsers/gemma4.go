@@ -361,10 +361,15 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 				return i, blockHold
 			}
 			switch {
-			case mi < 0 || (g.afterMs.ms[mi].text == gemmaCall && len(g.ws) == 0):
+			case mi < 0:
 				g.p.emitContent(g.p.out.copyBytes(g.ws))
 				g.ws = g.ws[:0]
 				return i, blockText
+			case g.afterMs.ms[mi].text == gemmaCall && len(g.ws) == 0:
+				// Right after a call, not after whitespace: text (the
+				// text state must not take it for a bare body).
+				g.p.emitContent(g.p.out.copyString(gemmaCall))
+				return i + len(gemmaCall), blockText
 			case g.afterMs.ms[mi].text == gemmaOpen:
 				g.begin(false)
 				g.st = gmOpen

@@ -159,6 +159,8 @@ C("whitespace around tokens", "TOOLCALLING.fmt.2", O + "\n call:get_weather {\n 
 C("bare body after whitespace in text", "TOOLCALLING.fmt.3", "Sure.\ncall:f{a:1}" + E + " ok", content="Sure.\n ok", calls=[("f", {"a": 1})],
   ref="GRAMMARS.md §4.8 gemma4 bare body: at the start of the output or after whitespace; every case also runs as gemma-4")
 C("bare body after a call and whitespace", "TOOLCALLING.fmt.3", call("a", "") + "\ncall:b{}" + E, calls=[("a", {}), ("b", {})])
+C("call: right after a call is text", "TOOLCALLING.fmt.3", call("a", "") + "call:b{x:1}" + E, content="call:b{x:1}", calls=[("a", {})],
+  ref="not at the start of the output nor after whitespace: text; the orphan closer is removed")
 C("bare body not after whitespace is text", "TOOLCALLING.fmt.3", "recall:f{a:1}" + E + "x", content="recall:f{a:1}x",
   ref="the closer is an orphan and removed")
 C("bare body followed by text is content", "TOOLCALLING.fmt.3", "call:f{a:" + s("x") + "} and more", content="call:f{a:" + s("x") + "} and more",
