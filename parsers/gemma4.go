@@ -199,7 +199,7 @@ func (g *gemma4) reset() {
 	g.ws = shrink(g.ws)
 	g.raw = shrink(g.raw)
 	g.conv = shrink(g.conv)
-	g.name = g.name[:0]
+	g.name = shrink(g.name)
 	g.stk = g.stk[:0]
 }
 

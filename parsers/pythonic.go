@@ -242,6 +242,8 @@ func (g *pythonic) reset() {
 	g.raw = shrink(g.raw)
 	g.conv = shrink(g.conv)
 	g.names = shrink(g.names)
+	g.kw = shrink(g.kw)
+	g.radixD = shrink(g.radixD)
 	g.calls = g.calls[:0]
 	g.stk = g.stk[:0]
 }
