@@ -86,6 +86,7 @@ type Parser struct {
 	labelOn      bool // at the start of a span whose label may still follow
 	labelN       int  // label bytes matched so far
 	prepended    bool // the prepend marker was emitted
+	lastContent  byte // the last byte emitted as content (0: none yet)
 	held         []byte
 	work         []byte // held + chunk, when held was not empty
 	ws           []byte // whitespace after a call block, pending
@@ -155,6 +156,7 @@ func (p *Parser) Reset() {
 	p.mode = mText
 	p.outStart, p.contentStart, p.spanDone = true, true, false
 	p.labelOn, p.labelN, p.prepended = false, 0, false
+	p.lastContent = 0
 	if r := p.reason; r != nil && !r.prepend && (r.forced || p.cfg.InReasoning) {
 		p.enterReasoning()
 	}
@@ -300,6 +302,7 @@ func (p *Parser) emitContent(b []byte) {
 	if p.contentStart && hasNonSpace(b) {
 		p.contentStart, p.outStart = false, false
 	}
+	p.lastContent = b[len(b)-1]
 	p.out.content(b)
 }
 

@@ -1,0 +1,775 @@
+package parsers
+
+// gemma4 is the Gemma 4 tool-call grammar (GRAMMARS.md §6.13, §5.5):
+//
+//	<|tool_call>call:get_weather{location:<|"|>Tokyo<|"|>,count:42,opts:{deep:true},tags:[<|"|>a<|"|>]}<tool_call|>
+//
+//	args    = "{" [ entry { "," entry } ] "}"
+//	entry   = key ":" value
+//	key     = 1*( ALPHA / DIGIT / "_" / "." / "-" )
+//	value   = string / number / literal / object / array / empty
+//	string  = <|"|> *any <|"|>
+//	number  = [ "-" ] 1*DIGIT [ "." 1*DIGIT ]
+//	literal = true / false / null / none / nil      ; case-insensitive, word-bounded
+//	empty   = ""                                    ; "k:" before "," or "}" is ""
+//
+// The call starts at the '{' after the name and its arguments stream as
+// JSON: strings as they arrive, numbers and literals at their end. Numbers
+// are the model's literal with leading zeros removed (no float round trip);
+// none/nil are null.
+//
+// Library rules and decisions:
+//
+//   - An argument parse error abandons the call (Dynamo emits it with {});
+//     the rest of the call is dropped up to <tool_call|> outside strings (or
+//     the next <|tool_call>, which starts a new call).
+//   - The closer is found string-aware: <tool_call|> inside <|"|>…<|"|> is
+//     text. A body that is not a call (no "call:" or no valid name) is markup.
+//   - End of stream: a call whose argument object closed is recovered (a
+//     partial closer after it is text); otherwise it is abandoned and its
+//     markup dropped.
+//   - Bare body (§4.8): "call:NAME{…}" without the opener, at the start of
+//     the output (no content yet) or after whitespace (the last content
+//     byte, or whitespace after a call), is held (bounded by the per-call
+//     limit) and becomes a call, emitted whole, when its object closes and
+//     <tool_call|> follows after optional whitespace; anything else (another
+//     byte after the object, a parse error, the end of the stream, the
+//     limit) releases it as content, verbatim.
+//   - Whitespace is tolerated around the tokens of the arguments, after the
+//     opener and before '{' (the grammar is silent; models do not emit it).
+//   - Whitespace between calls is markup; <|"|> and <tool_call|> met in
+//     content are removed.
+type gemma4 struct {
+	// immutable after construction
+	p       *Parser
+	limit   int
+	delim   matcher // <|"|>
+	skipMs  matcher // a broken call: closer, opener, string delimiter
+	afterMs matcher // after a call: opener, closer, bare "call:"
+
+	// call state; reset by open
+	st       gmState
+	bare     bool   // no opener: held until <tool_call|> proves the call
+	released bool   // bare: past the limit, content as it comes
+	started  bool   // the call's start was emitted
+	inStr    bool   // skipping: inside <|"|>…<|"|>
+	mark     int    // index in the current input where unkept bare bytes start
+	raw      []byte // bare: the held bytes (content if it is not a call)
+	conv     []byte // bare: converted arguments
+	ws       []byte // whitespace after a call, or between the object and the closer
+	name     []byte
+	callN    int // bytes of "call:" matched after the opener
+	stk      []gmCont
+
+	// token state
+	numNZ   bool // a non-zero integer digit was written
+	numFrac int  // 0: integer part, 1: after '.', 2: fraction digits
+	numAny  bool // an integer digit was seen
+	lit     [5]byte
+	litN    int
+}
+
+// gmCont is an open container of the arguments.
+type gmCont struct {
+	kind byte // '{' or '['
+	n    int  // entries or elements completed
+}
+
+// gmState is where the gemma4 machine is.
+type gmState uint8
+
+const (
+	gmOpen      gmState = iota // after <|tool_call>: "call:"
+	gmName                     // the name, up to '{'
+	gmAfterName                // whitespace before '{'
+	gmKey                      // after '{' or ',': a key ('}' right after '{')
+	gmKeyChars                 // in a key
+	gmColon                    // after a key: ':'
+	gmVal                      // a value
+	gmStr                      // inside <|"|>…<|"|>
+	gmNum                      // a number
+	gmLit                      // a literal word
+	gmAfterVal                 // after a value: ',' or a closer
+	gmClose                    // after the arguments: whitespace, then <tool_call|>
+	gmSkip                     // a broken call, dropped up to <tool_call|>
+	gmAfter                    // after a call: whitespace, then a call or text
+	gmText                     // a "call:" that is text: back to the text state
+)
+
+var gmStateNames = [...]string{"gmOpen", "gmName", "gmAfterName", "gmKey", "gmKeyChars", "gmColon", "gmVal",
+	"gmStr", "gmNum", "gmLit", "gmAfterVal", "gmClose", "gmSkip", "gmAfter", "gmText"}
+
+func (s gmState) String() string {
+	if int(s) < len(gmStateNames) {
+		return gmStateNames[s]
+	}
+	return "gmState(?)"
+}
+
+const (
+	gemmaOpen  = "<|tool_call>"
+	gemmaClose = "<tool_call|>"
+	gemmaQuote = `<|"|>`
+	gemmaCall  = "call:"
+)
+
+// Text-state opener args.
+const (
+	openGemmaCall = iota // <|tool_call>
+	openGemmaBare        // "call:" (a bare body if at the start of the output or after whitespace)
+)
+
+// gmStrStop marks the bytes that end the fast path inside a string.
+var gmStrStop = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = true
+	}
+	t['"'], t['\\'], t['<'] = true, true, true
+	return t
+}()
+
+func init() {
+	registerTool(ToolInfo{
+		Openers: []string{gemmaOpen, gemmaCall},
+		Closers: []string{gemmaClose, gemmaQuote},
+		Malformed: "an argument parse error abandons the call (Dynamo: arguments {}) and drops it up to <tool_call|> " +
+			"outside strings; a body without call:NAME{ is markup; a bare call:NAME{…} (no opener; at the start of " +
+			"the output or after whitespace) is held and is content unless <tool_call|> follows its closed " +
+			"object after optional whitespace",
+		Truncated: "a call whose argument object closed is recovered without its closer (a partial closer is " +
+			"text); otherwise it is abandoned and its markup dropped (Dynamo echoes it); a bare body cut by " +
+			"the end of the stream is content",
+	}, newGemma4, "gemma4", "gemma-4")
+}
+
+func newGemma4(p *Parser) toolGrammar {
+	return &gemma4{p: p, limit: p.limit,
+		delim: newMatcher(marker{text: gemmaQuote, act: actNone}),
+		skipMs: newMatcher(marker{text: gemmaClose, act: actClose}, marker{text: gemmaOpen, act: actOpen},
+			marker{text: gemmaQuote, act: actNone}),
+		afterMs: newMatcher(marker{text: gemmaOpen, act: actOpen}, marker{text: gemmaClose, act: actClose},
+			marker{text: gemmaCall, act: actNone}),
+	}
+}
+
+func (g *gemma4) textMarkers() []marker {
+	return []marker{
+		{text: gemmaOpen, act: actToolOpen, arg: openGemmaCall},
+		{text: gemmaCall, act: actToolOpen, arg: openGemmaBare},
+		{text: gemmaClose, act: actToolClose},
+		{text: gemmaQuote, act: actToolClose},
+	}
+}
+
+// open starts a call after a text-state marker. A bare "call:" counts only
+// at the start of the output (no content yet) or after whitespace; its bytes
+// are kept for the content fallback.
+func (g *gemma4) open(arg int) {
+	g.ws = g.ws[:0]
+	g.mark = 0
+	if arg == openGemmaCall {
+		g.begin(false)
+		g.st = gmOpen
+		return
+	}
+	if last := g.p.lastContent; last != 0 && !isSpace(last) {
+		// "recall:" and the like: text.
+		g.p.emitContent(g.p.out.copyString(gemmaCall))
+		g.st = gmText
+		return
+	}
+	g.begin(true)
+	g.raw = append(g.raw, gemmaCall...)
+}
+
+// begin starts a call; a bare one starts at its name.
+func (g *gemma4) begin(bare bool) {
+	g.bare, g.released, g.started, g.inStr = bare, false, false, false
+	g.raw = g.raw[:0]
+	g.conv = g.conv[:0]
+	g.name = g.name[:0]
+	g.stk = g.stk[:0]
+	g.callN = 0
+	g.st = gmName
+}
+
+func (g *gemma4) reset() {
+	g.st = gmAfter
+	g.bare, g.started = false, false
+	g.ws = shrink(g.ws)
+	g.raw = shrink(g.raw)
+	g.conv = shrink(g.conv)
+	g.name = shrink(g.name)
+	g.stk = g.stk[:0]
+}
+
+// finish ends the stream inside a call: a call whose object closed is
+// recovered, any other is abandoned; a bare body is content.
+func (g *gemma4) finish() {
+	switch {
+	case g.st == gmAfter || g.st == gmText:
+	case g.bare:
+		if !g.released {
+			g.p.emitContent(g.p.out.copyBytes(g.raw))
+		}
+	case g.st == gmClose:
+		g.endCall()
+	default:
+		g.abandon()
+	}
+	g.started, g.bare = false, false
+	g.ws = g.ws[:0]
+	g.st = gmAfter
+}
+
+// out writes converted argument bytes: gathered for the open call (flushed
+// as one fragment per Feed), or kept for a bare body. String values are
+// converted piecewise (an escape between runs), so aliasing the input would
+// cut the arguments into a fragment per escape.
+func (g *gemma4) out(b []byte) {
+	if !g.released {
+		g.conv = append(g.conv, b...)
+	}
+}
+
+func (g *gemma4) outS(s string) {
+	if !g.released {
+		g.conv = append(g.conv, s...)
+	}
+}
+
+// flush emits the converted bytes gathered for the open call.
+func (g *gemma4) flush() {
+	if !g.bare && len(g.conv) > 0 {
+		if g.started {
+			g.p.out.args(g.p.out.copyBytes(g.conv))
+		}
+		g.conv = g.conv[:0]
+	}
+}
+
+// endCall completes the open call.
+func (g *gemma4) endCall() {
+	g.flush()
+	g.p.out.endCall()
+	g.started = false
+}
+
+// abandon abandons the open call, if any (after the fragments it already
+// produced, so that the events do not depend on where Feed boundaries fell).
+func (g *gemma4) abandon() {
+	g.flush()
+	if g.started {
+		g.p.out.abandonCall()
+		g.started = false
+	}
+}
+
+// keep records bare-body bytes consumed from the current input: held in raw,
+// or content once the body outgrew the limit.
+func (g *gemma4) keep(b []byte) {
+	if !g.bare || len(b) == 0 {
+		return
+	}
+	if !g.released && len(g.raw)+len(b) > g.limit {
+		g.p.emitContent(g.p.out.copyBytes(g.raw))
+		g.raw = g.raw[:0]
+		g.released = true
+	}
+	if g.released {
+		g.p.emitContent(b)
+		return
+	}
+	g.raw = append(g.raw, b...)
+}
+
+// malformed ends a call that cannot complete at b[i] (not consumed): an
+// opened call is abandoned and skipped to its closer; a bare body is
+// released as content and b[i] is scanned again as text. done reports that
+// feed must return (n, st).
+func (g *gemma4) malformed(b []byte, i int) (n int, st blockStatus, done bool) {
+	if g.bare {
+		g.keep(b[g.mark:i])
+		if !g.released {
+			g.p.emitContent(g.p.out.copyBytes(g.raw))
+		}
+		g.bare = false
+		g.st = gmAfter
+		g.ws = g.ws[:0]
+		return i, blockText, true
+	}
+	g.abandon()
+	g.inStr = false
+	g.st = gmSkip
+	return i, 0, false
+}
+
+// startArgs handles the '{' after the name.
+func (g *gemma4) startArgs() bool {
+	if len(g.name) == 0 {
+		return false
+	}
+	if !g.bare {
+		g.p.out.startCall(g.name, nil)
+		g.started = true
+	}
+	g.outS("{")
+	g.stk = append(g.stk[:0], gmCont{kind: '{'})
+	g.st = gmKey
+	return true
+}
+
+// complete moves past a complete value.
+func (g *gemma4) complete() {
+	g.stk[len(g.stk)-1].n++
+	g.st = gmAfterVal
+}
+
+func isGemmaKeyByte(c byte) bool {
+	return isASCIILetter(c) || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'
+}
+
+func (g *gemma4) feed(b []byte, final bool) (int, blockStatus) {
+	n, st := g.scan(b, final)
+	g.flush()
+	return n, st
+}
+
+// scan runs the machine over b; see feed.
+func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
+	g.mark = 0
+	i := 0
+	for i < len(b) {
+		c := b[i]
+		switch g.st {
+		case gmText:
+			return i, blockText
+
+		case gmAfter:
+			if isSpace(c) {
+				if len(g.ws) >= g.limit {
+					g.p.emitContent(g.p.out.copyBytes(g.ws))
+					g.ws = g.ws[:0]
+					return i, blockText
+				}
+				g.ws = append(g.ws, c)
+				i++
+				continue
+			}
+			mi, partial := g.afterMs.at(b[i:], final)
+			if partial {
+				return i, blockHold
+			}
+			switch {
+			case mi < 0:
+				g.p.emitContent(g.p.out.copyBytes(g.ws))
+				g.ws = g.ws[:0]
+				return i, blockText
+			case g.afterMs.ms[mi].text == gemmaCall && len(g.ws) == 0:
+				// Right after a call, not after whitespace: text (the
+				// text state must not take it for a bare body).
+				g.p.emitContent(g.p.out.copyString(gemmaCall))
+				return i + len(gemmaCall), blockText
+			case g.afterMs.ms[mi].text == gemmaOpen:
+				g.begin(false)
+				g.st = gmOpen
+			case g.afterMs.ms[mi].text == gemmaCall:
+				// A bare body after whitespace: the whitespace is
+				// content if it is not a call.
+				ws := g.ws
+				g.begin(true)
+				g.raw = append(g.raw, ws...)
+				g.mark = i
+			}
+			g.ws = g.ws[:0]
+			i += len(g.afterMs.ms[mi].text)
+
+		case gmOpen:
+			switch {
+			case g.callN == 0 && isSpace(c):
+				i++
+			case c == gemmaCall[g.callN]:
+				i++
+				if g.callN++; g.callN == len(gemmaCall) {
+					g.st = gmName
+				}
+			default:
+				if n, st, done := g.malformed(b, i); done {
+					return n, st
+				}
+			}
+
+		case gmName:
+			j := i
+			for j < len(b) && isGemmaKeyByte(b[j]) {
+				j++
+			}
+			if len(g.name)+j-i > g.limit {
+				if n, st, done := g.malformed(b, j); done {
+					return n, st
+				}
+				i = j
+				continue
+			}
+			g.name = append(g.name, b[i:j]...)
+			i = j
+			if i == len(b) {
+				continue
+			}
+			g.st = gmAfterName
+
+		case gmAfterName:
+			if isSpace(c) && len(g.name) > 0 {
+				i++
+				continue
+			}
+			if c != '{' || !g.startArgs() {
+				if n, st, done := g.malformed(b, i); done {
+					return n, st
+				}
+				continue
+			}
+			i++
+
+		case gmKey:
+			if isSpace(c) {
+				i++
+				continue
+			}
+			top := &g.stk[len(g.stk)-1]
+			if c == '}' && top.n == 0 {
+				i++
+				g.closeContainer()
+				continue
+			}
+			if !isGemmaKeyByte(c) {
+				if n, st, done := g.malformed(b, i); done {
+					return n, st
+				}
+				continue
+			}
+			if top.n > 0 {
+				g.outS(`,"`)
+			} else {
+				g.outS(`"`)
+			}
+			g.st = gmKeyChars
+
+		case gmKeyChars:
+			j := i
+			for j < len(b) && isGemmaKeyByte(b[j]) {
+				j++
+			}
+			g.out(b[i:j])
+			i = j
+			if i < len(b) {
+				g.outS(`"`)
+				g.st = gmColon
+			}
+
+		case gmColon:
+			switch {
+			case isSpace(c):
+				i++
+			case c == ':':
+				i++
+				g.outS(":")
+				g.st = gmVal
+			default:
+				if n, st, done := g.malformed(b, i); done {
+					return n, st
+				}
+			}
+
+		case gmVal:
+			n, st, done := g.value(b, i, final)
+			if done {
+				return n, st
+			}
+			i = n
+
+		case gmStr:
+			j := i
+			for j < len(b) && !gmStrStop[b[j]] {
+				j++
+			}
+			if j > i {
+				g.out(b[i:j])
+				i = j
+				continue
+			}
+			switch c {
+			case '"':
+				i++
+				g.outS(`\"`)
+			case '\\':
+				i++
+				g.outS(`\\`)
+			case '<':
+				mi, partial := g.delim.at(b[i:], final)
+				if partial {
+					g.keep(b[g.mark:i])
+					return i, blockHold
+				}
+				if mi >= 0 {
+					i += len(gemmaQuote)
+					g.outS(`"`)
+					g.complete()
+					continue
+				}
+				i++
+				g.outS("<")
+			default:
+				i++
+				g.outS(ctrlEscape(c))
+			}
+
+		case gmNum:
+			switch {
+			case c >= '0' && c <= '9':
+				i++
+				if g.numFrac > 0 {
+					g.numFrac = 2
+					g.out(b[i-1 : i])
+				} else {
+					g.numAny = true
+					if c != '0' || g.numNZ {
+						g.numNZ = true
+						g.out(b[i-1 : i])
+					}
+				}
+			case c == '.' && g.numFrac == 0 && g.numAny:
+				i++
+				if !g.numNZ {
+					g.outS("0")
+				}
+				g.outS(".")
+				g.numFrac = 1
+			default:
+				if !g.numAny || g.numFrac == 1 || c == '.' || c == '_' || isASCIILetter(c) {
+					if n, st, done := g.malformed(b, i); done {
+						return n, st
+					}
+					continue
+				}
+				if g.numFrac == 0 && !g.numNZ {
+					g.outS("0")
+				}
+				g.complete()
+			}
+
+		case gmLit:
+			if isASCIILetter(c) {
+				if g.litN == len(g.lit) {
+					if n, st, done := g.malformed(b, i); done {
+						return n, st
+					}
+					continue
+				}
+				g.lit[g.litN] = c | 0x20
+				g.litN++
+				i++
+				continue
+			}
+			lit := ""
+			switch string(g.lit[:g.litN]) {
+			case "true":
+				lit = "true"
+			case "false":
+				lit = "false"
+			case "null", "none", "nil":
+				lit = "null"
+			}
+			if lit == "" || c == '_' || (c >= '0' && c <= '9') {
+				if n, st, done := g.malformed(b, i); done {
+					return n, st
+				}
+				continue
+			}
+			g.outS(lit)
+			g.complete()
+
+		case gmAfterVal:
+			if isSpace(c) {
+				i++
+				continue
+			}
+			top := &g.stk[len(g.stk)-1]
+			switch {
+			case c == ',' && top.kind == '{':
+				i++
+				g.st = gmKey
+			case c == ',':
+				i++
+				g.outS(",")
+				g.st = gmVal
+			case c == closerOf(top.kind):
+				i++
+				g.closeContainer()
+			default:
+				if n, st, done := g.malformed(b, i); done {
+					return n, st
+				}
+			}
+
+		case gmClose:
+			if isSpace(c) {
+				if !g.bare {
+					if len(g.ws) >= g.limit {
+						if n, st, done := g.malformed(b, i); done {
+							return n, st
+						}
+						continue
+					}
+					g.ws = append(g.ws, c)
+				}
+				i++
+				continue
+			}
+			rest := b[i:]
+			if len(rest) >= len(gemmaClose) && string(rest[:len(gemmaClose)]) == gemmaClose {
+				if n, st, done := g.closed(b, i); done {
+					return n, st
+				}
+				i += len(gemmaClose)
+				continue
+			}
+			if len(rest) < len(gemmaClose) && string(rest) == gemmaClose[:len(rest)] {
+				if !final {
+					g.keep(b[g.mark:i])
+					return i, blockHold
+				}
+				if !g.bare {
+					// The stream ended inside the closer: the call is
+					// complete; the partial closer is text.
+					g.endCall()
+					g.p.emitContent(g.p.out.copyBytes(g.ws))
+					g.p.emitContent(rest)
+					g.ws = g.ws[:0]
+					g.st = gmAfter
+					return len(b), blockText
+				}
+			}
+			if n, st, done := g.malformed(b, i); done {
+				return n, st
+			}
+
+		case gmSkip:
+			pos, mi := g.skipMs.find(b[i:], final)
+			if mi < 0 {
+				if i+pos < len(b) {
+					return i + pos, blockHold
+				}
+				return len(b), blockMore
+			}
+			i += pos + len(g.skipMs.ms[mi].text)
+			switch t := g.skipMs.ms[mi].text; {
+			case t == gemmaQuote:
+				g.inStr = !g.inStr
+			case g.inStr:
+			case t == gemmaClose:
+				g.ws = g.ws[:0]
+				g.st = gmAfter
+			case t == gemmaOpen:
+				g.begin(false)
+				g.st = gmOpen
+			}
+		}
+	}
+	g.keep(b[g.mark:i])
+	return i, blockMore
+}
+
+// value handles the first byte of a value (gmVal). done reports that feed
+// must return (n, st).
+func (g *gemma4) value(b []byte, i int, final bool) (n int, st blockStatus, done bool) {
+	c := b[i]
+	top := &g.stk[len(g.stk)-1]
+	switch {
+	case isSpace(c):
+		return i + 1, 0, false
+	case c == '<':
+		mi, partial := g.delim.at(b[i:], final)
+		if partial {
+			g.keep(b[g.mark:i])
+			return i, blockHold, true
+		}
+		if mi < 0 {
+			return g.malformed(b, i)
+		}
+		g.outS(`"`)
+		g.st = gmStr
+		return i + len(gemmaQuote), 0, false
+	case c == '{' || c == '[':
+		if len(g.stk) >= maxJSONDepth {
+			return g.malformed(b, i)
+		}
+		g.out(b[i : i+1])
+		g.stk = append(g.stk, gmCont{kind: c})
+		if c == '{' {
+			g.st = gmKey
+		}
+		return i + 1, 0, false
+	case c == ']' && top.kind == '[' && top.n == 0:
+		g.closeContainer()
+		return i + 1, 0, false
+	case (c == ',' || c == '}') && top.kind == '{':
+		// "key:" with nothing before the delimiter: an empty string.
+		g.outS(`""`)
+		g.complete()
+		return i, 0, false
+	case c == '-' || (c >= '0' && c <= '9'):
+		g.numNZ, g.numFrac, g.numAny = false, 0, false
+		g.st = gmNum
+		if c == '-' {
+			g.outS("-")
+			return i + 1, 0, false
+		}
+		return i, 0, false
+	case isASCIILetter(c):
+		g.litN = 0
+		g.st = gmLit
+		return i, 0, false
+	}
+	return g.malformed(b, i)
+}
+
+// closeContainer closes the innermost container.
+func (g *gemma4) closeContainer() {
+	top := g.stk[len(g.stk)-1]
+	g.stk = g.stk[:len(g.stk)-1]
+	g.outS(string(closerOf(top.kind)))
+	if len(g.stk) == 0 {
+		g.ws = g.ws[:0]
+		g.st = gmClose
+		return
+	}
+	g.complete()
+}
+
+// closed handles <tool_call|> at b[i] after the arguments. done reports that
+// feed must return (n, st); otherwise feed goes on after the closer.
+func (g *gemma4) closed(b []byte, i int) (n int, st blockStatus, done bool) {
+	if !g.bare {
+		g.endCall()
+		g.ws = g.ws[:0]
+		g.st = gmAfter
+		return 0, 0, false
+	}
+	if g.released || len(g.raw)+i-g.mark > g.limit {
+		// Held past the limit: content, like any bare body that is
+		// not proven; the closer is then an orphan.
+		g.keep(b[g.mark:i])
+		g.bare = false
+		g.st = gmAfter
+		return i, blockText, true
+	}
+	out := &g.p.out
+	out.startCall(g.name, nil)
+	out.args(out.copyBytes(g.conv))
+	out.endCall()
+	g.bare = false
+	g.ws = g.ws[:0]
+	g.st = gmAfter
+	return 0, 0, false
+}

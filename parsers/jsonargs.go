@@ -1,0 +1,64 @@
+package parsers
+
+// jsonArgs streams one JSON arguments object as the model's own bytes
+// (GRAMMARS.md §5.1) for grammars whose markers, not a JSON envelope, frame
+// the call (DeepSeek V3/V3.1, Kimi K2): leading whitespace is skipped, the
+// value must be an object, raw control characters inside strings are
+// escaped, and the bytes after the closing brace are left to the caller.
+//
+// The fragments alias the input, so the caller's call must be started before
+// feed is called.
+type jsonArgs struct {
+	out     *emitter
+	vs      jsonScan
+	started bool // the opening brace was seen
+}
+
+// argsResult is what jsonArgs.feed stopped at.
+type argsResult uint8
+
+const (
+	argsMore argsResult = iota // all bytes consumed, the object is not complete
+	argsDone                   // the object closed after n bytes
+	argsBad                    // b[n] is not valid here (not consumed)
+)
+
+func (a *jsonArgs) begin() {
+	a.vs.reset()
+	a.started = false
+}
+
+// feed consumes argument bytes from b and streams them to the open call.
+func (a *jsonArgs) feed(b []byte) (int, argsResult) {
+	i := 0
+	if !a.started {
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		if i == len(b) {
+			return i, argsMore
+		}
+		if b[i] != '{' {
+			return i, argsBad
+		}
+		a.started = true
+	}
+	for i < len(b) {
+		n, r := a.vs.scan(b[i:])
+		frag := b[i : i+n]
+		if r == scanCtrl {
+			frag = frag[:n-1]
+		}
+		a.out.args(frag)
+		i += n
+		switch r {
+		case scanCtrl:
+			a.out.argsString(ctrlEscape(b[i-1]))
+		case scanDone:
+			return i, argsDone
+		case scanErr:
+			return i, argsBad
+		}
+	}
+	return i, argsMore
+}

@@ -1,0 +1,1249 @@
+package parsers
+
+import (
+	"math/big"
+	"math/bits"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// pythonic is the Python call-list grammar of Llama 3.2/4 and other models
+// (GRAMMARS.md §6.12, §5.6):
+//
+//	[get_weather(city="San Francisco", days=3), get_time(tz='UTC')]
+//	<|python_start|>[get_weather(city="SF")]<|python_end|>
+//
+//	calls   = "[" call { "," call } [","] "]"
+//	call    = NAME "(" [ arg { "," arg } [","] ] ")"     ; NAME a plain identifier
+//	arg     = IDENT "=" literal / expression            ; only keyword literals are kept
+//	literal = str / int / float / True / False / None / list / tuple / dict
+//
+// A '[' anywhere in content is only a candidate. The candidate's bytes are
+// held (bounded by Config.MaxCallBuffer) while they can still be a call list
+// and released as content the moment they cannot; once the list has closed
+// and parsed, its calls are emitted, each whole (start, one argument
+// fragment, end): until then the list is not proven to be a call list, and a
+// call already emitted could not be taken back. The conversion runs as the
+// bytes arrive — each keyword value is converted to compact JSON when it is
+// read, in keyword order — so closing the list costs no second pass.
+//
+// Library rules and decisions:
+//
+//   - A list that does not parse as calls (an element that is not NAME(…),
+//     a syntax error the scan sees: unbalanced or mismatched brackets, an
+//     unterminated string, an empty argument, a bad \x/\u escape) is content,
+//     verbatim. Every complete call list is parsed; text after it is content.
+//   - Keyword arguments only: positional arguments, *args and **kwargs are
+//     skipped, the call is kept. A keyword value outside the literal subset
+//     (a name, an operator expression, a call, a set, an f-string, a dict
+//     with non-string keys, \N{…}) is skipped and the call kept (Dynamo).
+//     Skipping is bracket- and string-aware; it does not validate Python.
+//   - Integers of any size are emitted as JSON number literals (hex, octal
+//     and binary converted to decimal; underscores removed; leading zeros
+//     dropped); a unary minus (or plus) on a number is accepted. Floats are
+//     normalised to JSON spelling (".5" → "0.5", "5." → "5.0") without a
+//     float round trip. Tuples become arrays; "(x)" is x.
+//   - Strings: single, double or triple quotes, r/u prefixes, Python escapes,
+//     adjacent literals concatenated; the JSON keeps the characters (no
+//     \uXXXX re-encoding) and escapes only what JSON requires.
+//   - Insignificant whitespace (and comments) between all tokens (§4.8).
+//   - Whitespace between two call lists is markup; after the last list it is
+//     dropped at the end of the stream, or content when text follows.
+//   - <|python_start|> and <|python_end|> are markup and removed.
+type pythonic struct {
+	// immutable after construction
+	p     *Parser
+	limit int
+	tags  matcher // <|python_start|>, <|python_end|> after a list
+
+	// candidate state; reset by begin
+	st       pyState
+	ret      pyState // state to return to after a comment
+	inCand   bool    // a candidate list is being read
+	released bool    // the candidate outgrew the limit: its bytes are content as they come
+	skipping bool    // the current argument is being skipped (no conversion)
+	mark     int     // index in the current feed's input where unkept candidate bytes start
+	ws       []byte  // whitespace after a list (group markup, or content before text)
+	raw      []byte  // the candidate's bytes kept so far (content if it fails)
+	conv     []byte  // converted arguments of the list's calls
+	names    []byte  // the calls' names
+	calls    []pyCall
+	stk      []pyCont // containers open inside the current argument
+	kw       []byte   // the current keyword's name
+	kwStart  int      // conv offset where the current keyword argument starts
+	kwN      int      // keyword arguments converted in the current call
+	parens   bool     // conv holds a placeholder of a parenthesised value
+	afterSep bool     // a ',' separated the previous element (list or arguments)
+
+	// token state
+	q       byte    // string quote
+	triple  bool    // triple-quoted string
+	rawStr  bool    // r-prefixed string
+	qn      int     // closing quotes seen in a row (triple strings)
+	esc     int     // hex/octal digits still expected (or allowed, for octal)
+	escV    rune    // escape value so far
+	word    [8]byte // identifier in value position
+	wordN   int
+	numNZ   bool // a non-zero integer digit was written
+	numN    int  // digits written in the current part (fraction, exponent)
+	radix   int
+	radixV  uint64
+	radixOv bool   // the radix literal overflowed uint64
+	radixD  []byte // radix digits, kept for the overflow path
+}
+
+// pyCall locates one call of the list in names and conv.
+type pyCall struct {
+	n0, n1 int // name
+	a0, a1 int // arguments
+}
+
+// pyCont is a container open inside an argument value.
+type pyCont struct {
+	kind  byte // '[', '(' or '{'
+	n     int  // elements (entries) completed
+	comma bool // the last token was a ','
+	key   bool // dict: a key is expected (or being read)
+	colon bool // dict: the key is complete, ':' is expected
+	at    int  // '(': offset of its placeholder in conv
+}
+
+// pyState is where the pythonic machine is.
+type pyState uint8
+
+const (
+	pyAfter        pyState = iota // after a list or <|python_start|>: whitespace, then a list, a tag or text
+	pyListOpen                    // after '[' or ',' in the list: a callee
+	pyCallee                      // in the callee name
+	pyAfterCallee                 // after the callee: '('
+	pyArgStart                    // after '(' or ',' in a call: an argument or ')'
+	pyArgName                     // in an identifier at the start of an argument
+	pyArgAfterName                // after it: '=' makes it a keyword
+	pyArgEq                       // after '=': a value (unless "==")
+	pyVal                         // a value (or a closer of an empty/trailing-comma container)
+	pySign                        // after a unary sign: a number
+	pyWord                        // an identifier in value position (True/False/None, string prefix)
+	pyNumInt                      // decimal integer digits
+	pyNumFrac                     // fraction digits
+	pyNumFracFirst                // after a leading '.': a digit
+	pyNumExpSign                  // after 'e': sign or digit
+	pyNumExp                      // exponent digits
+	pyNumRadix                    // hex/octal/binary digits
+	pyStrOpen1                    // after an opening quote
+	pyStrOpen2                    // after two quotes: a third makes a triple-quoted string
+	pyStr                         // string content
+	pyStrEsc                      // after '\'
+	pyStrOct                      // octal escape digits
+	pyStrHex                      // \x, \u, \U digits
+	pyAfterStr                    // after a string: an adjacent string continues it
+	pyAfterVal                    // after a value: ',', a closer, ':' in a dict
+	pySkip                        // skipping an argument that is not a keyword literal
+	pyAfterCall                   // after ')': ',' or ']'
+	pyComment                     // '#' to the end of the line
+)
+
+var pyStateNames = [...]string{"pyAfter", "pyListOpen", "pyCallee", "pyAfterCallee", "pyArgStart", "pyArgName",
+	"pyArgAfterName", "pyArgEq", "pyVal", "pySign", "pyWord", "pyNumInt", "pyNumFrac", "pyNumFracFirst",
+	"pyNumExpSign", "pyNumExp", "pyNumRadix", "pyStrOpen1", "pyStrOpen2", "pyStr", "pyStrEsc", "pyStrOct",
+	"pyStrHex", "pyAfterStr", "pyAfterVal", "pySkip", "pyAfterCall", "pyComment"}
+
+func (s pyState) String() string {
+	if int(s) < len(pyStateNames) {
+		return pyStateNames[s]
+	}
+	return "pyState(?)"
+}
+
+// pyWSStates are the states in which whitespace and comments are skipped.
+var pyWSStates = func() (t [pyComment + 1]bool) {
+	for _, s := range []pyState{pyListOpen, pyAfterCallee, pyArgStart, pyArgAfterName, pyVal, pySign, pyAfterStr,
+		pyAfterVal, pyAfterCall} {
+		t[s] = true
+	}
+	return t
+}()
+
+// pyStrStop marks the bytes that end the fast path inside a string.
+var pyStrStop = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = true
+	}
+	t['"'], t['\''], t['\\'] = true, true, true
+	return t
+}()
+
+// maxPyDepth bounds container nesting inside one argument.
+const maxPyDepth = 1000
+
+const (
+	pythonStart = "<|python_start|>"
+	pythonEnd   = "<|python_end|>"
+)
+
+// Text-state opener args.
+const (
+	openList        = iota // '[' was consumed
+	openPythonStart        // <|python_start|> was consumed
+)
+
+func init() {
+	registerTool(ToolInfo{
+		Openers: []string{"[", pythonStart},
+		Closers: []string{pythonEnd},
+		Malformed: "a list that does not parse as calls (an element that is not NAME(…), unbalanced or mismatched " +
+			"brackets, an unterminated string, an empty argument) is content, verbatim; positional arguments and " +
+			"keyword values outside the literal subset are skipped and the call kept; a list longer than the " +
+			"per-call limit is content",
+		Truncated: "an unclosed list is content (it was never proven to be a call list); calls are emitted only " +
+			"when their list closed and parsed; whitespace after the last list is dropped",
+	}, newPythonic, "pythonic", "llama4_pythonic")
+}
+
+func newPythonic(p *Parser) toolGrammar {
+	return &pythonic{p: p, limit: p.limit, tags: newMatcher(
+		marker{text: pythonStart, act: actClose}, marker{text: pythonEnd, act: actClose})}
+}
+
+func (g *pythonic) textMarkers() []marker {
+	return []marker{
+		{text: "[", act: actToolOpen, arg: openList},
+		{text: pythonStart, act: actToolOpen, arg: openPythonStart},
+		{text: pythonEnd, act: actToolClose},
+	}
+}
+
+func (g *pythonic) open(arg int) {
+	g.ws = g.ws[:0]
+	if arg == openPythonStart {
+		g.st = pyAfter
+		return
+	}
+	g.begin()
+	g.raw = append(g.raw, '[') // consumed by the text state
+	g.mark = 0
+}
+
+// begin starts a candidate list after its '['.
+func (g *pythonic) begin() {
+	g.st = pyListOpen
+	g.inCand, g.released, g.skipping, g.parens, g.afterSep = true, false, false, false, false
+	g.raw = g.raw[:0]
+	g.conv = g.conv[:0]
+	g.names = g.names[:0]
+	g.calls = g.calls[:0]
+	g.stk = g.stk[:0]
+}
+
+func (g *pythonic) reset() {
+	g.st = pyAfter
+	g.inCand = false
+	g.ws = shrink(g.ws)
+	g.raw = shrink(g.raw)
+	g.conv = shrink(g.conv)
+	g.names = shrink(g.names)
+	g.kw = shrink(g.kw)
+	g.radixD = shrink(g.radixD)
+	g.calls = g.calls[:0]
+	g.stk = g.stk[:0]
+}
+
+// finish ends the stream: an unclosed list is content; whitespace after a
+// list is dropped.
+func (g *pythonic) finish() {
+	if g.inCand && !g.released {
+		g.p.emitContent(g.p.out.copyBytes(g.ws))
+		g.p.emitContent(g.p.out.copyBytes(g.raw))
+	}
+	g.inCand = false
+	g.ws = g.ws[:0]
+	g.st = pyAfter
+}
+
+// keep records candidate bytes b (consumed from the current input): held in
+// raw, or emitted as content once the candidate outgrew the limit.
+func (g *pythonic) keep(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if !g.released && len(g.ws)+len(g.raw)+len(b) > g.limit {
+		g.p.emitContent(g.p.out.copyBytes(g.ws))
+		g.p.emitContent(g.p.out.copyBytes(g.raw))
+		g.ws, g.raw = g.ws[:0], g.raw[:0]
+		g.released = true
+	}
+	if g.released {
+		g.p.emitContent(b)
+		return
+	}
+	g.raw = append(g.raw, b...)
+}
+
+// fail releases the candidate as content; b[i] (not consumed) is where it
+// stopped being a call list and is scanned again as text.
+func (g *pythonic) fail(b []byte, i int) (int, blockStatus) {
+	g.keep(b[g.mark:i])
+	if !g.released {
+		g.p.emitContent(g.p.out.copyBytes(g.ws))
+		g.p.emitContent(g.p.out.copyBytes(g.raw))
+	}
+	g.inCand = false
+	g.ws = g.ws[:0]
+	g.st = pyAfter
+	return i, blockText
+}
+
+// succeed emits the calls of the list that closed at b[i-1]. done reports
+// that feed must return (n, st); otherwise it goes on after the list.
+func (g *pythonic) succeed(b []byte, i int) (n int, st blockStatus, done bool) {
+	if g.released || len(g.ws)+len(g.raw)+i-g.mark > g.limit {
+		// Too long to have been held: it is content like any other
+		// candidate past the limit.
+		g.keep(b[g.mark:i])
+		g.inCand = false
+		g.ws = g.ws[:0]
+		g.st = pyAfter
+		return i, blockText, true
+	}
+	out := &g.p.out
+	for _, c := range g.calls {
+		out.startCall(g.names[c.n0:c.n1], nil)
+		out.args(g.argsCopy(g.conv[c.a0:c.a1]))
+		out.endCall()
+	}
+	g.inCand = false
+	g.ws = g.ws[:0]
+	g.st = pyAfter
+	return i, 0, false
+}
+
+// argsCopy copies converted arguments into the arena, dropping the
+// placeholders of parenthesised values.
+func (g *pythonic) argsCopy(a []byte) []byte {
+	if !g.parens {
+		return g.p.out.copyBytes(a)
+	}
+	out := &g.p.out
+	start := len(out.arena)
+	for _, c := range a {
+		if c != 0 {
+			out.arena = append(out.arena, c)
+		}
+	}
+	return out.arena[start:len(out.arena):len(out.arena)]
+}
+
+// put appends converted bytes, unless the current argument is skipped.
+func (g *pythonic) put(b ...byte) {
+	if !g.skipping && !g.released {
+		g.conv = append(g.conv, b...)
+	}
+}
+
+func (g *pythonic) putS(s string) {
+	if !g.skipping && !g.released {
+		g.conv = append(g.conv, s...)
+	}
+}
+
+// abort skips the current argument from here on: its value is not a
+// keyword literal.
+func (g *pythonic) abort() {
+	if !g.skipping {
+		g.conv = g.conv[:g.kwStart]
+		g.skipping = true
+	}
+	g.st = pySkip
+}
+
+func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
+	g.mark = 0
+	i := 0
+	for i < len(b) {
+		c := b[i]
+		if pyWSStates[g.st] && (isSpace(c) || c == '#') {
+			if c == '#' {
+				g.ret, g.st = g.st, pyComment
+			}
+			i++
+			continue
+		}
+		switch g.st {
+		case pyAfter:
+			if isSpace(c) {
+				if len(g.ws) >= g.limit {
+					// Too much whitespace to hold: content.
+					g.p.emitContent(g.p.out.copyBytes(g.ws))
+					g.ws = g.ws[:0]
+					return i, blockText
+				}
+				g.ws = append(g.ws, c)
+				i++
+				continue
+			}
+			if c == '[' {
+				g.begin()
+				g.mark = i
+				i++
+				continue
+			}
+			mi, partial := g.tags.at(b[i:], final)
+			if partial {
+				return i, blockHold
+			}
+			if mi >= 0 {
+				g.ws = g.ws[:0]
+				i += len(g.tags.ms[mi].text)
+				continue
+			}
+			g.p.emitContent(g.p.out.copyBytes(g.ws))
+			g.ws = g.ws[:0]
+			return i, blockText
+
+		case pyComment:
+			i++
+			if c == '\n' {
+				g.st = g.ret
+			}
+
+		case pyListOpen:
+			if c == ']' && g.afterSep {
+				i++
+				if n, st, done := g.succeed(b, i); done {
+					return n, st
+				}
+				continue
+			}
+			_, n := decodeIdent(b[i:], true)
+			if n == 0 {
+				return g.fail(b, i)
+			}
+			if !g.released {
+				g.calls = append(g.calls, pyCall{n0: len(g.names)})
+				g.names = append(g.names, b[i:i+n]...)
+			}
+			i += n
+			g.st = pyCallee
+
+		case pyCallee:
+			if _, n := decodeIdent(b[i:], false); n > 0 {
+				if !g.released {
+					g.names = append(g.names, b[i:i+n]...)
+				}
+				i += n
+				continue
+			}
+			if !g.released {
+				g.calls[len(g.calls)-1].n1 = len(g.names)
+			}
+			g.st = pyAfterCallee
+
+		case pyAfterCallee:
+			if c != '(' {
+				return g.fail(b, i)
+			}
+			i++
+			if !g.released {
+				g.calls[len(g.calls)-1].a0 = len(g.conv)
+			}
+			g.putS("{")
+			g.kwN, g.afterSep = 0, false
+			g.st = pyArgStart
+
+		case pyArgStart:
+			switch {
+			case c == ')':
+				i++
+				g.endCall()
+				continue
+			case c == ',':
+				return g.fail(b, i) // an empty argument
+			}
+			g.afterSep = false
+			g.skipping = false
+			g.kwStart = len(g.conv)
+			if _, n := decodeIdent(b[i:], true); n > 0 {
+				g.kw = append(g.kw[:0], b[i:i+n]...)
+				i += n
+				g.st = pyArgName
+				continue
+			}
+			// A positional argument, *args or **kwargs.
+			g.skipping = true
+			g.st = pySkip
+
+		case pyArgName:
+			if _, n := decodeIdent(b[i:], false); n > 0 {
+				if len(g.kw)+n > g.limit {
+					return g.fail(b, i)
+				}
+				g.kw = append(g.kw, b[i:i+n]...)
+				i += n
+				continue
+			}
+			g.st = pyArgAfterName
+
+		case pyArgAfterName:
+			if c == '=' {
+				i++
+				g.st = pyArgEq
+				continue
+			}
+			// A positional expression that starts with a name.
+			g.skipping = true
+			g.st = pySkip
+
+		case pyArgEq:
+			if c == '=' {
+				// "name == …": a positional comparison.
+				g.skipping = true
+				g.st = pySkip
+				continue
+			}
+			if g.kwN > 0 {
+				g.putS(",")
+			}
+			g.putS(`"`)
+			g.put(g.kw...)
+			g.putS(`":`)
+			g.st = pyVal
+
+		case pyVal:
+			i2, st, done := g.value(b, i)
+			if done {
+				return i2, st
+			}
+			i = i2
+
+		case pySign:
+			switch {
+			case c >= '0' && c <= '9':
+				g.numNZ = false
+				g.st = pyNumInt
+			case c == '.':
+				i++
+				g.putS("0.")
+				g.numN = 0
+				g.st = pyNumFracFirst
+			default:
+				g.abort()
+			}
+
+		case pyWord:
+			if _, n := decodeIdent(b[i:], false); n > 0 {
+				if g.wordN+n <= len(g.word) {
+					copy(g.word[g.wordN:], b[i:i+n])
+				}
+				g.wordN += n
+				i += n
+				continue
+			}
+			i += g.endWord(c)
+
+		case pyNumInt, pyNumFracFirst, pyNumFrac, pyNumExp, pyNumExpSign, pyNumRadix:
+			i = g.number(b, i)
+
+		case pyStrOpen1, pyStrOpen2, pyStr, pyStrEsc, pyStrOct, pyStrHex, pyAfterStr:
+			n, bad := g.stringLit(b, i)
+			if bad {
+				return g.fail(b, n)
+			}
+			i = n
+
+		case pyAfterVal:
+			i2, st, done := g.afterValue(b, i)
+			if done {
+				return i2, st
+			}
+			i = i2
+
+		case pySkip:
+			n, bad := g.skip(b, i)
+			if bad {
+				return g.fail(b, n)
+			}
+			i = n
+
+		case pyAfterCall:
+			switch c {
+			case ',':
+				i++
+				g.afterSep = true
+				g.st = pyListOpen
+			case ']':
+				i++
+				if n, st, done := g.succeed(b, i); done {
+					return n, st
+				}
+			default:
+				return g.fail(b, i)
+			}
+		}
+	}
+	if g.inCand {
+		g.keep(b[g.mark:i])
+	}
+	return i, blockMore
+}
+
+// number handles one step of a numeric literal at b[i] and returns where
+// scanning goes on.
+func (g *pythonic) number(b []byte, i int) int {
+	c := b[i]
+	switch g.st {
+	case pyNumInt:
+		switch {
+		case c >= '0' && c <= '9':
+			i++
+			if c != '0' || g.numNZ {
+				g.put(c)
+				g.numNZ = true
+			}
+		case c == '_':
+			i++
+		case (c == 'x' || c == 'X' || c == 'o' || c == 'O' || c == 'b' || c == 'B') && !g.numNZ:
+			i++
+			g.radix, g.radixV, g.radixOv = 16, 0, false
+			if c == 'o' || c == 'O' {
+				g.radix = 8
+			} else if c == 'b' || c == 'B' {
+				g.radix = 2
+			}
+			g.radixD = g.radixD[:0]
+			g.numN = 0
+			g.st = pyNumRadix
+		case c == '.':
+			i++
+			g.intPart()
+			g.putS(".")
+			g.numN = 0
+			g.st = pyNumFrac
+		case c == 'e' || c == 'E':
+			i++
+			g.intPart()
+			g.put(c)
+			g.st = pyNumExpSign
+		default:
+			if isIdentByte(c) {
+				g.abort() // 1j, 1if …: not a literal
+				return i
+			}
+			g.intPart()
+			g.complete()
+		}
+
+	case pyNumFracFirst:
+		if c < '0' || c > '9' {
+			g.abort()
+			return i
+		}
+		g.st = pyNumFrac
+
+	case pyNumFrac, pyNumExp:
+		switch {
+		case c >= '0' && c <= '9':
+			i++
+			g.put(c)
+			g.numN++
+		case c == '_':
+			i++
+		case (c == 'e' || c == 'E') && g.st == pyNumFrac:
+			i++
+			if g.numN == 0 {
+				g.putS("0")
+			}
+			g.put(c)
+			g.st = pyNumExpSign
+		default:
+			if isIdentByte(c) || (g.st == pyNumExp && g.numN == 0) {
+				g.abort()
+				return i
+			}
+			if g.numN == 0 {
+				g.putS("0")
+			}
+			g.complete()
+		}
+
+	case pyNumExpSign:
+		g.numN = 0
+		g.st = pyNumExp
+		if c == '+' || c == '-' {
+			i++
+			g.put(c)
+		}
+
+	case pyNumRadix:
+		if d := digitVal(c); d < g.radix {
+			i++
+			g.numN++
+			if !g.skipping && !g.released {
+				g.radixD = append(g.radixD, c)
+			}
+			hi, lo := mulAdd64(g.radixV, uint64(g.radix), uint64(d))
+			g.radixOv = g.radixOv || hi != 0
+			g.radixV = lo
+			return i
+		}
+		if c == '_' {
+			i++
+			return i
+		}
+		if isIdentByte(c) || g.numN == 0 {
+			g.abort()
+			return i
+		}
+		g.radixDone()
+		g.complete()
+
+	}
+	return i
+}
+
+// stringLit handles one step of a string literal at b[i] and returns where
+// scanning goes on; bad reports a syntax error at the returned index (the
+// list is then not a call list).
+func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
+	c := b[i]
+	switch g.st {
+	case pyStrOpen1:
+		if c == g.q {
+			i++
+			g.st = pyStrOpen2
+			return i, false
+		}
+		g.st = pyStr
+
+	case pyStrOpen2:
+		if c == g.q {
+			i++
+			g.triple = true
+			g.st = pyStr
+			return i, false
+		}
+		g.endString() // an empty string
+
+	case pyStr:
+		if g.qn > 0 && c != g.q {
+			g.flushQuotes()
+		}
+		j := i
+		for j < len(b) && !pyStrStop[b[j]] {
+			j++
+		}
+		if j > i {
+			g.put(b[i:j]...)
+			i = j
+			return i, false
+		}
+		switch {
+		case c == g.q:
+			i++
+			if !g.triple {
+				g.endString()
+				return i, false
+			}
+			if g.qn++; g.qn == 3 {
+				g.qn = 0
+				g.endString()
+			}
+		case c == '"':
+			i++
+			g.putS(`\"`)
+		case c == '\'':
+			i++
+			g.putS("'")
+		case c == '\\':
+			i++
+			if g.rawStr {
+				g.putS(`\\`)
+			}
+			g.st = pyStrEsc
+		case (c == '\n' || c == '\r') && !g.triple:
+			return i, true // unterminated string
+		default:
+			i++
+			g.putS(ctrlEscape(c))
+		}
+
+	case pyStrEsc:
+		g.st = pyStr
+		if g.rawStr || g.skipping {
+			// The escaped byte is literal (raw) or irrelevant (skipped);
+			// it never ends the string.
+			if g.rawStr && (c == '"' || c == '\\' || c < 0x20) {
+				i++
+				if c == '"' {
+					g.putS(`\"`)
+				} else if c == '\\' {
+					g.putS(`\\`)
+				} else {
+					g.putS(ctrlEscape(c))
+				}
+			} else if c < 0x80 {
+				i++
+				g.put(c)
+			}
+			return i, false
+		}
+		i++
+		switch c {
+		case '\n':
+			// line continuation
+		case '\\':
+			g.putS(`\\`)
+		case '\'':
+			g.putS("'")
+		case '"':
+			g.putS(`\"`)
+		case 'a':
+			g.putS(`\u0007`)
+		case 'b':
+			g.putS(`\b`)
+		case 'f':
+			g.putS(`\f`)
+		case 'n':
+			g.putS(`\n`)
+		case 'r':
+			g.putS(`\r`)
+		case 't':
+			g.putS(`\t`)
+		case 'v':
+			g.putS(`\u000b`)
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			g.escV, g.esc = rune(c-'0'), 2
+			g.st = pyStrOct
+		case 'x':
+			g.escV, g.esc = 0, 2
+			g.st = pyStrHex
+		case 'u':
+			g.escV, g.esc = 0, 4
+			g.st = pyStrHex
+		case 'U':
+			g.escV, g.esc = 0, 8
+			g.st = pyStrHex
+		case 'N':
+			// \N{name}: not supported; the value is skipped.
+			g.abort()
+			g.st = pyStr
+		default:
+			// An unknown escape keeps its backslash.
+			i--
+			g.putS(`\\`)
+		}
+
+	case pyStrOct:
+		if c >= '0' && c <= '7' && g.esc > 0 {
+			i++
+			g.escV = g.escV*8 + rune(c-'0')
+			g.esc--
+			return i, false
+		}
+		g.putRune(g.escV)
+		g.st = pyStr
+
+	case pyStrHex:
+		d := digitVal(c)
+		if d >= 16 {
+			return i, true // truncated escape: a syntax error
+		}
+		i++
+		g.escV = g.escV<<4 | rune(d)
+		if g.esc--; g.esc == 0 {
+			if g.escV > unicode.MaxRune {
+				return i - 1, true
+			}
+			g.putRune(g.escV)
+			g.st = pyStr
+		}
+
+	case pyAfterStr:
+		if c == '"' || c == '\'' {
+			// Adjacent literals are one string.
+			i++
+			g.openString(c, false)
+			return i, false
+		}
+		g.putS(`"`)
+		g.complete()
+
+	}
+	return i, false
+}
+
+// skip handles one byte of an argument being skipped; bad reports a
+// syntax error at the returned index.
+func (g *pythonic) skip(b []byte, i int) (int, bool) {
+	switch c := b[i]; c {
+	case '"', '\'':
+		i++
+		g.openString(c, false)
+	case '#':
+		i++
+		g.ret, g.st = pySkip, pyComment
+	case '[', '(', '{':
+		if len(g.stk) >= maxPyDepth {
+			return i, true
+		}
+		i++
+		g.stk = append(g.stk, pyCont{kind: c})
+	case ']', ')', '}':
+		if len(g.stk) == 0 {
+			if c != ')' {
+				return i, true
+			}
+			g.endArg()
+			g.endCall()
+			return i + 1, false
+		}
+		if closerOf(g.stk[len(g.stk)-1].kind) != c {
+			return i, true
+		}
+		g.stk = g.stk[:len(g.stk)-1]
+		i++
+	case ',':
+		i++
+		if len(g.stk) == 0 {
+			g.endArg()
+			g.afterSep = true
+			g.st = pyArgStart
+		}
+	default:
+		i++
+	}
+	return i, false
+}
+
+// value handles the first byte of a value (pyVal). done reports that feed
+// must return (n, st).
+func (g *pythonic) value(b []byte, i int) (n int, st blockStatus, done bool) {
+	c := b[i]
+	var top *pyCont
+	if len(g.stk) > 0 {
+		top = &g.stk[len(g.stk)-1]
+	}
+	// Closers of empty containers and after trailing commas.
+	if top != nil && c == closerOf(top.kind) && (top.n == 0 || top.comma) && (top.kind != '{' || top.key) {
+		g.closeContainer()
+		return i + 1, 0, false
+	}
+	if c == ',' || c == ')' || c == ']' || c == '}' || c == ':' {
+		// An empty value: a syntax error.
+		n, st = g.fail(b, i)
+		return n, st, true
+	}
+	if top != nil && top.kind == '{' && top.key && c != '"' && c != '\'' {
+		g.abort() // only string keys
+		return i, 0, false
+	}
+	g.valueStart(top)
+	switch {
+	case c == '"' || c == '\'':
+		g.openString(c, false)
+		g.putS(`"`)
+		return i + 1, 0, false
+	case c >= '0' && c <= '9':
+		g.numNZ = false
+		g.st = pyNumInt
+		return i, 0, false
+	case c == '.':
+		g.putS("0.")
+		g.numN = 0
+		g.st = pyNumFracFirst
+		return i + 1, 0, false
+	case c == '-' || c == '+':
+		if c == '-' {
+			g.putS("-")
+		}
+		g.st = pySign
+		return i + 1, 0, false
+	case c == '[' || c == '(' || c == '{':
+		if len(g.stk) >= maxPyDepth {
+			n, st = g.fail(b, i)
+			return n, st, true
+		}
+		ct := pyCont{kind: c, key: c == '{'}
+		switch c {
+		case '[':
+			g.putS("[")
+		case '{':
+			g.putS("{")
+		case '(':
+			ct.at = len(g.conv)
+			g.put(0) // '[' for a tuple; dropped for a parenthesised value
+		}
+		g.stk = append(g.stk, ct)
+		return i + 1, 0, false
+	}
+	if _, n := decodeIdent(b[i:], true); n > 0 {
+		g.wordN = 0
+		g.st = pyWord
+		return i, 0, false
+	}
+	g.abort()
+	return i, 0, false
+}
+
+// valueStart writes the separator before a value in a container.
+func (g *pythonic) valueStart(top *pyCont) {
+	if top != nil && top.n > 0 && (top.kind != '{' || top.key) {
+		g.putS(",")
+	}
+}
+
+// openString starts a string literal after its opening quote.
+func (g *pythonic) openString(q byte, raw bool) {
+	g.q, g.rawStr, g.triple, g.qn = q, raw, false, 0
+	g.st = pyStrOpen1
+}
+
+// flushQuotes writes quote characters of a triple-quoted string that did
+// not close it.
+func (g *pythonic) flushQuotes() {
+	for ; g.qn > 0; g.qn-- {
+		if g.q == '"' {
+			g.putS(`\"`)
+		} else {
+			g.putS("'")
+		}
+	}
+}
+
+// endString handles the closing quote of a string literal.
+func (g *pythonic) endString() {
+	if g.skipping {
+		g.st = pySkip
+		return
+	}
+	g.st = pyAfterStr
+}
+
+// endWord ends an identifier in value position; c is the byte after it.
+// It returns the bytes consumed (the opening quote after a string prefix).
+func (g *pythonic) endWord(c byte) int {
+	w := ""
+	if g.wordN <= len(g.word) {
+		w = string(g.word[:g.wordN])
+	}
+	if c == '"' || c == '\'' {
+		switch w {
+		case "r", "R", "u", "U":
+			g.openString(c, w == "r" || w == "R")
+			g.putS(`"`)
+			return 1
+		}
+		g.abort() // bytes, f-strings: not literals
+		return 0
+	}
+	switch w {
+	case "True":
+		g.putS("true")
+	case "False":
+		g.putS("false")
+	case "None":
+		g.putS("null")
+	default:
+		g.abort()
+		return 0
+	}
+	g.complete()
+	return 0
+}
+
+// complete moves past a complete value.
+func (g *pythonic) complete() {
+	g.st = pyAfterVal
+	if len(g.stk) == 0 {
+		return
+	}
+	top := &g.stk[len(g.stk)-1]
+	if top.kind == '{' && top.key {
+		top.key, top.colon = false, true
+	} else {
+		top.n++
+	}
+	top.comma = false
+}
+
+// afterValue handles the byte after a complete value (pyAfterVal). done
+// reports that feed must return (n, st).
+func (g *pythonic) afterValue(b []byte, i int) (n int, st blockStatus, done bool) {
+	c := b[i]
+	if len(g.stk) == 0 {
+		switch c {
+		case ',':
+			g.endArg()
+			g.afterSep = true
+			g.st = pyArgStart
+			return i + 1, 0, false
+		case ')':
+			g.endArg()
+			g.endCall()
+			return i + 1, 0, false
+		}
+		g.abort() // an expression continues: not a literal
+		return i, 0, false
+	}
+	top := &g.stk[len(g.stk)-1]
+	switch {
+	case top.kind == '{' && top.colon:
+		if c != ':' {
+			g.abort()
+			return i, 0, false
+		}
+		top.colon = false
+		g.putS(":")
+		g.st = pyVal
+	case c == ',':
+		top.comma = true
+		top.key = top.kind == '{'
+		g.st = pyVal
+	case c == closerOf(top.kind):
+		g.closeContainer()
+	default:
+		g.abort()
+		return i, 0, false
+	}
+	return i + 1, 0, false
+}
+
+// closeContainer closes the innermost container, which is a complete value.
+func (g *pythonic) closeContainer() {
+	top := g.stk[len(g.stk)-1]
+	g.stk = g.stk[:len(g.stk)-1]
+	switch top.kind {
+	case '[':
+		g.putS("]")
+	case '{':
+		g.putS("}")
+	case '(':
+		if top.n == 1 && !top.comma {
+			g.parens = true // "(x)" is x: the placeholder is dropped
+			break
+		}
+		if !g.skipping && !g.released && top.at < len(g.conv) {
+			g.conv[top.at] = '['
+		}
+		g.putS("]")
+	}
+	g.complete()
+}
+
+// endArg ends the current argument at its ',' or ')'.
+func (g *pythonic) endArg() {
+	if !g.skipping {
+		g.kwN++
+	}
+	g.skipping = false
+	g.stk = g.stk[:0]
+}
+
+// endCall ends the current call at its ')'.
+func (g *pythonic) endCall() {
+	g.putS("}")
+	if !g.released {
+		g.calls[len(g.calls)-1].a1 = len(g.conv)
+	}
+	g.afterSep = false
+	g.st = pyAfterCall
+}
+
+// intPart ends the integer part of a decimal number.
+func (g *pythonic) intPart() {
+	if !g.numNZ {
+		g.putS("0")
+	}
+}
+
+// radixDone writes a hex, octal or binary integer in decimal.
+func (g *pythonic) radixDone() {
+	if g.skipping || g.released {
+		return
+	}
+	if !g.radixOv {
+		g.conv = strconv.AppendUint(g.conv, g.radixV, 10)
+		return
+	}
+	// Beyond 64 bits (rare): math/big, which allocates.
+	var v big.Int
+	v.SetString(string(g.radixD), g.radix)
+	g.conv = v.Append(g.conv, 10)
+}
+
+// putRune writes the JSON form of a code point from a string escape.
+func (g *pythonic) putRune(r rune) {
+	switch {
+	case r < 0x20:
+		g.putS(ctrlEscape(byte(r)))
+	case r == '"':
+		g.putS(`\"`)
+	case r == '\\':
+		g.putS(`\\`)
+	case r >= 0xD800 && r < 0xE000:
+		// A lone surrogate has no UTF-8 form; JSON can still spell it.
+		const hex = "0123456789abcdef"
+		g.putS(`\u`)
+		g.put(hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+	default:
+		if !g.skipping && !g.released {
+			g.conv = utf8.AppendRune(g.conv, r)
+		}
+	}
+}
+
+// decodeIdent reports the identifier character at the start of b (start:
+// one that may begin an identifier) and its length, or 0.
+func decodeIdent(b []byte, start bool) (rune, int) {
+	c := b[0]
+	if c < utf8.RuneSelf {
+		if c == '_' || isASCIILetter(c) || (!start && c >= '0' && c <= '9') {
+			return rune(c), 1
+		}
+		return 0, 0
+	}
+	r, n := utf8.DecodeRune(b)
+	if r == utf8.RuneError && n <= 1 {
+		return 0, 0
+	}
+	if unicode.IsLetter(r) || (!start && (unicode.IsDigit(r) || unicode.IsMark(r) || unicode.Is(unicode.Pc, r))) {
+		return r, n
+	}
+	return 0, 0
+}
+
+// isIdentByte reports whether c can continue a name (a number followed by
+// one is not a literal).
+func isIdentByte(c byte) bool {
+	return c == '_' || isASCIILetter(c) || (c >= '0' && c <= '9') || c >= utf8.RuneSelf
+}
+
+func closerOf(open byte) byte {
+	switch open {
+	case '[':
+		return ']'
+	case '(':
+		return ')'
+	}
+	return '}'
+}
+
+// digitVal returns the value of a hex digit, or 99.
+func digitVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return 99
+}
+
+// mulAdd64 returns v*m+d as a 128-bit (hi, lo) pair.
+func mulAdd64(v, m, d uint64) (hi, lo uint64) {
+	hi, lo = bits.Mul64(v, m)
+	var carry uint64
+	lo, carry = bits.Add64(lo, d, 0)
+	return hi + carry, lo
+}
