@@ -53,11 +53,12 @@ const (
 
 func init() {
 	registerTool(ToolInfo{
-		Openers: []string{"<tool_call>"},
-		Closers: []string{"</tool_call>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"},
-		Malformed: "a block with an empty name, or (with declared tools) a name that is not declared, is not a call and " +
-			"is dropped; a key containing '<' or text between </arg_key> and <arg_value> abandons the call and drops " +
-			"the block up to </tool_call>; argument markers outside a block are removed, their text kept",
+		Openers: []string{"<tool_call>", "<arg_key>", "<arg_value>"},
+		Closers: []string{"</tool_call>", "</arg_key>", "</arg_value>"},
+		Malformed: "a block whose name is empty, contains whitespace, '<' or '>', or (with declared tools) is not declared " +
+			"is not a call and is dropped; a key containing '<' or text between </arg_key> and <arg_value> abandons the " +
+			"call and drops the block up to </tool_call>; <arg_key>/<arg_value> outside a block start a bare body whose " +
+			"arguments are dropped up to </tool_call> (the name before them stays content); orphan closers are removed",
 		Truncated: "no recovery: a block without </tool_call> is abandoned and its markup dropped",
 	}, newGLM47,
 		"glm47",
@@ -78,21 +79,37 @@ func newGLM47(p *Parser) toolGrammar {
 	return g
 }
 
+// Opener args: the block, and an argument tag met outside a block (a bare
+// body whose name was already emitted as content: its arguments are parsed
+// and dropped up to </tool_call>, so they do not leak into content).
+const (
+	glmOpenBlock = iota
+	glmOpenKey
+	glmOpenValue
+)
+
 func (g *glm47) textMarkers() []marker {
 	return []marker{
-		{text: "<tool_call>", act: actToolOpen},
+		{text: "<tool_call>", act: actToolOpen, arg: glmOpenBlock},
+		{text: "<arg_key>", act: actToolOpen, arg: glmOpenKey},
+		{text: "<arg_value>", act: actToolOpen, arg: glmOpenValue},
 		{text: "</tool_call>", act: actToolClose},
-		{text: "<arg_key>", act: actToolClose},
 		{text: "</arg_key>", act: actToolClose},
-		{text: "<arg_value>", act: actToolClose},
 		{text: "</arg_value>", act: actToolClose},
 	}
 }
 
-func (g *glm47) open(int) {
+func (g *glm47) open(arg int) {
 	g.st = glName
 	g.drop, g.started, g.nparams, g.tool = false, false, 0, nil
 	g.attr = g.attr[:0]
+	switch arg {
+	case glmOpenKey:
+		g.st, g.drop = glKey, true
+	case glmOpenValue:
+		g.st, g.drop = glValue, true
+		g.val.begin(paramType{free: true}, false, true)
+	}
 }
 
 // maxHold is the most feed ever asks the driver to hold (tests).
@@ -197,8 +214,8 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 // nameDone decides whether the block is a call once its name is complete.
 func (g *glm47) nameDone() {
 	name := trimAll(g.attr)
-	if len(name) == 0 {
-		g.drop = true
+	if len(name) == 0 || bytes.ContainsAny(name, " \t\r\n<>") {
+		g.drop = true // no name, or text that cannot be one (library decision)
 		return
 	}
 	var known bool
