@@ -38,6 +38,7 @@ type paramValue struct {
 	lead   uint8  // leading trim progress: 0 start, 1 after a framing '\r', 2 done
 	nl     []byte // trimFraming: a trailing "\n", "\r" or "\r\n" not yet emitted
 	ws     []byte // trimFull: a trailing whitespace run not yet emitted
+	run    int    // trimFull: length of the current whitespace run
 	buf    []byte // pending or typed value bytes (decoded)
 	nullN  uint8  // pending: letters of "null" matched
 	trail  bool   // pending: whitespace seen after "null"
@@ -113,7 +114,10 @@ var byteTab = func() (t [256]byte) {
 // is not emitted).
 func (v *paramValue) begin(t paramType, verbatim, drop bool) {
 	v.typ, v.jsonOK, v.over = t, false, false
-	v.lead, v.nullN, v.trail = 0, 0, false
+	v.lead, v.nullN, v.trail, v.run = 0, 0, false, 0
+	if v.trim == trimNone {
+		v.lead = 2 // nothing to strip at the start
+	}
 	v.nl, v.ws, v.buf = v.nl[:0], v.ws[:0], v.buf[:0]
 	switch {
 	case drop:
@@ -146,6 +150,9 @@ func (v *paramValue) startString() {
 // value ended, the index of its close tag in ends (else -1). hold means b[n:]
 // may start a close tag or an entity: present it again with more bytes.
 func (v *paramValue) feed(b []byte, final bool) (n, end int, hold bool) {
+	if v.st == pvString && v.lead == 2 && len(v.nl) == 0 && v.plainRun(b) && v.fastString(b) {
+		return len(b), -1, false
+	}
 	pos, mi := v.ends.find(b, final)
 	// A close tag (or its prefix) starts with '<', which no entity
 	// continues: an entity prefix before pos is decided.
@@ -160,6 +167,60 @@ func (v *paramValue) feed(b []byte, final bool) (n, end int, hold bool) {
 		return pos, -1, true
 	}
 	return pos, -1, false
+}
+
+// plainRun reports whether b can be passed on as string content without
+// decoding or escaping: no '<' (a close tag), no '&' (an entity, when
+// decoding) and no byte that needs a JSON escape.
+func (v *paramValue) plainRun(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if strStop[c] || c == '<' || (c == '&' && v.ents != nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// fastString streams a plain run (the common case of a string value's
+// chunk); under trimFull its trailing spaces are held. It reports false,
+// having done nothing, when the general path must decide (a whitespace run
+// that may pass the limit).
+func (v *paramValue) fastString(b []byte) bool {
+	if v.trim != trimFull {
+		if len(v.ws) > 0 {
+			return false
+		}
+		v.out.args(b)
+		return true
+	}
+	if v.run+len(b) > v.limit {
+		return false
+	}
+	k := len(b)
+	for k > 0 && b[k-1] == ' ' {
+		k--
+	}
+	if k == 0 {
+		v.run += len(b)
+	} else {
+		if len(v.ws) > 0 {
+			// The held run and this text go out as one fragment (one
+			// event instead of two).
+			e := v.out
+			start := len(e.arena)
+			e.arena = append(appendEscaped(e.arena, v.ws), b[:k]...)
+			e.args(e.arena[start:len(e.arena):len(e.arena)])
+			v.ws = v.ws[:0]
+		} else {
+			v.out.args(b[:k])
+		}
+		v.run = len(b) - k
+	}
+	v.ws = append(v.ws, b[k:]...)
+	return true
 }
 
 // text decodes entities in seg and passes the pieces on. It returns how much
@@ -299,21 +360,41 @@ func (v *paramValue) strPiece(b []byte) {
 		for k > 0 && isSpace(b[k-1]) {
 			k--
 		}
-		if k > 0 && len(v.ws) > 0 {
-			v.argsEscapedCopy(v.ws)
-			v.ws = v.ws[:0]
+		// A whitespace run longer than the limit abandons the call, wherever
+		// the chunks split it (the trailing one is held, inner ones are not:
+		// count both, so the outcome does not depend on chunking).
+		if v.run+len(b) > v.limit && v.longRun(b) {
+			v.over, v.st = true, pvIdle
+			return
+		}
+		if k > 0 {
+			v.run = len(b) - k
+			if len(v.ws) > 0 {
+				v.argsEscapedCopy(v.ws)
+				v.ws = v.ws[:0]
+			}
+		} else {
+			v.run += len(b)
 		}
 		v.emitEscaped(b[:k])
-		if k < len(b) {
-			if len(v.ws)+len(b)-k > v.limit {
-				v.over, v.st = true, pvIdle
-				return
-			}
-			v.ws = append(v.ws, b[k:]...)
-		}
+		v.ws = append(v.ws, b[k:]...)
 	default:
 		v.emitEscaped(b)
 	}
+}
+
+// longRun reports whether a whitespace run passes the limit within b
+// (continuing the run held before b).
+func (v *paramValue) longRun(b []byte) bool {
+	run := v.run
+	for _, c := range b {
+		if !isSpace(c) {
+			run = 0
+		} else if run++; run > v.limit {
+			return true
+		}
+	}
+	return false
 }
 
 // tailFraming streams b (non-empty) keeping back a trailing newline, which is
