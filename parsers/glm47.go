@@ -55,9 +55,9 @@ func init() {
 	registerTool(ToolInfo{
 		Openers: []string{"<tool_call>", "<arg_key>", "<arg_value>"},
 		Closers: []string{"</tool_call>", "</arg_key>", "</arg_value>"},
-		Malformed: "a block whose name is empty, contains whitespace, '<' or '>', or (with declared tools) is not declared " +
-			"is not a call and is dropped; a key containing '<' or text between </arg_key> and <arg_value> abandons the " +
-			"call and drops the block up to </tool_call>; <arg_key>/<arg_value> outside a block start a bare body whose " +
+		Malformed: "a block whose name is empty, contains whitespace or '>', or (with declared tools) is not declared, is " +
+			"not a call and is dropped; a '<' in the name or a key that does not start its tag, or text between " +
+			"</arg_key> and <arg_value>, abandons the call and drops the block up to </tool_call>; <arg_key>/<arg_value> outside a block start a bare body whose " +
 			"arguments are dropped up to </tool_call> (the name before them stays content); orphan closers are removed",
 		Truncated: "no recovery: a block without </tool_call> is abandoned and its markup dropped",
 	}, newGLM47,
@@ -122,23 +122,38 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 	for i < len(b) {
 		switch g.st {
 		case glName, glKey:
+			// A name or key runs to its tag; any other '<' in it makes the
+			// block malformed (GRAMMARS.md §6.9: KEY has no '<'; a name
+			// with '<' is no name either).
 			m := &g.nameM
 			if g.st == glKey {
 				m = &g.keyM
 			}
-			pos, mi := m.find(b[i:], final)
-			if len(g.attr)+pos > g.limit {
+			j := bytes.IndexByte(b[i:], '<')
+			if j < 0 {
+				j = len(b) - i
+			}
+			if room := g.limit - len(g.attr); j > room {
+				// Past the limit at the first byte that does not fit,
+				// wherever the chunks split the name.
+				i += room
 				g.malformed()
 				continue
 			}
-			g.attr = append(g.attr, b[i:i+pos]...)
-			if mi < 0 {
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
+			g.attr = append(g.attr, b[i:i+j]...)
+			i += j
+			if i == len(b) {
+				return i, blockMore
 			}
-			i += pos + len(m.ms[mi].text)
+			mi, partial := m.at(b[i:], final)
+			if partial {
+				return i, blockHold
+			}
+			if mi < 0 {
+				g.malformed()
+				continue
+			}
+			i += len(m.ms[mi].text)
 			if g.st == glKey {
 				g.keyDone()
 				continue
@@ -214,7 +229,7 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 // nameDone decides whether the block is a call once its name is complete.
 func (g *glm47) nameDone() {
 	name := trimAll(g.attr)
-	if len(name) == 0 || bytes.ContainsAny(name, " \t\r\n<>") {
+	if len(name) == 0 || bytes.ContainsAny(name, " \t\r\n>") {
 		g.drop = true // no name, or text that cannot be one (library decision)
 		return
 	}
@@ -228,10 +243,10 @@ func (g *glm47) nameDone() {
 	g.started = true
 }
 
-// keyDone checks a complete key: trimmed, non-empty, no '<'.
+// keyDone checks a complete key: trimmed, non-empty.
 func (g *glm47) keyDone() {
 	key := trimAll(g.attr)
-	if len(key) == 0 || bytes.IndexByte(key, '<') >= 0 {
+	if len(key) == 0 {
 		g.malformed()
 		return
 	}

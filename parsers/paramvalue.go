@@ -265,10 +265,22 @@ func (v *paramValue) piece(b []byte) {
 	case pvString:
 		v.strPiece(b)
 	case pvPending:
-		if !v.bufPiece(b) {
-			return
+		// Only the bytes before the decision are buffered, so the limit
+		// applies to the same bytes however the value is chunked.
+		switch j, d := v.decide(b); d {
+		case decPending:
+			v.bufPiece(b)
+		case decString:
+			if v.bufPiece(b[:j]) {
+				v.toString()
+				if len(b) > j {
+					v.strPiece(b[j:])
+				}
+			}
+		case decTyped:
+			v.st = pvTyped
+			v.bufPiece(b)
 		}
-		v.decide(b)
 	case pvTyped:
 		v.bufPiece(b)
 	}
@@ -284,12 +296,19 @@ func (v *paramValue) bufPiece(b []byte) bool {
 	return true
 }
 
-// decide looks at the new pending bytes b (already buffered): the value
-// stays pending while it may still be the word null (surrounded by
-// whitespace) and becomes typed when JSON-looking text starts it (jsonOK);
-// anything else makes it a string, and what was buffered is released.
-func (v *paramValue) decide(b []byte) {
-	for _, c := range b {
+// Outcomes of decide.
+const (
+	decPending = iota // the value may still be null (or JSON-looking)
+	decString         // the value is a string from byte j on
+	decTyped          // JSON-looking text starts the value: buffer and convert it
+)
+
+// decide looks at new pending bytes b: the value stays pending while it may
+// still be the word null (surrounded by whitespace), becomes typed when
+// JSON-looking text starts it (jsonOK), and is a string as soon as anything
+// else comes (at b[j]).
+func (v *paramValue) decide(b []byte) (j, d int) {
+	for j, c := range b {
 		switch {
 		case isSpace(c):
 			switch {
@@ -297,19 +316,17 @@ func (v *paramValue) decide(b []byte) {
 			case v.nullN == 4:
 				v.trail = true
 			default:
-				v.toString()
-				return
+				return j, decString
 			}
 		case v.jsonOK && v.nullN == 0 && (c == '{' || c == '[' || c == '"'):
-			v.st = pvTyped
-			return
+			return j, decTyped
 		case !v.trail && v.nullN < 4 && c|0x20 == "null"[v.nullN]:
 			v.nullN++
 		default:
-			v.toString()
-			return
+			return j, decString
 		}
 	}
+	return len(b), decPending
 }
 
 // toString turns a pending value into a streamed string.
@@ -363,9 +380,19 @@ func (v *paramValue) strPiece(b []byte) {
 		// A whitespace run longer than the limit abandons the call, wherever
 		// the chunks split it (the trailing one is held, inner ones are not:
 		// count both, so the outcome does not depend on chunking).
-		if v.run+len(b) > v.limit && v.longRun(b) {
-			v.over, v.st = true, pvIdle
-			return
+		if v.run+len(b) > v.limit {
+			if r := v.longRun(b); r >= 0 {
+				// The text before the run is released as it would be
+				// with any other chunking; the call is then abandoned.
+				if r > 0 {
+					if len(v.ws) > 0 {
+						v.argsEscapedCopy(v.ws)
+					}
+					v.emitEscaped(b[:r])
+				}
+				v.over, v.st = true, pvIdle
+				return
+			}
 		}
 		if k > 0 {
 			v.run = len(b) - k
@@ -383,18 +410,18 @@ func (v *paramValue) strPiece(b []byte) {
 	}
 }
 
-// longRun reports whether a whitespace run passes the limit within b
-// (continuing the run held before b).
-func (v *paramValue) longRun(b []byte) bool {
-	run := v.run
-	for _, c := range b {
+// longRun returns where, in b, a whitespace run that passes the limit
+// starts (0 when it continues the held run), or -1 if none does.
+func (v *paramValue) longRun(b []byte) int {
+	run, start := v.run, 0
+	for j, c := range b {
 		if !isSpace(c) {
-			run = 0
+			run, start = 0, j+1
 		} else if run++; run > v.limit {
-			return true
+			return start
 		}
 	}
-	return false
+	return -1
 }
 
 // tailFraming streams b (non-empty) keeping back a trailing newline, which is

@@ -150,7 +150,10 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 			if j < 0 {
 				j = len(b) - i
 			}
-			if len(g.attr)+j > g.limit {
+			if room := g.limit - len(g.attr); j > room {
+				// Past the limit at the first byte that does not fit,
+				// wherever the chunks split the tag.
+				i += room
 				g.malformed()
 				continue
 			}
