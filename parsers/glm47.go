@@ -55,7 +55,7 @@ func init() {
 	registerTool(ToolInfo{
 		Openers: []string{"<tool_call>", "<arg_key>", "<arg_value>"},
 		Closers: []string{"</tool_call>", "</arg_key>", "</arg_value>"},
-		Malformed: "a block whose name is empty, contains whitespace or '>', or (with declared tools) is not declared, is " +
+		Malformed: "a block whose name is empty, contains whitespace, '>', braces, brackets or '\"', or (with declared tools) is not declared, is " +
 			"not a call and is dropped; a '<' in the name or a key that does not start its tag, or text between " +
 			"</arg_key> and <arg_value>, abandons the call and drops the block up to </tool_call>; <arg_key>/<arg_value> outside a block start a bare body whose " +
 			"arguments are dropped up to </tool_call> (the name before them stays content); orphan closers are removed",
@@ -229,8 +229,10 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 // nameDone decides whether the block is a call once its name is complete.
 func (g *glm47) nameDone() {
 	name := trimAll(g.attr)
-	if len(name) == 0 || bytes.ContainsAny(name, " \t\r\n>") {
-		g.drop = true // no name, or text that cannot be one (library decision)
+	if len(name) == 0 || bytes.ContainsAny(name, " \t\r\n>{}[]\"") {
+		// No name, or text that cannot be one (library decision: like
+		// DeepSeek's, a name with braces, brackets or quotes is rejected).
+		g.drop = true
 		return
 	}
 	var known bool

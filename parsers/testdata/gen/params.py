@@ -440,6 +440,8 @@ def gen_glm47():
     C("text with marker-like fragments", "TOOLCALLING.batch.3", "a <tool b <arg_ c </tool_cal d <arg_valu e <", content="a <tool b <arg_ c </tool_cal d <arg_valu e <")
     C("garbage in a block", "TOOLCALLING.batch.4.a", "A <tool_call>this is not a call</tool_call> B", content="A  B",
       ref="library decision: a name with inner whitespace is not a name; the block is dropped")
+    C("JSON body without spaces is not a name", "TOOLCALLING.batch.4.a", 'A <tool_call>{"name":"get_time","arguments":{}}</tool_call> B', content="A  B",
+      ref="library decision: a name with braces, brackets or quotes is rejected (as DeepSeek's parsers do, GRAMMARS.md §6.5)")
     C("garbage in a block, tools declared", "TOOLCALLING.batch.4.a", "A <tool_call>{\"name\": \"get_time\"}</tool_call> B", content="A  B", tools=WEATHER)
     C("object value with invalid JSON stays the raw string", "TOOLCALLING.batch.4.b", glm("set", [("o", ' {"a": 1,} ')]), calls=[("set", {"o": ' {"a": 1,} '})],
       tools=MATRIX, ref="GRAMMARS.md §5.3: JSON-looking text that does not parse falls through; object is not in the type table: raw string, untrimmed")
