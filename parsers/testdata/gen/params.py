@@ -53,8 +53,11 @@ MATRIX = [fn_tool("set", {
     "ui": {"type": "uint64"},
     "fl": {"type": "float"},
     "t": {"type": "tuple"},
+    "pl": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}], "default": None, "title": "Tags"},  # Pydantic Optional[List[str]]
+    "pc": {"anyOf": [{"$ref": "#/$defs/Cfg"}, {"type": "null"}]},                                                             # Pydantic Optional[Cfg]
 })]
-MATRIX[0]["function"]["parameters"]["$defs"] = {"Count": {"type": "integer", "minimum": 0}, "Alias": {"$ref": "#/$defs/Count"}}
+MATRIX[0]["function"]["parameters"]["$defs"] = {"Count": {"type": "integer", "minimum": 0}, "Alias": {"$ref": "#/$defs/Count"},
+                                                "Cfg": {"type": "object", "properties": {"k": {"type": "integer"}}, "title": "Cfg"}}
 
 FILL = "The quick brown fox jumps over the lazy dog; unicode é 世界 🚀. "
 
@@ -243,6 +246,10 @@ def gen_qwen3_coder():
       q3("set", [("us", "42"), ("ns", "null"), ("ns", "nullable"), ("u", "1"), ("u", "true"), ("u", "maybe"), ("f", "null"), ("f", "{\"a\": 1}")]),
       calls=[("set", '{"us":"42","ns":null,"ns":"nullable","u":1,"u":true,"u":"maybe","f":null,"f":"{\\"a\\": 1}"}')],
       tools=MATRIX, ref="§5.2: a union containing string is a string; otherwise the first of integer, number, boolean, object/array that fits; an unconstrained parameter is a string that admits null")
+    C("Pydantic optional list and model, without double encoding", "TOOLCALLING.xml.2",
+      q3("set", [("pl", '["a", "b"]'), ("pc", '{"k": 1}'), ("pl", "null"), ("pc", "None")]),
+      calls=[("set", '{"pl":["a","b"],"pc":{"k":1},"pl":null,"pc":"None"}')], tools=MATRIX,
+      ref="GRAMMARS.md §9.4 (vLLM PR #36032): anyOf/nullable with $ref typed as JSON, not a JSON-encoded string; only 'null' is null")
     C("file contents keep indentation and trailing newlines", "TOOLCALLING.xml.2",
       q3("write_file", [("content", "\n    indented\n\n" + CODE)]), calls=[("write_file", {"content": "\n    indented\n\n" + CODE})],
       ref="GRAMMARS.md §5.2 library rule: exactly one framing newline stripped each side (Dynamo trims fully; registered divergence)")
