@@ -50,3 +50,33 @@ C("parallel calls after reasoning, one delta", "TOOLCALLING.batch.2.b", "<think>
 fx.dump(os.path.join(out, "compose", "think_hermes.json"), family="compose",
    description="Reasoning runs first and feeds the tool-call machine (GRAMMARS.md §7): <think> parsers with hermes",
    tool_parsers=["hermes"], reasoning_parsers=["qwen3", "basic"], not_applicable={})
+
+# DeepSeek-V4 (constructed engine-format streams; GRAMMARS.md §6.6, §7.3). The
+# model text in delta.content starts with <think> (reasoning_content is the
+# engine's annotation, not input): Dynamo runs them with the deepseek_v4
+# reasoning parser not in reasoning. With PRE.3's in_reasoning the leading
+# <think> is dropped as a repeated opener, so the result is the same (one
+# variant pins that).
+fx = Fx()
+for path in sorted(glob.glob(f"{src}/vllm/deepseek-v4/*.json")):
+    d = json.load(open(path))
+    chunks = []
+    for c in d["input_stream"]:
+        ch = c["data"].get("choices") or []
+        if ch:
+            t = ch[0]["delta"].get("content") or ""
+            if t: chunks.append(t)
+    exp = d["expected_output"]
+    base = os.path.basename(path)
+    calls = [(tc["function"]["name"], json.loads(tc["function"]["arguments"])) for tc in (exp.get("tool_calls") or [])]
+    kw = dict(content=exp.get("normal_content") or "", reasoning=exp.get("reasoning_content") or "", calls=calls,
+              ref=f"engine-streams/vllm/deepseek-v4/{base} (NVIDIA Dynamo test data, Apache-2.0)")
+    case = "TOOLCALLING.stream.1" if calls else "REASONING.stream.2.a"
+    name = f"vllm DeepSeek-V4 {base[len('chat_completion_stream_'):-5]}"
+    fx.C(name, case, "".join(chunks), chunks=chunks, **kw)
+    if base == "chat_completion_stream_tool.json":
+        kw["ref"] += "; run with in_reasoning (PRE.3: the V4 template injects <think>): the leading <think> is a repeated opener and dropped"
+        fx.C(name + " (in_reasoning)", case, "".join(chunks), chunks=chunks, options={"in_reasoning": True}, **kw)
+fx.dump(os.path.join(out, "captures", "deepseek_v4.json"), family="captures",
+   description="DeepSeek-V4 streams in vLLM engine format (constructed by Dynamo; multi-token deltas, one with one character per delta), run with the deepseek_v4 reasoning and tool parsers",
+   tool_parsers=["deepseek_v4"], reasoning_parsers=["deepseek_v4"], not_applicable={})

@@ -1,0 +1,65 @@
+package parsers
+
+// DSML is DeepSeek's markup for tool calls (GRAMMARS.md §6.6): V3.2 writes
+// the block as function_calls, V4 as tool_calls.
+//
+//	<｜DSML｜tool_calls>
+//	<｜DSML｜invoke name="get_weather">
+//	<｜DSML｜parameter name="location" string="true">San Francisco</｜DSML｜parameter>
+//	<｜DSML｜parameter name="days" string="false">7</｜DSML｜parameter>
+//	</｜DSML｜invoke>
+//	</｜DSML｜tool_calls>
+//
+// string="true" values are strings taken verbatim (no trimming, no entity
+// decoding); other values are JSON, trimmed and lexically compacted, or the
+// string as written when they are not JSON (§5.4). DeepSeek's encoder writes
+// "\n\n" between the text and the block; it is part of the opener, so it
+// does not surface as trailing content. A bare invoke (no block opener) is a
+// call.
+func dsmlSpec(block string) *tagSpec {
+	open := "<｜DSML｜" + block + ">"
+	return &tagSpec{
+		blockOpen:  []string{open, "\n\n" + open},
+		blockClose: "</｜DSML｜" + block + ">",
+		fnOpen:     "<｜DSML｜invoke name=",
+		fnClose:    "</｜DSML｜invoke>",
+		parOpen:    "<｜DSML｜parameter name=",
+		parClose:   "</｜DSML｜parameter>",
+		dsml:       true,
+		trim:       trimNone,
+		conv:       convDSML,
+	}
+}
+
+var (
+	dsmlV32Spec = dsmlSpec("function_calls")
+	dsmlV4Spec  = dsmlSpec("tool_calls")
+)
+
+func dsmlInfo(s *tagSpec) ToolInfo {
+	return ToolInfo{
+		// blockOpen[1] is "\n\n" + blockOpen[0] (stated in Malformed, not
+		// listed: it would not render in PARSER_CASES.md's table).
+		Openers: []string{s.blockOpen[0], s.fnOpen, s.parOpen},
+		Closers: []string{s.blockClose, s.fnClose, s.parClose},
+		Malformed: "(the \\n\\n the encoder writes before a block opener is part of the opener) a block without an invoke is markup (dropped up to its closer); an invoke whose name or parameter " +
+			"tag lacks its '>' is abandoned and dropped up to its close; an empty name parses and drops the invoke; a " +
+			"parameter outside an invoke is dropped up to the invoke close; a non-string value that is not JSON is " +
+			"kept as the string written",
+		Truncated: "an invoke needs its close tag (and each value its parameter close); one cut anywhere before is " +
+			"abandoned; the block close may be missing",
+	}
+}
+
+func init() {
+	registerTool(dsmlInfo(dsmlV32Spec), func(p *Parser) toolGrammar { return newTagCalls(p, dsmlV32Spec) },
+		"deepseek_v3_2",
+		"deepseek_v32", // vLLM
+		"deepseekv32",  // SGLang
+	)
+	registerTool(dsmlInfo(dsmlV4Spec), func(p *Parser) toolGrammar { return newTagCalls(p, dsmlV4Spec) },
+		"deepseek_v4",
+		"deepseek-v4", // Dynamo
+		"deepseekv4",  // Dynamo, SGLang
+	)
+}

@@ -1,0 +1,40 @@
+package parsers
+
+// minimaxM2 is MiniMax-M2's invoke grammar (GRAMMARS.md §6.8):
+//
+//	<minimax:tool_call>
+//	<invoke name="get_weather">
+//	<parameter name="location">San Francisco</parameter>
+//	</invoke>
+//	</minimax:tool_call>
+//
+// Strict: </parameter> ends a value (</invoke> inside one is text) and
+// </invoke> ends a call; both are required (MiniMax's spec, §1 goal 5).
+// Values are typed from the schema (§5.2); string values are fully trimmed.
+// A bare <invoke name=…> without the wrapper is a call.
+var minimaxM2Spec = tagSpec{
+	blockOpen:  []string{"<minimax:tool_call>"},
+	blockClose: "</minimax:tool_call>",
+	fnOpen:     "<invoke name=",
+	fnClose:    "</invoke>",
+	parOpen:    "<parameter name=",
+	parClose:   "</parameter>",
+	trim:       trimFull,
+	ents:       &htmlEntities,
+	conv:       convXML,
+}
+
+func init() {
+	registerTool(ToolInfo{
+		Openers: []string{"<minimax:tool_call>", "<invoke name=", "<parameter name="},
+		Closers: []string{"</minimax:tool_call>", "</invoke>", "</parameter>"},
+		Malformed: "a wrapper without an invoke is markup (dropped up to its closer); an invoke whose name or key tag " +
+			"lacks its '>' is abandoned and dropped up to </invoke>; an empty name parses and drops the invoke; a " +
+			"parameter outside an invoke is dropped up to </invoke>; a value that cannot take its schema type stays a string",
+		Truncated: "an invoke needs </invoke> and each value its </parameter> (strict); one cut anywhere before is " +
+			"abandoned; </minimax:tool_call> may be missing",
+	}, func(p *Parser) toolGrammar { return newTagCalls(p, &minimaxM2Spec) },
+		"minimax_m2",
+		"minimax-m2", // SGLang
+	)
+}

@@ -1,0 +1,46 @@
+package parsers
+
+// qwen3Coder is the Qwen3-Coder XML grammar (GRAMMARS.md §6.7), also used by
+// Nemotron Nano:
+//
+//	<tool_call>
+//	<function=get_weather>
+//	<parameter=location>
+//	San Francisco
+//	</parameter>
+//	</function>
+//	</tool_call>
+//
+// Values are typed from the tool's schema (§5.2): strings stream as they
+// arrive without one framing newline on each side; typed values are
+// converted at </parameter>. A value whose </parameter> is missing ends at
+// </function> (§4.8). <function=…> without the wrapper is a call (back-off).
+var qwen3CoderSpec = tagSpec{
+	blockOpen:  []string{"<tool_call>"},
+	blockClose: "</tool_call>",
+	fnOpen:     "<function=",
+	fnClose:    "</function>",
+	parOpen:    "<parameter=",
+	parClose:   "</parameter>",
+	fnEndsVal:  true,
+	trim:       trimFraming,
+	ents:       &htmlEntities,
+	conv:       convXML,
+}
+
+func init() {
+	registerTool(ToolInfo{
+		Openers: []string{"<tool_call>", "<function=", "<parameter="},
+		Closers: []string{"</tool_call>", "</function>", "</parameter>"},
+		Malformed: "a wrapper without a function is markup (dropped up to its closer); a function whose name or key tag " +
+			"lacks its '>' is abandoned and dropped up to </function>; an empty name parses and drops the function; a " +
+			"parameter outside a function (bare <parameter=) is dropped up to </function>; a value that cannot take its " +
+			"schema type stays a string",
+		Truncated: "a function needs </function> (a value without </parameter> ends there); one cut anywhere before it " +
+			"is abandoned, even after a complete parameter; </tool_call> may be missing",
+	}, func(p *Parser) toolGrammar { return newTagCalls(p, &qwen3CoderSpec) },
+		"qwen3_coder",
+		"nemotron_nano", // Dynamo
+		"qwen3_xml",     // vLLM
+	)
+}

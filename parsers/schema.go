@@ -1,0 +1,566 @@
+package parsers
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// Schema typing for the parameter grammars (qwen3_coder, minimax_m2, glm47;
+// GRAMMARS.md §5.2, §5.3): the tools' JSON schemas are read once, at New,
+// into a per-tool map from parameter name to the set of JSON types the
+// parameter admits. Feed only looks names up (a map index with a []byte key
+// converted in place, which does not allocate) and converts values with the
+// append-style functions below into reused buffers.
+
+// typeSet is a set of JSON types a parameter's schema admits.
+type typeSet uint8
+
+const (
+	tString  typeSet = 1 << iota // string (also str, text, varchar, char, enum)
+	tInteger                     // int*, uint*, long, short, unsigned*
+	tNumber                      // num*, float*, double
+	tBoolean                     // boolean, bool, binary
+	tObject                      // object, dict*
+	tArray                       // array, arr, list*
+	tNull                        // null (also nullable: true)
+	tOther                       // a type name outside the table: any JSON value (Python literal_eval emulation)
+)
+
+// paramType is what a parameter's schema says about its values.
+type paramType struct {
+	set  typeSet
+	free bool // no constraint at all (no schema, {} or an unresolvable one): any value, null included
+}
+
+// nullOK reports whether the schema permits JSON null (GRAMMARS.md §5.2,
+// "null": a type that is or includes null, nullable, a branch that permits
+// it, or no constraint at all).
+func (t paramType) nullOK() bool { return t.free || t.set&tNull != 0 }
+
+// stringOK reports whether the value is a string under §5.2's "prefer string
+// in unions" rule (no constraint counts as string).
+func (t paramType) stringOK() bool { return t.free || t.set&tString != 0 }
+
+// schemaIndex is the tools' parameter types, built once at New.
+type schemaIndex struct {
+	declared bool                            // the request declared tools
+	tools    map[string]map[string]paramType // tool name → parameter name → type
+}
+
+// toolSchema is one tool's parameter map (nil: unknown tool, every
+// parameter unconstrained).
+type toolSchema map[string]paramType
+
+// lookup returns the type of parameter key (unconstrained when the tool or
+// the parameter is unknown).
+func (s toolSchema) lookup(key []byte) paramType {
+	if t, ok := s[string(key)]; ok {
+		return t
+	}
+	return paramType{free: true}
+}
+
+// tool returns the parameter map of the named tool and whether it was
+// declared.
+func (x *schemaIndex) tool(name []byte) (toolSchema, bool) {
+	if x == nil {
+		return nil, false
+	}
+	m, ok := x.tools[string(name)]
+	return m, ok
+}
+
+// Bounds of schema resolution (GRAMMARS.md §5.2, §5.3: "bounded: 16
+// reference hops, a node budget").
+const (
+	maxRefHops   = 16
+	schemaBudget = 4096 // schema nodes visited per parameter
+)
+
+// newSchemaIndex reads the tools' parameter schemas. Tools whose parameters
+// are missing or not valid JSON have only unconstrained parameters; a
+// repeated tool name keeps its first definition.
+func newSchemaIndex(tools []Tool) *schemaIndex {
+	x := &schemaIndex{declared: len(tools) > 0, tools: make(map[string]map[string]paramType, len(tools))}
+	for _, t := range tools {
+		if _, dup := x.tools[t.Name]; dup {
+			continue
+		}
+		params := map[string]paramType{}
+		x.tools[t.Name] = params
+		var root any
+		dec := json.NewDecoder(bytes.NewReader(t.Parameters))
+		dec.UseNumber()
+		if len(t.Parameters) == 0 || dec.Decode(&root) != nil {
+			continue
+		}
+		obj, _ := root.(map[string]any)
+		// Dynamo: "if parameters has no properties, the parameters object
+		// itself is used as the property map".
+		props, ok := obj["properties"].(map[string]any)
+		if !ok {
+			props = obj
+		}
+		for name, node := range props {
+			if _, isSchema := node.(map[string]any); !isSchema && !ok {
+				continue // a keyword of the parameters object, not a parameter
+			}
+			budget := schemaBudget
+			params[name] = resolveType(root, node, 0, &budget)
+		}
+	}
+	return x
+}
+
+// resolveType computes the types a schema node admits: type (a string or an
+// array of names), nullable, anyOf/oneOf (union), allOf (intersection),
+// enum/const (the types of the listed values) and local $refs, bounded by
+// maxRefHops and a node budget. Anything it cannot resolve is unconstrained.
+func resolveType(root, node any, hops int, budget *int) paramType {
+	*budget--
+	if *budget < 0 {
+		return paramType{free: true}
+	}
+	m, ok := node.(map[string]any)
+	if !ok {
+		return paramType{free: true} // true, {} spelled otherwise, or garbage
+	}
+	var t paramType
+	switch {
+	case m["type"] != nil:
+		switch v := m["type"].(type) {
+		case string:
+			t.set = typeByName(v)
+		case []any:
+			for _, e := range v {
+				if s, ok := e.(string); ok {
+					t.set |= typeByName(s)
+				}
+			}
+		}
+		if t.set == 0 {
+			t.free = true
+		}
+	case m["$ref"] != nil:
+		ref, _ := m["$ref"].(string)
+		target, found := localRef(root, ref)
+		if !found || hops >= maxRefHops {
+			return paramType{free: true}
+		}
+		t = resolveType(root, target, hops+1, budget)
+	case m["anyOf"] != nil || m["oneOf"] != nil:
+		branches, _ := m["anyOf"].([]any)
+		if branches == nil {
+			branches, _ = m["oneOf"].([]any)
+		}
+		if len(branches) == 0 {
+			t.free = true
+		}
+		for _, br := range branches {
+			bt := resolveType(root, br, hops, budget)
+			t.set |= bt.set
+			t.free = t.free || bt.free
+		}
+	case m["allOf"] != nil:
+		branches, _ := m["allOf"].([]any)
+		t.free = true
+		for _, br := range branches {
+			bt := resolveType(root, br, hops, budget)
+			if bt.free {
+				continue
+			}
+			if t.free {
+				t = bt
+			} else {
+				t.set &= bt.set
+			}
+		}
+	case m["enum"] != nil || m["const"] != nil:
+		vals, isList := m["enum"].([]any)
+		if !isList {
+			vals = []any{m["const"]}
+		}
+		for _, v := range vals {
+			t.set |= typeOfValue(v)
+		}
+	default:
+		t.free = true
+	}
+	if nb, _ := m["nullable"].(bool); nb && !t.free {
+		t.set |= tNull
+	}
+	if t.free {
+		t.set = 0
+	}
+	return t
+}
+
+// typeByName maps a schema type name (GRAMMARS.md §5.2's table, lower-cased)
+// to its type.
+func typeByName(s string) typeSet {
+	s = strings.ToLower(strings.TrimSpace(s))
+	switch s {
+	case "string", "str", "text", "varchar", "char", "enum":
+		return tString
+	case "boolean", "bool", "binary":
+		return tBoolean
+	case "object":
+		return tObject
+	case "array", "arr":
+		return tArray
+	case "null":
+		return tNull
+	case "double":
+		return tNumber
+	}
+	for _, p := range [...]string{"int", "uint", "long", "short", "unsigned"} {
+		if strings.HasPrefix(s, p) {
+			return tInteger
+		}
+	}
+	switch {
+	case strings.HasPrefix(s, "num"), strings.HasPrefix(s, "float"):
+		return tNumber
+	case strings.HasPrefix(s, "dict"):
+		return tObject
+	case strings.HasPrefix(s, "list"):
+		return tArray
+	}
+	return tOther
+}
+
+// typeOfValue is the type of a decoded enum/const value.
+func typeOfValue(v any) typeSet {
+	switch v := v.(type) {
+	case nil:
+		return tNull
+	case string:
+		return tString
+	case bool:
+		return tBoolean
+	case json.Number:
+		if isIntLiteral([]byte(v.String())) {
+			return tInteger | tNumber
+		}
+		return tNumber
+	case map[string]any:
+		return tObject
+	case []any:
+		return tArray
+	}
+	return tOther
+}
+
+// localRef follows a local JSON Pointer reference ("#", "#/$defs/X").
+func localRef(root any, ref string) (any, bool) {
+	if !strings.HasPrefix(ref, "#") {
+		return nil, false // remote and $id-relative references are not followed
+	}
+	ptr := ref[1:]
+	if ptr == "" {
+		return root, true
+	}
+	if ptr[0] != '/' {
+		return nil, false // anchors are not followed
+	}
+	node := root
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		m, ok := node.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if node, ok = m[tok]; !ok {
+			return nil, false
+		}
+	}
+	return node, true
+}
+
+// Value conversion. Every function appends to dst and reports whether the
+// value had the requested shape; on false, dst is returned unchanged.
+
+// isIntLiteral reports whether b is an optionally signed run of digits.
+func isIntLiteral(b []byte) bool {
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendInteger appends the integer literal v (any length), normalised to a
+// JSON number: no '+', no leading zeros (GRAMMARS.md §5.2, "integers keep
+// arbitrary precision").
+func appendInteger(dst, v []byte) ([]byte, bool) {
+	if !isIntLiteral(v) {
+		return dst, false
+	}
+	if v[0] == '+' {
+		v = v[1:]
+	} else if v[0] == '-' {
+		dst = append(dst, '-')
+		v = v[1:]
+	}
+	for len(v) > 1 && v[0] == '0' {
+		v = v[1:]
+	}
+	return append(dst, v...), true
+}
+
+// appendNumber appends the number v: the model's literal when it is a valid
+// JSON number (42.0 stays 42.0), otherwise a lenient decimal form (+1, .5,
+// 5., 007, 1E+3) normalised without a float round trip. NaN and infinities
+// are not numbers.
+func appendNumber(dst, v []byte) ([]byte, bool) {
+	if isJSONNumber(v) {
+		return append(dst, v...), true
+	}
+	i := 0
+	neg := false
+	if i < len(v) && (v[i] == '+' || v[i] == '-') {
+		neg = v[i] == '-'
+		i++
+	}
+	intStart := i
+	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	intPart := v[intStart:i]
+	var frac []byte
+	if i < len(v) && v[i] == '.' {
+		i++
+		fs := i
+		for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+			i++
+		}
+		frac = v[fs:i]
+	}
+	if len(intPart) == 0 && len(frac) == 0 {
+		return dst, false
+	}
+	var exp []byte
+	if i < len(v) && (v[i] == 'e' || v[i] == 'E') {
+		es := i + 1
+		i++
+		if i < len(v) && (v[i] == '+' || v[i] == '-') {
+			i++
+		}
+		ds := i
+		for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+			i++
+		}
+		if i == ds {
+			return dst, false
+		}
+		exp = v[es:i]
+	}
+	if i != len(v) {
+		return dst, false
+	}
+	if neg {
+		dst = append(dst, '-')
+	}
+	for len(intPart) > 1 && intPart[0] == '0' {
+		intPart = intPart[1:]
+	}
+	if len(intPart) == 0 {
+		intPart = zeroDigit
+	}
+	dst = append(dst, intPart...)
+	if len(frac) > 0 {
+		dst = append(append(dst, '.'), frac...)
+	}
+	if len(exp) > 0 {
+		dst = append(append(dst, 'e'), exp...)
+	}
+	return dst, true
+}
+
+var zeroDigit = []byte{'0'}
+
+// isJSONNumber reports whether b is exactly one JSON number.
+func isJSONNumber(b []byte) bool {
+	var s jsonScan
+	n, r := s.scan(b)
+	return n == len(b) && (r == scanDone || (r == scanMore && s.numberAtEOF())) && len(b) > 0 && b[0] != '"' &&
+		(b[0] == '-' || (b[0] >= '0' && b[0] <= '9'))
+}
+
+// appendBool appends true/false for the boolean spellings: true/false/1/0
+// (GRAMMARS.md §5.2; any other value is not a boolean), plus yes/no when
+// glm is set (§5.3). Case-insensitive.
+func appendBool(dst, v []byte, glm bool) ([]byte, bool) {
+	switch {
+	case bytes.EqualFold(v, []byte("true")) || string(v) == "1" || (glm && bytes.EqualFold(v, []byte("yes"))):
+		return append(dst, "true"...), true
+	case bytes.EqualFold(v, []byte("false")) || string(v) == "0" || (glm && bytes.EqualFold(v, []byte("no"))):
+		return append(dst, "false"...), true
+	}
+	return dst, false
+}
+
+// isNullWord reports whether v is null, case-insensitively.
+func isNullWord(v []byte) bool { return bytes.EqualFold(v, []byte("null")) }
+
+// appendCompactJSON appends v, which must be exactly one JSON value (of one
+// of the container kinds in want, or any kind when want is 0), lexically
+// compacted: whitespace outside strings removed, raw control characters in
+// strings escaped (GRAMMARS.md §5.1), key order, duplicates and number
+// spelling kept. s is a scratch scanner.
+func appendCompactJSON(dst, v []byte, want typeSet, s *jsonScan) ([]byte, bool) {
+	if len(v) == 0 {
+		return dst, false
+	}
+	switch {
+	case want == 0:
+	case v[0] == '{' && want&tObject != 0:
+	case v[0] == '[' && want&tArray != 0:
+	default:
+		return dst, false
+	}
+	if !isJSONValue(v, s) {
+		return dst, false
+	}
+	inStr, esc := false, false
+	for _, c := range v {
+		switch {
+		case inStr:
+			switch {
+			case esc:
+				esc = false
+				dst = append(dst, c)
+			case c == '\\':
+				esc = true
+				dst = append(dst, c)
+			case c == '"':
+				inStr = false
+				dst = append(dst, c)
+			case c < 0x20:
+				dst = append(dst, ctrlEscape(c)...)
+			default:
+				dst = append(dst, c)
+			}
+		case c == '"':
+			inStr = true
+			dst = append(dst, c)
+		case isSpace(c):
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst, true
+}
+
+// isJSONValue reports whether b is exactly one JSON value (raw control
+// characters inside strings accepted; they are escaped on output).
+func isJSONValue(b []byte, s *jsonScan) bool {
+	s.reset()
+	n := 0
+	for {
+		m, r := s.scan(b[n:])
+		n += m
+		switch r {
+		case scanCtrl:
+			continue
+		case scanDone:
+			s.reset()
+			return n == len(b)
+		case scanMore:
+			ok := n == len(b) && s.numberAtEOF()
+			s.reset()
+			return ok
+		default:
+			s.reset()
+			return false
+		}
+	}
+}
+
+// appendLiteralEval emulates Python's literal_eval the way Dynamo's
+// converter does (GRAMMARS.md §5.2): replace ' with ", True/False/None with
+// true/false/null everywhere, then read JSON. tmp is scratch.
+func appendLiteralEval(dst, v []byte, want typeSet, s *jsonScan, tmp *[]byte) ([]byte, bool) {
+	t := (*tmp)[:0]
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] == '\'':
+			t = append(t, '"')
+		case bytes.HasPrefix(v[i:], []byte("True")):
+			t = append(t, "true"...)
+			i += 3
+		case bytes.HasPrefix(v[i:], []byte("False")):
+			t = append(t, "false"...)
+			i += 4
+		case bytes.HasPrefix(v[i:], []byte("None")):
+			t = append(t, "null"...)
+			i += 3
+		default:
+			t = append(t, v[i])
+		}
+	}
+	*tmp = t
+	return appendCompactJSON(dst, t, want, s)
+}
+
+// appendJSONString appends s as a JSON string literal (quotes included).
+func appendJSONString(dst, s []byte) []byte {
+	dst = append(dst, '"')
+	dst = appendEscaped(dst, s)
+	return append(dst, '"')
+}
+
+// appendEscaped appends s escaped for the inside of a JSON string.
+func appendEscaped(dst, s []byte) []byte {
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && !strStop[s[j]] {
+			j++
+		}
+		dst = append(dst, s[i:j]...)
+		if j == len(s) {
+			break
+		}
+		dst = append(dst, jsonEscape(s[j])...)
+		i = j + 1
+	}
+	return dst
+}
+
+// jsonEscape is the escape of a byte that cannot appear raw in a JSON string.
+func jsonEscape(c byte) string {
+	switch c {
+	case '"':
+		return `\"`
+	case '\\':
+		return `\\`
+	}
+	return ctrlEscape(c)
+}
+
+// trimAll trims JSON whitespace (space, \t, \n, \r) on both sides.
+func trimAll(b []byte) []byte { return trimSpace(b) }
+
+// stripFraming strips one leading and one trailing newline (\n or \r\n), the
+// qwen3_coder template's own framing (GRAMMARS.md §5.2).
+func stripFraming(b []byte) []byte {
+	if len(b) > 0 && b[0] == '\n' {
+		b = b[1:]
+	} else if len(b) > 1 && b[0] == '\r' && b[1] == '\n' {
+		b = b[2:]
+	}
+	if n := len(b); n > 1 && b[n-2] == '\r' && b[n-1] == '\n' {
+		b = b[:n-2]
+	} else if n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	return b
+}

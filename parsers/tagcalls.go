@@ -1,0 +1,337 @@
+package parsers
+
+import "bytes"
+
+// tagSpec describes a tag-structured call grammar whose functions and
+// parameters are opened by a tag prefix followed by attributes up to '>'
+// (qwen3_coder, minimax_m2, DSML):
+//
+//	block    = BLOCK-OPEN *WS *( function *WS ) [ BLOCK-CLOSE ]
+//	function = FN-OPEN ATTRS ">" *( *WS param ) *WS FN-CLOSE
+//	param    = PAR-OPEN ATTRS ">" VALUE PAR-CLOSE
+//
+// The name and the key are the attribute text, trimmed, with one pair of
+// surrounding quotes stripped (DSML: the quoted name, then string=).
+type tagSpec struct {
+	blockOpen  []string // wrapper openers (text markers)
+	blockClose string   // wrapper closer (an orphan closer in text)
+	fnOpen     string   // function opener prefix; also an opener in text (no wrapper)
+	fnClose    string
+	parOpen    string // parameter opener prefix; in text it opens a nameless, dropped function
+	parClose   string
+	fnEndsVal  bool // FN-CLOSE also ends a value whose PAR-CLOSE is missing (§4.8)
+	dsml       bool // parameter attributes carry string="true"/"false" (§5.4)
+	trim       trimRule
+	ents       *matcher
+	conv       convRule
+}
+
+// Opener args of a tag grammar's text markers.
+const (
+	tagOpenBlock = iota // the wrapper
+	tagOpenFn           // a function without the wrapper
+	tagOpenPar          // a parameter without a function
+)
+
+// tagCalls runs a tagSpec. A function is a call from the '>' of its opener
+// (call start) to FN-CLOSE (call end); its arguments stream per parameter:
+// `{"KEY":` when the key is read, the value (§5.2–§5.4), `,` before the next
+// key, `}` at FN-CLOSE. The block ends after each function (blockDone): the
+// driver's whitespace-after-call rule then handles the next function, the
+// wrapper's closer (an orphan closer, removed) or text.
+type tagCalls struct {
+	spec   *tagSpec
+	out    *emitter
+	limit  int
+	schema *schemaIndex
+
+	blockM matcher // in the wrapper, before a function
+	bodyM  matcher // in a function, between parameters
+	skipM  matcher // in a malformed function
+	val    paramValue
+
+	st      tcState
+	drop    bool       // the function yields no call (empty name, orphan parameter, abandoned)
+	started bool       // the call started and is open
+	nparams int        // parameters emitted
+	tool    toolSchema // the called tool's parameter types
+	attr    []byte     // attributes being read
+}
+
+type tcState uint8
+
+const (
+	tcBlock tcState = iota // in the wrapper: whitespace and junk until FN-OPEN or BLOCK-CLOSE
+	tcName                 // reading the function's attributes up to '>'
+	tcBody                 // in a function: PAR-OPEN, FN-CLOSE
+	tcKey                  // reading a parameter's attributes up to '>'
+	tcValue                // in a value
+	tcSkip                 // a malformed function, dropped up to FN-CLOSE, BLOCK-CLOSE or FN-OPEN
+)
+
+// Body matcher args.
+const (
+	bodyPar = iota
+	bodyFnClose
+	bodyFnOpen
+	bodyBlockClose
+)
+
+func newTagCalls(p *Parser, spec *tagSpec) *tagCalls {
+	g := &tagCalls{spec: spec, out: &p.out, limit: p.limit, schema: newSchemaIndex(p.cfg.Tools)}
+	g.blockM = newMatcher(marker{text: spec.fnOpen, act: actOpen}, marker{text: spec.blockClose, act: actClose})
+	g.bodyM = newMatcher(
+		marker{text: spec.parOpen, arg: bodyPar},
+		marker{text: spec.fnClose, arg: bodyFnClose},
+		marker{text: spec.fnOpen, arg: bodyFnOpen},
+		marker{text: spec.blockClose, arg: bodyBlockClose})
+	g.skipM = newMatcher(
+		marker{text: spec.fnClose, arg: bodyFnClose},
+		marker{text: spec.fnOpen, arg: bodyFnOpen},
+		marker{text: spec.blockClose, arg: bodyBlockClose})
+	ends := []marker{{text: spec.parClose}}
+	if spec.fnEndsVal {
+		ends = append(ends, marker{text: spec.fnClose})
+	}
+	g.val = paramValue{out: &p.out, limit: p.limit, ends: newMatcher(ends...), ents: spec.ents, trim: spec.trim, conv: spec.conv}
+	return g
+}
+
+func (g *tagCalls) textMarkers() []marker {
+	var ms []marker
+	for _, o := range g.spec.blockOpen {
+		ms = append(ms, marker{text: o, act: actToolOpen, arg: tagOpenBlock})
+	}
+	return append(ms,
+		marker{text: g.spec.fnOpen, act: actToolOpen, arg: tagOpenFn},
+		marker{text: g.spec.parOpen, act: actToolOpen, arg: tagOpenPar},
+		marker{text: g.spec.blockClose, act: actToolClose},
+		marker{text: g.spec.fnClose, act: actToolClose},
+		marker{text: g.spec.parClose, act: actToolClose})
+}
+
+func (g *tagCalls) open(arg int) {
+	g.started, g.drop, g.nparams, g.tool = false, false, 0, nil
+	g.attr = g.attr[:0]
+	switch arg {
+	case tagOpenFn:
+		g.st = tcName
+	case tagOpenPar:
+		g.st, g.drop = tcKey, true
+	default:
+		g.st = tcBlock
+	}
+}
+
+// maxHold is the most feed ever asks the driver to hold (tests).
+func (g *tagCalls) maxHold() int {
+	return max(g.blockM.maxLen, g.bodyM.maxLen, g.skipM.maxLen, g.val.maxLen())
+}
+
+func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
+	i := 0
+	for i < len(b) {
+		switch g.st {
+		case tcBlock:
+			pos, mi := g.blockM.find(b[i:], final)
+			if mi < 0 {
+				if i+pos < len(b) {
+					return i + pos, blockHold
+				}
+				return len(b), blockMore
+			}
+			i += pos + len(g.blockM.ms[mi].text)
+			if g.blockM.ms[mi].act == actClose {
+				return i, blockDone // an empty (or junk-only) wrapper
+			}
+			g.st = tcName
+		case tcName, tcKey:
+			j := bytes.IndexAny(b[i:], "<>")
+			if j < 0 {
+				j = len(b) - i
+			}
+			if room := g.limit - len(g.attr); j > room {
+				// Past the limit at the first byte that does not fit,
+				// wherever the chunks split the tag.
+				i += room
+				g.malformed()
+				continue
+			}
+			g.attr = append(g.attr, b[i:i+j]...)
+			i += j
+			if i == len(b) {
+				return i, blockMore
+			}
+			if b[i] == '<' {
+				// A tag without its '>': the function is malformed; the
+				// '<' may start the marker that ends it.
+				g.malformed()
+				continue
+			}
+			i++
+			if g.st == tcName {
+				g.nameDone()
+			} else {
+				g.keyDone()
+			}
+		case tcBody:
+			pos, mi := g.bodyM.find(b[i:], final)
+			if mi < 0 {
+				// Whitespace (or junk) between parameters is dropped.
+				if i+pos < len(b) {
+					return i + pos, blockHold
+				}
+				return len(b), blockMore
+			}
+			i += pos + len(g.bodyM.ms[mi].text)
+			switch g.bodyM.ms[mi].arg {
+			case bodyPar:
+				g.st = tcKey
+				g.attr = g.attr[:0]
+			case bodyFnClose:
+				g.endFunction()
+				return i, blockDone
+			case bodyFnOpen:
+				// The function never closed: it is abandoned, and a new
+				// one starts.
+				g.abandon()
+				g.open(tagOpenFn)
+			case bodyBlockClose:
+				g.abandon()
+				return i, blockDone
+			}
+		case tcValue:
+			n, end, hold := g.val.feed(b[i:], final)
+			i += n
+			if g.val.over {
+				g.abandon() // a typed value or whitespace run past the limit (§4.7)
+			}
+			if hold {
+				return i, blockHold
+			}
+			switch end {
+			case 0:
+				g.st = tcBody
+			case 1: // FN-CLOSE ended the value (its PAR-CLOSE is missing)
+				g.endFunction()
+				return i, blockDone
+			}
+		case tcSkip:
+			pos, mi := g.skipM.find(b[i:], final)
+			if mi < 0 {
+				if i+pos < len(b) {
+					return i + pos, blockHold
+				}
+				return len(b), blockMore
+			}
+			i += pos + len(g.skipM.ms[mi].text)
+			if g.skipM.ms[mi].arg == bodyFnOpen {
+				g.open(tagOpenFn)
+				continue
+			}
+			return i, blockDone
+		}
+	}
+	return i, blockMore
+}
+
+// nameDone starts the call once the function's name is read.
+func (g *tagCalls) nameDone() {
+	name, _ := splitAttrs(g.attr)
+	g.st = tcBody
+	if len(name) == 0 {
+		g.drop = true // an empty name skips the call (its body is still parsed)
+		return
+	}
+	g.tool, _ = g.schema.tool(name)
+	g.out.startCall(name, nil)
+	g.started = true
+}
+
+// keyDone starts a parameter value once its key is read.
+func (g *tagCalls) keyDone() {
+	key, rest := splitAttrs(g.attr)
+	if len(key) == 0 {
+		g.malformed()
+		return
+	}
+	verbatim := false
+	if g.spec.dsml {
+		verbatim = stringAttr(rest)
+	}
+	if !g.drop {
+		argsKey(g.out, g.nparams == 0, key)
+		g.nparams++
+	}
+	g.val.begin(g.tool.lookup(key), verbatim, g.drop)
+	g.st = tcValue
+}
+
+// endFunction completes the call at FN-CLOSE.
+func (g *tagCalls) endFunction() {
+	if g.started {
+		if g.nparams == 0 {
+			g.out.argsString("{}")
+		} else {
+			g.out.argsString("}")
+		}
+		g.out.endCall()
+	}
+	g.started, g.drop = false, false
+	g.st = tcBlock
+}
+
+// abandon abandons the open call; the rest of the function is parsed and
+// dropped.
+func (g *tagCalls) abandon() {
+	if g.started {
+		g.out.abandonCall()
+	}
+	g.started, g.drop = false, true
+}
+
+// malformed abandons the call and drops the rest of the function unparsed.
+func (g *tagCalls) malformed() {
+	g.abandon()
+	g.st = tcSkip
+}
+
+func (g *tagCalls) finish() {
+	// End of stream inside a function: it can never complete (§6.7: even
+	// if its last parameter closed, more could have followed).
+	g.abandon()
+	g.st = tcBlock
+}
+
+func (g *tagCalls) reset() {
+	g.open(tagOpenBlock)
+	g.val.st = pvIdle
+}
+
+// splitAttrs reads a tag's attribute text: the name (or key) is the text,
+// trimmed, with one pair of surrounding double or single quotes stripped
+// and trimmed again; when it is quoted, rest is the text after the closing
+// quote (further attributes).
+func splitAttrs(a []byte) (name, rest []byte) {
+	a = trimAll(a)
+	if len(a) > 0 && (a[0] == '"' || a[0] == '\'') {
+		if j := bytes.IndexByte(a[1:], a[0]); j >= 0 {
+			return trimAll(a[1 : 1+j]), a[2+j:]
+		}
+	}
+	return a, nil
+}
+
+// stringAttr reports whether DSML attributes say string="true" (§5.4;
+// string="false" or no attribute: the value is JSON).
+func stringAttr(rest []byte) bool {
+	i := bytes.Index(rest, []byte("string="))
+	if i < 0 {
+		return false
+	}
+	v := rest[i+len("string="):]
+	if len(v) > 0 && (v[0] == '"' || v[0] == '\'') {
+		v = v[1:]
+	}
+	return bytes.HasPrefix(v, []byte("true"))
+}
