@@ -15,6 +15,9 @@ type emitter struct {
 	limit    int  // Config.MaxCallBuffer
 	shortIDs bool // mint Mistral-shaped ids (9 ASCII alphanumerics); set by the grammar
 
+	argEv    int // index of the args event whose text is arena[argStart:], or -1
+	argStart int
+
 	next    int    // index of the next visible call
 	seed    uint64 // per-stream id seed (random)
 	minted  uint64 // ids minted in this stream
@@ -30,6 +33,7 @@ type emitter struct {
 func (e *emitter) begin() {
 	e.events = e.events[:0]
 	e.arena = e.arena[:0]
+	e.argEv = -1
 }
 
 func (e *emitter) reset() {
@@ -176,47 +180,56 @@ func (e *emitter) startCall(name, id []byte) {
 }
 
 // args appends an argument fragment to the open call. b must stay valid
-// until the next Feed (see text).
-func (e *emitter) args(b []byte) {
-	if !e.inCall || len(b) == 0 {
+// until the next Feed (it aliases the input, the work buffer or the arena).
+// Within one Feed, consecutive fragments of a call become one event: pieces
+// that are not contiguous (an escape between two runs of input) are gathered
+// in the arena.
+func (e *emitter) args(b []byte) { e.addArgs(b, "") }
+
+// argsString appends a constant fragment (an escape, "{}").
+func (e *emitter) argsString(s string) { e.addArgs(nil, s) }
+
+func (e *emitter) addArgs(b []byte, s string) {
+	if !e.inCall || len(b)+len(s) == 0 {
 		return
 	}
 	if e.whole {
 		if e.dropped {
 			return
 		}
-		if len(e.argBuf)+len(b) > e.limit {
+		if len(e.argBuf)+len(b)+len(s) > e.limit {
 			e.dropped = true
 			return
 		}
-		e.argBuf = append(e.argBuf, b...)
+		e.argBuf = append(append(e.argBuf, b...), s...)
 		return
 	}
-	if n := len(e.events); n > 0 {
+	n := len(e.events)
+	if n > 0 {
 		last := &e.events[n-1]
-		if last.Kind == EventToolCallArgs && extends(last.Text, b) {
-			last.Text = last.Text[:len(last.Text)+len(b)]
+		if last.Kind == EventToolCallArgs && last.Index == e.idx {
+			if s == "" && extends(last.Text, b) {
+				last.Text = last.Text[:len(last.Text)+len(b)]
+				return
+			}
+			if e.argEv != n-1 || e.argStart+len(last.Text) != len(e.arena) {
+				// Move the event's text to the arena's tail, once per Feed.
+				e.argStart = len(e.arena)
+				e.arena = append(e.arena, last.Text...)
+				e.argEv = n - 1
+			}
+			e.arena = append(append(e.arena, b...), s...)
+			last.Text = e.arena[e.argStart:len(e.arena):len(e.arena)]
 			return
 		}
+	}
+	t := b
+	if s != "" {
+		e.argEv, e.argStart = n, len(e.arena)
+		t = e.copyString(s)
 	}
 	ev := e.slot()
-	ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, b
-}
-
-// argsString appends a constant fragment (an escape, "{}").
-func (e *emitter) argsString(s string) {
-	if !e.inCall {
-		return
-	}
-	if e.whole {
-		if !e.dropped && len(e.argBuf)+len(s) <= e.limit {
-			e.argBuf = append(e.argBuf, s...)
-		} else {
-			e.dropped = true
-		}
-		return
-	}
-	e.args(e.copyString(s))
+	ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, t
 }
 
 // endCall completes the open call.

@@ -55,19 +55,26 @@ func streamOf(t *testing.T, p *Parser, chunks [][]byte, how string) ([]normEvent
 		bound = maxMarkerLen(p) + 3
 	)
 	wf.validUTF8 = utf8.Valid(bytes.Join(chunks, nil))
+	var cur []byte // text of the last normalized event, while it may still grow
+	flush := func() {
+		if n := len(out); n > 0 {
+			out[n-1].Text = string(cur)
+		}
+	}
 	add := func(evs []Event) {
 		acc.Add(evs)
 		for _, e := range evs {
 			if err := wf.check(e); err != nil {
 				t.Fatalf("%s: %v (event %v)", how, err, e)
 			}
-			ne := normEvent{Kind: e.Kind, Index: e.Index, Name: string(e.Name), Text: string(e.Text)}
 			if n := len(out); n > 0 && (e.Kind == EventContent || e.Kind == EventReasoning || e.Kind == EventToolCallArgs) &&
 				out[n-1].Kind == e.Kind && out[n-1].Index == e.Index {
-				out[n-1].Text += ne.Text
+				cur = append(cur, e.Text...)
 				continue
 			}
-			out = append(out, ne)
+			flush()
+			out = append(out, normEvent{Kind: e.Kind, Index: e.Index, Name: string(e.Name)})
+			cur = append(cur[:0], e.Text...)
 		}
 	}
 	for _, c := range chunks {
@@ -77,6 +84,7 @@ func streamOf(t *testing.T, p *Parser, chunks [][]byte, how string) ([]normEvent
 		}
 	}
 	add(p.Finish())
+	flush()
 	if wf.open {
 		t.Fatalf("%s: call %d still open after Finish", how, wf.idx)
 	}
