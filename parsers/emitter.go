@@ -184,7 +184,15 @@ func (e *emitter) startCall(name, id []byte) {
 // Within one Feed, consecutive fragments of a call become one event: pieces
 // that are not contiguous (an escape between two runs of input) are gathered
 // in the arena.
-func (e *emitter) args(b []byte) { e.addArgs(b, "") }
+func (e *emitter) args(b []byte) {
+	if len(e.events) == 0 && e.inCall && !e.whole && len(b) > 0 {
+		// Fast path: the first event of a Feed (streaming small chunks).
+		ev := e.slot()
+		ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, b
+		return
+	}
+	e.addArgs(b, "")
+}
 
 // argsString appends a constant fragment (an escape, "{}").
 func (e *emitter) argsString(s string) { e.addArgs(nil, s) }
