@@ -1030,29 +1030,36 @@ var m3Entities = [...]struct {
 // m3AppendUnescaped appends v with entities decoded; with json set, the
 // result is escaped as the inside of a JSON string.
 func m3AppendUnescaped(dst, v []byte, json bool) []byte {
-	put := func(c byte) {
-		if json && (c < 0x20 || c == '"' || c == '\\') {
-			dst = xtmlAppendString(dst, []byte{c})
-			return
+	for i := 0; i < len(v); {
+		// Copy the run up to the next byte that needs work.
+		j := i
+		for j < len(v) && v[j] != '&' && !(json && (v[j] < 0x20 || v[j] == '"' || v[j] == '\\')) {
+			j++
 		}
-		dst = append(dst, c)
-	}
-	for i := 0; i < len(v); i++ {
-		if v[i] == '&' {
-			matched := false
+		dst = append(dst, v[i:j]...)
+		if j == len(v) {
+			break
+		}
+		c, n := v[j], 1
+		if c == '&' {
 			for _, e := range m3Entities {
-				if bytes.HasPrefix(v[i:], []byte(e.from)) {
-					put(e.to)
-					i += len(e.from) - 1
-					matched = true
+				if bytes.HasPrefix(v[j:], []byte(e.from)) {
+					c, n = e.to, len(e.from)
 					break
 				}
 			}
-			if matched {
-				continue
-			}
 		}
-		put(v[i])
+		switch {
+		case !json:
+			dst = append(dst, c)
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c < 0x20:
+			dst = append(dst, ctrlEscape(c)...)
+		default:
+			dst = append(dst, c)
+		}
+		i = j + n
 	}
 	return dst
 }
