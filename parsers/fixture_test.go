@@ -199,6 +199,11 @@ func markersOf(p *Parser) []string {
 	for _, m := range p.reasM.ms {
 		ms = append(ms, m.text)
 	}
+	// A grammar that frames the output runs no text matcher: it lists its
+	// markup itself.
+	if g, ok := p.tool.(interface{ markup() []string }); ok {
+		ms = append(ms, g.markup()...)
+	}
 	slices.Sort(ms)
 	return slices.Compact(ms)
 }

@@ -127,6 +127,10 @@ func New(cfg Config) (*Parser, error) {
 		}
 		p.tool = g
 		if f, ok := g.(framing); ok && f.frames() {
+			if p.reason != nil {
+				return nil, fmt.Errorf("%w: tool parser %q frames the whole output and runs only with its own reasoning parser (or none), not %q",
+					ErrParserCombination, cfg.ToolParser, cfg.ReasoningParser)
+			}
 			p.framed = true
 		}
 	}

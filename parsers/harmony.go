@@ -1,0 +1,505 @@
+package parsers
+
+import "bytes"
+
+// Harmony markers: special tokens of o200k_harmony, kept in the text by
+// PRE.1 (skip_special_tokens=false).
+const (
+	hmStart     = "<|start|>"
+	hmChannel   = "<|channel|>"
+	hmMessage   = "<|message|>"
+	hmConstrain = "<|constrain|>"
+	hmEnd       = "<|end|>"
+	hmReturn    = "<|return|>"
+	hmCall      = "<|call|>"
+
+	hmFunctions = "functions."
+)
+
+// Marker kinds (marker.arg) of the Harmony matcher.
+const (
+	hkStart     = iota // <|start|>: a message header (role part) begins
+	hkChannel          // <|channel|>: a channel header begins (or the role part ends)
+	hkMessage          // <|message|>: the header ends, the body begins
+	hkConstrain        // <|constrain|>: content-type prefix inside a header
+	hkEnd              // <|end|>, <|return|>, <|call|>: the message ends
+)
+
+// harmonyState is where the Harmony machine is in the output.
+type harmonyState uint8
+
+const (
+	hsOut     harmonyState = iota // outside any message: content (GRAMMARS.md §4.8)
+	hsHeader                      // inside a message header (buffered, bounded)
+	hsText                        // message body routed to content or reasoning
+	hsArgsPre                     // directed body before its JSON object
+	hsArgs                        // directed body: the arguments object (string-aware)
+	hsDrop                        // rest of a body that is not text (dropped, or raw in passthrough) up to the end marker
+)
+
+var harmonyStateNames = [...]string{"hsOut", "hsHeader", "hsText", "hsArgsPre", "hsArgs", "hsDrop"}
+
+func (s harmonyState) String() string {
+	if int(s) < len(harmonyStateNames) {
+		return harmonyStateNames[s]
+	}
+	return "harmonyState(?)"
+}
+
+// harmony is the gpt-oss Harmony machine (GRAMMARS.md §6.11, §7.7). It frames
+// the whole output, so one machine serves the `harmony` tool parser and the
+// `gpt_oss` reasoning parser:
+//
+//	message = [ "<|start|>" ROLE [ " to=" RECIPIENT ] ] "<|channel|>" CHANNEL
+//	          [ " to=" RECIPIENT ] [ " " [ "<|constrain|>" ] CTYPE ] "<|message|>" BODY END
+//	END     = "<|end|>" / "<|return|>" / "<|call|>"
+//
+// Routing, decided when the header ends at <|message|>:
+//
+//   - recipient functions.NAME (on any channel, in the role or the channel
+//     header): a tool call named NAME whose arguments are the body, a JSON
+//     object streamed as the model's bytes. With calls off (gpt_oss without
+//     the harmony tool parser) the message is forwarded to content as its raw
+//     envelope bytes instead (§4.8).
+//   - any other recipient: the message is dropped.
+//   - channel analysis: reasoning.
+//   - any other channel (final, commentary, unknown or none): content.
+//
+// Bodies of one kind are joined with "\n" (Dynamo inserts it between
+// messages); text outside any message is content, unjoined. Every marker is
+// recognised in every state except inside the arguments object, where the
+// scan is string-aware. A call ends when its object closes (<|call|> may be
+// missing: it is also an EOS token); bytes after the object up to the end
+// marker are dropped. A body that does not start with an object abandons the
+// call; an empty body closed by an end marker is {}.
+type harmony struct {
+	p     *Parser
+	out   *emitter
+	calls bool    // directed messages become tool calls (else raw content)
+	ms    matcher // the seven markers
+
+	// scanning state; reset by open(-1)
+	st       harmonyState
+	hdr      []byte // raw header bytes, from its opening marker
+	roleEnd  int    // end of the role part in hdr (-1: header opened at <|channel|>)
+	chanAt   int    // start of the channel part in hdr (-1: none yet)
+	overflow bool   // the header outgrew the buffer limit: the message is dropped
+	raw      bool   // the current body is forwarded raw to content
+	reason   bool   // hsText: the body is reasoning (else content)
+	sep      bool   // hsText: emit the "\n" separator before the body's first byte
+	seenR    bool   // a reasoning message has emitted text
+	seenC    bool   // a content message has emitted text
+	vs       jsonScan
+}
+
+func init() {
+	registerTool(ToolInfo{
+		Openers: []string{hmChannel, hmStart},
+		Closers: []string{hmCall, hmEnd, hmReturn},
+		Malformed: "a directed body that is not one JSON object abandons the call and is dropped up to its end marker; " +
+			"bytes after a closed object up to the end marker are dropped; messages to recipients other than functions.* " +
+			"are dropped; a header longer than the buffer limit drops its message; orphan markers are removed",
+		Truncated: "a call whose object closed is complete without its call end marker; a body cut inside the object, or empty, " +
+			"is abandoned; an unfinished header is dropped; held marker prefixes are text of the current channel",
+	}, func(p *Parser) toolGrammar { return newHarmony(p, true) },
+		"harmony",
+		"openai",  // vLLM
+		"gpt-oss", // SGLang
+	)
+	registerReasoning(gptOSS, "gpt_oss", "openai_gptoss", "gpt-oss")
+}
+
+// gptOSS is the gpt_oss reasoning parser: the Harmony machine, with tool
+// calls when the harmony tool parser is configured, forwarding directed
+// messages raw to content when no tool parser is. Starts/Ends document the
+// reasoning span for the registry; the framer does the work.
+var gptOSS = &reasoningSpec{
+	name:   "gpt_oss",
+	starts: []string{hmChannel + "analysis" + hmMessage},
+	ends:   []string{hmEnd},
+	framer: framingPair("gpt_oss", "harmony", func(p *Parser, calls bool) toolGrammar { return newHarmony(p, calls) }),
+}
+
+func newHarmony(p *Parser, calls bool) *harmony {
+	return &harmony{
+		p:     p,
+		out:   &p.out,
+		calls: calls,
+		ms: newMatcher(
+			marker{text: hmStart, arg: hkStart},
+			marker{text: hmChannel, arg: hkChannel},
+			marker{text: hmMessage, arg: hkMessage},
+			marker{text: hmConstrain, arg: hkConstrain},
+			marker{text: hmEnd, arg: hkEnd},
+			marker{text: hmReturn, arg: hkEnd},
+			marker{text: hmCall, arg: hkEnd},
+		),
+	}
+}
+
+func (h *harmony) frames() bool { return true }
+
+// textMarkers is empty: the machine frames the output and the Parser's text
+// state never runs.
+func (h *harmony) textMarkers() []marker { return nil }
+
+// markup lists the marker texts that must never reach content or reasoning
+// (tests).
+func (h *harmony) markup() []string {
+	return []string{hmStart, hmChannel, hmMessage, hmConstrain, hmEnd, hmReturn, hmCall}
+}
+
+// maxHold is the longest marker: the most the machine ever holds.
+func (h *harmony) maxHold() int { return h.ms.maxLen }
+
+func (h *harmony) open(int) {
+	h.st = hsOut
+	h.hdr = h.hdr[:0]
+	h.roleEnd, h.chanAt = -1, -1
+	h.overflow, h.raw, h.reason, h.sep = false, false, false, false
+}
+
+func (h *harmony) reset() {
+	h.open(-1)
+	h.hdr = shrink(h.hdr)
+	h.seenR, h.seenC = false, false
+	h.vs.reset()
+}
+
+func (h *harmony) feed(b []byte, final bool) (int, blockStatus) {
+	i := 0
+	for i < len(b) {
+		var n int
+		hold := false
+		switch h.st {
+		case hsArgs:
+			n = h.scanArgs(b[i:])
+		case hsArgsPre:
+			n, hold = h.scanArgsPre(b[i:], final)
+		default:
+			n, hold = h.scanMarkers(b[i:], final)
+		}
+		i += n
+		if hold {
+			return i, blockHold
+		}
+	}
+	return i, blockMore
+}
+
+// finish ends the stream: an open call (body empty or cut inside the
+// object) is abandoned; an unfinished header is dropped.
+func (h *harmony) finish() {
+	if h.st == hsArgsPre || h.st == hsArgs {
+		h.out.abandonCall()
+	}
+	h.open(-1)
+}
+
+// scanMarkers handles the states that look for the next marker: the bytes
+// before it go where the state sends them, then the marker acts.
+func (h *harmony) scanMarkers(b []byte, final bool) (int, bool) {
+	pos, mi := h.ms.find(b, final)
+	h.bytes(b[:pos])
+	if mi < 0 {
+		return pos, pos < len(b)
+	}
+	mk := &h.ms.ms[mi]
+	h.marker(mk)
+	return pos + len(mk.text), false
+}
+
+// bytes routes non-marker bytes of the current state.
+func (h *harmony) bytes(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	switch h.st {
+	case hsOut:
+		h.p.emitContent(b)
+	case hsHeader:
+		h.appendHeader(b)
+	case hsText:
+		h.bodyText(b)
+	case hsDrop:
+		if h.raw {
+			h.p.emitContent(b)
+		}
+	}
+}
+
+// marker acts on a marker met in hsOut, hsHeader, hsText or hsDrop.
+func (h *harmony) marker(mk *marker) {
+	switch mk.arg {
+	case hkStart:
+		// A new message begins; an unterminated one before it ends here.
+		h.beginHeader(mk.text, false)
+	case hkChannel:
+		if h.st == hsHeader {
+			h.channelPart()
+			return
+		}
+		h.beginHeader(mk.text, true)
+	case hkMessage:
+		switch {
+		case h.st == hsHeader:
+			h.route()
+		case h.st == hsDrop && h.raw:
+			h.p.emitContent(h.out.copyString(mk.text))
+		}
+		// Elsewhere an orphan <|message|> is markup.
+	case hkConstrain:
+		switch {
+		case h.st == hsHeader:
+			h.appendHeader([]byte(hmConstrain))
+		case h.st == hsDrop && h.raw:
+			h.p.emitContent(h.out.copyString(mk.text))
+		}
+	case hkEnd:
+		if h.st == hsDrop && h.raw {
+			h.p.emitContent(h.out.copyString(mk.text))
+		}
+		// The message ends (a header without a body is dropped); an
+		// orphan end marker is markup.
+		h.open(-1)
+	}
+}
+
+// beginHeader starts a message header at its opening marker.
+func (h *harmony) beginHeader(m string, channel bool) {
+	h.open(-1)
+	h.st = hsHeader
+	h.hdr = append(h.hdr, m...)
+	if channel {
+		h.chanAt = len(h.hdr)
+	}
+}
+
+// channelPart handles <|channel|> inside a header: the role part ends, or a
+// repeated channel restarts the channel part.
+func (h *harmony) channelPart() {
+	if h.chanAt < 0 && h.roleEnd < 0 {
+		h.roleEnd = len(h.hdr)
+	}
+	h.appendHeader([]byte(hmChannel))
+	if !h.overflow {
+		h.chanAt = len(h.hdr)
+	}
+}
+
+// appendHeader buffers header bytes, bounded by the per-call limit.
+func (h *harmony) appendHeader(b []byte) {
+	if h.overflow {
+		return
+	}
+	if len(h.hdr)+len(b) > h.p.limit {
+		h.overflow = true
+		return
+	}
+	h.hdr = append(h.hdr, b...)
+}
+
+// route decides the message at <|message|> (see the type comment).
+func (h *harmony) route() {
+	if h.overflow {
+		h.st = hsDrop
+		return
+	}
+	var role, channel []byte
+	switch {
+	case h.chanAt < 0: // <|start|>ROLE<|message|>
+		role = h.hdr[len(hmStart):]
+	case h.roleEnd >= 0: // <|start|>ROLE<|channel|>CHANNEL<|message|>
+		role = h.hdr[len(hmStart):h.roleEnd]
+		channel = h.hdr[h.chanAt:]
+	default: // <|channel|>CHANNEL<|message|>
+		channel = h.hdr[h.chanAt:]
+	}
+	recipient := harmonyRecipient(role, false)
+	if recipient == nil {
+		recipient = harmonyRecipient(channel, true)
+	}
+	if recipient != nil {
+		name, ok := bytes.CutPrefix(recipient, []byte(hmFunctions))
+		if !ok || len(name) == 0 {
+			h.st = hsDrop // another recipient (browser.*, python): dropped
+			return
+		}
+		h.st = hsArgsPre
+		if h.calls {
+			h.out.startCall(name, nil)
+			return
+		}
+		h.raw = true
+		h.p.emitContent(h.out.copyBytes(h.hdr))
+		h.p.emitContent(h.out.copyString(hmMessage))
+		return
+	}
+	h.st = hsText
+	h.reason = string(harmonyFirstToken(channel)) == "analysis"
+	if h.reason {
+		h.sep = h.seenR
+	} else {
+		h.sep = h.seenC
+	}
+}
+
+// bodyText emits text of a routed body, with the "\n" separator between
+// messages of one kind.
+func (h *harmony) bodyText(b []byte) {
+	if h.reason {
+		if h.sep {
+			h.sep = false
+			h.p.emitReasoning(h.out.copyString("\n"))
+		}
+		h.seenR = true
+		h.p.emitReasoning(b)
+		return
+	}
+	if h.sep {
+		h.sep = false
+		h.p.emitContent(h.out.copyString("\n"))
+	}
+	h.seenC = true
+	h.p.emitContent(b)
+}
+
+// scanArgsPre handles a directed body before its object: whitespace is
+// skipped, '{' starts the arguments, an end marker makes an empty body {}.
+func (h *harmony) scanArgsPre(b []byte, final bool) (int, bool) {
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	if h.raw {
+		h.p.emitContent(b[:i])
+	}
+	if i == len(b) {
+		return i, false
+	}
+	switch b[i] {
+	case '{':
+		h.vs.reset()
+		h.st = hsArgs
+		return i, false
+	case '<':
+		mi, partial := h.ms.at(b[i:], final)
+		if partial {
+			return i, true
+		}
+		if mi >= 0 {
+			return i + h.preMarker(&h.ms.ms[mi]), false
+		}
+	}
+	// Not an object: the call is malformed.
+	h.out.abandonCall()
+	h.st = hsDrop
+	return i, false
+}
+
+// preMarker acts on a marker met before the body's object and returns the
+// bytes consumed.
+func (h *harmony) preMarker(mk *marker) int {
+	switch mk.arg {
+	case hkEnd:
+		if h.raw {
+			h.p.emitContent(h.out.copyString(mk.text))
+		} else {
+			h.out.argsString("{}")
+			h.out.endCall()
+		}
+		h.open(-1)
+		return len(mk.text)
+	case hkStart, hkChannel:
+		// A new message without an end marker: the empty body is not
+		// provably a call.
+		h.out.abandonCall()
+		h.st = hsDrop
+		h.marker(mk)
+		return len(mk.text)
+	}
+	// <|message|> or <|constrain|> inside the body: malformed.
+	h.out.abandonCall()
+	h.st = hsDrop
+	return 0
+}
+
+// scanArgs streams the arguments object (raw control characters in strings
+// escaped); the call ends when the object closes.
+func (h *harmony) scanArgs(b []byte) int {
+	n, r := h.vs.scan(b)
+	if h.raw {
+		h.p.emitContent(b[:n])
+	} else {
+		frag := b[:n]
+		if r == scanCtrl {
+			frag = frag[:n-1]
+		}
+		h.out.args(frag)
+		if r == scanCtrl {
+			h.out.argsString(ctrlEscape(b[n-1]))
+		}
+	}
+	switch r {
+	case scanDone:
+		if !h.raw {
+			h.out.endCall()
+		}
+		h.st = hsDrop
+	case scanErr:
+		// b[n] is not consumed: it may start an end marker.
+		h.out.abandonCall()
+		h.st = hsDrop
+	}
+	return n
+}
+
+// harmonyRecipient returns the recipient of a header part: the value of its
+// first "to=" token. Tokens are separated by whitespace and <|constrain|>;
+// in a channel part the first token is the channel name.
+func harmonyRecipient(part []byte, channel bool) []byte {
+	first := true
+	for len(part) > 0 {
+		var tok []byte
+		tok, part = harmonyNextToken(part)
+		if tok == nil {
+			return nil
+		}
+		if channel && first {
+			first = false
+			continue
+		}
+		if r, ok := bytes.CutPrefix(tok, []byte("to=")); ok {
+			return r
+		}
+	}
+	return nil
+}
+
+// harmonyFirstToken returns the first token of a header part.
+func harmonyFirstToken(part []byte) []byte {
+	tok, _ := harmonyNextToken(part)
+	return tok
+}
+
+// harmonyNextToken splits the next token off a header part (nil when none
+// is left).
+func harmonyNextToken(part []byte) (tok, rest []byte) {
+	for {
+		for len(part) > 0 && isSpace(part[0]) {
+			part = part[1:]
+		}
+		if !bytes.HasPrefix(part, []byte(hmConstrain)) {
+			break
+		}
+		part = part[len(hmConstrain):]
+	}
+	if len(part) == 0 {
+		return nil, nil
+	}
+	end := 0
+	for end < len(part) && !isSpace(part[end]) && !bytes.HasPrefix(part[end:], []byte(hmConstrain)) {
+		end++
+	}
+	return part[:end], part[end:]
+}

@@ -1,0 +1,130 @@
+package parsers
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestHarmonyCombinations pins what each pairing of the Harmony parsers does
+// (GRAMMARS.md §4.8, §7.7): one machine serves both roles; gpt_oss without a
+// tool parser forwards directed messages raw to content; Harmony does not
+// combine with another family's parser.
+func TestHarmonyCombinations(t *testing.T) {
+	const out = "<|channel|>analysis<|message|>r<|end|>" +
+		"<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\":1}<|call|>" +
+		"<|start|>assistant<|channel|>final<|message|>done<|return|>"
+	const env = "<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\":1}<|call|>"
+	for _, tc := range []struct {
+		tool, reasoning string
+		content         string
+		calls           int
+		err             error
+	}{
+		{"harmony", "", "done", 1, nil},
+		{"openai", "gpt_oss", "done", 1, nil},
+		{"gpt-oss", "openai_gptoss", "done", 1, nil},
+		{"", "gpt_oss", env + "done", 0, nil},
+		{"", "gpt-oss", env + "done", 0, nil},
+		{"hermes", "gpt_oss", "", 0, ErrParserCombination},
+		{"harmony", "qwen3", "", 0, ErrParserCombination},
+		{"nope", "gpt_oss", "", 0, ErrUnknownParser},
+	} {
+		cfg := Config{ToolParser: tc.tool, ReasoningParser: tc.reasoning}
+		res, err := Parse(cfg, out)
+		if tc.err != nil {
+			if !errors.Is(err, tc.err) {
+				t.Errorf("%+v: error %v, want %v", cfg, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%+v: %v", cfg, err)
+		}
+		if res.Reasoning != "r" || res.Content != tc.content || len(res.Calls) != tc.calls {
+			t.Errorf("%+v: reasoning %q, content %q, %d calls; want r, %q, %d", cfg, res.Reasoning, res.Content, len(res.Calls), tc.content, tc.calls)
+		}
+	}
+}
+
+// TestHarmonyHeaderBound checks that a header that never reaches <|message|>
+// is held only up to the buffer limit (bounded memory), then dropped.
+func TestHarmonyHeaderBound(t *testing.T) {
+	p, err := New(Config{ToolParser: "harmony", MaxCallBuffer: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := p.tool.(*harmony)
+	p.Feed([]byte("<|channel|>commentary to=functions.f"))
+	for range 100 {
+		p.Feed([]byte(strings.Repeat("x", 100)))
+	}
+	if len(h.hdr) > 64 {
+		t.Fatalf("header buffer grew to %d bytes, limit 64", len(h.hdr))
+	}
+	p.Feed([]byte("<|message|>{}<|call|>after"))
+	var acc Accumulator
+	acc.Add(p.Finish())
+	if r := acc.Result(); len(r.Calls) != 0 {
+		t.Fatalf("overflowed header produced calls %v", r.Calls)
+	}
+}
+
+// TestHarmonyFeedAllocs asserts zero allocations after warm-up for the
+// Harmony machine streaming reasoning, content, calls (minted ids, escapes,
+// separators) and raw envelopes.
+func TestHarmonyFeedAllocs(t *testing.T) {
+	out := harmonyBenchOutput(2 << 10)
+	for _, cfg := range []Config{
+		{ToolParser: "harmony"},
+		{ToolParser: "harmony", WholeCalls: true},
+		{ReasoningParser: "gpt_oss"},
+	} {
+		for _, size := range []int{1, 4, 64, len(out)} {
+			p, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			chunks := chunksOf(out, size)
+			feed := func() {
+				p.Reset()
+				for _, c := range chunks {
+					p.Feed(c)
+				}
+				p.Finish()
+			}
+			feed()
+			feed()
+			if n := testing.AllocsPerRun(50, feed); n != 0 {
+				t.Errorf("%+v chunk=%d: %v allocs per stream, want 0", cfg, size, n)
+			}
+		}
+	}
+}
+
+// FuzzHarmony runs the Harmony machine as the tool parser (with and without
+// gpt_oss), as gpt_oss alone (raw envelopes), in streaming and whole-call
+// mode, with small buffer limits.
+func FuzzHarmony(f *testing.F) {
+	fixtureSeeds(f, "harmony", "gpt_oss")
+	for _, ff := range loadFixtures(f) {
+		if ff.Family == "captures" && strings.Contains(ff.path, "gpt-oss") {
+			for _, c := range ff.Cases {
+				f.Add([]byte(c.Input), uint64(len(c.Input)), uint8(len(c.Name)))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, in []byte, seed uint64, sel uint8) {
+		cfg := Config{ToolParser: "harmony", WholeCalls: sel&1 != 0}
+		switch sel >> 1 & 3 {
+		case 1:
+			cfg.ReasoningParser = "gpt_oss"
+		case 2:
+			cfg.ToolParser, cfg.ReasoningParser = "", "gpt_oss"
+		}
+		if sel&8 != 0 {
+			cfg.MaxCallBuffer = 24
+		}
+		fuzzInvariants(t, cfg, in, seed)
+	})
+}

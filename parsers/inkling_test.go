@@ -1,0 +1,90 @@
+package parsers
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestInklingCombinations pins the pairings of the Inkling parsers: one
+// machine for both roles; the reasoning parser alone passes tool blocks
+// through (header re-inserted); other families do not combine with it.
+func TestInklingCombinations(t *testing.T) {
+	const call = `f<|content_invoke_tool_json|>{"name": "f", "args": {}}<|end_message|>`
+	const out = "<|content_thinking|>r<|end_message|><|message_model|><|content_text|>a<|end_message|>" + call
+	for _, tc := range []struct {
+		tool, reasoning string
+		content         string
+		calls           int
+		err             error
+	}{
+		{"inkling", "", "a", 1, nil},
+		{"inkling", "inkling", "a", 1, nil},
+		{"", "inkling", "a<|message_model|>" + call, 0, nil},
+		{"hermes", "inkling", "", 0, ErrParserCombination},
+		{"inkling", "qwen3", "", 0, ErrParserCombination},
+	} {
+		cfg := Config{ToolParser: tc.tool, ReasoningParser: tc.reasoning}
+		res, err := Parse(cfg, out)
+		if tc.err != nil {
+			if !errors.Is(err, tc.err) {
+				t.Errorf("%+v: error %v, want %v", cfg, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%+v: %v", cfg, err)
+		}
+		if res.Reasoning != "r" || res.Content != tc.content || len(res.Calls) != tc.calls {
+			t.Errorf("%+v: reasoning %q, content %q, %d calls; want r, %q, %d", cfg, res.Reasoning, res.Content, len(res.Calls), tc.content, tc.calls)
+		}
+	}
+}
+
+// TestInklingFeedAllocs asserts zero allocations after warm-up.
+func TestInklingFeedAllocs(t *testing.T) {
+	out := inklingBenchOutput(2 << 10)
+	for _, cfg := range []Config{
+		{ToolParser: "inkling"},
+		{ToolParser: "inkling", WholeCalls: true},
+		{ReasoningParser: "inkling"},
+	} {
+		for _, size := range []int{1, 4, 64, len(out)} {
+			p, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			chunks := chunksOf(out, size)
+			feed := func() {
+				p.Reset()
+				for _, c := range chunks {
+					p.Feed(c)
+				}
+				p.Finish()
+			}
+			feed()
+			feed()
+			if n := testing.AllocsPerRun(50, feed); n != 0 {
+				t.Errorf("%+v chunk=%d: %v allocs per stream, want 0", cfg, size, n)
+			}
+		}
+	}
+}
+
+// FuzzInkling runs the Inkling machine as the tool parser (with and without
+// its reasoning parser) and as the reasoning parser alone.
+func FuzzInkling(f *testing.F) {
+	fixtureSeeds(f, "inkling")
+	f.Fuzz(func(t *testing.T, in []byte, seed uint64, sel uint8) {
+		cfg := Config{ToolParser: "inkling", WholeCalls: sel&1 != 0, InReasoning: sel&16 != 0}
+		switch sel >> 1 & 3 {
+		case 1:
+			cfg.ReasoningParser = "inkling"
+		case 2:
+			cfg.ToolParser, cfg.ReasoningParser = "", "inkling"
+		}
+		if sel&8 != 0 {
+			cfg.MaxCallBuffer = 24
+		}
+		fuzzInvariants(t, cfg, in, seed)
+	})
+}

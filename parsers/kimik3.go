@@ -1,0 +1,815 @@
+package parsers
+
+import (
+	"bytes"
+	"strconv"
+)
+
+// Kimi K3 XTML markers (reserved control tokens; PRE.1 keeps them).
+const (
+	k3Open  = "<|open|>"
+	k3Close = "<|close|>"
+	k3Sep   = "<|sep|>"
+	k3EOM   = "<|end_of_msg|>"
+)
+
+// Marker kinds (marker.arg) of the Kimi K3 matchers.
+const (
+	kkOpen     = iota // <|open|>: an opening tag header follows
+	kkClose           // <|close|>: a closing tag header follows
+	kkSep             // <|sep|>: ends a tag header (orphan elsewhere)
+	kkEOM             // <|end_of_msg|>: end of the turn
+	kkThinkEnd        // <|close|>think<|sep|> (canonical only)
+	kkValueEnd        // the close tag of the current argument value
+)
+
+// k3State is where the Kimi K3 machine is in the output.
+type k3State uint8
+
+const (
+	k3Out      k3State = iota // top level: plain text is content
+	k3Resp                    // inside response: content
+	k3Think                   // inside think: reasoning
+	k3Tools                   // inside tools, between calls: markup
+	k3Call                    // inside a call, between arguments: markup
+	k3Arg                     // an argument value, up to its close tag
+	k3JSONPre                 // a json element before its object
+	k3JSON                    // the json element's object (string-aware)
+	k3JSONPost                // after the object (or a broken one): up to the close tag
+	k3Header                  // a tag header after <|open|> / <|close|>, up to <|sep|>
+	k3Epilogue                // after the message end: dropped
+)
+
+var k3StateNames = [...]string{"k3Out", "k3Resp", "k3Think", "k3Tools", "k3Call", "k3Arg", "k3JSONPre", "k3JSON", "k3JSONPost", "k3Header", "k3Epilogue"}
+
+func (s k3State) String() string {
+	if int(s) < len(k3StateNames) {
+		return k3StateNames[s]
+	}
+	return "k3State(?)"
+}
+
+// kimiK3 is the Kimi K3 XTML machine (GRAMMARS.md §8.3, Moonshot's
+// encoding_k3.py). It frames the whole output, so one machine serves the
+// kimi_k3 tool parser and the kimi_k3 reasoning parser:
+//
+//	<|open|>response<|sep|>TEXT<|close|>response<|sep|>
+//	<|open|>think<|sep|>REASONING<|close|>think<|sep|>
+//	<|open|>tools<|sep|> { <|open|>call tool="N" index="I"<|sep|>
+//	    { <|open|>argument key="K" type="T"<|sep|>VALUE<|close|>argument<|sep|> }
+//	    | <|open|>json<|sep|>{…}<|close|>json<|sep|>
+//	<|close|>call<|sep|> } <|close|>tools<|sep|>
+//	<|close|>message<|sep|><|end_of_msg|>
+//
+// Tag headers are trimmed, so the spaced variants some detokenizers produce
+// (`<|open|> tools <|sep|>`) are the same tags; the reasoning close counts
+// only in canonical form, but any <|open|>, <|close|> or <|end_of_msg|> ends
+// reasoning. Content is plain top-level text and the response channel's
+// text; everything after the message end is epilogue (dropped); unknown and
+// orphan tags are removed. Calls start at the call tag's <|sep|>; arguments
+// are compact JSON in argument order (string values streamed, typed values at
+// their close tag; a repeated key is emitted again, last wins), or the json
+// element's object verbatim. A call ends at <|close|>call<|sep|>; at the end
+// of the stream (or a tools/message close) an unclosed call is recovered
+// only when its body ends with a complete argument or json element.
+//
+// With calls off (the kimi_k3 reasoning parser without the tool parser) a
+// tools section, or a bare call, is forwarded to content as its raw bytes so
+// a downstream kimi_k3 tool parser can act on it.
+type kimiK3 struct {
+	p     *Parser
+	out   *emitter
+	calls bool
+
+	mText   matcher // top level and response
+	mThink  matcher // reasoning
+	mHeader matcher // inside a tag header
+	mValue  matcher // an argument value: its close tag variants
+
+	// scanning state; reset by open(-1)
+	st        k3State
+	ctx       k3State // k3Header: the state the tag appeared in
+	hdrOpen   bool    // k3Header: an opening tag (else closing)
+	hdr       []byte  // k3Header: raw tag bytes from the marker
+	overflow  bool    // k3Header: the tag outgrew the buffer limit
+	thinkFrom k3State // the state to return to when think closes
+	callFrom  k3State // the state to return to when the call closes
+	raw       bool    // forwarding a tools section or bare call to content
+	rawCall   bool    // the raw span is a bare call (ends with the call)
+	inCall    bool    // a call is started (calls mode)
+	nArgs     int     // arguments emitted in the open call
+	jsonArgs  bool    // the open call's arguments came from a json element
+	closed    bool    // the call body ends with a complete element
+	argString bool    // k3Arg: the value is a string (streamed)
+	argSkip   bool    // k3Arg: the value is discarded (no call, no key)
+	val       []byte  // k3Arg: a typed value, buffered until its close
+	valOver   bool    // k3Arg: the typed value outgrew the buffer limit
+	vs        jsonScan
+	tmp       []byte
+	id        []byte
+}
+
+func init() {
+	registerTool(ToolInfo{
+		Openers: []string{k3Open + "tools" + k3Sep, k3Open + "call"},
+		Closers: []string{k3Close + "call" + k3Sep, k3Close + "tools" + k3Sep},
+		Malformed: "a call without a tool attribute is consumed and produces no call; an argument without a key is skipped; " +
+			"a json element that is not one JSON object (or mixed with argument elements) abandons the call; " +
+			"unknown and orphan tags are removed; text after the message end is dropped",
+		Truncated: "a call without its close tag is recovered only when its body ends with a complete argument or json " +
+			"element; a value cut by the end of stream abandons the call; complete calls before it survive; " +
+			"an unfinished tag is dropped",
+	}, func(p *Parser) toolGrammar { return newKimiK3(p, true) },
+		"kimi_k3",
+		"kimi-k3",
+	)
+	registerReasoning(kimiK3Reasoning, "kimi_k3", "kimi-k3")
+}
+
+// kimiK3Reasoning is the kimi_k3 reasoning parser: the XTML machine, with
+// tool calls when the kimi_k3 tool parser is configured, forwarding tool
+// sections raw to content when no tool parser is.
+var kimiK3Reasoning = &reasoningSpec{
+	name:       "kimi_k3",
+	starts:     []string{k3Open + "think" + k3Sep},
+	ends:       []string{k3Close + "think" + k3Sep},
+	toolStarts: []string{k3Open, k3Close, k3EOM},
+	framer:     framingPair("kimi_k3", "kimi_k3", func(p *Parser, calls bool) toolGrammar { return newKimiK3(p, calls) }),
+}
+
+func newKimiK3(p *Parser, calls bool) *kimiK3 {
+	base := []marker{
+		{text: k3Open, arg: kkOpen},
+		{text: k3Close, arg: kkClose},
+		{text: k3Sep, arg: kkSep},
+		{text: k3EOM, arg: kkEOM},
+	}
+	return &kimiK3{
+		p:       p,
+		out:     &p.out,
+		calls:   calls,
+		mText:   newMatcher(base...),
+		mThink:  newMatcher(append([]marker{{text: k3Close + "think" + k3Sep, arg: kkThinkEnd}}, base...)...),
+		mHeader: newMatcher(base...),
+		mValue: newMatcher(
+			marker{text: k3Close + "argument" + k3Sep, arg: kkValueEnd},
+			marker{text: k3Close + " argument" + k3Sep, arg: kkValueEnd},
+			marker{text: k3Close + "argument " + k3Sep, arg: kkValueEnd},
+			marker{text: k3Close + " argument " + k3Sep, arg: kkValueEnd},
+		),
+	}
+}
+
+func (k *kimiK3) frames() bool          { return true }
+func (k *kimiK3) textMarkers() []marker { return nil }
+
+// markup lists marker texts that must never reach content or reasoning
+// (tests).
+func (k *kimiK3) markup() []string { return []string{k3Open, k3Close, k3Sep, k3EOM} }
+
+// maxHold is the longest marker the machine holds a prefix of.
+func (k *kimiK3) maxHold() int {
+	return max(k.mText.maxLen, k.mThink.maxLen, k.mValue.maxLen)
+}
+
+func (k *kimiK3) open(int) {
+	k.st = k3Out
+	if k.p.cfg.InReasoning {
+		k.st, k.thinkFrom = k3Think, k3Out
+	}
+	k.hdr = k.hdr[:0]
+	k.raw, k.rawCall, k.inCall = false, false, false
+	k.val = k.val[:0]
+}
+
+func (k *kimiK3) reset() {
+	k.open(-1)
+	k.hdr = shrink(k.hdr)
+	k.val = shrink(k.val)
+}
+
+func (k *kimiK3) feed(b []byte, final bool) (int, blockStatus) {
+	i := 0
+	for i < len(b) {
+		var n int
+		hold := false
+		switch k.st {
+		case k3Epilogue:
+			n = len(b) - i
+		case k3Arg:
+			n, hold = k.scanValue(b[i:], final)
+		case k3JSONPre:
+			n = k.scanJSONPre(b[i:])
+		case k3JSON:
+			n = k.scanJSON(b[i:])
+		case k3Header:
+			n, hold = k.scanHeader(b[i:], final)
+		default:
+			n, hold = k.scanMarkers(b[i:], final)
+		}
+		i += n
+		if hold {
+			return i, blockHold
+		}
+	}
+	return i, blockMore
+}
+
+// finish ends the stream: an unclosed call is recovered when its body ends
+// with a complete element, abandoned otherwise; an unfinished tag is dropped.
+func (k *kimiK3) finish() {
+	st := k.st
+	if st == k3Header {
+		st = k.ctx
+	}
+	k.endOpenCall(st == k3Call)
+	k.open(-1)
+}
+
+// endOpenCall ends a call that never got its close tag: recovered when
+// recover is set and its body ends with a complete element, else abandoned.
+func (k *kimiK3) endOpenCall(recover bool) {
+	if !k.inCall {
+		return
+	}
+	if recover && k.closed {
+		k.closeArgs()
+		k.out.endCall()
+	} else {
+		k.out.abandonCall()
+	}
+	k.inCall = false
+}
+
+// closeArgs emits the end of the argument object.
+func (k *kimiK3) closeArgs() {
+	switch {
+	case k.jsonArgs:
+	case k.nArgs == 0:
+		k.out.argsString("{}")
+	default:
+		k.out.argsString("}")
+	}
+}
+
+// emitRaw forwards markup of a raw span to content.
+func (k *kimiK3) emitRaw(b []byte) {
+	if k.raw {
+		k.p.emitContent(b)
+	}
+}
+
+// scanMarkers handles the text-like states: top level, response, think,
+// tools, call, and the rest of a json element.
+func (k *kimiK3) scanMarkers(b []byte, final bool) (int, bool) {
+	m := &k.mText
+	if k.st == k3Think {
+		m = &k.mThink
+	}
+	pos, mi := m.find(b, final)
+	k.text(b[:pos])
+	if mi < 0 {
+		return pos, pos < len(b)
+	}
+	mk := &m.ms[mi]
+	switch mk.arg {
+	case kkThinkEnd:
+		k.st = k.thinkFrom
+	case kkOpen, kkClose:
+		if k.st == k3Think {
+			k.st = k.thinkFrom // any tag ends reasoning
+		}
+		k.beginHeader(mk)
+	case kkEOM:
+		k.emitRaw(b[pos : pos+len(mk.text)])
+		k.endOpenCall(k.st == k3Call)
+		k.st = k3Epilogue
+		k.raw, k.rawCall = false, false
+	case kkSep:
+		k.emitRaw(b[pos : pos+len(mk.text)]) // orphan: markup
+	}
+	return pos + len(mk.text), false
+}
+
+// text routes non-marker bytes of a text-like state.
+func (k *kimiK3) text(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	switch k.st {
+	case k3Out, k3Resp:
+		k.p.emitContent(b)
+	case k3Think:
+		k.p.emitReasoning(b)
+	case k3Call:
+		k.emitRaw(b)
+		if hasNonSpace(b) {
+			k.closed = false // the body no longer ends with an element
+		}
+	default: // k3Tools, k3JSONPost: markup
+		k.emitRaw(b)
+	}
+}
+
+// beginHeader starts a tag header at its marker.
+func (k *kimiK3) beginHeader(mk *marker) {
+	k.ctx = k.st
+	k.st = k3Header
+	k.hdrOpen = mk.arg == kkOpen
+	k.hdr = append(k.hdr[:0], mk.text...)
+	k.overflow = false
+}
+
+// scanHeader buffers a tag header up to <|sep|>. Another tag marker or
+// <|end_of_msg|> before it drops the unfinished tag.
+func (k *kimiK3) scanHeader(b []byte, final bool) (int, bool) {
+	pos, mi := k.mHeader.find(b, final)
+	if !k.overflow {
+		if len(k.hdr)+pos > k.p.limit {
+			k.overflow = true
+		} else {
+			k.hdr = append(k.hdr, b[:pos]...)
+		}
+	}
+	if mi < 0 {
+		return pos, pos < len(b)
+	}
+	mk := &k.mHeader.ms[mi]
+	if mk.arg != kkSep {
+		// An unfinished tag: dropped; the marker is read again in the
+		// tag's context.
+		k.st = k.ctx
+		return pos, false
+	}
+	k.st = k.ctx
+	if !k.overflow {
+		k.tag()
+	} else if k.inCall {
+		// A tag we cannot read inside a call: the call is malformed.
+		k.endOpenCall(false)
+	}
+	return pos + len(mk.text), false
+}
+
+// tag acts on a complete tag header (k.hdr, without its <|sep|>), in
+// context k.st.
+func (k *kimiK3) tag() {
+	var body []byte
+	if k.hdrOpen {
+		body = k.hdr[len(k3Open):]
+	} else {
+		body = k.hdr[len(k3Close):]
+	}
+	name, attrs := xtmlTag(body)
+	ctx := k.st
+	if !k.hdrOpen {
+		k.closeTag(string(name), ctx)
+		return
+	}
+	if ctx == k3Call {
+		k.closed = false // an element closing sets it again
+	}
+	switch string(name) {
+	case "think":
+		if ctx == k3Out || ctx == k3Resp {
+			k.thinkFrom, k.st = ctx, k3Think
+		} else {
+			k.rawTag()
+		}
+	case "response":
+		if ctx == k3Out {
+			k.st = k3Resp
+		} else {
+			k.rawTag()
+		}
+	case "tools":
+		if ctx == k3Out || ctx == k3Resp {
+			k.raw = !k.calls
+			k.rawTag()
+			k.st = k3Tools
+		} else {
+			k.rawTag()
+		}
+	case "call":
+		if ctx == k3Out || ctx == k3Resp || ctx == k3Tools {
+			if !k.raw && !k.calls {
+				k.raw, k.rawCall = true, true
+			}
+			k.rawTag()
+			k.startCall(attrs)
+			k.callFrom, k.st = ctx, k3Call
+		} else {
+			k.rawTag()
+		}
+	case "argument":
+		k.rawTag()
+		if ctx == k3Call {
+			k.startArg(attrs)
+		}
+	case "json":
+		k.rawTag()
+		if ctx == k3Call {
+			k.startJSON()
+		}
+	default:
+		// message (a leading <|open|>message…<|sep|> is stripped) and
+		// unknown tags are markup.
+		k.rawTag()
+	}
+}
+
+// rawTag forwards the current tag header and its <|sep|> in a raw span.
+func (k *kimiK3) rawTag() {
+	if k.raw {
+		k.p.emitContent(k.out.copyBytes(k.hdr))
+		k.p.emitContent(k.out.copyString(k3Sep))
+	}
+}
+
+// closeTag acts on a closing tag in context ctx.
+func (k *kimiK3) closeTag(name string, ctx k3State) {
+	switch {
+	case name == "response" && ctx == k3Resp:
+		k.st = k3Out
+	case name == "call" && ctx == k3Call:
+		k.rawTag()
+		if k.inCall {
+			k.closeArgs()
+			k.out.endCall()
+			k.inCall = false
+		}
+		k.st = k.callFrom
+		if k.rawCall {
+			k.raw, k.rawCall = false, false
+		}
+	case name == "json" && ctx == k3JSONPost:
+		k.rawTag()
+		k.st = k3Call
+		k.closed = true
+	case name == "tools" && (ctx == k3Tools || ctx == k3Call && k.callFrom == k3Tools):
+		k.rawTag()
+		k.endOpenCall(ctx == k3Call)
+		k.st = k3Out
+		k.raw, k.rawCall = false, false
+	case name == "message":
+		k.rawTag()
+		k.endOpenCall(ctx == k3Call)
+		k.st = k3Epilogue
+	default:
+		// Orphan or mismatched close tags are markup.
+		k.rawTag()
+	}
+}
+
+// startCall begins a call from its tag attributes: the id is tool:(index-1)
+// for an integer index, tool:index otherwise, tool without one. No tool
+// attribute: the call is consumed and produces nothing.
+func (k *kimiK3) startCall(attrs []byte) {
+	k.inCall, k.nArgs, k.jsonArgs, k.closed = false, 0, false, false
+	if k.raw {
+		return
+	}
+	k.tmp = k.tmp[:0]
+	name, ok := xtmlAttr(attrs, "tool", &k.tmp)
+	if !ok || len(name) == 0 {
+		return
+	}
+	nameLen := len(k.tmp)
+	idx, hasIdx := xtmlAttr(attrs, "index", &k.tmp)
+	k.id = append(k.id[:0], k.tmp[:nameLen]...)
+	if hasIdx {
+		k.id = append(k.id, ':')
+		if v, ok := xtmlSmallInt(idx); ok {
+			k.id = strconv.AppendInt(k.id, v-1, 10)
+		} else {
+			k.id = append(k.id, idx...)
+		}
+	}
+	k.out.startCall(k.tmp[:nameLen], k.id)
+	k.inCall = true
+}
+
+// startArg begins an argument element: its key is emitted at once, a
+// string value streams, a typed value is buffered until its close tag.
+func (k *kimiK3) startArg(attrs []byte) {
+	k.st = k3Arg
+	k.closed = false
+	if k.inCall && k.jsonArgs {
+		k.endOpenCall(false) // mixed with a json element: malformed
+	}
+	k.argSkip = !k.inCall
+	k.argString = true
+	k.val, k.valOver = k.val[:0], false
+	if k.raw || k.argSkip {
+		k.argSkip = true
+		return
+	}
+	k.tmp = k.tmp[:0]
+	key, ok := xtmlAttr(attrs, "key", &k.tmp)
+	if !ok {
+		k.argSkip = true
+		return
+	}
+	start := len(k.tmp)
+	typ, hasType := xtmlAttr(attrs, "type", &k.tmp)
+	k.argString = !hasType || string(typ) == "string"
+	if k.nArgs == 0 {
+		k.out.argsString("{")
+	} else {
+		k.out.argsString(",")
+	}
+	k.nArgs++
+	k.tmp = append(k.tmp[:start], '"')
+	k.tmp = xtmlAppendString(k.tmp, key)
+	k.tmp = append(k.tmp, '"', ':')
+	if k.argString {
+		k.tmp = append(k.tmp, '"')
+	}
+	k.out.args(k.out.copyBytes(k.tmp[start:]))
+}
+
+// startJSON begins a json element (the whole arguments as one object).
+func (k *kimiK3) startJSON() {
+	k.closed = false
+	if k.inCall && (k.nArgs > 0 || k.jsonArgs) {
+		k.endOpenCall(false) // mixed or repeated elements: malformed
+	}
+	k.st = k3JSONPre
+}
+
+// scanValue streams or buffers an argument value up to its close tag (no
+// escaping: the first close tag ends the value).
+func (k *kimiK3) scanValue(b []byte, final bool) (int, bool) {
+	pos, mi := k.mValue.find(b, final)
+	k.value(b[:pos])
+	if mi < 0 {
+		return pos, pos < len(b)
+	}
+	mk := &k.mValue.ms[mi]
+	k.emitRaw(b[pos : pos+len(mk.text)])
+	k.endValue()
+	k.st = k3Call
+	k.closed = true
+	return pos + len(mk.text), false
+}
+
+// value handles value bytes.
+func (k *kimiK3) value(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	switch {
+	case k.raw:
+		k.p.emitContent(b)
+	case k.argSkip:
+	case k.argString:
+		k.argsEscaped(b)
+	case k.valOver:
+	case len(k.val)+len(b) > k.p.limit:
+		k.valOver = true
+		k.endOpenCall(false)
+	default:
+		k.val = append(k.val, b...)
+	}
+}
+
+// argsEscaped streams b as the inside of a JSON string: b itself when it
+// needs no escape, else one escaped copy in the arena (one fragment per
+// chunk, not one per escape).
+func (k *kimiK3) argsEscaped(b []byte) {
+	j := 0
+	for j < len(b) && b[j] >= 0x20 && b[j] != '"' && b[j] != '\\' {
+		j++
+	}
+	if j == len(b) {
+		k.out.args(b)
+		return
+	}
+	e := k.out
+	start := len(e.arena)
+	e.arena = xtmlAppendString(append(e.arena, b[:j]...), b[j:])
+	k.out.args(e.arena[start:len(e.arena):len(e.arena)])
+}
+
+// endValue completes an argument value at its close tag.
+func (k *kimiK3) endValue() {
+	if k.raw || k.argSkip || !k.inCall {
+		return
+	}
+	if k.argString {
+		k.out.argsString(`"`)
+		return
+	}
+	v := trimSpace(k.val)
+	k.tmp = k.tmp[:0]
+	if xtmlIsValue(v, &k.vs) {
+		k.tmp = xtmlAppendCompact(k.tmp, v)
+	} else {
+		k.tmp = append(k.tmp, '"')
+		k.tmp = xtmlAppendString(k.tmp, k.val)
+		k.tmp = append(k.tmp, '"')
+	}
+	k.out.args(k.out.copyBytes(k.tmp))
+}
+
+// scanJSONPre skips whitespace before a json element's object.
+func (k *kimiK3) scanJSONPre(b []byte) int {
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	k.emitRaw(b[:i])
+	if i < len(b) {
+		if b[i] == '{' {
+			k.vs.reset()
+			k.st = k3JSON
+		} else {
+			// Not an object (or an empty element): malformed.
+			k.endOpenCall(false)
+			k.st = k3JSONPost
+		}
+	}
+	return i
+}
+
+// scanJSON streams the json element's object as the call's arguments.
+func (k *kimiK3) scanJSON(b []byte) int {
+	n, r := k.vs.scan(b)
+	switch {
+	case k.raw:
+		k.p.emitContent(b[:n])
+	case k.inCall:
+		frag := b[:n]
+		if r == scanCtrl {
+			frag = frag[:n-1]
+		}
+		k.jsonArgs = true
+		k.out.args(frag)
+		if r == scanCtrl {
+			k.out.argsString(ctrlEscape(b[n-1]))
+		}
+	}
+	switch r {
+	case scanDone:
+		k.st = k3JSONPost
+	case scanErr:
+		k.endOpenCall(false)
+		k.st = k3JSONPost
+	}
+	return n
+}
+
+// xtmlTag splits a tag header into its name and attributes (trimmed).
+func xtmlTag(b []byte) (name, attrs []byte) {
+	b = trimSpace(b)
+	i := 0
+	for i < len(b) && !isSpace(b[i]) {
+		i++
+	}
+	return b[:i], b[i:]
+}
+
+// xtmlAttr finds attribute key="value" in attrs and appends its unescaped
+// value (&quot; then &amp;) to *buf, returning the appended part.
+func xtmlAttr(attrs []byte, key string, buf *[]byte) ([]byte, bool) {
+	for len(attrs) > 0 {
+		attrs = bytes.TrimLeft(attrs, " \t\r\n")
+		eq := bytes.IndexByte(attrs, '=')
+		if eq < 0 || eq+1 >= len(attrs) || attrs[eq+1] != '"' {
+			return nil, false
+		}
+		k := bytes.TrimSpace(attrs[:eq])
+		rest := attrs[eq+2:]
+		end := bytes.IndexByte(rest, '"')
+		if end < 0 {
+			return nil, false
+		}
+		if string(k) == key {
+			start := len(*buf)
+			*buf = appendXTMLUnescaped(*buf, rest[:end])
+			return (*buf)[start:], true
+		}
+		attrs = rest[end+1:]
+	}
+	return nil, false
+}
+
+// appendXTMLUnescaped appends v with &quot; and then &amp; decoded (so an
+// encoded &amp;quot; stays &quot;).
+func appendXTMLUnescaped(dst, v []byte) []byte {
+	start := len(dst)
+	for i := 0; i < len(v); i++ {
+		if v[i] == '&' && bytes.HasPrefix(v[i:], []byte("&quot;")) {
+			dst = append(dst, '"')
+			i += len("&quot;") - 1
+			continue
+		}
+		dst = append(dst, v[i])
+	}
+	// Second pass for &amp; over the decoded bytes, in place.
+	out := dst[:start]
+	seg := dst[start:]
+	for i := 0; i < len(seg); i++ {
+		if seg[i] == '&' && bytes.HasPrefix(seg[i:], []byte("&amp;")) {
+			out = append(out, '&')
+			i += len("&amp;") - 1
+			continue
+		}
+		out = append(out, seg[i])
+	}
+	return out
+}
+
+// xtmlAppendString appends s escaped as the inside of a JSON string.
+func xtmlAppendString(dst, s []byte) []byte {
+	for _, c := range s {
+		switch {
+		case c == '"':
+			dst = append(dst, `\"`...)
+		case c == '\\':
+			dst = append(dst, `\\`...)
+		case c < 0x20:
+			dst = append(dst, ctrlEscape(c)...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// xtmlIsValue reports whether b is exactly one JSON value (raw control
+// characters inside strings allowed; they are escaped when compacting).
+func xtmlIsValue(b []byte, s *jsonScan) bool {
+	if len(b) == 0 {
+		return false
+	}
+	s.reset()
+	n := 0
+	r := scanMore
+	for n < len(b) {
+		var m int
+		m, r = s.scan(b[n:])
+		n += m
+		if r != scanCtrl {
+			break
+		}
+	}
+	ok := (r == scanDone && n == len(b)) || (r == scanMore && n == len(b) && s.numberAtEOF())
+	s.reset()
+	return ok
+}
+
+// xtmlAppendCompact appends the valid JSON text b with whitespace outside
+// strings removed and raw control characters inside strings escaped; key
+// order and number spelling are kept.
+func xtmlAppendCompact(dst, b []byte) []byte {
+	inStr, esc := false, false
+	for _, c := range b {
+		switch {
+		case inStr:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			case c < 0x20:
+				dst = append(dst, ctrlEscape(c)...)
+				continue
+			}
+			dst = append(dst, c)
+		case isSpace(c):
+		default:
+			if c == '"' {
+				inStr = true
+			}
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// xtmlSmallInt parses a decimal integer of at most 18 digits (optional
+// sign), without allocating.
+func xtmlSmallInt(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg = b[0] == '-'
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}

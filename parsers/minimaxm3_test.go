@@ -1,0 +1,83 @@
+package parsers
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestMinimaxM3Entities checks the single-pass entity decoder against §5.2's
+// definition (plain replacement of &lt; &gt; &amp; &quot; &#x27; &#39;, in
+// that order) on random strings over an entity-heavy alphabet.
+func TestMinimaxM3Entities(t *testing.T) {
+	seq := func(s string) string {
+		for _, r := range [][2]string{{"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}, {"&quot;", "\""}, {"&#x27;", "'"}, {"&#39;", "'"}} {
+			s = strings.ReplaceAll(s, r[0], r[1])
+		}
+		return s
+	}
+	parts := []string{"&", "amp;", "lt;", "gt;", "quot;", "#x27;", "#39;", "a", ";", "#", "x"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		in := b.String()
+		if got, want := string(m3AppendUnescaped(nil, []byte(in), false)), seq(in); got != want {
+			t.Fatalf("%q: decoded %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestMinimaxM3FeedAllocs asserts zero allocations after warm-up, with
+// schema-typed values, nested values, entities and streamed strings.
+func TestMinimaxM3FeedAllocs(t *testing.T) {
+	out := minimaxM3BenchOutput(2 << 10)
+	tools := minimaxM3BenchTools()
+	for _, cfg := range []Config{
+		{ToolParser: "minimax_m3", ReasoningParser: "minimax_m3", Tools: tools},
+		{ToolParser: "minimax_m3", WholeCalls: true, Tools: tools},
+		{ToolParser: "minimax_m3"},
+	} {
+		for _, size := range []int{1, 4, 64, len(out)} {
+			p, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			chunks := chunksOf(out, size)
+			feed := func() {
+				p.Reset()
+				for _, c := range chunks {
+					p.Feed(c)
+				}
+				p.Finish()
+			}
+			feed()
+			feed()
+			if n := testing.AllocsPerRun(50, feed); n != 0 {
+				t.Errorf("tools=%v whole=%v chunk=%d: %v allocs per stream, want 0", cfg.Tools != nil, cfg.WholeCalls, size, n)
+			}
+		}
+	}
+}
+
+// FuzzMinimaxM3 runs the MiniMax M3 grammar with and without schemas and its
+// reasoning parser, in streaming and whole-call mode, with small limits.
+func FuzzMinimaxM3(f *testing.F) {
+	fixtureSeeds(f, "minimax_m3")
+	tools := minimaxM3BenchTools()
+	f.Fuzz(func(t *testing.T, in []byte, seed uint64, sel uint8) {
+		cfg := Config{ToolParser: "minimax_m3", WholeCalls: sel&1 != 0}
+		if sel&2 != 0 {
+			cfg.ReasoningParser = "minimax_m3"
+		}
+		if sel&4 != 0 {
+			cfg.Tools = tools
+		}
+		if sel&8 != 0 {
+			cfg.MaxCallBuffer = 24
+		}
+		fuzzInvariants(t, cfg, in, seed)
+	})
+}
