@@ -15,25 +15,3 @@ func BenchmarkDeepSeekV3(b *testing.B) {
 		}
 	}
 }
-
-// benchChunks runs one BenchmarkFeed-style sub-benchmark: the output in
-// 4-byte chunks through one reused Parser, reporting ns per chunk.
-func benchChunks(b *testing.B, name string, cfg Config, output string) {
-	b.Run(name, func(b *testing.B) {
-		p, err := New(cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		chunks := chunksOf(output, 4)
-		b.SetBytes(int64(len(output)))
-		b.ReportAllocs()
-		for b.Loop() {
-			p.Reset()
-			for _, c := range chunks {
-				p.Feed(c)
-			}
-			p.Finish()
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(chunks)), "ns/chunk")
-	})
-}

@@ -80,25 +80,7 @@ func TestHarmonyFeedAllocs(t *testing.T) {
 		{ToolParser: "harmony", WholeCalls: true},
 		{ReasoningParser: "gpt_oss"},
 	} {
-		for _, size := range []int{1, 4, 64, len(out)} {
-			p, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			chunks := chunksOf(out, size)
-			feed := func() {
-				p.Reset()
-				for _, c := range chunks {
-					p.Feed(c)
-				}
-				p.Finish()
-			}
-			feed()
-			feed()
-			if n := testing.AllocsPerRun(50, feed); n != 0 {
-				t.Errorf("%+v chunk=%d: %v allocs per stream, want 0", cfg, size, n)
-			}
-		}
+		checkFeedAllocs(t, "", cfg, out)
 	}
 }
 

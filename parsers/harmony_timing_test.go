@@ -32,21 +32,7 @@ func BenchmarkHarmonyFeed(b *testing.B) {
 		{"gpt_oss-raw-32KB", Config{ReasoningParser: "gpt_oss"}, harmonyBenchOutput(32 << 10)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			p, err := New(bc.cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			chunks := chunksOf(bc.out, 4)
-			b.SetBytes(int64(len(bc.out)))
-			b.ReportAllocs()
-			for b.Loop() {
-				p.Reset()
-				for _, c := range chunks {
-					p.Feed(c)
-				}
-				p.Finish()
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(chunks)), "ns/chunk")
+			benchFeed(b, bc.cfg, bc.out)
 		})
 	}
 }

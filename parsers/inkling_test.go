@@ -48,25 +48,7 @@ func TestInklingFeedAllocs(t *testing.T) {
 		{ToolParser: "inkling", WholeCalls: true},
 		{ReasoningParser: "inkling"},
 	} {
-		for _, size := range []int{1, 4, 64, len(out)} {
-			p, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			chunks := chunksOf(out, size)
-			feed := func() {
-				p.Reset()
-				for _, c := range chunks {
-					p.Feed(c)
-				}
-				p.Finish()
-			}
-			feed()
-			feed()
-			if n := testing.AllocsPerRun(50, feed); n != 0 {
-				t.Errorf("%+v chunk=%d: %v allocs per stream, want 0", cfg, size, n)
-			}
-		}
+		checkFeedAllocs(t, "", cfg, out)
 	}
 }
 

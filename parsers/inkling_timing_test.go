@@ -29,21 +29,7 @@ func BenchmarkInklingFeed(b *testing.B) {
 		{"inkling-32KB-whole", Config{ToolParser: "inkling", WholeCalls: true}, inklingBenchOutput(32 << 10)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			p, err := New(bc.cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			chunks := chunksOf(bc.out, 4)
-			b.SetBytes(int64(len(bc.out)))
-			b.ReportAllocs()
-			for b.Loop() {
-				p.Reset()
-				for _, c := range chunks {
-					p.Feed(c)
-				}
-				p.Finish()
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(chunks)), "ns/chunk")
+			benchFeed(b, bc.cfg, bc.out)
 		})
 	}
 }

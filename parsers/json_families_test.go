@@ -52,38 +52,6 @@ func jsonFamilyOutputs(grammar string) map[string]string {
 	return outs
 }
 
-// assertFeedAllocs asserts DESIGN.md invariant 7 for a grammar: after
-// warm-up, a reused Parser allocates nothing while it streams the outputs
-// in 1-, 4-, 64-byte and whole chunks, in both call modes.
-func assertFeedAllocs(t *testing.T, cfg Config, outputs map[string]string) {
-	t.Helper()
-	for name, out := range outputs {
-		for _, whole := range []bool{false, true} {
-			for _, size := range []int{1, 4, 64, len(out)} {
-				c := cfg
-				c.WholeCalls = whole
-				p, err := New(c)
-				if err != nil {
-					t.Fatal(err)
-				}
-				chunks := chunksOf(out, size)
-				feed := func() {
-					p.Reset()
-					for _, c := range chunks {
-						p.Feed(c)
-					}
-					p.Finish()
-				}
-				feed() // warm-up: buffers grow to their steady size
-				feed()
-				if n := testing.AllocsPerRun(50, feed); n != 0 {
-					t.Errorf("%s %s whole=%v chunk=%d: %v allocs per stream, want 0", cfg.ToolParser, name, whole, size, n)
-				}
-			}
-		}
-	}
-}
-
 // jsonFamilyFuzz runs fuzzInvariants for a tool parser, alone or behind a
 // reasoning parser, streaming or in whole-call mode, with a small buffer
 // limit; sel picks the variant.

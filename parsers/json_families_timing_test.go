@@ -23,21 +23,7 @@ func BenchmarkFeedJSONFamilies(b *testing.B) {
 		for _, size := range []int{4 << 10, 32 << 10} {
 			out := jsonFamilyCall(bc.grammar, size)
 			b.Run(bc.grammar+"-"+map[int]string{4 << 10: "4KB", 32 << 10: "32KB"}[size], func(b *testing.B) {
-				p, err := New(Config{ToolParser: bc.parser})
-				if err != nil {
-					b.Fatal(err)
-				}
-				chunks := chunksOf(out, 4)
-				b.SetBytes(int64(len(out)))
-				b.ReportAllocs()
-				for b.Loop() {
-					p.Reset()
-					for _, c := range chunks {
-						p.Feed(c)
-					}
-					p.Finish()
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(chunks)), "ns/chunk")
+				benchFeed(b, Config{ToolParser: bc.parser}, out)
 			})
 		}
 	}

@@ -40,25 +40,7 @@ func TestMinimaxM3FeedAllocs(t *testing.T) {
 		{ToolParser: "minimax_m3", WholeCalls: true, Tools: tools},
 		{ToolParser: "minimax_m3"},
 	} {
-		for _, size := range []int{1, 4, 64, len(out)} {
-			p, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			chunks := chunksOf(out, size)
-			feed := func() {
-				p.Reset()
-				for _, c := range chunks {
-					p.Feed(c)
-				}
-				p.Finish()
-			}
-			feed()
-			feed()
-			if n := testing.AllocsPerRun(50, feed); n != 0 {
-				t.Errorf("tools=%v whole=%v chunk=%d: %v allocs per stream, want 0", cfg.Tools != nil, cfg.WholeCalls, size, n)
-			}
-		}
+		checkFeedAllocs(t, "", cfg, out)
 	}
 }
 

@@ -158,27 +158,7 @@ func TestParamFeedAllocs(t *testing.T) {
 	}
 	for _, fam := range paramFamilies {
 		out := paramCall(fam, paramContent(2<<10)) + "\n" + typed[fam] + "\nbye"
-		for _, whole := range []bool{false, true} {
-			for _, size := range []int{1, 4, 64, len(out)} {
-				p, err := New(Config{ToolParser: fam, Tools: paramTools, WholeCalls: whole})
-				if err != nil {
-					t.Fatal(err)
-				}
-				chunks := chunksOf(out, size)
-				feed := func() {
-					p.Reset()
-					for _, c := range chunks {
-						p.Feed(c)
-					}
-					p.Finish()
-				}
-				feed() // warm-up
-				feed()
-				if n := testing.AllocsPerRun(20, feed); n != 0 {
-					t.Errorf("%s whole=%v chunk=%d: %v allocs per stream, want 0", fam, whole, size, n)
-				}
-			}
-		}
+		assertFeedAllocs(t, Config{ToolParser: fam, Tools: paramTools}, map[string]string{fam: out})
 	}
 }
 

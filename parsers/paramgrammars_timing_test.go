@@ -14,29 +14,11 @@ func BenchmarkParamFeed(b *testing.B) {
 			n    int
 		}{{"4KB", 4 << 10}, {"32KB", 32 << 10}} {
 			b.Run(fam+"-"+size.name, func(b *testing.B) {
-				benchParam(b, Config{ToolParser: fam, Tools: paramTools}, paramCall(fam, benchOutput("content", size.n)))
+				benchFeed(b, Config{ToolParser: fam, Tools: paramTools}, paramCall(fam, benchOutput("content", size.n)))
 			})
 		}
 		b.Run(fam+"-code-32KB", func(b *testing.B) {
-			benchParam(b, Config{ToolParser: fam, Tools: paramTools}, paramCall(fam, paramContent(32<<10)))
+			benchFeed(b, Config{ToolParser: fam, Tools: paramTools}, paramCall(fam, paramContent(32<<10)))
 		})
 	}
-}
-
-func benchParam(b *testing.B, cfg Config, output string) {
-	p, err := New(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	chunks := chunksOf(output, 4)
-	b.SetBytes(int64(len(output)))
-	b.ReportAllocs()
-	for b.Loop() {
-		p.Reset()
-		for _, c := range chunks {
-			p.Feed(c)
-		}
-		p.Finish()
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(chunks)), "ns/chunk")
 }
