@@ -259,11 +259,7 @@ func (g *glm47) keyDone() {
 // end completes the call at </tool_call>.
 func (g *glm47) end() {
 	if g.started {
-		if g.nparams == 0 {
-			g.out.argsString("{}")
-		} else {
-			g.out.argsString("}")
-		}
+		argsClose(g.out, g.nparams)
 		g.out.endCall()
 	}
 	g.started = false

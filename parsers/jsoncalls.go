@@ -547,24 +547,7 @@ func (j *jsonCalls) valueCaptured() {
 // isJSONObject reports whether b is exactly one JSON object (scanner s is
 // reused and left reset).
 func isJSONObject(b []byte, s *jsonScan) bool {
-	if len(b) == 0 || b[0] != '{' {
-		return false
-	}
-	s.reset()
-	n, r := s.scan(b)
-	ok := r == scanDone && n == len(b)
-	if r == scanCtrl {
-		// Raw control characters inside strings are accepted (escaped on
-		// output): keep scanning.
-		for r == scanCtrl {
-			var m int
-			m, r = s.scan(b[n:])
-			n += m
-		}
-		ok = r == scanDone && n == len(b)
-	}
-	s.reset()
-	return ok
+	return len(b) > 0 && b[0] == '{' && isJSONValue(b, s)
 }
 
 // escapeCtrl appends b to dst with raw control characters escaped.

@@ -243,12 +243,8 @@ func (k *kimiK3) endOpenCall(recover bool) {
 
 // closeArgs emits the end of the argument object.
 func (k *kimiK3) closeArgs() {
-	switch {
-	case k.jsonArgs:
-	case k.nArgs == 0:
-		k.out.argsString("{}")
-	default:
-		k.out.argsString("}")
+	if !k.jsonArgs {
+		argsClose(k.out, k.nArgs)
 	}
 }
 
@@ -510,22 +506,13 @@ func (k *kimiK3) startArg(attrs []byte) {
 		k.argSkip = true
 		return
 	}
-	start := len(k.tmp)
 	typ, hasType := xtmlAttr(attrs, "type", &k.tmp)
 	k.argString = !hasType || string(typ) == "string"
-	if k.nArgs == 0 {
-		k.out.argsString("{")
-	} else {
-		k.out.argsString(",")
-	}
+	argsKey(k.out, k.nArgs == 0, key)
 	k.nArgs++
-	k.tmp = append(k.tmp[:start], '"')
-	k.tmp = xtmlAppendString(k.tmp, key)
-	k.tmp = append(k.tmp, '"', ':')
 	if k.argString {
-		k.tmp = append(k.tmp, '"')
+		k.out.argsString(`"`)
 	}
-	k.out.args(k.out.copyBytes(k.tmp[start:]))
 }
 
 // startJSON begins a json element (the whole arguments as one object).
@@ -587,7 +574,7 @@ func (k *kimiK3) argsEscaped(b []byte) {
 	}
 	e := k.out
 	start := len(e.arena)
-	e.arena = xtmlAppendString(append(e.arena, b[:j]...), b[j:])
+	e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
 	k.out.args(e.arena[start:len(e.arena):len(e.arena)])
 }
 
@@ -602,11 +589,11 @@ func (k *kimiK3) endValue() {
 	}
 	v := trimSpace(k.val)
 	k.tmp = k.tmp[:0]
-	if xtmlIsValue(v, &k.vs) {
-		k.tmp = xtmlAppendCompact(k.tmp, v)
+	if isJSONValue(v, &k.vs) {
+		k.tmp = appendCompacted(k.tmp, v)
 	} else {
 		k.tmp = append(k.tmp, '"')
-		k.tmp = xtmlAppendString(k.tmp, k.val)
+		k.tmp = appendEscaped(k.tmp, k.val)
 		k.tmp = append(k.tmp, '"')
 	}
 	k.out.args(k.out.copyBytes(k.tmp))
@@ -718,76 +705,6 @@ func appendXTMLUnescaped(dst, v []byte) []byte {
 		out = append(out, seg[i])
 	}
 	return out
-}
-
-// xtmlAppendString appends s escaped as the inside of a JSON string.
-func xtmlAppendString(dst, s []byte) []byte {
-	for _, c := range s {
-		switch {
-		case c == '"':
-			dst = append(dst, `\"`...)
-		case c == '\\':
-			dst = append(dst, `\\`...)
-		case c < 0x20:
-			dst = append(dst, ctrlEscape(c)...)
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return dst
-}
-
-// xtmlIsValue reports whether b is exactly one JSON value (raw control
-// characters inside strings allowed; they are escaped when compacting).
-func xtmlIsValue(b []byte, s *jsonScan) bool {
-	if len(b) == 0 {
-		return false
-	}
-	s.reset()
-	n := 0
-	r := scanMore
-	for n < len(b) {
-		var m int
-		m, r = s.scan(b[n:])
-		n += m
-		if r != scanCtrl {
-			break
-		}
-	}
-	ok := (r == scanDone && n == len(b)) || (r == scanMore && n == len(b) && s.numberAtEOF())
-	s.reset()
-	return ok
-}
-
-// xtmlAppendCompact appends the valid JSON text b with whitespace outside
-// strings removed and raw control characters inside strings escaped; key
-// order and number spelling are kept.
-func xtmlAppendCompact(dst, b []byte) []byte {
-	inStr, esc := false, false
-	for _, c := range b {
-		switch {
-		case inStr:
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			case c < 0x20:
-				dst = append(dst, ctrlEscape(c)...)
-				continue
-			}
-			dst = append(dst, c)
-		case isSpace(c):
-		default:
-			if c == '"' {
-				inStr = true
-			}
-			dst = append(dst, c)
-		}
-	}
-	return dst
 }
 
 // xtmlSmallInt parses a decimal integer of at most 18 digits (optional

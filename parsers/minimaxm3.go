@@ -331,11 +331,7 @@ func (m *minimaxM3) startInvoke(t []byte) {
 // endInvoke completes the open call at NS</invoke>.
 func (m *minimaxM3) endInvoke() blockStatus {
 	if m.inCall {
-		if m.nArgs == 0 {
-			m.out.argsString("{}")
-		} else {
-			m.out.argsString("}")
-		}
+		argsClose(m.out, m.nArgs)
 		m.out.endCall()
 		m.inCall = false
 	}
@@ -389,19 +385,11 @@ func (m *minimaxM3) startParam(key []byte) {
 	if !m.inCall {
 		return
 	}
-	if m.nArgs == 0 {
-		m.out.argsString("{")
-	} else {
-		m.out.argsString(",")
-	}
+	argsKey(m.out, m.nArgs == 0, key)
 	m.nArgs++
-	m.tmp = append(m.tmp[:0], '"')
-	m.tmp = xtmlAppendString(m.tmp, key)
-	m.tmp = append(m.tmp, '"', ':')
 	if m.stream {
-		m.tmp = append(m.tmp, '"')
+		m.out.argsString(`"`)
 	}
-	m.out.args(m.out.copyBytes(m.tmp))
 }
 
 func (m *minimaxM3) root() any {
@@ -461,7 +449,7 @@ func (m *minimaxM3) argsEscaped(b []byte) {
 	}
 	e := m.out
 	start := len(e.arena)
-	e.arena = xtmlAppendString(append(e.arena, b[:j]...), b[j:])
+	e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
 	m.out.args(e.arena[start:len(e.arena):len(e.arena)])
 }
 
@@ -833,7 +821,7 @@ func (m *minimaxM3) nested(dst, v []byte, node any, base, depth int) []byte {
 		}
 		first = false
 		dst = append(dst, '"')
-		dst = xtmlAppendString(dst, tag)
+		dst = appendEscaped(dst, tag)
 		dst = append(dst, '"', ':')
 		child := m3Child(root, node, tag, 0)
 		if n == 1 {
@@ -888,7 +876,7 @@ func (m *minimaxM3) scalar(dst, v []byte, node any) []byte {
 	t := trimSpace(u)
 	str := func() []byte {
 		dst = append(dst, '"')
-		dst = xtmlAppendString(dst, u)
+		dst = appendEscaped(dst, u)
 		return append(dst, '"')
 	}
 	if node == nil {
@@ -903,7 +891,7 @@ func (m *minimaxM3) scalar(dst, v []byte, node any) []byte {
 	if set&tyInteger != 0 && m3IsInt(t) {
 		return m3AppendInt(dst, t)
 	}
-	if set&tyNumber != 0 && (m3IsInt(t) || isJSONNumberLit(t)) {
+	if set&tyNumber != 0 && (m3IsInt(t) || isJSONNumber(t)) {
 		if m3IsInt(t) {
 			return m3AppendInt(dst, t)
 		}
@@ -921,16 +909,16 @@ func (m *minimaxM3) scalar(dst, v []byte, node any) []byte {
 		if len(t) == 0 {
 			return append(dst, "{}"...)
 		}
-		if t[0] == '{' && xtmlIsValue(t, &m.vs) {
-			return xtmlAppendCompact(dst, t)
+		if t[0] == '{' && isJSONValue(t, &m.vs) {
+			return appendCompacted(dst, t)
 		}
 	}
 	if set&tyArray != 0 {
 		if len(t) == 0 {
 			return append(dst, "[]"...)
 		}
-		if t[0] == '[' && xtmlIsValue(t, &m.vs) {
-			return xtmlAppendCompact(dst, t)
+		if t[0] == '[' && isJSONValue(t, &m.vs) {
+			return appendCompacted(dst, t)
 		}
 	}
 	return str()
@@ -971,48 +959,6 @@ func m3AppendInt(dst, t []byte) []byte {
 		t = t[1:]
 	}
 	return append(dst, t...)
-}
-
-// isJSONNumberLit reports whether t is a JSON number literal.
-func isJSONNumberLit(t []byte) bool {
-	i := 0
-	if i < len(t) && t[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(t) && t[i] == '0':
-		i++
-	case i < len(t) && t[i] >= '1' && t[i] <= '9':
-		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(t) && t[i] == '.' {
-		i++
-		d := i
-		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return false
-		}
-	}
-	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
-		i++
-		if i < len(t) && (t[i] == '+' || t[i] == '-') {
-			i++
-		}
-		d := i
-		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return false
-		}
-	}
-	return i == len(t)
 }
 
 // m3Entities is §5.2's entity table as an equivalent single left-to-right

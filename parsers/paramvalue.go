@@ -633,6 +633,16 @@ func (v *paramValue) maxLen() int {
 	return n
 }
 
+// argsClose ends an arguments object built with argsKey: "{}" when no key
+// was emitted, "}" otherwise.
+func argsClose(e *emitter, keys int) {
+	if keys == 0 {
+		e.argsString("{}")
+	} else {
+		e.argsString("}")
+	}
+}
+
 // argsKey emits the start of parameter key in the call's arguments: `{"key":`
 // for the first parameter, `,"key":` after.
 func argsKey(e *emitter, first bool, key []byte) {

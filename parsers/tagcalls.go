@@ -270,11 +270,7 @@ func (g *tagCalls) keyDone() {
 // endFunction completes the call at FN-CLOSE.
 func (g *tagCalls) endFunction() {
 	if g.started {
-		if g.nparams == 0 {
-			g.out.argsString("{}")
-		} else {
-			g.out.argsString("}")
-		}
+		argsClose(g.out, g.nparams)
 		g.out.endCall()
 	}
 	g.started, g.drop = false, false
