@@ -255,14 +255,7 @@ func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
 // feedSkip drops a broken body up to the next opener, which the text state
 // then sees.
 func (g *llama3JSON) feedSkip(b []byte, final bool) (int, blockStatus) {
-	pos, mi := g.skip.find(b, final)
-	switch {
-	case mi >= 0:
-		return pos, blockText
-	case pos < len(b):
-		return pos, blockHold
-	}
-	return len(b), blockMore
+	return dropUntil(&g.skip, b, final)
 }
 
 // releaseWith emits the held bytes and then tail as content and ends the

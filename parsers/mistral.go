@@ -181,14 +181,11 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 				return i + n, blockDone
 			}
 		default:
-			pos, mi := g.skip.find(b[i:], final)
-			switch {
-			case mi >= 0:
-				return i + pos, blockText
-			case pos < len(b)-i:
-				return i + pos, blockHold
+			m, st := dropUntil(&g.skip, b[i:], final)
+			if st != blockMore {
+				return i + m, st
 			}
-			n = len(b) - i
+			n = m
 		}
 		i += n
 		if st != blockMore {

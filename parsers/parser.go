@@ -486,5 +486,19 @@ func (p *Parser) scanAfterCall(b []byte, final bool) (int, bool) {
 	return i, false
 }
 
+// dropUntil drops b up to the next marker of m, which is left unconsumed
+// for the text state (blockText); a possible marker prefix at the end of b is
+// held. Grammars without a closer use it to skip a broken body.
+func dropUntil(m *matcher, b []byte, final bool) (int, blockStatus) {
+	pos, mi := m.find(b, final)
+	switch {
+	case mi >= 0:
+		return pos, blockText
+	case pos < len(b):
+		return pos, blockHold
+	}
+	return len(b), blockMore
+}
+
 // heldLen reports how many bytes p holds undecided (tests: bounded holding).
 func (p *Parser) heldLen() int { return len(p.held) }

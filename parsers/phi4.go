@@ -103,14 +103,7 @@ func (g *phi4) feed(b []byte, final bool) (int, blockStatus) {
 		}
 		return n, blockMore
 	}
-	pos, mi := g.skip.find(b, final)
-	switch {
-	case mi >= 0:
-		return pos, blockText
-	case pos < len(b):
-		return pos, blockHold
-	}
-	return len(b), blockMore
+	return dropUntil(&g.skip, b, final)
 }
 
 // release emits the word, the held whitespace and tail as content: the word
