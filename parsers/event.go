@@ -39,12 +39,7 @@ var kindNames = [...]string{
 	EventToolCallAbandoned: "tool_call_abandoned",
 }
 
-func (k EventKind) String() string {
-	if int(k) < len(kindNames) && kindNames[k] != "" {
-		return kindNames[k]
-	}
-	return "EventKind(" + strconv.Itoa(int(k)) + ")"
-}
+func (k EventKind) String() string { return enumName(kindNames[:], k, "EventKind") }
 
 // Event is one step of a parsed model output.
 //
@@ -87,4 +82,13 @@ func (e Event) String() string {
 		return fmt.Sprintf("%s(%d, %q)", e.Kind, e.Index, e.Text)
 	}
 	return fmt.Sprintf("%s(%d)", e.Kind, e.Index)
+}
+
+// enumName returns names[v], or "typ(v)" for a value without a name; the
+// String methods of the package's small enums use it.
+func enumName[T ~uint8](names []string, v T, typ string) string {
+	if int(v) < len(names) && names[v] != "" {
+		return names[v]
+	}
+	return typ + "(" + strconv.Itoa(int(v)) + ")"
 }

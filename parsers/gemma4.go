@@ -99,12 +99,7 @@ const (
 var gmStateNames = [...]string{"gmOpen", "gmName", "gmAfterName", "gmKey", "gmKeyChars", "gmColon", "gmVal",
 	"gmStr", "gmNum", "gmLit", "gmAfterVal", "gmClose", "gmSkip", "gmAfter", "gmText"}
 
-func (s gmState) String() string {
-	if int(s) < len(gmStateNames) {
-		return gmStateNames[s]
-	}
-	return "gmState(?)"
-}
+func (s gmState) String() string { return enumName(gmStateNames[:], s, "gmState") }
 
 const (
 	gemmaOpen  = "<|tool_call>"

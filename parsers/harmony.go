@@ -39,12 +39,7 @@ const (
 
 var harmonyStateNames = [...]string{"hsOut", "hsHeader", "hsText", "hsArgsPre", "hsArgs", "hsDrop"}
 
-func (s harmonyState) String() string {
-	if int(s) < len(harmonyStateNames) {
-		return harmonyStateNames[s]
-	}
-	return "harmonyState(?)"
-}
+func (s harmonyState) String() string { return enumName(harmonyStateNames[:], s, "harmonyState") }
 
 // harmony is the gpt-oss Harmony machine (GRAMMARS.md §6.11, §7.7). It frames
 // the whole output, so one machine serves the `harmony` tool parser and the

@@ -40,12 +40,7 @@ const (
 
 var inklingStateNames = [...]string{"ikStart", "ikText", "ikThink", "ikTool", "ikToolPost", "ikDropBody"}
 
-func (s inklingState) String() string {
-	if int(s) < len(inklingStateNames) {
-		return inklingStateNames[s]
-	}
-	return "inklingState(?)"
-}
+func (s inklingState) String() string { return enumName(inklingStateNames[:], s, "inklingState") }
 
 // inkling is the thinkingmachines Inkling block machine (GRAMMARS.md §8.4).
 // It frames the whole output, so one machine serves the inkling tool parser

@@ -42,12 +42,7 @@ const (
 
 var k3StateNames = [...]string{"k3Out", "k3Resp", "k3Think", "k3Tools", "k3Call", "k3Arg", "k3JSONPre", "k3JSON", "k3JSONPost", "k3Header", "k3Epilogue"}
 
-func (s k3State) String() string {
-	if int(s) < len(k3StateNames) {
-		return k3StateNames[s]
-	}
-	return "k3State(?)"
-}
+func (s k3State) String() string { return enumName(k3StateNames[:], s, "k3State") }
 
 // kimiK3 is the Kimi K3 XTML machine (GRAMMARS.md §8.3, Moonshot's
 // encoding_k3.py). It frames the whole output, so one machine serves the

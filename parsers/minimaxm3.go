@@ -34,12 +34,7 @@ const (
 
 var m3StateNames = [...]string{"m3Block", "m3Invoke", "m3Value", "m3Tag"}
 
-func (s m3State) String() string {
-	if int(s) < len(m3StateNames) {
-		return m3StateNames[s]
-	}
-	return "m3State(?)"
-}
+func (s m3State) String() string { return enumName(m3StateNames[:], s, "m3State") }
 
 // minimaxM3 is the MiniMax M3 namespaced-XML grammar (GRAMMARS.md §8.2):
 //

@@ -57,12 +57,7 @@ const (
 
 var modeNames = [...]string{"mText", "mReasoning", "mCall", "mAfterCall", "mFinished"}
 
-func (m mode) String() string {
-	if int(m) < len(modeNames) {
-		return modeNames[m]
-	}
-	return fmt.Sprintf("mode(%d)", m)
-}
+func (m mode) String() string { return enumName(modeNames[:], m, "mode") }
 
 // Parser splits one model output stream into reasoning, content and tool
 // calls. See the package documentation for the call sequence and the

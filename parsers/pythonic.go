@@ -148,12 +148,7 @@ var pyStateNames = [...]string{"pyAfter", "pyListOpen", "pyCallee", "pyAfterCall
 	"pyNumExpSign", "pyNumExp", "pyNumRadix", "pyStrOpen1", "pyStrOpen2", "pyStr", "pyStrEsc", "pyStrOct",
 	"pyStrHex", "pyAfterStr", "pyAfterVal", "pySkip", "pyAfterCall", "pyComment"}
 
-func (s pyState) String() string {
-	if int(s) < len(pyStateNames) {
-		return pyStateNames[s]
-	}
-	return "pyState(?)"
-}
+func (s pyState) String() string { return enumName(pyStateNames[:], s, "pyState") }
 
 // pyWSStates are the states in which whitespace and comments are skipped.
 var pyWSStates = func() (t [pyComment + 1]bool) {

@@ -73,12 +73,7 @@ const (
 
 var scStateNames = [...]string{"scSection", "scHead", "scName", "scFence", "scArgs", "scClose", "scSkip"}
 
-func (s scState) String() string {
-	if int(s) < len(scStateNames) {
-		return scStateNames[s]
-	}
-	return "scState(?)"
-}
+func (s scState) String() string { return enumName(scStateNames[:], s, "scState") }
 
 // Structural marker kinds (marker.arg in sectionCalls' matchers).
 const (
