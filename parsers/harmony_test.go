@@ -1,7 +1,6 @@
 package parsers
 
 import (
-	"errors"
 	"strings"
 	"testing"
 )
@@ -15,12 +14,7 @@ func TestHarmonyCombinations(t *testing.T) {
 		"<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\":1}<|call|>" +
 		"<|start|>assistant<|channel|>final<|message|>done<|return|>"
 	const env = "<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\":1}<|call|>"
-	for _, tc := range []struct {
-		tool, reasoning string
-		content         string
-		calls           int
-		err             error
-	}{
+	checkCombinations(t, out, []combination{
 		{"harmony", "", "done", 1, nil},
 		{"openai", "gpt_oss", "done", 1, nil},
 		{"gpt-oss", "openai_gptoss", "done", 1, nil},
@@ -29,22 +23,7 @@ func TestHarmonyCombinations(t *testing.T) {
 		{"hermes", "gpt_oss", "", 0, ErrParserCombination},
 		{"harmony", "qwen3", "", 0, ErrParserCombination},
 		{"nope", "gpt_oss", "", 0, ErrUnknownParser},
-	} {
-		cfg := Config{ToolParser: tc.tool, ReasoningParser: tc.reasoning}
-		res, err := Parse(cfg, out)
-		if tc.err != nil {
-			if !errors.Is(err, tc.err) {
-				t.Errorf("%+v: error %v, want %v", cfg, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("%+v: %v", cfg, err)
-		}
-		if res.Reasoning != "r" || res.Content != tc.content || len(res.Calls) != tc.calls {
-			t.Errorf("%+v: reasoning %q, content %q, %d calls; want r, %q, %d", cfg, res.Reasoning, res.Content, len(res.Calls), tc.content, tc.calls)
-		}
-	}
+	})
 }
 
 // TestHarmonyHeaderBound checks that a header that never reaches <|message|>

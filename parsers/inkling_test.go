@@ -1,7 +1,6 @@
 package parsers
 
 import (
-	"errors"
 	"testing"
 )
 
@@ -11,33 +10,13 @@ import (
 func TestInklingCombinations(t *testing.T) {
 	const call = `f<|content_invoke_tool_json|>{"name": "f", "args": {}}<|end_message|>`
 	const out = "<|content_thinking|>r<|end_message|><|message_model|><|content_text|>a<|end_message|>" + call
-	for _, tc := range []struct {
-		tool, reasoning string
-		content         string
-		calls           int
-		err             error
-	}{
+	checkCombinations(t, out, []combination{
 		{"inkling", "", "a", 1, nil},
 		{"inkling", "inkling", "a", 1, nil},
 		{"", "inkling", "a<|message_model|>" + call, 0, nil},
 		{"hermes", "inkling", "", 0, ErrParserCombination},
 		{"inkling", "qwen3", "", 0, ErrParserCombination},
-	} {
-		cfg := Config{ToolParser: tc.tool, ReasoningParser: tc.reasoning}
-		res, err := Parse(cfg, out)
-		if tc.err != nil {
-			if !errors.Is(err, tc.err) {
-				t.Errorf("%+v: error %v, want %v", cfg, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("%+v: %v", cfg, err)
-		}
-		if res.Reasoning != "r" || res.Content != tc.content || len(res.Calls) != tc.calls {
-			t.Errorf("%+v: reasoning %q, content %q, %d calls; want r, %q, %d", cfg, res.Reasoning, res.Content, len(res.Calls), tc.content, tc.calls)
-		}
-	}
+	})
 }
 
 // TestInklingFeedAllocs asserts zero allocations after warm-up.

@@ -1,7 +1,6 @@
 package parsers
 
 import (
-	"errors"
 	"testing"
 )
 
@@ -11,33 +10,13 @@ import (
 func TestKimiK3Combinations(t *testing.T) {
 	const sec = `<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`
 	const out = "<|open|>think<|sep|>r<|close|>think<|sep|><|open|>response<|sep|>a<|close|>response<|sep|>" + sec + "<|close|>message<|sep|><|end_of_msg|>"
-	for _, tc := range []struct {
-		tool, reasoning string
-		content         string
-		calls           int
-		err             error
-	}{
+	checkCombinations(t, out, []combination{
 		{"kimi_k3", "", "a", 1, nil},
 		{"kimi-k3", "kimi_k3", "a", 1, nil},
 		{"", "kimi-k3", "a" + sec, 0, nil},
 		{"hermes", "kimi_k3", "", 0, ErrParserCombination},
 		{"kimi_k3", "qwen3", "", 0, ErrParserCombination},
-	} {
-		cfg := Config{ToolParser: tc.tool, ReasoningParser: tc.reasoning}
-		res, err := Parse(cfg, out)
-		if tc.err != nil {
-			if !errors.Is(err, tc.err) {
-				t.Errorf("%+v: error %v, want %v", cfg, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("%+v: %v", cfg, err)
-		}
-		if res.Reasoning != "r" || res.Content != tc.content || len(res.Calls) != tc.calls {
-			t.Errorf("%+v: reasoning %q, content %q, %d calls; want r, %q, %d", cfg, res.Reasoning, res.Content, len(res.Calls), tc.content, tc.calls)
-		}
-	}
+	})
 }
 
 // TestKimiK3FeedAllocs asserts zero allocations after warm-up for the K3

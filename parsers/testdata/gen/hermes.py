@@ -1,23 +1,8 @@
 import json, sys
-cases = []
-def C(name, case, input, content="", reasoning="", calls=(), abandoned=0, chunks=None, tools=None, options=None, ref=None, allow_markup=False, tool_parser=None, reasoning_parser=None):
-    d = {"name": name, "case": case}
-    if ref: d["ref"] = ref
-    d["input"] = input
-    if chunks is not None:
-        assert "".join(chunks) == input, name
-        d["chunks"] = chunks
-    if tools is not None: d["tools"] = tools
-    d["options"] = options or {}
-    exp = {"content": content, "reasoning": reasoning, "calls": [ {"name": n, "arguments": a} if not isinstance(a, str) else {"name": n, "arguments_text": a} for n, a in calls]}
-    for a in [a for _, a in calls if isinstance(a, str)]:
-        json.loads(a)
-    if abandoned: exp["abandoned"] = abandoned
-    d["expected"] = exp
-    if allow_markup: d["allow_markup"] = True
-    if tool_parser: d["tool_parser"] = tool_parser
-    if reasoning_parser: d["reasoning_parser"] = reasoning_parser
-    cases.append(d)
+from common import Fx
+fx = Fx()
+cases = fx.cases
+C = fx.C
 
 W = {"location": "San Francisco, CA", "unit": "fahrenheit"}
 def tc(name, args_json):  # hermes block body
