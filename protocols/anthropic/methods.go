@@ -14,11 +14,7 @@ func (v MessagesRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *MessagesRequest) UnmarshalJSON(data []byte) error {
 	type plain MessagesRequest
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = MessagesRequest(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -30,11 +26,7 @@ func (v Message) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *Message) UnmarshalJSON(data []byte) error {
 	type plain Message
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = Message(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -46,11 +38,7 @@ func (v Metadata) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *Metadata) UnmarshalJSON(data []byte) error {
 	type plain Metadata
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = Metadata(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -62,11 +50,7 @@ func (v Tool) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *Tool) UnmarshalJSON(data []byte) error {
 	type plain Tool
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = Tool(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -78,11 +62,7 @@ func (v ToolChoice) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *ToolChoice) UnmarshalJSON(data []byte) error {
 	type plain ToolChoice
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = ToolChoice(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -94,11 +74,7 @@ func (v Thinking) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *Thinking) UnmarshalJSON(data []byte) error {
 	type plain Thinking
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = Thinking(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -110,11 +86,7 @@ func (v CacheControl) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *CacheControl) UnmarshalJSON(data []byte) error {
 	type plain CacheControl
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = CacheControl(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -158,11 +130,7 @@ func (v ImageSource) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *ImageSource) UnmarshalJSON(data []byte) error {
 	type plain ImageSource
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = ImageSource(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -276,11 +244,7 @@ func (v CountTokensRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *CountTokensRequest) UnmarshalJSON(data []byte) error {
 	type plain CountTokensRequest
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = CountTokensRequest(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -292,9 +256,5 @@ func (v ModelInfo) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *ModelInfo) UnmarshalJSON(data []byte) error {
 	type plain ModelInfo
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = ModelInfo(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }

@@ -77,11 +77,7 @@ func (v Usage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *Usage) UnmarshalJSON(data []byte) error {
 	type plain Usage
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = Usage(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // SSE event types.

@@ -214,14 +214,7 @@ func (r Response) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (r *Response) UnmarshalJSON(data []byte) error {
 	type plain Response
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	if err != nil {
-		return err
-	}
-	*r = Response(p)
-	r.Extra = extra
-	return nil
+	return wire.Decode(data, (*plain)(r), &r.Extra)
 }
 
 // Merge folds a later chunk's nvext into r: completion_token_ids

@@ -129,14 +129,7 @@ func (r ChatRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (r *ChatRequest) UnmarshalJSON(data []byte) error {
 	type plain ChatRequest
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	if err != nil {
-		return err
-	}
-	*r = ChatRequest(p)
-	r.Extra = extra
-	return nil
+	return wire.Decode(data, (*plain)(r), &r.Extra)
 }
 
 // MaxTokensLimit returns max_completion_tokens, else the deprecated
@@ -186,14 +179,7 @@ func (m Message) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (m *Message) UnmarshalJSON(data []byte) error {
 	type plain Message
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	if err != nil {
-		return err
-	}
-	*m = Message(p)
-	m.Extra = extra
-	return nil
+	return wire.Decode(data, (*plain)(m), &m.Extra)
 }
 
 // ReasoningValue returns reasoning_content, or its alias `reasoning` when
@@ -320,14 +306,7 @@ func insertMember(b []byte, member string) []byte {
 // UnmarshalJSON keeps unknown members in Extra.
 func (p *ContentPart) UnmarshalJSON(data []byte) error {
 	type plain ContentPart
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	if err != nil {
-		return err
-	}
-	*p = ContentPart(v)
-	p.Extra = extra
-	return nil
+	return wire.Decode(data, (*plain)(p), &p.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -339,14 +318,7 @@ func (u MediaURL) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (u *MediaURL) UnmarshalJSON(data []byte) error {
 	type plain MediaURL
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	if err != nil {
-		return err
-	}
-	*u = MediaURL(v)
-	u.Extra = extra
-	return nil
+	return wire.Decode(data, (*plain)(u), &u.Extra)
 }
 
 // ToolCall is a completed tool call on an assistant message.
@@ -401,14 +373,7 @@ func (f FunctionCall) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (f *FunctionCall) UnmarshalJSON(data []byte) error {
 	type plain FunctionCall
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	if err != nil {
-		return err
-	}
-	*f = FunctionCall(v)
-	f.Extra = extra
-	return nil
+	return wire.Decode(data, (*plain)(f), &f.Extra)
 }
 
 // Arguments is a tool call's arguments as JSON text. It is written as a JSON
@@ -458,14 +423,7 @@ func (t Tool) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (t *Tool) UnmarshalJSON(data []byte) error {
 	type plain Tool
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	if err != nil {
-		return err
-	}
-	*t = Tool(v)
-	t.Extra = extra
-	return nil
+	return wire.Decode(data, (*plain)(t), &t.Extra)
 }
 
 // FunctionDef describes a function tool.
@@ -487,14 +445,7 @@ func (f FunctionDef) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (f *FunctionDef) UnmarshalJSON(data []byte) error {
 	type plain FunctionDef
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	if err != nil {
-		return err
-	}
-	*f = FunctionDef(v)
-	f.Extra = extra
-	return nil
+	return wire.Decode(data, (*plain)(f), &f.Extra)
 }
 
 // ToolChoice is "none", "auto", "required" (Mode) or a named function
@@ -612,14 +563,7 @@ func (o StreamOptions) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (o *StreamOptions) UnmarshalJSON(data []byte) error {
 	type plain StreamOptions
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	if err != nil {
-		return err
-	}
-	*o = StreamOptions(v)
-	o.Extra = extra
-	return nil
+	return wire.Decode(data, (*plain)(o), &o.Extra)
 }
 
 // ResponseFormat is response_format: text, json_object, or json_schema.
@@ -649,14 +593,7 @@ func (f ResponseFormat) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (f *ResponseFormat) UnmarshalJSON(data []byte) error {
 	type plain ResponseFormat
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	if err != nil {
-		return err
-	}
-	*f = ResponseFormat(v)
-	f.Extra = extra
-	return nil
+	return wire.Decode(data, (*plain)(f), &f.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -668,14 +605,7 @@ func (s JSONSchema) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (s *JSONSchema) UnmarshalJSON(data []byte) error {
 	type plain JSONSchema
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	if err != nil {
-		return err
-	}
-	*s = JSONSchema(v)
-	s.Extra = extra
-	return nil
+	return wire.Decode(data, (*plain)(s), &s.Extra)
 }
 
 // Thinking is the chat `thinking` extension: a boolean, or an object whose

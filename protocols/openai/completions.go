@@ -160,11 +160,7 @@ func (r CompletionRequest) MarshalJSON() ([]byte, error) {
 
 func (r *CompletionRequest) UnmarshalJSON(data []byte) error {
 	type plain CompletionRequest
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*r = CompletionRequest(v)
-	r.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(r), &r.Extra)
 }
 
 func (r CompletionResponse) MarshalJSON() ([]byte, error) {
@@ -174,11 +170,7 @@ func (r CompletionResponse) MarshalJSON() ([]byte, error) {
 
 func (r *CompletionResponse) UnmarshalJSON(data []byte) error {
 	type plain CompletionResponse
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*r = CompletionResponse(v)
-	r.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(r), &r.Extra)
 }
 
 func (c CompletionChoice) MarshalJSON() ([]byte, error) {
@@ -188,9 +180,5 @@ func (c CompletionChoice) MarshalJSON() ([]byte, error) {
 
 func (c *CompletionChoice) UnmarshalJSON(data []byte) error {
 	type plain CompletionChoice
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*c = CompletionChoice(v)
-	c.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(c), &c.Extra)
 }

@@ -30,11 +30,7 @@ func (m Model) MarshalJSON() ([]byte, error) {
 
 func (m *Model) UnmarshalJSON(data []byte) error {
 	type plain Model
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*m = Model(v)
-	m.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(m), &m.Extra)
 }
 
 // TokenizeRequest is the body of POST /tokenize in either form: completion
@@ -85,11 +81,7 @@ func (r TokenizeRequest) MarshalJSON() ([]byte, error) {
 
 func (r *TokenizeRequest) UnmarshalJSON(data []byte) error {
 	type plain TokenizeRequest
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*r = TokenizeRequest(v)
-	r.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(r), &r.Extra)
 }
 
 func (r DetokenizeRequest) MarshalJSON() ([]byte, error) {
@@ -99,9 +91,5 @@ func (r DetokenizeRequest) MarshalJSON() ([]byte, error) {
 
 func (r *DetokenizeRequest) UnmarshalJSON(data []byte) error {
 	type plain DetokenizeRequest
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*r = DetokenizeRequest(v)
-	r.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(r), &r.Extra)
 }

@@ -218,11 +218,7 @@ func (r ChatResponse) MarshalJSON() ([]byte, error) {
 
 func (r *ChatResponse) UnmarshalJSON(data []byte) error {
 	type plain ChatResponse
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*r = ChatResponse(v)
-	r.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(r), &r.Extra)
 }
 
 func (c Choice) MarshalJSON() ([]byte, error) {
@@ -232,11 +228,7 @@ func (c Choice) MarshalJSON() ([]byte, error) {
 
 func (c *Choice) UnmarshalJSON(data []byte) error {
 	type plain Choice
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*c = Choice(v)
-	c.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(c), &c.Extra)
 }
 
 func (m ResponseMessage) MarshalJSON() ([]byte, error) {
@@ -246,11 +238,7 @@ func (m ResponseMessage) MarshalJSON() ([]byte, error) {
 
 func (m *ResponseMessage) UnmarshalJSON(data []byte) error {
 	type plain ResponseMessage
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*m = ResponseMessage(v)
-	m.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(m), &m.Extra)
 }
 
 func (u Usage) MarshalJSON() ([]byte, error) {
@@ -260,11 +248,7 @@ func (u Usage) MarshalJSON() ([]byte, error) {
 
 func (u *Usage) UnmarshalJSON(data []byte) error {
 	type plain Usage
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*u = Usage(v)
-	u.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(u), &u.Extra)
 }
 
 func (d PromptTokensDetails) MarshalJSON() ([]byte, error) {
@@ -274,11 +258,7 @@ func (d PromptTokensDetails) MarshalJSON() ([]byte, error) {
 
 func (d *PromptTokensDetails) UnmarshalJSON(data []byte) error {
 	type plain PromptTokensDetails
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*d = PromptTokensDetails(v)
-	d.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(d), &d.Extra)
 }
 
 func (d CompletionTokensDetails) MarshalJSON() ([]byte, error) {
@@ -288,11 +268,7 @@ func (d CompletionTokensDetails) MarshalJSON() ([]byte, error) {
 
 func (d *CompletionTokensDetails) UnmarshalJSON(data []byte) error {
 	type plain CompletionTokensDetails
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*d = CompletionTokensDetails(v)
-	d.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(d), &d.Extra)
 }
 
 func (l Logprobs) MarshalJSON() ([]byte, error) {
@@ -302,11 +278,7 @@ func (l Logprobs) MarshalJSON() ([]byte, error) {
 
 func (l *Logprobs) UnmarshalJSON(data []byte) error {
 	type plain Logprobs
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*l = Logprobs(v)
-	l.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(l), &l.Extra)
 }
 
 func (c ChatChunk) MarshalJSON() ([]byte, error) {
@@ -316,11 +288,7 @@ func (c ChatChunk) MarshalJSON() ([]byte, error) {
 
 func (c *ChatChunk) UnmarshalJSON(data []byte) error {
 	type plain ChatChunk
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*c = ChatChunk(v)
-	c.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(c), &c.Extra)
 }
 
 func (c ChunkChoice) MarshalJSON() ([]byte, error) {
@@ -330,11 +298,7 @@ func (c ChunkChoice) MarshalJSON() ([]byte, error) {
 
 func (c *ChunkChoice) UnmarshalJSON(data []byte) error {
 	type plain ChunkChoice
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*c = ChunkChoice(v)
-	c.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(c), &c.Extra)
 }
 
 func (d Delta) MarshalJSON() ([]byte, error) {
@@ -344,9 +308,5 @@ func (d Delta) MarshalJSON() ([]byte, error) {
 
 func (d *Delta) UnmarshalJSON(data []byte) error {
 	type plain Delta
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*d = Delta(v)
-	d.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(d), &d.Extra)
 }

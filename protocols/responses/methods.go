@@ -14,11 +14,7 @@ func (v Request) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *Request) UnmarshalJSON(data []byte) error {
 	type plain Request
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = Request(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -30,11 +26,7 @@ func (v Reasoning) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *Reasoning) UnmarshalJSON(data []byte) error {
 	type plain Reasoning
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = Reasoning(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -46,11 +38,7 @@ func (v TextConfig) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *TextConfig) UnmarshalJSON(data []byte) error {
 	type plain TextConfig
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = TextConfig(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -62,11 +50,7 @@ func (v TextFormat) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *TextFormat) UnmarshalJSON(data []byte) error {
 	type plain TextFormat
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = TextFormat(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -87,11 +71,7 @@ func (v Response) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *Response) UnmarshalJSON(data []byte) error {
 	type plain Response
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
-	*v = Response(p)
-	v.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -216,9 +196,5 @@ func (v *CustomToolOutputItem) UnmarshalJSON(data []byte) error {
 // UnmarshalJSON keeps unknown members in Extra.
 func (p *ContentPart) UnmarshalJSON(data []byte) error {
 	type plain ContentPart
-	var v plain
-	extra, err := wire.Unmarshal(data, &v, wire.FieldsOf[plain]())
-	*p = ContentPart(v)
-	p.Extra = extra
-	return err
+	return wire.Decode(data, (*plain)(p), &p.Extra)
 }

@@ -80,6 +80,22 @@ func Unmarshal(data []byte, plain any, known Fields) (protocols.Extra, error) {
 	return collect(data, known)
 }
 
+// Decode is the body of UnmarshalJSON for a type T that keeps unknown members
+// in an Extra field: P is T's plain shadow (type plain T, no methods), dst
+// points at the value being decoded as a *P, and extra at its Extra field.
+// On success *dst holds the decoded members and *extra the unknown ones; on
+// error both are left unchanged.
+func Decode[P any](data []byte, dst *P, extra *protocols.Extra) error {
+	var v P
+	x, err := Unmarshal(data, &v, FieldsOf[P]())
+	if err != nil {
+		return err
+	}
+	*dst = v // resets *extra too: it is a field of *dst
+	*extra = x
+	return nil
+}
+
 func collect(data []byte, known Fields) (protocols.Extra, error) {
 	var extra protocols.Extra
 	err := jsonx.Members(data, func(rawKey, value []byte) error {
