@@ -1,0 +1,92 @@
+package preprocess
+
+import (
+	"github.com/agentwire/agentwire/parsers"
+	"github.com/agentwire/agentwire/preprocess/engine"
+)
+
+// This file is the contract between the request half (this package: model
+// directory, chat template, PRE.1–PRE.6, tokenization) and the response
+// half (the pipeline that turns engine output into API bytes). The request
+// half fills a Prepared; the response half reads it and nothing else.
+// Fields are only ever added, never renamed, so both halves can grow.
+
+// API is the harness API a request arrived on; it selects the emitter.
+type API uint8
+
+const (
+	APIChat        API = iota // OpenAI Chat Completions
+	APICompletions            // OpenAI Completions
+	APIMessages               // Anthropic Messages
+	APIResponses              // OpenAI Responses
+)
+
+var apiNames = [...]string{"chat", "completions", "messages", "responses"}
+
+func (a API) String() string {
+	if int(a) < len(apiNames) {
+		return apiNames[a]
+	}
+	return "API(?)"
+}
+
+// Prepared is everything the request half decided for one request.
+type Prepared struct {
+	// API is the surface the client speaks; Stream says whether it asked
+	// for a stream (the engine is always streamed; unary answers are
+	// aggregated from the same events).
+	API    API
+	Stream bool
+
+	// Engine is the request for the engine adapter.
+	Engine engine.Request
+
+	// Parsers configures the parser for every choice. ToolParser is "" when
+	// tool parsing is off for this request (the §5.1 "jail" decision:
+	// tool_choice none, no tools); InReasoning is the PRE.3 decision.
+	Parsers parsers.Config
+
+	// Response holds the response-side decisions.
+	Response ResponsePlan
+}
+
+// ResponsePlan holds what the response pipeline needs beyond the parser
+// configuration.
+type ResponsePlan struct {
+	// Model is the model name echoed in responses (the name the client
+	// asked for, which may differ from Engine.Model).
+	Model string
+
+	// PromptTokens is the prompt length in tokens (usage when the engine
+	// does not report it); CachedTokens the prefix-cache hits if known.
+	PromptTokens int
+
+	// ShapeDetect is PRE.4: decide once from the first non-whitespace
+	// output byte; '[' or '{' sends the whole stream past the reasoning
+	// parser. StripThinkFirst strips a complete leading [THINK] first
+	// (mistral).
+	ShapeDetect     bool
+	StripThinkFirst bool
+
+	// StripLeadingThink is PRE.6: drop one leading "<think>" (Nemotron with
+	// thinking disabled).
+	StripLeadingThink bool
+
+	// ImmediateTool is §5.1 immediate mode (no tool parser configured,
+	// tool_choice required or named): the output is the guided JSON itself,
+	// an array of {"name","parameters"} (ImmediateToolName "") or the
+	// arguments object of ImmediateToolName.
+	ImmediateTool     bool
+	ImmediateToolName string
+
+	// HideReasoning: reasoning the model emits is not sent to the client
+	// (Anthropic without thinking enabled, Responses without a summary and
+	// no server default); it is still counted in usage.
+	HideReasoning bool
+
+	// IncludeUsage: send the usage chunk (chat stream_options.include_usage).
+	IncludeUsage bool
+
+	// Logprobs: pass logprobs through (chat).
+	Logprobs bool
+}
