@@ -3,6 +3,7 @@ package preprocess
 import (
 	"github.com/agentwire/agentwire/parsers"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/protocols/convert"
 )
 
 // This file is the contract between the request half (this package: model
@@ -89,4 +90,11 @@ type ResponsePlan struct {
 
 	// Logprobs: pass logprobs through (chat).
 	Logprobs bool
+
+	// Anthropic and Responses are the translation contexts of requests
+	// that arrived on those APIs (nil otherwise): the emitters and the
+	// unary converters need them (model, tool declarations, namespaces,
+	// reasoning passback).
+	Anthropic *convert.AnthropicContext
+	Responses *convert.ResponsesContext
 }
