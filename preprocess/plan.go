@@ -4,6 +4,7 @@ import (
 	"github.com/agentwire/agentwire/parsers"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols/convert"
+	"github.com/agentwire/agentwire/tokenizers"
 )
 
 // This file is the contract between the request half (this package: model
@@ -61,6 +62,13 @@ type ResponsePlan struct {
 	// PromptTokens is the prompt length in tokens (usage when the engine
 	// does not report it); CachedTokens the prefix-cache hits if known.
 	PromptTokens int
+	CachedTokens int
+
+	// Tokenizer decodes generated token ids when the engine sends ids
+	// without text (token-in/token-out engines, the replay engine). nil
+	// when the engine always sends text. Shared and read-only: the
+	// response pipeline builds one DecodeStream per choice on it.
+	Tokenizer tokenizers.Tokenizer
 
 	// ShapeDetect is PRE.4: decide once from the first non-whitespace
 	// output byte; '[' or '{' sends the whole stream past the reasoning
