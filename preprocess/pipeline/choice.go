@@ -1,0 +1,439 @@
+package pipeline
+
+import (
+	"errors"
+
+	"github.com/agentwire/agentwire/parsers"
+	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/protocols"
+	"github.com/agentwire/agentwire/tokenizers"
+)
+
+// errNoTokenizer is returned when an engine sends token ids without text
+// and the request carries no tokenizer to decode them.
+var errNoTokenizer = errors.New("pipeline: the engine sent token ids without text and the request has no tokenizer")
+
+// choice is the per-choice pipeline: decode → stop → gate → parser →
+// whitespace framing → emitter. It is reused across requests (reset).
+type choice struct {
+	index int
+	em    protocols.Emitter
+
+	// decoding and stops (token-id engines only)
+	dec       *tokenizers.DecodeStream
+	decTok    tokenizers.Tokenizer
+	decSkip   bool
+	decLive   bool // dec was reset for this request
+	localStop bool // a stop id or stop string matched here (not in the engine)
+	stop      stopper
+	acc       []byte // text decoded in this step, after stop handling
+
+	gate    gate
+	parser  *parsers.Parser // the parser in use
+	main    *parsers.Parser // from pools[0]
+	alt     *parsers.Parser // PRE.4 bare-JSON parser (no reasoning), from pools[1]
+	rawText bool            // completions: no gate, no parser, no framing
+
+	// whitespace framing
+	blockOpen      bool   // a content block is open (non-whitespace content emitted since the last reasoning or call)
+	afterReasoning bool   // drop the whitespace run that follows reasoning
+	ws             []byte // whitespace-only content held while no block is open
+
+	// pass-through (the engine parsed its output itself)
+	pass     bool
+	passOpen bool
+	passIdx  int // the engine's index of the open call
+	calls    int // calls started (emitter indices)
+	idBuf    []byte
+
+	// accounting
+	generated   int   // token ids generated (stop handling, min_tokens)
+	textSteps   int64 // text steps without ids (token estimate)
+	pendingTok  int64 // tokens not yet attributed to reasoning or output
+	reasoningTk int64
+	stepReason  int
+	stepOther   int
+
+	// end state
+	done      bool // no more output is taken (finished or stopped locally)
+	finish    protocols.FinishReason
+	stopStr   []byte // the stop string that ended the choice, if known
+	calledEnd bool   // the emitter's terminal method was called
+}
+
+// reset prepares c for a request. pools[0] serves the request's parser
+// configuration; pools[1], when not nil, the PRE.4 bare-JSON variant.
+func (c *choice) reset(p *Pipeline, index int, em protocols.Emitter) {
+	plan := &p.prep.Response
+	c.index, c.em = index, em
+	c.acc = c.acc[:0]
+	c.decLive, c.localStop = false, false
+	c.stop.reset(&p.prep.Engine.Stop, p.prep.Engine.MinTokens)
+	c.rawText = p.prep.API == preprocess.APICompletions
+	switch {
+	case c.rawText:
+		c.gate.reset(gateOff, false)
+	case plan.ShapeDetect:
+		c.gate.reset(gateShape, plan.StripThinkFirst)
+	case plan.StripLeadingThink:
+		c.gate.reset(gateThink, false)
+	default:
+		c.gate.reset(gateOff, false)
+	}
+	if !c.rawText {
+		c.main = p.pools[0].Get()
+		c.parser = c.main
+		if p.pools[1] != nil {
+			c.alt = p.pools[1].Get()
+		}
+	}
+	c.blockOpen, c.afterReasoning = false, false
+	c.ws = c.ws[:0]
+	c.pass, c.passOpen, c.passIdx, c.calls = false, false, 0, 0
+	c.generated, c.textSteps, c.pendingTok, c.reasoningTk = 0, 0, 0, 0
+	c.stepReason, c.stepOther = 0, 0
+	c.done, c.finish, c.stopStr, c.calledEnd = false, protocols.FinishStop, c.stopStr[:0], false
+}
+
+// release returns the parsers to their pools.
+func (c *choice) release(p *Pipeline) {
+	if c.main != nil {
+		p.pools[0].Put(c.main)
+	}
+	if c.alt != nil {
+		p.pools[1].Put(c.alt)
+	}
+	c.main, c.alt, c.parser, c.em = nil, nil, nil, nil
+}
+
+// step consumes one engine output of this choice.
+func (c *choice) step(p *Pipeline, out *engine.Output) error {
+	if c.done {
+		return nil // stopped locally: later output is ignored
+	}
+	n := len(out.TokenIDs)
+	switch {
+	case n > 0:
+		c.pendingTok += int64(n)
+	case out.HasText && len(out.Text) > 0 || len(out.Reasoning) > 0 || len(out.ToolCalls) > 0:
+		c.textSteps++
+		c.pendingTok++
+	}
+	switch {
+	case len(out.Reasoning) > 0 || len(out.ToolCalls) > 0:
+		c.passthrough(p, out)
+	case out.HasText:
+		c.feed(p, out.Text)
+	case n > 0:
+		if err := c.decode(p, out.TokenIDs); err != nil {
+			return err
+		}
+	}
+	if p.prep.Response.Logprobs && len(out.Logprobs) > 0 {
+		p.logprobs(c, out.Logprobs)
+	}
+	c.attribute()
+	if c.done {
+		return nil // a local stop matched in this step
+	}
+	if out.Finish != engine.FinishNone {
+		if out.Finish == engine.FinishError {
+			if out.Err != nil {
+				return out.Err
+			}
+			return &engine.Error{Kind: engine.ErrUpstream, Message: "the engine failed the generation"}
+		}
+		c.end(p, out.Finish, out.StopReason)
+	}
+	return nil
+}
+
+// decode runs token ids through the detokenizer and the stop conditions.
+func (c *choice) decode(p *Pipeline, ids []uint32) error {
+	if c.dec == nil || c.decTok != p.prep.Response.Tokenizer {
+		tok := p.prep.Response.Tokenizer
+		if tok == nil {
+			return &engine.Error{Kind: engine.ErrMalformed, Message: errNoTokenizer.Error()}
+		}
+		c.dec = tokenizers.NewDecodeStream(tok, p.prep.Engine.PromptIDs, p.prep.Engine.SkipSpecialTokens)
+		c.decTok, c.decSkip = tok, p.prep.Engine.SkipSpecialTokens
+		c.decLive = true
+	}
+	if !c.decLive {
+		if c.decSkip != p.prep.Engine.SkipSpecialTokens {
+			c.dec = tokenizers.NewDecodeStream(c.decTok, p.prep.Engine.PromptIDs, p.prep.Engine.SkipSpecialTokens)
+			c.decSkip = p.prep.Engine.SkipSpecialTokens
+		} else {
+			c.dec.Reset(p.prep.Engine.PromptIDs)
+		}
+		c.decLive = true
+	}
+	c.acc = c.acc[:0]
+	for _, id := range ids {
+		c.generated++
+		kind := c.stop.idKind(id, c.generated)
+		if kind == 1 { // hidden stop id: not emitted
+			c.acc = append(c.acc, c.stop.flush()...)
+			c.feed(p, c.acc)
+			c.localStop = true
+			c.end(p, engine.FinishStop, nil)
+			return nil
+		}
+		text, err := c.dec.Step(id)
+		if err != nil {
+			return &engine.Error{Kind: engine.ErrMalformed, Message: err.Error()}
+		}
+		if kind == 2 { // visible stop id: emitted, then stop
+			tail, err := c.dec.Finish()
+			if err != nil {
+				return &engine.Error{Kind: engine.ErrMalformed, Message: err.Error()}
+			}
+			c.acc = append(c.acc, c.stop.push(text, c.generated)...)
+			if !c.stop.stopped {
+				c.acc = append(c.acc, c.stop.push(tail, c.generated)...)
+			}
+			if !c.stop.stopped {
+				c.acc = append(c.acc, c.stop.flush()...)
+			}
+			c.feed(p, c.acc)
+			c.stringStop()
+			c.localStop = true
+			c.end(p, engine.FinishStop, nil)
+			return nil
+		}
+		c.acc = append(c.acc, c.stop.push(text, c.generated)...)
+		if c.stop.stopped {
+			c.feed(p, c.acc)
+			c.stringStop()
+			c.localStop = true
+			c.end(p, engine.FinishStop, nil)
+			return nil
+		}
+	}
+	c.feed(p, c.acc)
+	return nil
+}
+
+// stringStop records the stop string that matched, if any.
+func (c *choice) stringStop() {
+	if c.stop.stopped {
+		c.stopStr = append(c.stopStr[:0], c.stop.reason...)
+	}
+}
+
+// feed passes text through the gate and the parser (or straight to the
+// emitter for completions and pass-through engines).
+func (c *choice) feed(p *Pipeline, text []byte) {
+	if len(text) == 0 {
+		return
+	}
+	if c.rawText {
+		p.buf = c.em.Content(p.buf, text)
+		c.stepOther += len(text)
+		return
+	}
+	if c.pass {
+		c.content(p, text)
+		return
+	}
+	wasDecided := c.gate.decided
+	t := c.gate.push(text)
+	if !wasDecided && c.gate.decided && c.gate.json && c.alt != nil {
+		c.parser = c.alt
+	}
+	if len(t) == 0 {
+		return
+	}
+	c.bridge(p, c.parser.Feed(t))
+}
+
+// bridge turns parser events into emitter calls, applying the whitespace
+// framing rule and reasoning visibility.
+func (c *choice) bridge(p *Pipeline, evs []parsers.Event) {
+	for i := range evs {
+		ev := &evs[i]
+		switch ev.Kind {
+		case parsers.EventContent:
+			c.content(p, ev.Text)
+		case parsers.EventReasoning:
+			c.reasoning(p, ev.Text)
+		case parsers.EventToolCallStart:
+			c.callBreak()
+			c.stepOther++
+			p.buf = c.em.ToolCallStart(p.buf, ev.Index, ev.ID, ev.Name)
+			c.calls++
+		case parsers.EventToolCallArgs:
+			c.stepOther += len(ev.Text)
+			p.buf = c.em.ToolCallArgs(p.buf, ev.Index, ev.Text)
+		case parsers.EventToolCallEnd:
+			p.buf = c.em.ToolCallEnd(p.buf, ev.Index)
+		case parsers.EventToolCallAbandoned:
+			p.buf = c.em.ToolCallAbandoned(p.buf, ev.Index)
+		}
+	}
+}
+
+// content applies the whitespace framing rule: no content block is opened
+// for whitespace alone (it is held until non-whitespace content follows and
+// dropped when reasoning, a tool call or the end comes first), and the
+// whitespace run right after reasoning is dropped.
+func (c *choice) content(p *Pipeline, text []byte) {
+	c.stepOther += len(text)
+	if c.afterReasoning {
+		text = trimSpaceLeft(text)
+		if len(text) == 0 {
+			return
+		}
+		c.afterReasoning = false
+	}
+	if !c.blockOpen {
+		if allSpace(text) {
+			c.ws = append(c.ws, text...)
+			return
+		}
+		c.blockOpen = true
+		if len(c.ws) > 0 {
+			c.ws = append(c.ws, text...)
+			p.buf = c.em.Content(p.buf, c.ws)
+			c.ws = c.ws[:0]
+			return
+		}
+	}
+	p.buf = c.em.Content(p.buf, text)
+}
+
+// reasoning closes the content block and sends (or, hidden, only counts)
+// reasoning text.
+func (c *choice) reasoning(p *Pipeline, text []byte) {
+	c.stepReason += len(text)
+	c.ws = c.ws[:0]
+	c.blockOpen, c.afterReasoning = false, true
+	if !p.prep.Response.HideReasoning {
+		p.buf = c.em.Reasoning(p.buf, text)
+	}
+}
+
+// callBreak closes the content block before a tool call.
+func (c *choice) callBreak() {
+	c.ws = c.ws[:0]
+	c.blockOpen, c.afterReasoning = false, false
+}
+
+// passthrough handles output an engine already parsed (reasoning_content,
+// tool_calls deltas): no parser runs on it.
+func (c *choice) passthrough(p *Pipeline, out *engine.Output) {
+	if !c.pass {
+		// Release what the parser held before switching.
+		c.flushParser(p)
+		c.pass = true
+	}
+	if len(out.Reasoning) > 0 {
+		c.reasoning(p, out.Reasoning)
+	}
+	if out.HasText && len(out.Text) > 0 {
+		c.content(p, out.Text)
+	}
+	for i := range out.ToolCalls {
+		tc := &out.ToolCalls[i]
+		if c.passOpen && tc.Index != c.passIdx {
+			p.buf = c.em.ToolCallEnd(p.buf, c.calls-1)
+			c.passOpen = false
+		}
+		if !c.passOpen {
+			c.passOpen, c.passIdx = true, tc.Index
+			c.callBreak()
+			id := tc.ID
+			if len(id) == 0 {
+				c.idBuf = p.ids.AppendHex(c.idBuf[:0], "call_")
+				id = c.idBuf
+			}
+			c.stepOther++
+			p.buf = c.em.ToolCallStart(p.buf, c.calls, id, tc.Name)
+			c.calls++
+		}
+		if len(tc.Arguments) > 0 {
+			c.stepOther += len(tc.Arguments)
+			p.buf = c.em.ToolCallArgs(p.buf, c.calls-1, tc.Arguments)
+		}
+	}
+}
+
+// flushParser ends the gate and the parser and bridges what they held.
+func (c *choice) flushParser(p *Pipeline) {
+	if c.rawText || c.pass || c.parser == nil {
+		return
+	}
+	if t := c.gate.flush(); len(t) > 0 {
+		c.bridge(p, c.parser.Feed(t))
+	}
+	c.bridge(p, c.parser.Finish())
+}
+
+// end finishes the choice: held text is released, the parser finished,
+// held whitespace dropped. The emitter's terminal method runs later
+// (Pipeline.Finish), once the usage is known.
+func (c *choice) end(p *Pipeline, f engine.Finish, stopReason []byte) {
+	if c.done {
+		return
+	}
+	if !c.localStop && c.decLive {
+		// End of the sequence without a local stop: flush the decoder's
+		// and the stopper's held text.
+		{
+			tail, err := c.dec.Finish()
+			if err == nil {
+				c.acc = append(c.acc[:0], c.stop.push(tail, c.generated)...)
+				if !c.stop.stopped {
+					c.acc = append(c.acc, c.stop.flush()...)
+				}
+				c.feed(p, c.acc)
+				c.stringStop()
+			}
+		}
+	}
+	c.flushParser(p)
+	if c.passOpen {
+		p.buf = c.em.ToolCallEnd(p.buf, c.calls-1)
+		c.passOpen = false
+	}
+	c.ws = c.ws[:0]
+	c.attribute()
+	c.done = true
+	switch f {
+	case engine.FinishLength:
+		c.finish = protocols.FinishLength
+	case engine.FinishContentFilter:
+		c.finish = protocols.FinishContentFilter
+	default:
+		c.finish = protocols.FinishStop
+	}
+	if len(c.stopStr) == 0 && len(stopReason) > 0 && p.isStopString(stopReason) {
+		c.stopStr = append(c.stopStr[:0], stopReason...)
+	}
+	if len(c.stopStr) > 0 {
+		c.finish = protocols.FinishStopSequence
+	}
+	p.order = append(p.order, c.index)
+}
+
+// attribute credits the tokens of the steps so far to reasoning in
+// proportion to the reasoning bytes they produced (an estimate: a parser
+// may hold bytes across steps).
+func (c *choice) attribute() {
+	total := c.stepReason + c.stepOther
+	if total == 0 {
+		return
+	}
+	c.reasoningTk += c.pendingTok * int64(c.stepReason) / int64(total)
+	c.pendingTok = 0
+	c.stepReason, c.stepOther = 0, 0
+}
+
+// completionTokens is the number of generated tokens this choice counted.
+func (c *choice) completionTokens() int64 {
+	if c.generated > 0 {
+		return int64(c.generated)
+	}
+	return c.textSteps
+}

@@ -1,0 +1,89 @@
+// Package pipeline is the response half of agentwire: engine outputs in,
+// API bytes out. One Pipeline serves one request; inside it, one
+// per-choice pipeline per generated choice runs
+//
+//	engine.Output (token ids and/or text deltas, finish, usage, logprobs)
+//	→ detokenizer (tokenizers.DecodeStream, only when ids arrive without text)
+//	→ stop handling (only on that token-id path: text engines applied the stops)
+//	→ gates (PRE.4 shape detection, PRE.6 leading <think> strip)
+//	→ parsers (reasoning, tool calls; pooled per configuration)
+//	→ whitespace framing
+//	→ the API emitter (chat, completions, Anthropic Messages, Responses)
+//
+// and the unary answer is aggregated from the very same events
+// (openai.Aggregator, then convert.ChatToAnthropic / ChatToResponses), so a
+// streamed and a unary answer to the same output cannot differ.
+//
+// # Rules implemented here
+//
+// Stop handling (token-id engines). Hidden stop ids (EOS, stop_token_ids)
+// end the choice and emit nothing; visible stop ids (tool-call end tokens
+// that are also EOS, such as Harmony's <|call|>) are emitted and then end
+// it. A stop string is never partially emitted: the longest suffix of
+// unemitted text that is a proper prefix of a stop string is held back
+// until it either completes (the text before the match is emitted, or
+// through it with Stop.IncludeStrings) or can no longer match. The earliest
+// match wins, the longest among matches at one position. min_tokens defers
+// every stop condition. A choice that stopped here ignores the engine's
+// later output; finish_reason is stop and, for a stop string, Anthropic's
+// stop_reason is stop_sequence.
+//
+// PRE.4 (ResponsePlan.ShapeDetect). The output is held while it is only
+// whitespace; its first other byte decides once: '[' or '{' sends the whole
+// stream to the tool parser without the reasoning parser, anything else
+// parses normally. With StripThinkFirst (mistral) a complete leading
+// [THINK] is looked past for the decision, and dropped when the decision is
+// JSON.
+//
+// PRE.6 (ResponsePlan.StripLeadingThink). The output is held while its
+// left-trimmed text is empty or a strict prefix of "<think>"; one leading
+// "<think>" is dropped with the whitespace before it; later ones are
+// content. An undecided buffer is flushed unchanged at the end.
+//
+// Whitespace framing. Parsers keep content byte for byte; the pipeline
+// never opens a content block for whitespace alone. While no content block
+// is open (at the start, after reasoning, after a tool call),
+// whitespace-only content is held; it is emitted, in order, with the next
+// non-whitespace content, and dropped when reasoning, a tool call or the
+// end of the turn comes first. The whitespace run right after reasoning is
+// dropped. Once a block is open, whitespace passes through. Completions
+// carry raw text: no gate, parser or framing runs for them.
+//
+// Reasoning visibility. With ResponsePlan.HideReasoning the reasoning is
+// parsed (so it never leaks into content) and counted, but not sent.
+//
+// Pass-through. Outputs that carry Reasoning or ToolCalls come from an
+// engine that parsed its own output: from the first such output on, the
+// choice bypasses the parser (what the parser held is released first) and
+// the deltas go to the emitter as they are; an engine call ends when the
+// next call index starts or the choice finishes.
+//
+// Usage. Prompt, completion and cached tokens are the engine's when it
+// reports them; otherwise the prompt comes from ResponsePlan and the
+// completion tokens are the generated ids counted here (one per text step
+// for text engines). Reasoning tokens are estimated: each step's tokens are
+// credited to reasoning in proportion to the reasoning bytes the step
+// produced.
+//
+// Finish reasons. eos, stop and cancelled map to stop (tool_calls /
+// tool_use when a call completed), length to length (max_tokens on
+// Anthropic, incomplete on Responses), content_filter to content_filter.
+// A failed choice (engine.FinishError) or a failed stream ends the whole
+// response with the API's error: its HTTP status and body before the first
+// byte was written, its in-stream error event after (see Status).
+//
+// n > 1. Every choice has its own pipeline; chat and completions interleave
+// the choices' chunks in one stream, write each finish chunk, then one
+// usage chunk and [DONE]. Anthropic Messages and Responses have one output
+// per response: choices past the first are dropped.
+//
+// Logprobs (chat). Each step's logprobs are sent in a chunk of their own
+// (empty delta) after the step's events, and collected into the unary
+// choice.
+//
+// # Speed
+//
+// After warm-up a Step allocates nothing per token on every API surface
+// (asserted in tests with testing.AllocsPerRun); BenchmarkPipeline* report
+// ns/token and allocs/token.
+package pipeline

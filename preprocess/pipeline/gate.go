@@ -1,0 +1,95 @@
+package pipeline
+
+import "bytes"
+
+// Gates run on the raw output before the parser (PRE.4 and PRE.6).
+const (
+	gateOff   uint8 = iota
+	gateThink       // PRE.6: strip one leading <think>
+	gateShape       // PRE.4: decide the output shape from its first non-whitespace byte
+)
+
+var (
+	thinkOpen   = []byte("<think>")
+	mistralOpen = []byte("[THINK]")
+)
+
+// gate buffers the start of the output until a gate has decided, then
+// passes everything through.
+type gate struct {
+	kind      uint8
+	stripMist bool // PRE.4 for mistral: look past a complete leading [THINK]
+	decided   bool
+	json      bool // gateShape decided: the output is bare JSON
+	buf       []byte
+}
+
+func (g *gate) reset(kind uint8, stripMistral bool) {
+	g.kind, g.stripMist = kind, stripMistral
+	g.decided = kind == gateOff
+	g.json = false
+	g.buf = g.buf[:0]
+}
+
+// push returns the text to pass on (possibly empty while undecided). The
+// result aliases text or g's buffer until the next call.
+func (g *gate) push(text []byte) []byte {
+	if g.decided {
+		return text
+	}
+	g.buf = append(g.buf, text...)
+	t := trimSpaceLeft(g.buf)
+	switch g.kind {
+	case gateThink:
+		if len(t) == 0 || len(t) < len(thinkOpen) && bytes.HasPrefix(thinkOpen, t) {
+			return nil
+		}
+		g.decided = true
+		if bytes.HasPrefix(t, thinkOpen) {
+			return t[len(thinkOpen):]
+		}
+		return g.buf
+	case gateShape:
+		rest := t
+		if g.stripMist {
+			if len(t) < len(mistralOpen) && bytes.HasPrefix(mistralOpen, t) {
+				return nil
+			}
+			if bytes.HasPrefix(t, mistralOpen) {
+				rest = trimSpaceLeft(t[len(mistralOpen):])
+			}
+		}
+		if len(rest) == 0 {
+			return nil
+		}
+		g.decided = true
+		if rest[0] == '[' || rest[0] == '{' {
+			g.json = true
+			return rest
+		}
+		return g.buf
+	}
+	g.decided = true
+	return g.buf
+}
+
+// flush ends an undecided gate: the buffer passes unchanged.
+func (g *gate) flush() []byte {
+	if g.decided {
+		return nil
+	}
+	g.decided = true
+	return g.buf
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }
+
+func trimSpaceLeft(b []byte) []byte {
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return b[i:]
+}
+
+func allSpace(b []byte) bool { return len(trimSpaceLeft(b)) == 0 }

@@ -1,0 +1,498 @@
+package pipeline
+
+import (
+	"errors"
+	"time"
+
+	"github.com/agentwire/agentwire/parsers"
+	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/protocols"
+	"github.com/agentwire/agentwire/protocols/anthropic"
+	"github.com/agentwire/agentwire/protocols/openai"
+	"github.com/agentwire/agentwire/protocols/responses"
+)
+
+// MaxChoices bounds n: a request asking for more choices is rejected.
+const MaxChoices = 128
+
+// Options configure a Pipeline beyond what Prepared decides.
+type Options struct {
+	// Now returns the current time (created timestamps); nil means
+	// time.Now.
+	Now func() time.Time
+	// Seed, when not 0, makes the minted ids deterministic (tests and
+	// replays; never in production).
+	Seed uint64
+}
+
+// Pipeline turns the engine outputs of one request into one API's bytes
+// (streaming) or value (unary). It holds one per-choice pipeline for each
+// of the n choices and writes their events into one output stream.
+//
+// Call sequence:
+//
+//	New (or Reset) → Start → { Step } → ( Finish | Fail ) → Unary (unary requests) → Release
+//
+// Start, Step, Finish and Fail append to the caller's dst and return it.
+// Step reads the Output only during the call. After warm-up (a previous
+// request on the same Pipeline, or the first few tokens), Step allocates
+// nothing per token. A Pipeline is not safe for concurrent use; reuse one
+// with Reset (Serve pools them).
+type Pipeline struct {
+	prep    *preprocess.Prepared
+	opts    Options
+	now     func() time.Time
+	ids     protocols.IDSource
+	created int64
+	id      string // chat/completions response id
+	model   string
+
+	pools   [2]*parsers.Pool
+	choices []*choice
+	order   []int // choice indices in the order they finished
+	buf     []byte
+
+	// one set of emitters per API; only the request's API is used
+	chat   []*openai.ChunkEmitter
+	comp   []*completionEmitter
+	agg    []*openai.Aggregator
+	msg    *anthropic.Emitter
+	resp   *responses.Emitter
+	lpHead []byte // chat logprobs frame head up to the choice index
+
+	lpUnary [][]openai.TokenLogprob // unary chat logprobs per choice
+
+	usage    engine.Usage
+	hasUsage bool
+
+	started  bool
+	finished bool
+	err      error // the failure given to Fail
+}
+
+// New returns a Pipeline for prep.
+func New(prep *preprocess.Prepared, opts Options) (*Pipeline, error) {
+	p := &Pipeline{}
+	if err := p.Reset(prep, opts); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Reset prepares p for a new request, keeping its buffers, emitters and
+// decoders. It fails for a parser configuration the parsers package
+// rejects or too many choices; p is then unusable until the next Reset.
+func (p *Pipeline) Reset(prep *preprocess.Prepared, opts Options) error {
+	p.Release()
+	n := prep.Engine.N
+	if n <= 0 {
+		n = 1
+	}
+	if n > MaxChoices {
+		return &engine.Error{Kind: engine.ErrBadRequest, Status: 400, Message: "n must be at most 128"}
+	}
+	p.prep, p.opts = prep, opts
+	p.now = opts.Now
+	if p.now == nil {
+		p.now = time.Now
+	}
+	if opts.Seed != 0 {
+		p.ids = protocols.NewSeededIDSource(opts.Seed)
+	} else if p.ids.IsZero() {
+		p.ids = protocols.NewIDSource()
+	}
+	p.created = p.now().Unix()
+	p.model = prep.Response.Model
+	if p.model == "" {
+		p.model = prep.Engine.Model
+	}
+	p.order = p.order[:0]
+	p.buf = p.buf[:0]
+	p.usage, p.hasUsage = engine.Usage{}, false
+	p.started, p.finished, p.err = false, false, nil
+
+	if prep.API != preprocess.APICompletions {
+		pools, err := poolsFor(prep)
+		if err != nil {
+			return err
+		}
+		p.pools = pools
+	}
+	switch prep.API {
+	case preprocess.APIChat:
+		p.id = "chatcmpl-" + requestID(prep, p.ids)
+	case preprocess.APICompletions:
+		p.id = "cmpl-" + requestID(prep, p.ids)
+	}
+	for len(p.choices) < n {
+		p.choices = append(p.choices, &choice{})
+	}
+	p.choices = p.choices[:n]
+	for i := 0; i < n; i++ {
+		p.choices[i].reset(p, i, p.emitter(i))
+	}
+	if prep.API == preprocess.APIChat && prep.Response.Logprobs {
+		p.lpHead = append(p.lpHead[:0], `data: {"id":`...)
+		p.lpHead = appendStr(p.lpHead, p.id)
+		p.lpHead = append(p.lpHead, `,"object":"chat.completion.chunk","created":`...)
+		p.lpHead = appendInt(p.lpHead, p.created)
+		p.lpHead = append(p.lpHead, `,"model":`...)
+		p.lpHead = appendStr(p.lpHead, p.model)
+		p.lpHead = append(p.lpHead, `,"choices":[{"index":`...)
+		if !prep.Stream {
+			for len(p.lpUnary) < n {
+				p.lpUnary = append(p.lpUnary, nil)
+			}
+			for i := range p.lpUnary {
+				p.lpUnary[i] = nil
+			}
+		}
+	}
+	return nil
+}
+
+func requestID(prep *preprocess.Prepared, ids protocols.IDSource) string {
+	if prep.Engine.RequestID != "" {
+		return prep.Engine.RequestID
+	}
+	return ids.New("")
+}
+
+// emitter returns (after resetting) the emitter choice i writes to.
+func (p *Pipeline) emitter(i int) protocols.Emitter {
+	prep := p.prep
+	plan := &prep.Response
+	if !prep.Stream && prep.API != preprocess.APICompletions {
+		for len(p.agg) <= i {
+			p.agg = append(p.agg, nil)
+		}
+		p.agg[i] = openai.NewAggregator(openai.AggregatorConfig{ID: p.id, Model: p.model, Created: p.created})
+		return p.agg[i]
+	}
+	switch prep.API {
+	case preprocess.APICompletions:
+		for len(p.comp) <= i {
+			p.comp = append(p.comp, &completionEmitter{})
+		}
+		p.comp[i].reset(p.id, p.model, p.created, i, plan.IncludeUsage, !prep.Stream)
+		return p.comp[i]
+	case preprocess.APIMessages:
+		if i > 0 {
+			return discard{}
+		}
+		cfg := anthropic.EmitterConfig{Model: p.model, InputTokens: int64(plan.PromptTokens),
+			CachedTokens: int64(plan.CachedTokens), Ping: true, IDs: p.ids}
+		if ctx := plan.Anthropic; ctx != nil {
+			if ctx.Model != "" {
+				cfg.Model = ctx.Model
+			}
+			cfg.DisableParallelToolUse = ctx.DisableParallelToolUse
+		}
+		if p.msg == nil {
+			p.msg = anthropic.NewEmitter(cfg)
+		} else {
+			p.msg.Reset(cfg)
+		}
+		return p.msg
+	case preprocess.APIResponses:
+		if i > 0 {
+			return discard{}
+		}
+		cfg := responses.EmitterConfig{IDs: p.ids, Now: p.now}
+		if ctx := plan.Responses; ctx != nil && ctx.Request != nil {
+			cfg.Response = responses.ResponseFrom(ctx.Request)
+			cfg.Summary = ctx.Request.Reasoning.Value().Summary != ""
+			cfg.ReasoningPassback = responses.WantsEncryptedReasoning(ctx.Request)
+		} else {
+			cfg.Response = responses.ResponseFrom(&responses.Request{Model: p.model})
+		}
+		if cfg.Response.Model == "" {
+			cfg.Response.Model = p.model
+		}
+		if p.resp == nil {
+			p.resp = responses.NewEmitter(cfg)
+		} else {
+			p.resp.Reset(cfg)
+		}
+		return p.resp
+	}
+	for len(p.chat) <= i {
+		p.chat = append(p.chat, nil)
+	}
+	cfg := openai.ChunkConfig{ID: p.id, Model: p.model, Created: p.created, ChoiceIndex: i,
+		IncludeUsage: plan.IncludeUsage, OmitDone: true}
+	if p.chat[i] == nil {
+		p.chat[i] = openai.NewChunkEmitter(cfg)
+	} else {
+		p.chat[i].Reset(cfg)
+	}
+	return p.chat[i]
+}
+
+// Release returns the parsers to their pools. The Pipeline may be Reset
+// and used again.
+func (p *Pipeline) Release() {
+	for _, c := range p.choices {
+		if c.main != nil || c.alt != nil {
+			c.release(p)
+		}
+	}
+}
+
+// Start appends the envelope a stream opens with (Anthropic message_start
+// and ping, Responses response.created and response.in_progress; nothing
+// for chat and completions, whose first chunk carries the role).
+func (p *Pipeline) Start(dst []byte) []byte {
+	if p.started || !p.prep.Stream {
+		return dst
+	}
+	p.started = true
+	switch p.prep.API {
+	case preprocess.APIMessages:
+		dst = p.msg.Start(dst)
+	case preprocess.APIResponses:
+		dst = p.resp.Start(dst)
+	}
+	return dst
+}
+
+// Step appends the bytes for one engine output. An output for a choice
+// index outside [0, n) is an error, as is an output that failed
+// (engine.FinishError): the caller then ends the stream with Fail.
+func (p *Pipeline) Step(dst []byte, out *engine.Output) ([]byte, error) {
+	if p.finished {
+		return dst, nil
+	}
+	if !p.started {
+		dst = p.Start(dst)
+	}
+	if out.Usage != nil {
+		p.usage, p.hasUsage = *out.Usage, true
+	}
+	if out.Index < 0 || out.Index >= len(p.choices) {
+		if out.Usage != nil && len(out.TokenIDs) == 0 && !out.HasText && out.Finish == engine.FinishNone {
+			return dst, nil // a usage-only step
+		}
+		return dst, &engine.Error{Kind: engine.ErrMalformed, Message: "engine output for choice index out of range"}
+	}
+	p.buf = dst
+	err := p.choices[out.Index].step(p, out)
+	dst, p.buf = p.buf, nil
+	return dst, err
+}
+
+// Done reports whether every choice has ended (by the engine's finish or a
+// local stop): the caller may stop reading the engine and call Finish.
+func (p *Pipeline) Done() bool { return len(p.order) == len(p.choices) }
+
+// Usage returns the usage of the response so far: the engine's numbers
+// where it reported them, else counted here.
+func (p *Pipeline) Usage() protocols.Usage {
+	plan := &p.prep.Response
+	u := protocols.Usage{PromptTokens: int64(plan.PromptTokens), CachedTokens: int64(plan.CachedTokens)}
+	var counted, reasoning int64
+	for _, c := range p.choices {
+		counted += c.completionTokens()
+		reasoning += c.reasoningTk
+	}
+	u.CompletionTokens = counted
+	if p.hasUsage {
+		if p.usage.PromptTokens > 0 {
+			u.PromptTokens = p.usage.PromptTokens
+		}
+		if p.usage.CompletionTokens > 0 {
+			u.CompletionTokens = p.usage.CompletionTokens
+		}
+		if p.usage.CachedTokens > 0 {
+			u.CachedTokens = p.usage.CachedTokens
+		}
+	}
+	u.ReasoningTokens = min(reasoning, u.CompletionTokens)
+	return u
+}
+
+// Finish ends every choice that has not ended (the engine's stream ended:
+// a choice without a finish reason ends as stop) and appends the terminal
+// events: per choice finish chunks, the usage chunk, [DONE] (chat and
+// completions), message_delta and message_stop (Anthropic), the terminal
+// response event (Responses).
+func (p *Pipeline) Finish(dst []byte) []byte {
+	if p.finished {
+		return dst
+	}
+	if !p.started {
+		dst = p.Start(dst)
+	}
+	p.buf = dst
+	for _, c := range p.choices {
+		if !c.done {
+			c.end(p, engine.FinishStop, nil)
+		}
+	}
+	p.finished = true
+	u := p.Usage()
+	dst, p.buf = p.buf, nil
+	for _, i := range p.order {
+		c := p.choices[i]
+		if m, ok := c.em.(*anthropic.Emitter); ok && len(c.stopStr) > 0 {
+			m.SetStopSequence(c.stopStr)
+		}
+		switch em := c.em.(type) {
+		case *openai.ChunkEmitter:
+			dst = em.FinishChoice(dst, c.finish, u)
+		default:
+			dst = c.em.Finish(dst, c.finish, u)
+		}
+		c.calledEnd = true
+	}
+	if p.prep.Stream {
+		switch p.prep.API {
+		case preprocess.APIChat:
+			e := p.chat[0]
+			e.SetUsage(u)
+			dst = e.Done(dst)
+			dst = append(dst, protocols.SSEDone...)
+		case preprocess.APICompletions:
+			if p.prep.Response.IncludeUsage {
+				dst = p.comp[0].appendUsageFrame(dst, u)
+			}
+			dst = append(dst, protocols.SSEDone...)
+		}
+	}
+	return dst
+}
+
+// Fail ends the response with err: an in-stream error event for a stream
+// (the API's shape), or the error Unary returns.
+func (p *Pipeline) Fail(dst []byte, err error) []byte {
+	if p.finished {
+		return dst
+	}
+	p.finished = true
+	p.err = err
+	if !p.prep.Stream {
+		return dst
+	}
+	msg := errorMessage(err)
+	switch p.prep.API {
+	case preprocess.APIChat:
+		dst = p.chat[0].Fail(dst, msg)
+	case preprocess.APICompletions:
+		dst = appendOpenAIErrorEvent(dst, err)
+	case preprocess.APIMessages:
+		dst = p.msg.Fail(dst, msg)
+	case preprocess.APIResponses:
+		dst = p.resp.Fail(dst, msg)
+	}
+	return dst
+}
+
+// Err returns the error given to Fail.
+func (p *Pipeline) Err() error { return p.err }
+
+// isStopString reports whether s is one of the request's stop strings.
+func (p *Pipeline) isStopString(s []byte) bool {
+	for _, str := range p.prep.Engine.Stop.Strings {
+		if str == string(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// logprobs passes the logprobs of a step through (chat only): a chunk of
+// their own in a stream, collected for the unary answer.
+func (p *Pipeline) logprobs(c *choice, lps []engine.Logprob) {
+	if p.prep.API != preprocess.APIChat {
+		return
+	}
+	if !p.prep.Stream {
+		for i := range lps {
+			lp := &lps[i]
+			t := openai.TokenLogprob{Token: string(lp.Token), Logprob: lp.Logprob, Bytes: byteInts(lp.Token),
+				TopLogprobs: make([]openai.TopLogprob, len(lp.Top))}
+			for k := range lp.Top {
+				tp := &lp.Top[k]
+				t.TopLogprobs[k] = openai.TopLogprob{Token: string(tp.Token), Logprob: tp.Logprob, Bytes: byteInts(tp.Token)}
+			}
+			p.lpUnary[c.index] = append(p.lpUnary[c.index], t)
+		}
+		return
+	}
+	b := append(p.buf, p.lpHead...)
+	b = appendInt(b, int64(c.index))
+	b = append(b, `,"delta":{},"logprobs":{"content":[`...)
+	for i := range lps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		lp := &lps[i]
+		b = appendTokenLogprob(b, lp.Token, lp.Logprob)
+		b = append(b, `,"top_logprobs":[`...)
+		for k := range lp.Top {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendTokenLogprob(b, lp.Top[k].Token, lp.Top[k].Logprob)
+			b = append(b, '}')
+		}
+		b = append(b, "]}"...)
+	}
+	b = append(b, `]},"finish_reason":null}]`...)
+	if p.prep.Response.IncludeUsage {
+		b = append(b, `,"usage":null`...)
+	}
+	p.buf = append(b, "}\n\n"...)
+}
+
+// appendTokenLogprob writes `{"token":…,"logprob":…,"bytes":[…]` (open).
+func appendTokenLogprob(b, token []byte, logprob float64) []byte {
+	b = append(b, `{"token":`...)
+	b = appendString(b, token)
+	b = append(b, `,"logprob":`...)
+	b = appendFloat(b, logprob)
+	b = append(b, `,"bytes":[`...)
+	for i, c := range token {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendInt(b, int64(c))
+	}
+	return append(b, ']')
+}
+
+func byteInts(b []byte) []int {
+	out := make([]int, len(b))
+	for i, c := range b {
+		out[i] = int(c)
+	}
+	return out
+}
+
+// discard is the emitter of choices an API cannot carry (n > 1 on
+// Anthropic Messages and Responses, which have one output per response).
+type discard struct{}
+
+func (discard) Content(dst, _ []byte) []byte                        { return dst }
+func (discard) Reasoning(dst, _ []byte) []byte                      { return dst }
+func (discard) ToolCallStart(dst []byte, _ int, _, _ []byte) []byte { return dst }
+func (discard) ToolCallArgs(dst []byte, _ int, _ []byte) []byte     { return dst }
+func (discard) ToolCallEnd(dst []byte, _ int) []byte                { return dst }
+func (discard) ToolCallAbandoned(dst []byte, _ int) []byte          { return dst }
+func (discard) Finish(dst []byte, _ protocols.FinishReason, _ protocols.Usage) []byte {
+	return dst
+}
+func (discard) Fail(dst []byte, _ string) []byte { return dst }
+
+// errorMessage is the message an error carries to the client.
+func errorMessage(err error) string {
+	var ee *engine.Error
+	if errors.As(err, &ee) && ee.Message != "" {
+		return ee.Message
+	}
+	if err == nil {
+		return "internal error"
+	}
+	return err.Error()
+}

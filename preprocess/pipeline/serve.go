@@ -1,0 +1,156 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"sync"
+
+	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/engine"
+)
+
+var errStreaming = errors.New("pipeline: the request asked for a stream; there is no unary answer")
+
+var pipelines = sync.Pool{New: func() any { return new(Pipeline) }}
+
+// Serve runs prep on eng and answers on w: an SSE stream (one flush per
+// engine step) when the client asked for one, else the unary JSON body.
+// Errors before the first byte (the engine refused the request, failed
+// before its first output) are answered with the API's error status and
+// body; after it, with the API's in-stream error event. Canceling ctx (the
+// client went away) stops the engine. Serve returns the engine or client
+// error, if any, after answering.
+func Serve(ctx context.Context, w http.ResponseWriter, eng engine.Engine, prep *preprocess.Prepared) error {
+	return ServeWith(ctx, w, eng, prep, Options{})
+}
+
+// ServeWith is Serve with Options.
+func ServeWith(ctx context.Context, w http.ResponseWriter, eng engine.Engine, prep *preprocess.Prepared, opts Options) error {
+	p := pipelines.Get().(*Pipeline)
+	defer func() {
+		p.Release()
+		p.prep = nil
+		pipelines.Put(p)
+	}()
+	if err := p.Reset(prep, opts); err != nil {
+		WriteError(w, prep.API, err)
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	st, err := eng.Generate(ctx, &prep.Engine)
+	if err != nil {
+		WriteError(w, prep.API, err)
+		return err
+	}
+	defer st.Close()
+	if !prep.Stream {
+		return serveUnary(ctx, w, st, p, prep)
+	}
+	return serveStream(ctx, w, st, p, prep)
+}
+
+func serveUnary(ctx context.Context, w http.ResponseWriter, st engine.Stream, p *Pipeline, prep *preprocess.Prepared) error {
+	if err := drain(ctx, st, p); err != nil {
+		WriteError(w, prep.API, err)
+		return err
+	}
+	body, err := p.UnaryJSON()
+	if err != nil {
+		WriteError(w, prep.API, err)
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, err = w.Write(body)
+	return err
+}
+
+// drain runs the whole stream through p (unary requests).
+func drain(ctx context.Context, st engine.Stream, p *Pipeline) error {
+	for !p.Done() {
+		out, err := st.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return streamErr(ctx, err)
+		}
+		if _, err := p.Step(nil, out); err != nil {
+			return err
+		}
+	}
+	p.Finish(nil)
+	return nil
+}
+
+// streamErr prefers the context's error when the client went away.
+func streamErr(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	return err
+}
+
+func serveStream(ctx context.Context, w http.ResponseWriter, st engine.Stream, p *Pipeline, prep *preprocess.Prepared) error {
+	flusher, _ := w.(http.Flusher)
+	buf := p.buf[:0]
+	wrote := false
+	write := func() error {
+		if !wrote {
+			h := w.Header()
+			h.Set("Content-Type", "text/event-stream")
+			h.Set("Cache-Control", "no-cache")
+			h.Set("X-Accel-Buffering", "no")
+			w.WriteHeader(http.StatusOK)
+			wrote = true
+		}
+		if len(buf) == 0 {
+			return nil
+		}
+		_, err := w.Write(buf)
+		buf = buf[:0]
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return err
+	}
+	fail := func(err error) error {
+		err = streamErr(ctx, err)
+		if Status(prep.API, err) == StatusCanceled {
+			return err // the client is gone: nothing to write
+		}
+		if !wrote {
+			WriteError(w, prep.API, err)
+			return err
+		}
+		buf = p.Fail(buf, err)
+		_ = write()
+		return err
+	}
+	for !p.Done() {
+		out, err := st.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fail(err)
+		}
+		if !wrote {
+			buf = p.Start(buf)
+		}
+		if buf, err = p.Step(buf, out); err != nil {
+			return fail(err)
+		}
+		if len(buf) > 0 || !wrote {
+			if err := write(); err != nil {
+				return streamErr(ctx, err)
+			}
+		}
+	}
+	buf = p.Finish(buf)
+	err := write()
+	p.buf = buf[:0]
+	return err
+}

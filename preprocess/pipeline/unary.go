@@ -1,0 +1,87 @@
+package pipeline
+
+import (
+	"encoding/json"
+
+	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/protocols"
+	"github.com/agentwire/agentwire/protocols/convert"
+	"github.com/agentwire/agentwire/protocols/openai"
+	"github.com/agentwire/agentwire/protocols/responses"
+)
+
+// Unary returns the unary answer of a request that did not ask for a
+// stream, built from the same events a stream would carry (call after
+// Finish): *openai.ChatResponse (chat), *openai.CompletionResponse
+// (completions), *anthropic.Response (Messages) or *responses.Response
+// (Responses). It returns the error given to Fail, if any.
+func (p *Pipeline) Unary() (any, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
+	if p.prep.Stream {
+		return nil, errStreaming
+	}
+	if !p.finished {
+		p.Finish(nil)
+	}
+	u := p.Usage()
+	if p.prep.API == preprocess.APICompletions {
+		r := &openai.CompletionResponse{ID: p.id, Object: openai.ObjectTextCompletion, Created: p.created,
+			Model: p.model, Usage: protocols.Some(openai.UsageFrom(u))}
+		for i, e := range p.comp[:len(p.choices)] {
+			r.Choices = append(r.Choices, openai.CompletionChoice{Index: i, Text: string(e.text),
+				Logprobs: openai.RawJSON("null"), FinishReason: protocols.Some(e.finish)})
+		}
+		return r, nil
+	}
+	chat := p.agg[0].Response()
+	for i := 1; i < len(p.choices); i++ {
+		ch := p.agg[i].Response().Choices[0]
+		ch.Index = i
+		chat.Choices = append(chat.Choices, ch)
+	}
+	usage := openai.UsageFrom(u)
+	chat.Usage = &usage
+	if p.prep.Response.Logprobs && p.prep.API == preprocess.APIChat {
+		for i := range chat.Choices {
+			chat.Choices[i].Logprobs = &openai.Logprobs{Content: p.lpUnary[i]}
+			if chat.Choices[i].Logprobs.Content == nil {
+				chat.Choices[i].Logprobs.Content = []openai.TokenLogprob{}
+			}
+		}
+	}
+	plan := &p.prep.Response
+	switch p.prep.API {
+	case preprocess.APIMessages:
+		return convert.ChatToAnthropic(chat, plan.Anthropic, convert.BackOptions{
+			MatchedStop: string(p.choices[0].stopStr), IDs: p.ids}), nil
+	case preprocess.APIResponses:
+		r := convert.ChatToResponses(chat, plan.Responses, convert.BackOptions{IDs: p.ids})
+		if ctx := plan.Responses; ctx != nil && ctx.Request != nil && responses.WantsEncryptedReasoning(ctx.Request) {
+			for i := range r.Output {
+				if it := r.Output[i].OfReasoning; it != nil {
+					text := ""
+					if c := it.Content.Value(); len(c) > 0 {
+						text = c[0].Text
+					}
+					it.EncryptedContent = protocols.Some(responses.EncodeReasoning(text))
+				}
+			}
+		}
+		if r.Model == "" {
+			r.Model = p.model
+		}
+		return r, nil
+	}
+	return chat, nil
+}
+
+// UnaryJSON is Unary encoded as the response body.
+func (p *Pipeline) UnaryJSON() ([]byte, error) {
+	v, err := p.Unary()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
