@@ -34,6 +34,8 @@ type choice struct {
 	main    *parsers.Parser // from pools[0]
 	alt     *parsers.Parser // PRE.4 bare-JSON parser (no reasoning), from pools[1]
 	rawText bool            // completions: no gate, no parser, no framing
+	imm     immediate       // immediate mode (guided tool_choice): parses the content
+	immOn   bool
 
 	// whitespace framing
 	blockOpen      bool   // a content block is open (non-whitespace content emitted since the last reasoning or call)
@@ -87,6 +89,10 @@ func (c *choice) reset(p *Pipeline, index int, em protocols.Emitter) {
 		if p.pools[1] != nil {
 			c.alt = p.pools[1].Get()
 		}
+	}
+	c.immOn = plan.ImmediateTool && !c.rawText
+	if c.immOn {
+		c.imm.reset(plan.ImmediateToolName, p.prep.Parsers.MaxCallBuffer, p.ids)
 	}
 	c.blockOpen, c.afterReasoning = false, false
 	c.ws = c.ws[:0]
@@ -249,12 +255,17 @@ func (c *choice) feed(p *Pipeline, text []byte) {
 }
 
 // bridge turns parser events into emitter calls, applying the whitespace
-// framing rule and reasoning visibility.
+// framing rule and reasoning visibility. In immediate mode the content is
+// the guided call JSON and goes to the immediate parser first.
 func (c *choice) bridge(p *Pipeline, evs []parsers.Event) {
 	for i := range evs {
 		ev := &evs[i]
 		switch ev.Kind {
 		case parsers.EventContent:
+			if c.immOn {
+				c.emit(p, c.imm.Feed(ev.Text))
+				continue
+			}
 			c.content(p, ev.Text)
 		case parsers.EventReasoning:
 			c.reasoning(p, ev.Text)
@@ -272,6 +283,14 @@ func (c *choice) bridge(p *Pipeline, evs []parsers.Event) {
 			p.buf = c.em.ToolCallAbandoned(p.buf, ev.Index)
 		}
 	}
+}
+
+// emit bridges events that need no further parsing.
+func (c *choice) emit(p *Pipeline, evs []parsers.Event) {
+	on := c.immOn
+	c.immOn = false
+	c.bridge(p, evs)
+	c.immOn = on
 }
 
 // content applies the whitespace framing rule: no content block is opened
@@ -368,6 +387,9 @@ func (c *choice) flushParser(p *Pipeline) {
 		c.bridge(p, c.parser.Feed(t))
 	}
 	c.bridge(p, c.parser.Finish())
+	if c.immOn {
+		c.emit(p, c.imm.Finish())
+	}
 }
 
 // end finishes the choice: held text is released, the parser finished,

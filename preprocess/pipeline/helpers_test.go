@@ -249,6 +249,12 @@ func engineFinish(s string) engine.Finish {
 
 // ---- a byte-level tokenizer whose tokens are the captures' deltas ----
 
+// extraTokens are tokens the unit tests spell outputs with.
+var extraTokens = []string{"Hello", " world", "\nObs", "ervation:", " more", "<th", "ink>", "<think>", "</think>",
+	"Hi", " there", "<tool_call>", "</tool_call>", `{"name": "get_weather", "arguments": {"city": "Paris"}}`,
+	"  ", "\n\n", "[{", `"name": "get_weather", `, `"parameters": {"city": "Paris"}}]`, `{"city": "Paris"}`,
+	"I should call it.", "STOP", "ST", "OP", "é", "\xc3", "\xa9"}
+
 // eosToken is the special token appended to every token-id replay (a
 // hidden stop id).
 const eosToken = "<|endoftext|>"
@@ -309,6 +315,7 @@ func captureTokenizer(t testing.TB, extra ...string) *vocabTok {
 			all = append(all, c.deltas...)
 		}
 		all = append(all, extra...)
+		all = append(all, extraTokens...)
 		for _, d := range all {
 			if _, ok := ids[d]; ok {
 				continue
@@ -386,3 +393,5 @@ func prepFor(api preprocess.API, stream bool, toolParser, reasoningParser string
 }
 
 var allAPIs = []preprocess.API{preprocess.APIChat, preprocess.APICompletions, preprocess.APIMessages, preprocess.APIResponses}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -1,0 +1,121 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/agentwire/agentwire/parsers"
+	"github.com/agentwire/agentwire/protocols"
+)
+
+// immediate parses guided tool-call output (§5.1 immediate mode: the
+// request forced tool_choice required or named and no marker-based tool
+// parser applies): the content after reasoning is the guided JSON itself,
+// an array of {"name", "parameters"} objects (required) or the arguments
+// object of the named tool. It buffers the content (bounded by the parser
+// call buffer limit) and emits whole calls at the end; content that is not
+// the expected shape is released as content, unchanged, so nothing is
+// lost.
+type immediate struct {
+	name   string // the named tool; "" for the array form
+	limit  int
+	buf    []byte
+	over   bool // the buffer limit was passed: released as content
+	events []parsers.Event
+	arena  []byte
+	ids    protocols.IDSource
+	done   bool
+}
+
+func (m *immediate) reset(name string, limit int, ids protocols.IDSource) {
+	if limit <= 0 {
+		limit = parsers.DefaultMaxCallBuffer
+	}
+	m.name, m.limit, m.ids = name, limit, ids
+	m.buf, m.arena, m.events = m.buf[:0], m.arena[:0], m.events[:0]
+	m.over, m.done = false, false
+}
+
+// Feed buffers content; past the limit the buffer is released as content.
+func (m *immediate) Feed(b []byte) []parsers.Event {
+	m.events = m.events[:0]
+	if m.done || len(b) == 0 {
+		return nil
+	}
+	if m.over {
+		m.events = append(m.events, parsers.Event{Kind: parsers.EventContent, Text: b})
+		return m.events
+	}
+	m.buf = append(m.buf, b...)
+	if len(m.buf) > m.limit {
+		m.over = true
+		m.events = append(m.events, parsers.Event{Kind: parsers.EventContent, Text: m.buf})
+	}
+	return m.events
+}
+
+type guidedCall struct {
+	Name       string          `json:"name"`
+	Parameters json.RawMessage `json:"parameters"`
+	Arguments  json.RawMessage `json:"arguments"`
+}
+
+// Finish parses the buffered content and returns the calls (or the
+// content unchanged when it is not the guided shape).
+func (m *immediate) Finish() []parsers.Event {
+	m.events = m.events[:0]
+	if m.done || m.over {
+		m.done = true
+		return nil
+	}
+	m.done = true
+	text := bytes.TrimSpace(m.buf)
+	if len(text) == 0 {
+		return nil
+	}
+	var calls []guidedCall
+	switch {
+	case m.name != "":
+		if text[0] == '{' && json.Valid(text) {
+			calls = []guidedCall{{Name: m.name, Parameters: text}}
+		}
+	case text[0] == '[':
+		if json.Unmarshal(text, &calls) != nil {
+			calls = nil
+		}
+	case text[0] == '{':
+		var c guidedCall
+		if json.Unmarshal(text, &c) == nil {
+			calls = []guidedCall{c}
+		}
+	}
+	for _, c := range calls {
+		if c.Name == "" {
+			calls = nil
+			break
+		}
+	}
+	if len(calls) == 0 {
+		m.events = append(m.events, parsers.Event{Kind: parsers.EventContent, Text: m.buf})
+		return m.events
+	}
+	for i, c := range calls {
+		args := c.Parameters
+		if len(args) == 0 {
+			args = c.Arguments
+		}
+		var compact bytes.Buffer
+		if len(args) == 0 || json.Compact(&compact, args) != nil || compact.Bytes()[0] != '{' {
+			compact.Reset()
+			compact.WriteString("{}")
+		}
+		start := len(m.arena)
+		m.arena = m.ids.AppendHex(m.arena, "call_")
+		id := m.arena[start:len(m.arena):len(m.arena)]
+		m.events = append(m.events,
+			parsers.Event{Kind: parsers.EventToolCallStart, Index: i, ID: id, Name: []byte(c.Name)},
+			parsers.Event{Kind: parsers.EventToolCallArgs, Index: i, Text: compact.Bytes()},
+			parsers.Event{Kind: parsers.EventToolCallEnd, Index: i})
+	}
+	return m.events
+}

@@ -1,0 +1,329 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/engine"
+)
+
+// tokOuts spells toks as token-id outputs, one token per step; the engine
+// ends with finish on the last step.
+func tokOuts(t testing.TB, finish engine.Finish, toks ...string) []engine.Output {
+	v := captureTokenizer(t)
+	outs := make([]engine.Output, len(toks))
+	for i, s := range toks {
+		id, ok := v.ids[s]
+		if !ok {
+			if s == eosToken {
+				id = v.eos
+			} else {
+				t.Fatalf("token %q not in the vocabulary", s)
+			}
+		}
+		outs[i] = engine.Output{TokenIDs: []uint32{id}}
+	}
+	outs[len(outs)-1].Finish = finish
+	return outs
+}
+
+func txtOuts(finish engine.Finish, deltas ...string) []engine.Output {
+	outs := textOutputs(deltas, finish)
+	outs[len(outs)-1].Usage = nil
+	return outs
+}
+
+// both serves prep streamed and unary, checks they agree and returns the
+// streamed result and body.
+func both(t *testing.T, prep *preprocess.Prepared, outs []engine.Output) (result, string) {
+	t.Helper()
+	prep.Stream = true
+	w := serve(t, newFake(outs), prep)
+	if w.Code != 200 {
+		t.Fatalf("status %d: %s", w.Code, w.Body)
+	}
+	sr, err := streamResult(prep.API, w.Body.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, w.Body)
+	}
+	body := w.Body.String()
+	p2 := *prep
+	p2.Stream = false
+	w = serve(t, newFake(outs), &p2)
+	ur, err := unaryResult(prep.API, w.Body.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, w.Body)
+	}
+	if d := cmp.Diff(sr, ur, cmpResult); d != "" {
+		t.Errorf("streamed and unary differ (-stream +unary):\n%s\n%s", d, body)
+	}
+	return sr, body
+}
+
+func withTok(t testing.TB, prep *preprocess.Prepared) *preprocess.Prepared {
+	v := captureTokenizer(t)
+	prep.Response.Tokenizer = v.tok
+	prep.Engine.Stop.HiddenIDs = []uint32{v.eos}
+	return prep
+}
+
+func TestStopHandling(t *testing.T) {
+	cases := []struct {
+		name    string
+		toks    []string
+		strs    []string
+		include bool
+		visible []string
+		min     int
+		want    string
+		finish  string
+		notIn   string // must not appear anywhere in the stream
+	}{
+		{name: "split stop string never partially emitted", toks: []string{"Hello", " world", "\nObs", "ervation:", " more"},
+			strs: []string{"\nObservation:"}, want: "Hello world", finish: "stop", notIn: "Obs"},
+		{name: "visible stop string", toks: []string{"Hello", " world", "\nObs", "ervation:", " more"},
+			strs: []string{"\nObservation:"}, include: true, want: "Hello world\nObservation:", finish: "stop", notIn: "more"},
+		{name: "held prefix released when it cannot match", toks: []string{"Hello", "\nObs", " more"},
+			strs: []string{"\nObservation:"}, want: "Hello\nObs more", finish: "length"},
+		{name: "held prefix flushed at the end", toks: []string{"Hello", "\nObs"},
+			strs: []string{"\nObservation:"}, want: "Hello\nObs", finish: "length"},
+		{name: "earliest match wins", toks: []string{"Hello", " world", "STOP"},
+			strs: []string{"STOP", "world"}, want: "Hello ", finish: "stop"},
+		{name: "hidden stop id", toks: []string{"Hello", " world", eosToken, " more"},
+			want: "Hello world", finish: "stop", notIn: "more"},
+		{name: "visible stop id", toks: []string{"Hello", " world", " more", "Hi"},
+			visible: []string{" more"}, want: "Hello world more", finish: "stop", notIn: "Hi"},
+		{name: "min_tokens defers stops", toks: []string{"ST", "OP", "Hello", "STOP", " more"},
+			strs: []string{"STOP"}, min: 3, want: "STOPHello", finish: "stop", notIn: "more"},
+		{name: "split character", toks: []string{"Hello", "\xc3", "\xa9"}, want: "Helloé", finish: "length"},
+	}
+	v := captureTokenizer(t)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APICompletions, preprocess.APIMessages} {
+				prep := withTok(t, prepFor(api, true, "", ""))
+				prep.Engine.Stop.Strings = tc.strs
+				prep.Engine.Stop.IncludeStrings = tc.include
+				prep.Engine.MinTokens = tc.min
+				for _, s := range tc.visible {
+					prep.Engine.Stop.VisibleIDs = append(prep.Engine.Stop.VisibleIDs, v.ids[s])
+				}
+				if api == preprocess.APIMessages {
+					prep.Response.Anthropic.StopSequences = tc.strs
+				}
+				got, body := both(t, prep, tokOuts(t, engine.FinishLength, tc.toks...))
+				want := result{Content: tc.want, Finish: tc.finish}
+				if d := cmp.Diff(want, got, cmpResult); d != "" {
+					t.Errorf("%s (-want +got):\n%s\n%s", api, d, body)
+				}
+				for _, s := range tc.strs {
+					body = strings.ReplaceAll(body, strings.ReplaceAll(s, "\n", `\n`), "") // the reported stop_sequence
+				}
+				if tc.notIn != "" && strings.Contains(body, tc.notIn) {
+					t.Errorf("%s: %q leaked into the stream:\n%s", api, tc.notIn, body)
+				}
+			}
+		})
+	}
+}
+
+// TestStopSequenceAnthropic: a matched stop string is reported as
+// stop_reason stop_sequence with the string, streamed and unary.
+func TestStopSequenceAnthropic(t *testing.T) {
+	prep := withTok(t, prepFor(preprocess.APIMessages, true, "", ""))
+	prep.Engine.Stop.Strings = []string{"\nObservation:"}
+	prep.Response.Anthropic.StopSequences = prep.Engine.Stop.Strings
+	outs := tokOuts(t, engine.FinishLength, "Hello", "\nObs", "ervation:", " more")
+	_, body := both(t, prep, outs)
+	if !strings.Contains(body, `"stop_reason":"stop_sequence","stop_sequence":"\nObservation:"`) {
+		t.Errorf("stream:\n%s", body)
+	}
+	prep.Stream = false
+	w := serve(t, newFake(outs), prep)
+	if !strings.Contains(w.Body.String(), `"stop_reason":"stop_sequence","stop_sequence":"\nObservation:"`) {
+		t.Errorf("unary: %s", w.Body)
+	}
+}
+
+func TestGatesAndFraming(t *testing.T) {
+	call := []call{{Name: "get_weather", Args: `{"city":"Paris"}`}}
+	cases := []struct {
+		name   string
+		tool   string
+		reason string
+		setup  func(*preprocess.Prepared)
+		toks   []string
+		want   result
+	}{
+		{name: "PRE.6 strips a split leading <think>", setup: func(p *preprocess.Prepared) { p.Response.StripLeadingThink = true },
+			toks: []string{"\n\n", "<th", "ink>", "Hi", " there"}, want: result{Content: "Hi there", Finish: "stop"}},
+		{name: "PRE.6 keeps later <think>", setup: func(p *preprocess.Prepared) { p.Response.StripLeadingThink = true },
+			toks: []string{"Hi", "<think>", " there"}, want: result{Content: "Hi<think> there", Finish: "stop"}},
+		{name: "PRE.6 undecided buffer flushed", setup: func(p *preprocess.Prepared) { p.Response.StripLeadingThink = true },
+			toks: []string{"<th"}, want: result{Content: "<th", Finish: "stop"}},
+		{name: "PRE.4 bare JSON bypasses reasoning", reason: "qwen3",
+			setup: func(p *preprocess.Prepared) {
+				p.Parsers.InReasoning = true
+				p.Response.ShapeDetect, p.Response.ImmediateTool = true, true
+			},
+			toks: []string{"\n\n", "[{", `"name": "get_weather", `, `"parameters": {"city": "Paris"}}]`},
+			want: result{Calls: call, Finish: "tool"}},
+		{name: "PRE.4 reasoning then JSON", reason: "qwen3",
+			setup: func(p *preprocess.Prepared) {
+				p.Parsers.InReasoning = true
+				p.Response.ShapeDetect, p.Response.ImmediateTool = true, true
+			},
+			toks: []string{"I should call it.", "</think>", "\n\n", "[{", `"name": "get_weather", `, `"parameters": {"city": "Paris"}}]`},
+			want: result{Reasoning: "I should call it.", Calls: call, Finish: "tool"}},
+		{name: "immediate named tool", setup: func(p *preprocess.Prepared) {
+			p.Response.ImmediateTool, p.Response.ImmediateToolName = true, "get_weather"
+		},
+			toks: []string{`{"city": "Paris"}`}, want: result{Calls: call, Finish: "tool"}},
+		{name: "immediate mode falls back to content", setup: func(p *preprocess.Prepared) { p.Response.ImmediateTool = true },
+			toks: []string{"Hi", " there"}, want: result{Content: "Hi there", Finish: "stop"}},
+		{name: "whitespace before a call is no content block", tool: "hermes", reason: "qwen3",
+			toks: []string{"<think>", "Hi", "</think>", "\n\n", "<tool_call>", `{"name": "get_weather", "arguments": {"city": "Paris"}}`, "</tool_call>", "\n\n"},
+			want: result{Reasoning: "Hi", Calls: call, Finish: "tool"}},
+		{name: "whitespace after reasoning dropped", tool: "hermes", reason: "qwen3",
+			toks: []string{"<think>", "Hi", "</think>", "\n\n", "Hello", " world", "\n\n"},
+			want: result{Reasoning: "Hi", Content: "Hello world\n\n", Finish: "stop"}},
+		{name: "leading whitespace held and emitted in order", tool: "hermes", reason: "qwen3",
+			toks: []string{"\n\n", "  ", "Hello"}, want: result{Content: "\n\n  Hello", Finish: "stop"}},
+		{name: "whitespace-only turn", tool: "hermes", reason: "qwen3",
+			toks: []string{"\n\n", "  "}, want: result{Finish: "stop"}},
+		{name: "hidden reasoning is not sent", tool: "hermes", reason: "qwen3",
+			setup: func(p *preprocess.Prepared) { p.Response.HideReasoning = true },
+			toks:  []string{"<think>", "Hi", "</think>", "\n\n", "Hello"}, want: result{Content: "Hello", Finish: "stop"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APIMessages, preprocess.APIResponses} {
+				prep := withTok(t, prepFor(api, true, tc.tool, tc.reason))
+				if tc.setup != nil {
+					tc.setup(prep)
+				}
+				got, body := both(t, prep, tokOuts(t, engine.FinishEOS, tc.toks...))
+				if d := cmp.Diff(tc.want, got, cmpResult); d != "" {
+					t.Errorf("%s (-want +got):\n%s\n%s", api, d, body)
+				}
+				// The same through a text engine.
+				prep = prepFor(api, true, tc.tool, tc.reason)
+				if tc.setup != nil {
+					tc.setup(prep)
+				}
+				got, body = both(t, prep, txtOuts(engine.FinishEOS, tc.toks...))
+				if d := cmp.Diff(tc.want, got, cmpResult); d != "" {
+					t.Errorf("%s text engine (-want +got):\n%s\n%s", api, d, body)
+				}
+			}
+		})
+	}
+}
+
+// TestChoices: n > 1 choices interleave in one chat stream, each with its
+// finish chunk, then one usage chunk and one [DONE].
+func TestChoices(t *testing.T) {
+	for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APICompletions} {
+		prep := withTok(t, prepFor(api, true, "hermes", "qwen3"))
+		prep.Engine.N = 2
+		a := tokOuts(t, engine.FinishNone, "Hello", " world")
+		b := tokOuts(t, engine.FinishLength, "Hi", " there", " more")
+		for i := range b {
+			b[i].Index = 1
+		}
+		outs := []engine.Output{a[0], b[0], a[1], b[1], b[2]}
+		outs[2].Finish = engine.FinishEOS
+		outs = append(outs, engine.Output{Index: -1, Usage: &engine.Usage{PromptTokens: 12, CompletionTokens: 5}})
+		w := serve(t, newFake(outs), prep)
+		body := w.Body.String()
+		r0, err := streamResult(api, w.Body.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r0.Content != "Hello world" || r0.Finish != "stop" || r0.Usage != [2]int64{12, 5} {
+			t.Errorf("%s choice 0: %+v\n%s", api, r0, body)
+		}
+		if strings.Count(body, "[DONE]") != 1 || strings.Count(body, `"finish_reason":"length"`) != 1 ||
+			strings.Count(body, `"finish_reason":"stop"`) != 1 || strings.Count(body, `"choices":[],"usage"`) != 1 {
+			t.Errorf("%s stream:\n%s", api, body)
+		}
+		prep.Stream = false
+		w = serve(t, newFake(outs), prep)
+		var m map[string]any
+		if err := jsonUnmarshal(w.Body.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		chs := m["choices"].([]any)
+		if len(chs) != 2 {
+			t.Fatalf("%s unary: %s", api, w.Body)
+		}
+		c1 := chs[1].(map[string]any)
+		text := str(path(c1, "message", "content"))
+		if api == preprocess.APICompletions {
+			text = str(c1["text"])
+		}
+		if text != "Hi there more" || c1["finish_reason"] != "length" || num(c1["index"]) != 1 {
+			t.Errorf("%s unary choice 1: %v", api, c1)
+		}
+	}
+}
+
+// TestUsage: completion tokens are counted from ids when the engine does
+// not report them; reasoning tokens are estimated.
+func TestUsage(t *testing.T) {
+	prep := withTok(t, prepFor(preprocess.APIChat, true, "hermes", "qwen3"))
+	outs := tokOuts(t, engine.FinishEOS, "<think>", "Hi", "</think>", "Hello", " world")
+	_, body := both(t, prep, outs)
+	if !strings.Contains(body, `"usage":{"prompt_tokens":12,"completion_tokens":5,"total_tokens":17,"completion_tokens_details":{"reasoning_tokens":`) {
+		t.Errorf("usage:\n%s", body)
+	}
+	prep = withTok(t, prepFor(preprocess.APIChat, true, "hermes", "qwen3"))
+	outs[len(outs)-1].Usage = &engine.Usage{PromptTokens: 30, CompletionTokens: 9, CachedTokens: 16}
+	_, body = both(t, prep, outs)
+	if !strings.Contains(body, `"usage":{"prompt_tokens":30,"completion_tokens":9,"total_tokens":39,"prompt_tokens_details":{"cached_tokens":16}`) {
+		t.Errorf("engine usage:\n%s", body)
+	}
+}
+
+func TestLogprobs(t *testing.T) {
+	prep := prepFor(preprocess.APIChat, true, "", "")
+	prep.Response.Logprobs = true
+	outs := txtOuts(engine.FinishEOS, "Hello", " world")
+	outs[0].Logprobs = []engine.Logprob{{TokenID: 1, Token: []byte("Hello"), Logprob: -0.5,
+		Top: []engine.TopLogprob{{TokenID: 1, Token: []byte("Hello"), Logprob: -0.5}, {TokenID: 2, Token: []byte("Hi"), Logprob: -1.25}}}}
+	outs[1].Logprobs = []engine.Logprob{{TokenID: 3, Token: []byte(" world"), Logprob: -0.125}}
+	_, body := both(t, prep, outs)
+	if !strings.Contains(body, `"logprobs":{"content":[{"token":"Hello","logprob":-0.5,"bytes":[72,101,108,108,111],"top_logprobs":[{"token":"Hello","logprob":-0.5,"bytes":[72,101,108,108,111]},{"token":"Hi","logprob":-1.25,"bytes":[72,105]}]}]}`) {
+		t.Errorf("stream:\n%s", body)
+	}
+	prep.Stream = false
+	w := serve(t, newFake(outs), prep)
+	if !strings.Contains(w.Body.String(), `"logprobs":{"content":[{"token":"Hello","logprob":-0.5,"bytes":[72,101,108,108,111],"top_logprobs":[`) ||
+		!strings.Contains(w.Body.String(), `{"token":" world","logprob":-0.125`) {
+		t.Errorf("unary: %s", w.Body)
+	}
+}
+
+// TestPassThrough: an engine that parsed its output itself (reasoning and
+// tool_calls deltas) is passed through without re-parsing.
+func TestPassThrough(t *testing.T) {
+	outs := []engine.Output{
+		{Reasoning: []byte("Let me think.")},
+		{Text: []byte("\n\n"), HasText: true},
+		{ToolCalls: []engine.ToolCallDelta{{Index: 0, ID: []byte("call_1"), Name: []byte("get_weather"), Arguments: []byte(`{"city":`)}}},
+		{ToolCalls: []engine.ToolCallDelta{{Index: 0, Arguments: []byte(`"Paris"}`)}}},
+		{ToolCalls: []engine.ToolCallDelta{{Index: 1, ID: []byte("call_2"), Name: []byte("get_time"), Arguments: []byte(`{}`)}}},
+		{Finish: engine.FinishStop},
+	}
+	want := result{Reasoning: "Let me think.", Calls: []call{{Name: "get_weather", Args: `{"city":"Paris"}`}, {Name: "get_time", Args: "{}"}}, Finish: "tool"}
+	for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APIMessages, preprocess.APIResponses} {
+		// The parsers configured would treat <tool_call> as markup; pass-through never parses.
+		got, body := both(t, prepFor(api, true, "hermes", "qwen3"), outs)
+		if d := cmp.Diff(want, got, cmpResult); d != "" {
+			t.Errorf("%s (-want +got):\n%s\n%s", api, d, body)
+		}
+	}
+}
