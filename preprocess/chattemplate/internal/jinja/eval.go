@@ -47,6 +47,59 @@ type evaluator struct {
 	scope    *scope
 	builtins *scope
 	output   strings.Builder
+	budget   *budget
+}
+
+// budget bounds one render (patch: render limits). It is shared by every
+// nested evaluator of the render (macro bodies, call blocks, set blocks).
+type budget struct {
+	steps, maxSteps int // statements and loop iterations executed
+	depth, maxDepth int // macro and caller nesting
+	maxBytes        int // largest string the render may build
+}
+
+// ErrLimit is returned (wrapped) when a render exceeds its Limits.
+var ErrLimit = errors.New("jinja: render limit exceeded")
+
+func (e *evaluator) step() error {
+	b := e.budget
+	if b == nil {
+		return nil
+	}
+	b.steps++
+	if b.maxSteps > 0 && b.steps > b.maxSteps {
+		return fmt.Errorf("%w: more than %d steps", ErrLimit, b.maxSteps)
+	}
+	if b.maxBytes > 0 && e.output.Len() > b.maxBytes {
+		return fmt.Errorf("%w: output larger than %d bytes", ErrLimit, b.maxBytes)
+	}
+	return nil
+}
+
+// checkString rejects a string value larger than the render's byte budget.
+func (e *evaluator) checkString(v Value) error {
+	if e.budget != nil && e.budget.maxBytes > 0 && v.kind == KindString && len(v.v.(string)) > e.budget.maxBytes {
+		return fmt.Errorf("%w: string larger than %d bytes", ErrLimit, e.budget.maxBytes)
+	}
+	return nil
+}
+
+// enter and leave bound macro/caller recursion.
+func (e *evaluator) enter() error {
+	if b := e.budget; b != nil {
+		b.depth++
+		if b.maxDepth > 0 && b.depth > b.maxDepth {
+			b.depth--
+			return fmt.Errorf("%w: macro calls nested deeper than %d", ErrLimit, b.maxDepth)
+		}
+	}
+	return nil
+}
+
+func (e *evaluator) leave() {
+	if e.budget != nil {
+		e.budget.depth--
+	}
 }
 
 func (e *evaluator) execNodes(nodes []node) error {
@@ -59,6 +112,9 @@ func (e *evaluator) execNodes(nodes []node) error {
 }
 
 func (e *evaluator) execNode(n node) error {
+	if err := e.step(); err != nil {
+		return err
+	}
 	switch nd := n.(type) {
 	case *textNode:
 		e.output.WriteString(nd.text)
@@ -229,7 +285,10 @@ func (e *evaluator) execFor(n *forNode) error {
 		old := e.scope
 		e.scope = child
 
-		err := e.execNodes(n.body)
+		err := e.step()
+		if err == nil {
+			err = e.execNodes(n.body)
+		}
 		e.scope = old
 
 		if err != nil {
@@ -269,6 +328,7 @@ func (e *evaluator) execSetBlock(n *setBlockNode) error {
 	bodyEval := evaluator{
 		scope:    e.scope,
 		builtins: e.builtins,
+		budget:   e.budget,
 	}
 	if err := bodyEval.execNodes(n.body); err != nil {
 		return err
@@ -293,7 +353,7 @@ func (e *evaluator) execMacro(n *macroNode) error {
 			} else if v, ok := kwargs[param.name]; ok {
 				child.set(param.name, v)
 			} else if param.defaultVal != nil {
-				defEval := evaluator{scope: child, builtins: e.builtins}
+				defEval := evaluator{scope: child, builtins: e.builtins, budget: e.budget}
 				defVal, err := defEval.evalExpr(param.defaultVal)
 				if err != nil {
 					return Undefined(), err
@@ -312,8 +372,13 @@ func (e *evaluator) execMacro(n *macroNode) error {
 		macroEval := evaluator{
 			scope:    child,
 			builtins: e.builtins,
+			budget:   e.budget,
 		}
 
+		if err := macroEval.enter(); err != nil {
+			return Undefined(), err
+		}
+		defer macroEval.leave()
 		if err := macroEval.execNodes(body); err != nil {
 			return Undefined(), err
 		}
@@ -342,7 +407,12 @@ func (e *evaluator) execCall(n *callNode) error {
 		callerEval := evaluator{
 			scope:    child,
 			builtins: e.builtins,
+			budget:   e.budget,
 		}
+		if err := callerEval.enter(); err != nil {
+			return Undefined(), err
+		}
+		defer callerEval.leave()
 		if err := callerEval.execNodes(body); err != nil {
 			return Undefined(), err
 		}
@@ -408,6 +478,7 @@ func (e *evaluator) execFilterBlock(n *filterBlockNode) error {
 	bodyEval := evaluator{
 		scope:    e.scope,
 		builtins: e.builtins,
+		budget:   e.budget,
 	}
 	if err := bodyEval.execNodes(n.body); err != nil {
 		return err

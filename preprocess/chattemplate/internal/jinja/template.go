@@ -72,3 +72,37 @@ func render(nodes []node, data map[string]Value) (string, error) {
 
 	return e.output.String(), nil
 }
+
+// Limits bounds one render (patch: render limits). Zero fields mean no limit.
+type Limits struct {
+	MaxSteps int // statements executed plus loop iterations
+	MaxBytes int // largest output or string value built during the render
+	MaxDepth int // macro and call-block nesting
+}
+
+// RenderLimited is like RenderValues but stops with an error wrapping
+// ErrLimit when the render exceeds lim.
+func (t *Template) RenderLimited(data map[string]Value, lim Limits) (string, error) {
+	e := evaluator{
+		builtins: cachedBuiltins,
+		budget:   &budget{maxSteps: lim.MaxSteps, maxBytes: lim.MaxBytes, maxDepth: lim.MaxDepth},
+	}
+	e.scope = newScope(e.builtins)
+	for k, v := range data {
+		e.scope.set(k, v)
+	}
+	if err := e.execNodes(t.nodes); err != nil {
+		return "", err
+	}
+	if err := e.step(); err != nil {
+		return "", err
+	}
+	return e.output.String(), nil
+}
+
+// RaiseError is the error of the template's raise_exception(message) call
+// (patch: typed error so callers can tell a template's own rejection from an
+// engine failure).
+type RaiseError struct{ Message string }
+
+func (e *RaiseError) Error() string { return e.Message }

@@ -187,10 +187,10 @@ func (v Value) String() string {
 		return fmt.Sprintf("%d", v.v.(int64))
 
 	case KindFloat:
-		return fmt.Sprintf("%g", v.v.(float64))
+		return pyFloat(v.v.(float64))
 
 	case KindString:
-		return fmt.Sprintf("'%s'", v.v.(string))
+		return string(appendPyStrRepr(nil, v.v.(string)))
 
 	case KindList:
 		list := v.v.(*List)
@@ -213,7 +213,9 @@ func (v Value) String() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "'%s': %s", key, d.Data[key].String())
+			b.Write(appendPyStrRepr(nil, key))
+			b.WriteString(": ")
+			b.WriteString(d.Data[key].String())
 		}
 		b.WriteByte('}')
 		return b.String()

@@ -1,0 +1,201 @@
+package chattemplate
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const testdataDir = "../../testdata/chattemplate"
+
+// goldenNow is the clock the oracle uses (oracle.py: 2026-01-02 00:00:00).
+func goldenNow() time.Time { return time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC) }
+
+// line is one runner/oracle input line.
+type line struct {
+	Name                string          `json:"name"`
+	Messages            json.RawMessage `json:"messages"`
+	Tools               json.RawMessage `json:"tools"`
+	AddGenerationPrompt bool            `json:"add_generation_prompt"`
+	Kwargs              json.RawMessage `json:"kwargs"`
+	BOSToken            *string         `json:"bos_token"`
+	EOSToken            *string         `json:"eos_token"`
+}
+
+func (l line) input() Input {
+	in := Input{Messages: l.Messages, Tools: l.Tools, AddGenerationPrompt: l.AddGenerationPrompt, Kwargs: l.Kwargs}
+	if l.BOSToken != nil {
+		in.BOSToken = *l.BOSToken
+	}
+	if l.EOSToken != nil {
+		in.EOSToken = *l.EOSToken
+	}
+	return in
+}
+
+type goldenResult struct {
+	Prompt *string `json:"prompt"`
+	Error  *string `json:"error"`
+	Raised bool    `json:"raised"`
+}
+
+func readJSONLines[T any](t testing.TB, path string) []T {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []T
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// readTSV reads tab-separated rows, skipping blank and # lines.
+func readTSV(t testing.TB, path string) [][]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		rows = append(rows, strings.Split(l, "\t"))
+	}
+	return rows
+}
+
+// compare reports how the Go render differs from the oracle's golden, "" when
+// they agree: the same prompt byte for byte, or both an error (with the same
+// message when the template raised it).
+func compare(got string, err error, want goldenResult) string {
+	switch {
+	case want.Prompt != nil && err != nil:
+		return fmt.Sprintf("oracle renders, Go fails: %v", err)
+	case want.Prompt != nil && got != *want.Prompt:
+		return "prompt differs (-oracle +go):\n" + cmp.Diff(*want.Prompt, got)
+	case want.Prompt != nil:
+		return ""
+	case err == nil:
+		return fmt.Sprintf("oracle fails (%s), Go renders %q", *want.Error, got)
+	case want.Raised:
+		var te *TemplateError
+		if !errors.As(err, &te) {
+			return fmt.Sprintf("oracle raise_exception(%q), Go error %v", *want.Error, err)
+		}
+		if te.Message != *want.Error {
+			return fmt.Sprintf("raise_exception message: oracle %q, Go %q", *want.Error, te.Message)
+		}
+	}
+	return ""
+}
+
+// TestGolden renders every template of testdata/chattemplate/templates with
+// every conversation of conversations.jsonl and compares with the oracle's
+// golden output (oracle.py: Python jinja2 configured as transformers
+// configures it). Differences listed in known_differences.tsv are expected;
+// any other difference, or a listed one that no longer occurs, fails.
+func TestGolden(t *testing.T) {
+	convs := readJSONLines[line](t, filepath.Join(testdataDir, "conversations.jsonl"))
+	family := map[string]string{}
+	for _, r := range readTSV(t, filepath.Join(testdataDir, "templates", "SOURCES.tsv")) {
+		family[r[0]] = r[1]
+	}
+	known := map[string]string{}
+	for _, r := range readTSV(t, filepath.Join(testdataDir, "known_differences.tsv")) {
+		known[r[0]+"/"+r[1]] = r[2]
+	}
+	files, err := filepath.Glob(filepath.Join(testdataDir, "templates", "*.jinja"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no templates: %v", err)
+	}
+	type tally struct{ exact, total int }
+	families := map[string]*tally{}
+	seen := map[string]bool{}
+	for _, f := range files {
+		base := filepath.Base(f)
+		fam, ok := family[base]
+		if !ok {
+			t.Errorf("%s: not listed in templates/SOURCES.tsv", base)
+			continue
+		}
+		name := strings.TrimSuffix(base, ".jinja")
+		want := readJSONLines[goldenResult](t, filepath.Join(testdataDir, "golden", name+".jsonl"))
+		if len(want) != len(convs) {
+			t.Fatalf("%s: %d golden lines for %d conversations (regenerate with oracle.py -regen)", name, len(want), len(convs))
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmpl, err := Parse(string(src), Options{Now: goldenNow})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if families[fam] == nil {
+			families[fam] = &tally{}
+		}
+		for i, c := range convs {
+			got, err := tmpl.Render(c.input())
+			diff := compare(got, err, want[i])
+			key := name + "/" + c.Name
+			families[fam].total++
+			if diff == "" {
+				families[fam].exact++
+				if _, ok := known[key]; ok {
+					t.Errorf("%s: listed in known_differences.tsv but now matches the oracle: remove the line", key)
+				}
+				continue
+			}
+			if _, ok := known[key]; ok {
+				seen[key] = true
+				continue
+			}
+			t.Errorf("%s: %s", key, diff)
+		}
+	}
+	for key := range known {
+		if !seen[key] && !strings.Contains(key, "*") {
+			name := strings.SplitN(key, "/", 2)[0]
+			if _, err := os.Stat(filepath.Join(testdataDir, "templates", name+".jinja")); err != nil {
+				t.Errorf("known_differences.tsv names a missing template: %s", key)
+			}
+		}
+	}
+	names := make([]string, 0, len(families))
+	for f := range families {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	var sum tally
+	for _, f := range names {
+		t.Logf("exactness %-12s %3d/%d", f, families[f].exact, families[f].total)
+		sum.exact += families[f].exact
+		sum.total += families[f].total
+	}
+	t.Logf("exactness %-12s %3d/%d", "all", sum.exact, sum.total)
+}

@@ -1,0 +1,472 @@
+package jinja
+
+// Python value formatting (patch: python.go is new). Templates are written
+// against Python's jinja2, so printed values, repr of containers, json.dumps
+// and strftime follow CPython's rules here.
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// pyFloat formats f as Python's repr(float): the shortest round-tripping
+// digits, fixed notation with a ".0" for integral values when the decimal
+// exponent is in [-4, 16), scientific notation with a two-digit exponent
+// otherwise; nan, inf, -inf.
+func pyFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return string(appendPyFloat(nil, f))
+}
+
+func appendPyFloat(b []byte, f float64) []byte {
+	var tmp [32]byte
+	e := strconv.AppendFloat(tmp[:0], f, 'e', -1, 64) // [-]d[.ddd]e±XX
+	neg := e[0] == '-'
+	if neg {
+		e = e[1:]
+	}
+	epos := strings.IndexByte(string(e), 'e')
+	mant, exp := e[:epos], e[epos+1:]
+	x, _ := strconv.Atoi(string(exp))
+	digits := make([]byte, 0, 20)
+	for _, c := range mant {
+		if c != '.' {
+			digits = append(digits, c)
+		}
+	}
+	if neg {
+		b = append(b, '-')
+	}
+	if x < -4 || x >= 16 {
+		b = append(b, digits[0])
+		if len(digits) > 1 {
+			b = append(b, '.')
+			b = append(b, digits[1:]...)
+		}
+		b = append(b, 'e')
+		if x < 0 {
+			b = append(b, '-')
+			x = -x
+		} else {
+			b = append(b, '+')
+		}
+		if x < 10 {
+			b = append(b, '0')
+		}
+		return strconv.AppendInt(b, int64(x), 10)
+	}
+	if x < 0 {
+		b = append(b, '0', '.')
+		for i := 0; i < -x-1; i++ {
+			b = append(b, '0')
+		}
+		return append(b, digits...)
+	}
+	if len(digits) <= x+1 {
+		b = append(b, digits...)
+		for i := len(digits); i < x+1; i++ {
+			b = append(b, '0')
+		}
+		return append(b, '.', '0')
+	}
+	b = append(b, digits[:x+1]...)
+	b = append(b, '.')
+	return append(b, digits[x+1:]...)
+}
+
+// pyStr is Python's str(value) as jinja2 prints it in {{ }}: strings raw,
+// None as "None", undefined as "", containers as their repr.
+func pyStr(v Value) string {
+	switch v.kind {
+	case KindUndefined:
+		return ""
+	case KindNone:
+		return "None"
+	case KindBool:
+		if v.v.(bool) {
+			return "True"
+		}
+		return "False"
+	case KindInt:
+		return strconv.FormatInt(v.v.(int64), 10)
+	case KindFloat:
+		return pyFloat(v.v.(float64))
+	case KindString:
+		return v.v.(string)
+	case KindCallable:
+		return fmt.Sprintf("<function %s>", v.v.(Callable).Name)
+	}
+	return string(appendPyRepr(nil, v))
+}
+
+// appendPyRepr appends Python's repr(value).
+func appendPyRepr(b []byte, v Value) []byte {
+	switch v.kind {
+	case KindString:
+		return appendPyStrRepr(b, v.v.(string))
+	case KindList:
+		b = append(b, '[')
+		for i, item := range v.v.(*List).Items {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendPyRepr(b, item)
+		}
+		return append(b, ']')
+	case KindDict:
+		d := v.v.(*Dict)
+		b = append(b, '{')
+		for i, k := range d.Keys {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendPyStrRepr(b, k)
+			b = append(b, ": "...)
+			b = appendPyRepr(b, d.Data[k])
+		}
+		return append(b, '}')
+	case KindUndefined:
+		return b
+	}
+	return append(b, pyStr(v)...)
+}
+
+// appendPyStrRepr appends Python's repr(str): single quotes unless the text
+// holds a single quote and no double quote; backslash escapes for the quote,
+// backslash, \t \n \r, and \x.. \u.... \U........ for unprintable runes.
+func appendPyStrRepr(b []byte, s string) []byte {
+	q := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		q = '"'
+	}
+	b = append(b, q)
+	for _, r := range s {
+		switch {
+		case r == rune(q) || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\t':
+			b = append(b, '\\', 't')
+		case r == '\n':
+			b = append(b, '\\', 'n')
+		case r == '\r':
+			b = append(b, '\\', 'r')
+		case r < 0x20 || r == 0x7f:
+			b = fmt.Appendf(b, "\\x%02x", r)
+		case r < 0x80 || unicode.IsPrint(r):
+			b = utf8.AppendRune(b, r)
+		case r < 0x100:
+			b = fmt.Appendf(b, "\\x%02x", r)
+		case r < 0x10000:
+			b = fmt.Appendf(b, "\\u%04x", r)
+		default:
+			b = fmt.Appendf(b, "\\U%08x", r)
+		}
+	}
+	return append(b, q)
+}
+
+// jsonOptions are the arguments of Python's json.dumps that templates use.
+type jsonOptions struct {
+	indent      string // "" with hasIndent=false: single line
+	hasIndent   bool
+	itemSep     string
+	keySep      string
+	sortKeys    bool
+	ensureASCII bool
+}
+
+// jsonDumps is Python's json.dumps(v, ...) for template values. Undefined
+// and callables are not serializable (TypeError in Python).
+func jsonDumps(b []byte, v Value, o *jsonOptions, level int) ([]byte, error) {
+	switch v.kind {
+	case KindNone:
+		return append(b, "null"...), nil
+	case KindBool:
+		if v.v.(bool) {
+			return append(b, "true"...), nil
+		}
+		return append(b, "false"...), nil
+	case KindInt:
+		return strconv.AppendInt(b, v.v.(int64), 10), nil
+	case KindFloat:
+		f := v.v.(float64)
+		switch {
+		case math.IsNaN(f):
+			return append(b, "NaN"...), nil
+		case math.IsInf(f, 1):
+			return append(b, "Infinity"...), nil
+		case math.IsInf(f, -1):
+			return append(b, "-Infinity"...), nil
+		}
+		return appendPyFloat(b, f), nil
+	case KindString:
+		return appendJSONString(b, v.v.(string), o.ensureASCII), nil
+	case KindList:
+		items := v.v.(*List).Items
+		if len(items) == 0 {
+			return append(b, "[]"...), nil
+		}
+		b = append(b, '[')
+		for i, item := range items {
+			if i > 0 {
+				b = append(b, o.itemSep...)
+			}
+			b = o.newline(b, level+1)
+			var err error
+			if b, err = jsonDumps(b, item, o, level+1); err != nil {
+				return b, err
+			}
+		}
+		b = o.newline(b, level)
+		return append(b, ']'), nil
+	case KindDict:
+		d := v.v.(*Dict)
+		if len(d.Keys) == 0 {
+			return append(b, "{}"...), nil
+		}
+		keys := d.Keys
+		if o.sortKeys {
+			keys = append([]string(nil), keys...)
+			sort.Strings(keys)
+		}
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, o.itemSep...)
+			}
+			b = o.newline(b, level+1)
+			b = appendJSONString(b, k, o.ensureASCII)
+			b = append(b, o.keySep...)
+			var err error
+			if b, err = jsonDumps(b, d.Data[k], o, level+1); err != nil {
+				return b, err
+			}
+		}
+		b = o.newline(b, level)
+		return append(b, '}'), nil
+	case KindUndefined:
+		return b, fmt.Errorf("TypeError: Object of type Undefined is not JSON serializable")
+	}
+	return b, fmt.Errorf("TypeError: Object of type function is not JSON serializable")
+}
+
+func (o *jsonOptions) newline(b []byte, level int) []byte {
+	if !o.hasIndent {
+		return b
+	}
+	b = append(b, '\n')
+	for i := 0; i < level; i++ {
+		b = append(b, o.indent...)
+	}
+	return b
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString escapes s as Python's json.dumps does: ", \, \b \f \n \r
+// \t and other control characters as \u00xx; with ensureASCII also every
+// rune outside printable ASCII (as UTF-16 \uxxxx escapes).
+func appendJSONString(b []byte, s string, ensureASCII bool) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && (c < 0x7f || (!ensureASCII && c >= 0x80)) {
+			j := i + 1
+			for j < len(s) && s[j] >= 0x20 && s[j] != '"' && s[j] != '\\' && (s[j] < 0x7f || (!ensureASCII && s[j] >= 0x80)) {
+				j++
+			}
+			b = append(b, s[i:j]...)
+			i = j
+			continue
+		}
+		if c == 0x7f && !ensureASCII {
+			b = append(b, c)
+			i++
+			continue
+		}
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			if c < 0x80 {
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+				break
+			}
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r >= 0x10000 {
+				r -= 0x10000
+				hi, lo := 0xd800+(r>>10), 0xdc00+(r&0x3ff)
+				b = appendU4(b, hi)
+				b = appendU4(b, lo)
+			} else {
+				b = appendU4(b, r)
+			}
+			i += n
+			continue
+		}
+		i++
+	}
+	return append(b, '"')
+}
+
+func appendU4(b []byte, r rune) []byte {
+	return append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+}
+
+// tojsonOptions reads tojson's keyword arguments (indent, separators,
+// sort_keys, ensure_ascii) with json.dumps' defaults.
+func tojsonOptions(args []Value, kwargs map[string]Value) (*jsonOptions, error) {
+	o := &jsonOptions{itemSep: ", ", keySep: ": "}
+	indent, ok := kwargs["indent"]
+	if !ok && len(args) > 1 {
+		indent, ok = args[1], true
+	}
+	if ok && !indent.IsNone() && !indent.IsUndefined() {
+		o.hasIndent = true
+		o.itemSep = ","
+		switch {
+		case indent.IsString():
+			o.indent = indent.AsString()
+		case indent.IsInt() || indent.IsBool():
+			n := toInt64(indent)
+			if n > 64 {
+				n = 64
+			}
+			if n > 0 {
+				o.indent = strings.Repeat(" ", int(n))
+			}
+		default:
+			return nil, fmt.Errorf("tojson: indent must be an integer or a string")
+		}
+	}
+	if sep, ok := kwargs["separators"]; ok && !sep.IsNone() && !sep.IsUndefined() {
+		if !sep.IsList() || sep.AsList().Len() != 2 || !sep.AsList().Items[0].IsString() || !sep.AsList().Items[1].IsString() {
+			return nil, fmt.Errorf("tojson: separators must contain two strings")
+		}
+		o.itemSep, o.keySep = sep.AsList().Items[0].AsString(), sep.AsList().Items[1].AsString()
+	}
+	if sk, ok := kwargs["sort_keys"]; ok {
+		o.sortKeys = sk.IsTruthy()
+	}
+	if ea, ok := kwargs["ensure_ascii"]; ok {
+		o.ensureASCII = ea.IsTruthy()
+	}
+	return o, nil
+}
+
+var (
+	longDays   = [...]string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
+	longMonths = [...]string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+)
+
+// Strftime formats t as Python's datetime.strftime on a naive datetime (C
+// locale, glibc): %Z and %z are empty; glibc's %-d style flags drop padding;
+// unknown directives are kept as written.
+func Strftime(t time.Time, format string) string {
+	var b []byte
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 >= len(format) {
+			b = append(b, c)
+			continue
+		}
+		i++
+		pad := true
+		if format[i] == '-' && i+1 < len(format) {
+			pad = false
+			i++
+		}
+		num := func(n, width int) {
+			s := strconv.Itoa(n)
+			if pad {
+				for k := len(s); k < width; k++ {
+					b = append(b, '0')
+				}
+			}
+			b = append(b, s...)
+		}
+		switch format[i] {
+		case 'Y':
+			b = strconv.AppendInt(b, int64(t.Year()), 10)
+		case 'y':
+			num(t.Year()%100, 2)
+		case 'm':
+			num(int(t.Month()), 2)
+		case 'd':
+			num(t.Day(), 2)
+		case 'e':
+			s := strconv.Itoa(t.Day())
+			if len(s) < 2 && pad {
+				b = append(b, ' ')
+			}
+			b = append(b, s...)
+		case 'H':
+			num(t.Hour(), 2)
+		case 'I':
+			h := t.Hour() % 12
+			if h == 0 {
+				h = 12
+			}
+			num(h, 2)
+		case 'M':
+			num(t.Minute(), 2)
+		case 'S':
+			num(t.Second(), 2)
+		case 'f':
+			num(t.Nanosecond()/1000, 6)
+		case 'j':
+			num(t.YearDay(), 3)
+		case 'p':
+			if t.Hour() < 12 {
+				b = append(b, "AM"...)
+			} else {
+				b = append(b, "PM"...)
+			}
+		case 'A':
+			b = append(b, longDays[t.Weekday()]...)
+		case 'a':
+			b = append(b, longDays[t.Weekday()][:3]...)
+		case 'B':
+			b = append(b, longMonths[t.Month()-1]...)
+		case 'b', 'h':
+			b = append(b, longMonths[t.Month()-1][:3]...)
+		case 'w':
+			b = strconv.AppendInt(b, int64(t.Weekday()), 10)
+		case 'Z', 'z':
+		case '%':
+			b = append(b, '%')
+		default:
+			b = append(b, '%')
+			if !pad {
+				b = append(b, '-')
+			}
+			b = append(b, format[i])
+		}
+	}
+	return string(b)
+}

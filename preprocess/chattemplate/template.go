@@ -1,0 +1,153 @@
+package chattemplate
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agentwire/agentwire/preprocess/chattemplate/internal/jinja"
+)
+
+// Render limits. A template is code from the model repository, so every
+// render is bounded: at most MaxSteps statements and loop iterations, no
+// string or output larger than MaxBytes, and macro/call-block nesting of at
+// most MaxDepth. A render that exceeds one returns an error wrapping
+// ErrLimit. Real chat templates stay far below: the 49 KB Claude Code
+// request renders with the Qwen3 template in about two thousand steps.
+const (
+	MaxSteps = 1 << 20
+	MaxBytes = 64 << 20
+	MaxDepth = 64
+)
+
+// ErrLimit is wrapped by the error of a render that exceeded MaxSteps,
+// MaxBytes or MaxDepth.
+var ErrLimit = jinja.ErrLimit
+
+// Options configure a template.
+type Options struct {
+	// Now is the clock strftime_now formats; nil means time.Now.
+	Now func() time.Time
+}
+
+// Template is a compiled chat template. It is safe for concurrent use by
+// many goroutines.
+type Template struct {
+	src  string
+	tmpl *jinja.Template
+	now  func() time.Time
+}
+
+// TemplateError is the error of a render stopped by the template itself
+// through raise_exception(message). Message is the template's text, fit to be
+// returned to the client (an HTTP 400).
+type TemplateError struct {
+	Message string
+}
+
+func (e *TemplateError) Error() string { return "chat template: " + e.Message }
+
+// Parse compiles a chat template once; render it with Render as often as
+// needed.
+func Parse(source string, opts Options) (*Template, error) {
+	t, err := jinja.Compile(source)
+	if err != nil {
+		return nil, fmt.Errorf("chattemplate: %w", err)
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Template{src: source, tmpl: t, now: now}, nil
+}
+
+// Source returns the template text given to Parse.
+func (t *Template) Source() string { return t.src }
+
+// Input holds the template variables as JSON, so key order and number types
+// (int vs float) are kept exactly as Python's json.loads keeps them.
+//
+// The render context is built the way transformers' apply_chat_template
+// builds it: messages, tools (None when absent), documents (None when
+// absent), add_generation_prompt, bos_token/eos_token/unk_token when set
+// (an empty string means unset: the variable is undefined), and last every
+// key of Kwargs, which overrides all of the above.
+type Input struct {
+	Messages                     json.RawMessage // JSON array
+	Tools                        json.RawMessage // JSON array; nil or "null" → None, as transformers passes it
+	Documents                    json.RawMessage // nil or "null" → None
+	AddGenerationPrompt          bool
+	BOSToken, EOSToken, UnkToken string
+	Kwargs                       json.RawMessage // JSON object; keys become top-level variables and override all of the above
+}
+
+// Render renders the template for one input. Errors: *TemplateError when
+// the template called raise_exception; an error wrapping ErrLimit when the
+// render exceeded its bounds; other errors for invalid JSON input or a
+// failure of the template (an undefined operation, a type error).
+func (t *Template) Render(in Input) (string, error) {
+	data := make(map[string]jinja.Value, 12)
+	var err error
+	if data["messages"], err = decodeOr(in.Messages, jinja.Undefined()); err != nil {
+		return "", fmt.Errorf("messages: %w", err)
+	}
+	if data["tools"], err = decodeOr(in.Tools, jinja.None()); err != nil {
+		return "", fmt.Errorf("tools: %w", err)
+	}
+	if data["documents"], err = decodeOr(in.Documents, jinja.None()); err != nil {
+		return "", fmt.Errorf("documents: %w", err)
+	}
+	data["add_generation_prompt"] = jinja.NewBool(in.AddGenerationPrompt)
+	for name, tok := range map[string]string{"bos_token": in.BOSToken, "eos_token": in.EOSToken, "unk_token": in.UnkToken} {
+		if tok != "" {
+			data[name] = jinja.NewString(tok)
+		}
+	}
+	data["strftime_now"] = jinja.NewCallable("strftime_now", t.strftimeNow)
+	if len(in.Kwargs) > 0 {
+		kw, err := decodeJSON(in.Kwargs)
+		if err != nil {
+			return "", fmt.Errorf("kwargs: %w", err)
+		}
+		if !kw.IsNone() {
+			if !kw.IsDict() {
+				return "", errors.New("chattemplate: kwargs must be a JSON object")
+			}
+			d := kw.AsDict()
+			for _, k := range d.Keys {
+				data[k] = d.Data[k]
+			}
+		}
+	}
+	out, err := t.tmpl.RenderLimited(data, jinja.Limits{MaxSteps: MaxSteps, MaxBytes: MaxBytes, MaxDepth: MaxDepth})
+	if err != nil {
+		var re *jinja.RaiseError
+		if errors.As(err, &re) {
+			return "", &TemplateError{Message: re.Message}
+		}
+		return "", fmt.Errorf("chattemplate: %w", err)
+	}
+	return out, nil
+}
+
+func decodeOr(raw json.RawMessage, absent jinja.Value) (jinja.Value, error) {
+	if len(raw) == 0 {
+		return absent, nil
+	}
+	v, err := decodeJSON(raw)
+	if err != nil {
+		return jinja.Undefined(), err
+	}
+	if v.IsNone() {
+		return absent, nil
+	}
+	return v, nil
+}
+
+func (t *Template) strftimeNow(args []jinja.Value, _ map[string]jinja.Value) (jinja.Value, error) {
+	if len(args) != 1 || !args[0].IsString() {
+		return jinja.Undefined(), errors.New("strftime_now: expected one format string")
+	}
+	return jinja.NewString(jinja.Strftime(t.now(), args[0].AsString())), nil
+}

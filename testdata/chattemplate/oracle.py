@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+"""Oracle for the Go chat-template renderer (preprocess/chattemplate).
+
+Renders chat templates with Python's jinja2 configured the way Hugging Face
+transformers configures it in apply_chat_template:
+
+  * ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+  * extensions: jinja2.ext.loopcontrols and a `{% generation %}` block
+    extension that renders its body (transformers' AssistantTracker)
+  * filter tojson = json.dumps(x, ensure_ascii=False, indent=indent,
+    separators=separators, sort_keys=sort_keys) (sort_keys defaults False)
+  * globals raise_exception(message) -> TemplateError, strftime_now(format)
+  * render(messages=..., tools=..., documents=None, add_generation_prompt=...,
+    **special_tokens, **kwargs): tools and documents are passed as None when
+    absent; bos/eos tokens only when set; kwargs override everything.
+
+Input and output follow the contract of examples/render: one JSON object per
+stdin line {"messages","tools","add_generation_prompt","kwargs","bos_token",
+"eos_token"}; one line out per input, {"prompt": ...} or {"error": ...}. The
+oracle adds "raised": true when the error came from raise_exception (only
+those messages are compared byte for byte; other errors differ in wording
+between engines).
+
+Usage:  oracle.py -template FILE [-now YYYY-MM-DD] < in.jsonl > out.jsonl
+        oracle.py -regen    (rewrite every golden in this folder)
+
+Run with Debian's python3-jinja2 (jinja2 3.1.x):
+    apt-get install -y python3-jinja2 && /usr/bin/python3 oracle.py -regen
+"""
+import datetime
+import json
+import os
+import sys
+
+import jinja2
+from jinja2 import nodes
+from jinja2.ext import Extension
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+
+class Raised(jinja2.exceptions.TemplateError):
+    pass
+
+
+class GenerationTracker(Extension):
+    tags = {"generation"}
+
+    def parse(self, parser):
+        lineno = next(parser.stream).lineno
+        body = parser.parse_statements(["name:endgeneration"], drop_needle=True)
+        return nodes.CallBlock(self.call_method("_generation_support"), [], [], body).set_lineno(lineno)
+
+    def _generation_support(self, caller):
+        return caller()
+
+
+def compile_template(source, now):
+    def raise_exception(message):
+        raise Raised(message)
+
+    def tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False):
+        return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
+
+    def strftime_now(format):
+        return now.strftime(format)
+
+    env = ImmutableSandboxedEnvironment(
+        trim_blocks=True, lstrip_blocks=True,
+        extensions=[GenerationTracker, jinja2.ext.loopcontrols])
+    env.filters["tojson"] = tojson
+    env.globals["raise_exception"] = raise_exception
+    env.globals["strftime_now"] = strftime_now
+    return env.from_string(source)
+
+
+def load_template(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if path.endswith(".json"):
+        cfg = json.loads(text)
+        ct = cfg.get("chat_template")
+        if isinstance(ct, list):
+            ct = {t["name"]: t["template"] for t in ct}["default"]
+        if not isinstance(ct, str):
+            raise SystemExit(path + ": no chat_template")
+        return ct
+    return text
+
+
+def render_line(tmpl, req):
+    ctx = {
+        "messages": req.get("messages"),
+        "tools": req.get("tools"),
+        "documents": None,
+        "add_generation_prompt": bool(req.get("add_generation_prompt")),
+    }
+    if req.get("bos_token") is not None:
+        ctx["bos_token"] = req["bos_token"]
+    if req.get("eos_token") is not None:
+        ctx["eos_token"] = req["eos_token"]
+    ctx.update(req.get("kwargs") or {})
+    try:
+        out = tmpl.render(**ctx)
+        return {"prompt": out}
+    except Raised as e:
+        return {"error": str(e), "raised": True}
+    except Exception as e:  # noqa: BLE001 - any engine error is an error line
+        return {"error": "%s: %s" % (type(e).__name__, e)}
+
+
+def run(template_path, now, lines, out):
+    tmpl = compile_template(load_template(template_path), now)
+    for line in lines:
+        if not line.strip():
+            continue
+        out.write(json.dumps(render_line(tmpl, json.loads(line)), ensure_ascii=False) + "\n")
+
+
+def main(argv):
+    here = os.path.dirname(os.path.abspath(__file__))
+    now = datetime.datetime(2026, 1, 2)
+    if "-now" in argv:
+        now = datetime.datetime.strptime(argv[argv.index("-now") + 1], "%Y-%m-%d")
+    if "-regen" in argv:
+        with open(os.path.join(here, "conversations.jsonl"), encoding="utf-8") as f:
+            lines = f.readlines()
+        tdir = os.path.join(here, "templates")
+        os.makedirs(os.path.join(here, "golden"), exist_ok=True)
+        for name in sorted(os.listdir(tdir)):
+            if not name.endswith(".jinja"):
+                continue
+            gold = os.path.join(here, "golden", name[: -len(".jinja")] + ".jsonl")
+            with open(gold, "w", encoding="utf-8") as out:
+                run(os.path.join(tdir, name), now, lines, out)
+        return
+    run(argv[argv.index("-template") + 1], now, sys.stdin, sys.stdout)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
