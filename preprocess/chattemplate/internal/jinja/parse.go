@@ -890,31 +890,17 @@ func applyTrimming(segs []segment) {
 		applyDefaults := seg.kind == segStmt || seg.kind == segComment
 
 		switch {
+		// Patch: only the text directly beside the tag is trimmed, as in
+		// Jinja2's lexer; text on the far side of another tag (the
+		// `Effort: {{ x }}{%- endif %}` case) is left alone.
 		case seg.trimLeft:
-			for j := i - 1; j >= 0; j-- {
-				if segs[j].kind == segText {
-					segs[j].text = trimTrailingWhitespace(segs[j].text)
-					break
-				}
+			if j := i - 1; j >= 0 && segs[j].kind == segText {
+				segs[j].text = trimTrailingWhitespace(segs[j].text)
 			}
 		case applyDefaults:
-			for j := i - 1; j >= 0; j-- {
-				if segs[j].kind == segText {
-					// Treat the very first text segment in the
-					// template as if it were preceded by a newline
-					// (start of file == start of line) so that a
-					// template that opens with `   {% if %}...`
-					// strips the indentation, matching Jinja2.
-					isFirstText := true
-					for k := j - 1; k >= 0; k-- {
-						if segs[k].kind == segText {
-							isFirstText = false
-							break
-						}
-					}
-					segs[j].text = lstripBlock(segs[j].text, isFirstText)
-					break
-				}
+			if j := i - 1; j >= 0 && segs[j].kind == segText {
+				// The first segment of the template starts a line.
+				segs[j].text = lstripBlock(segs[j].text, j == 0)
 			}
 		}
 	}
@@ -926,18 +912,12 @@ func applyTrimming(segs []segment) {
 
 		switch {
 		case seg.trimRight:
-			for j := i + 1; j < len(segs); j++ {
-				if segs[j].kind == segText {
-					segs[j].text = trimLeadingWhitespace(segs[j].text)
-					break
-				}
+			if j := i + 1; j < len(segs) && segs[j].kind == segText {
+				segs[j].text = trimLeadingWhitespace(segs[j].text)
 			}
 		case applyDefaults:
-			for j := i + 1; j < len(segs); j++ {
-				if segs[j].kind == segText {
-					segs[j].text = trimBlockNewline(segs[j].text)
-					break
-				}
+			if j := i + 1; j < len(segs) && segs[j].kind == segText {
+				segs[j].text = trimBlockNewline(segs[j].text)
 			}
 		}
 	}
