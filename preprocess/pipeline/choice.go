@@ -43,11 +43,12 @@ type choice struct {
 	ws             []byte // whitespace-only content held while no block is open
 
 	// pass-through (the engine parsed its output itself)
-	pass     bool
-	passOpen bool
-	passIdx  int // the engine's index of the open call
-	calls    int // calls started (emitter indices)
-	idBuf    []byte
+	pass      bool
+	passOpen  bool
+	passIdx   int // the engine's index of the open call
+	calls     int // calls started (emitter indices)
+	abandoned int // calls abandoned
+	idBuf     []byte
 
 	// accounting
 	generated   int   // token ids generated (stop handling, min_tokens)
@@ -96,7 +97,7 @@ func (c *choice) reset(p *Pipeline, index int, em protocols.Emitter) {
 	}
 	c.blockOpen, c.afterReasoning = false, false
 	c.ws = c.ws[:0]
-	c.pass, c.passOpen, c.passIdx, c.calls = false, false, 0, 0
+	c.pass, c.passOpen, c.passIdx, c.calls, c.abandoned = false, false, 0, 0, 0
 	c.generated, c.textSteps, c.pendingTok, c.reasoningTk = 0, 0, 0, 0
 	c.stepReason, c.stepOther = 0, 0
 	c.done, c.finish, c.stopStr, c.calledEnd = false, protocols.FinishStop, c.stopStr[:0], false
@@ -280,6 +281,7 @@ func (c *choice) bridge(p *Pipeline, evs []parsers.Event) {
 		case parsers.EventToolCallEnd:
 			p.buf = c.em.ToolCallEnd(p.buf, ev.Index)
 		case parsers.EventToolCallAbandoned:
+			c.abandoned++
 			p.buf = c.em.ToolCallAbandoned(p.buf, ev.Index)
 		}
 	}

@@ -168,6 +168,9 @@ func streamResult(api preprocess.API, body []byte) (result, error) {
 	for _, i := range order {
 		c := calls[i]
 		c.Args = compactJSON(c.Args)
+		if !strings.HasPrefix(c.Args, "{") || !json.Valid([]byte(c.Args)) {
+			continue // abandoned mid-stream: the unary answer omits it
+		}
 		r.Calls = append(r.Calls, *c)
 	}
 	if !done && r.Error == "" {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -26,24 +27,34 @@ func serve(t testing.TB, eng engine.Engine, prep *preprocess.Prepared) *httptest
 // answer serves prep and decodes the answer (stream or unary).
 func answer(t testing.TB, eng engine.Engine, prep *preprocess.Prepared) result {
 	t.Helper()
-	w := serve(t, eng, prep)
+	r, err := answerErr(eng, prep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// answerErr is answer for any goroutine.
+func answerErr(eng engine.Engine, prep *preprocess.Prepared) (result, error) {
+	w := httptest.NewRecorder()
+	_ = ServeWith(context.Background(), w, eng, prep, Options{Now: fixedNow, Seed: 7})
 	if w.Code != 200 {
-		t.Fatalf("status %d: %s", w.Code, w.Body)
+		return result{}, fmt.Errorf("status %d: %s", w.Code, w.Body)
 	}
 	var r result
 	var err error
 	if prep.Stream {
 		if ct := w.Header().Get("Content-Type"); ct != "text/event-stream" {
-			t.Fatalf("content type %q", ct)
+			return r, fmt.Errorf("content type %q", ct)
 		}
 		r, err = streamResult(prep.API, w.Body.Bytes())
 	} else {
 		r, err = unaryResult(prep.API, w.Body.Bytes())
 	}
 	if err != nil {
-		t.Fatalf("%v\n%s", err, w.Body)
+		return r, fmt.Errorf("%v\n%s", err, w.Body)
 	}
-	return r
+	return r, nil
 }
 
 // framed applies the whitespace framing rule to a parse whose content is

@@ -52,6 +52,14 @@ func (p *Pipeline) Unary() (any, error) {
 		}
 	}
 	plan := &p.prep.Response
+	if p.choices[0].abandoned > 0 && chat.Choices[0].FinishReason.Value() == openai.FinishStop {
+		// The stream ended inside a call: the Messages and Responses
+		// emitters report that as max_tokens / incomplete; so does the
+		// unary answer (chat keeps stop, as its stream does).
+		if p.prep.API == preprocess.APIMessages || p.prep.API == preprocess.APIResponses {
+			chat.Choices[0].FinishReason = protocols.Some(openai.FinishLength)
+		}
+	}
 	switch p.prep.API {
 	case preprocess.APIMessages:
 		return convert.ChatToAnthropic(chat, plan.Anthropic, convert.BackOptions{
