@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // cachedBuiltins is a read-only scope populated once with all built-in
@@ -77,6 +78,18 @@ func builtinRange(args []Value, kwargs map[string]Value) (Value, error) {
 		return Undefined(), fmt.Errorf("range: step must not be zero")
 	}
 
+	// Patch: bound the list range builds (Python's range is lazy; a
+	// template looping over range(10**12) is stopped here instead of
+	// exhausting memory).
+	var count int64
+	if step > 0 && stop > start {
+		count = (stop-start-1)/step + 1
+	} else if step < 0 && start > stop {
+		count = (start-stop-1)/(-step) + 1
+	}
+	if count > 1<<20 {
+		return Undefined(), fmt.Errorf("%w: range of %d items", ErrLimit, count)
+	}
 	var items []Value
 	if step > 0 {
 		for i := start; i < stop; i += step {
@@ -180,8 +193,6 @@ func builtinCycler(args []Value, kwargs map[string]Value) (Value, error) {
 func registerFilters(s *scope) {
 	filters := map[string]func([]Value, map[string]Value) (Value, error){
 		"tojson":     filterTojson,
-		"from_json":  filterFromjson,
-		"fromjson":   filterFromjson,
 		"items":      filterItems,
 		"join":       filterJoin,
 		"default":    filterDefault,
@@ -658,10 +669,13 @@ func filterLength(args []Value, kwargs map[string]Value) (Value, error) {
 	case v.IsDict():
 		return NewInt(int64(v.AsDict().Len())), nil
 	case v.IsString():
-		return NewInt(int64(len([]rune(v.AsString())))), nil
+		return NewInt(int64(utf8.RuneCountInString(v.AsString()))), nil
+	case v.IsUndefined():
+		return NewInt(0), nil
 	}
 
-	return NewInt(0), nil
+	// Patch: len(None) and len(3) are TypeErrors in Python.
+	return Undefined(), fmt.Errorf("TypeError: object of type %s has no len()", pyTypeName(v))
 }
 
 func filterReverse(args []Value, kwargs map[string]Value) (Value, error) {

@@ -196,8 +196,11 @@ func (e *evaluator) execFor(n *forNode) error {
 		for _, r := range iterVal.AsString() {
 			items = append(items, NewString(string(r)))
 		}
+	case iterVal.IsUndefined():
+		// Jinja2's Undefined iterates as empty.
 	default:
-		// Empty iteration.
+		// Patch: None, numbers and booleans are not iterable (TypeError).
+		return fmt.Errorf("TypeError: %s object is not iterable", pyTypeName(iterVal))
 	}
 
 	// Apply filter if present.
@@ -239,6 +242,12 @@ func (e *evaluator) execFor(n *forNode) error {
 	child.set("loop", loop)
 
 	for i, item := range items {
+		// Patch: a {% set %} inside the body lives for one iteration, as in
+		// Jinja2; the next iteration starts without it.
+		if i > 0 {
+			clear(child.vars)
+			child.set("loop", loop)
+		}
 		// Set loop variable(s).
 		if n.keyVar != "" {
 			// Destructuring: for key, val in items
@@ -888,11 +897,20 @@ func (e *evaluator) evalBinary(n *binExpr) (Value, error) {
 
 	switch n.op {
 	case "+":
-		return addValues(left, right), nil
+		// Patch: Python's + (no str/None/number coercion).
+		v, err := pyAdd(left, right)
+		if err == nil {
+			err = e.checkString(v)
+		}
+		return v, err
 	case "-":
+		if err := numericOperands("-", left, right); err != nil {
+			return Undefined(), err
+		}
 		return subValues(left, right), nil
 	case "*":
-		return mulValues(left, right), nil
+		v, err := e.pyMul(left, right)
+		return v, err
 	case "/":
 		return divValues(left, right), nil
 	case "//":
@@ -902,7 +920,8 @@ func (e *evaluator) evalBinary(n *binExpr) (Value, error) {
 	case "**":
 		return powValues(left, right), nil
 	case "~":
-		return NewString(printValue(left) + printValue(right)), nil
+		v := NewString(printValue(left) + printValue(right))
+		return v, e.checkString(v)
 	case "==":
 		return NewBool(valuesEqual(left, right)), nil
 	case "!=":
@@ -915,10 +934,15 @@ func (e *evaluator) evalBinary(n *binExpr) (Value, error) {
 		return NewBool(compareValues(left, right) <= 0), nil
 	case ">=":
 		return NewBool(compareValues(left, right) >= 0), nil
-	case "in":
-		return NewBool(containsValue(right, left)), nil
-	case "not in":
-		return NewBool(!containsValue(right, left)), nil
+	case "in", "not in":
+		// Patch: `x in None` and `x in 3` are TypeErrors in Python.
+		if !(right.IsList() || right.IsDict() || right.IsString() || right.IsUndefined()) {
+			return Undefined(), fmt.Errorf("TypeError: argument of type %s is not iterable", pyTypeName(right))
+		}
+		if right.IsString() && !left.IsString() {
+			return Undefined(), fmt.Errorf("TypeError: 'in <string>' requires string as left operand, not %s", pyTypeName(left))
+		}
+		return NewBool(containsValue(right, left) == (n.op == "in")), nil
 	}
 
 	return Undefined(), fmt.Errorf("unknown binary operator %q", n.op)

@@ -470,3 +470,95 @@ func Strftime(t time.Time, format string) string {
 	}
 	return string(b)
 }
+
+// pyTypeName is the quoted Python type name of v, as TypeError messages
+// print it.
+func pyTypeName(v Value) string {
+	switch v.kind {
+	case KindNone:
+		return "'NoneType'"
+	case KindBool:
+		return "'bool'"
+	case KindInt:
+		return "'int'"
+	case KindFloat:
+		return "'float'"
+	case KindString:
+		return "'str'"
+	case KindList:
+		return "'list'"
+	case KindDict:
+		return "'dict'"
+	case KindUndefined:
+		return "'Undefined'"
+	}
+	return "'function'"
+}
+
+func isNumeric(v Value) bool { return v.kind == KindInt || v.kind == KindFloat || v.kind == KindBool }
+
+func numericOperands(op string, a, b Value) error {
+	if isNumeric(a) && isNumeric(b) {
+		return nil
+	}
+	if a.IsUndefined() || b.IsUndefined() {
+		return fmt.Errorf("UndefinedError: undefined value in %s", op)
+	}
+	return fmt.Errorf("TypeError: unsupported operand type(s) for %s: %s and %s", op, pyTypeName(a), pyTypeName(b))
+}
+
+// pyAdd is Python's a + b: numbers add, strings and lists concatenate, any
+// other mix is a TypeError (jinja2's Undefined fails too).
+func pyAdd(a, b Value) (Value, error) {
+	switch {
+	case a.IsString() && b.IsString(), a.IsList() && b.IsList():
+		return addValues(a, b), nil
+	case isNumeric(a) && isNumeric(b):
+		if a.IsFloat() || b.IsFloat() {
+			return NewFloat(toFloat64(a) + toFloat64(b)), nil
+		}
+		return NewInt(toInt64(a) + toInt64(b)), nil
+	case a.IsString():
+		return Undefined(), fmt.Errorf("TypeError: can only concatenate str (not %s) to str", pyTypeName(b))
+	}
+	return Undefined(), numericOperands("+", a, b)
+}
+
+// pyMul is Python's a * b: numbers multiply, a string or list times an
+// integer repeats (a negative count gives an empty result).
+func (e *evaluator) pyMul(a, b Value) (Value, error) {
+	if (b.IsString() || b.IsList()) && (a.IsInt() || a.IsBool()) {
+		a, b = b, a
+	}
+	if (a.IsString() || a.IsList()) && (b.IsInt() || b.IsBool()) {
+		n := toInt64(b)
+		if n < 0 {
+			n = 0
+		}
+		size := int64(0)
+		if a.IsString() {
+			size = int64(len(a.AsString()))
+		} else {
+			size = int64(a.AsList().Len())
+		}
+		limit := int64(1 << 26)
+		if e.budget != nil && e.budget.maxBytes > 0 {
+			limit = int64(e.budget.maxBytes)
+		}
+		if size > 0 && n > limit/size {
+			return Undefined(), fmt.Errorf("%w: repetition larger than %d", ErrLimit, limit)
+		}
+		if a.IsString() {
+			return NewString(strings.Repeat(a.AsString(), int(n))), nil
+		}
+		items := make([]Value, 0, size*n)
+		for i := int64(0); i < n; i++ {
+			items = append(items, a.AsList().Items...)
+		}
+		return NewList(items), nil
+	}
+	if err := numericOperands("*", a, b); err != nil {
+		return Undefined(), err
+	}
+	return mulValues(a, b), nil
+}
