@@ -194,6 +194,7 @@ func registerFilters(s *scope) {
 	filters := map[string]func([]Value, map[string]Value) (Value, error){
 		"tojson":     filterTojson,
 		"items":      filterItems,
+		"format":     filterFormat,
 		"join":       filterJoin,
 		"default":    filterDefault,
 		"d":          filterDefault,
@@ -713,13 +714,40 @@ func filterSort(args []Value, kwargs map[string]Value) (Value, error) {
 	items := make([]Value, len(src))
 	copy(items, src)
 
-	reverse := false
-	if r, ok := kwargs["reverse"]; ok && r.IsBool() {
-		reverse = r.AsBool()
+	// Patch: Jinja2's sort(reverse=False, case_sensitive=False,
+	// attribute=None), positionally or by keyword, with dotted attribute
+	// paths; strings compare case-insensitively unless case_sensitive.
+	opt := func(pos int, name string) (Value, bool) {
+		if v, ok := kwargs[name]; ok {
+			return v, true
+		}
+		if len(args) > pos {
+			return args[pos], true
+		}
+		return Undefined(), false
+	}
+	reverse, caseSensitive, attr := false, false, ""
+	if r, ok := opt(1, "reverse"); ok {
+		reverse = r.IsTruthy()
+	}
+	if c, ok := opt(2, "case_sensitive"); ok {
+		caseSensitive = c.IsTruthy()
+	}
+	if a, ok := opt(3, "attribute"); ok && !a.IsNone() && !a.IsUndefined() {
+		attr = printValue(a)
+	}
+	key := func(v Value) Value {
+		if attr != "" {
+			v = attrPath(v, attr)
+		}
+		if !caseSensitive && v.IsString() {
+			v = NewString(strings.ToLower(v.AsString()))
+		}
+		return v
 	}
 
 	sort.SliceStable(items, func(i, j int) bool {
-		cmp := compareValues(items[i], items[j])
+		cmp := compareValues(key(items[i]), key(items[j]))
 		if reverse {
 			return cmp > 0
 		}
@@ -727,6 +755,36 @@ func filterSort(args []Value, kwargs map[string]Value) (Value, error) {
 	})
 
 	return NewList(items), nil
+}
+
+// filterScope is cachedBuiltins, for filters that call other filters
+// (assigned in init to avoid an initialization cycle).
+var filterScope *scope
+
+func init() { filterScope = cachedBuiltins }
+
+// attrPath follows a Jinja2 attribute path such as "function.name" or
+// "items.0" through dicts and lists (patch).
+func attrPath(v Value, path string) Value {
+	for _, part := range strings.Split(path, ".") {
+		switch {
+		case v.IsDict():
+			next, ok := v.AsDict().Get(part)
+			if !ok {
+				return Undefined()
+			}
+			v = next
+		case v.IsList():
+			i, err := strconv.Atoi(part)
+			if err != nil || i < 0 || i >= v.AsList().Len() {
+				return Undefined()
+			}
+			v = v.AsList().Items[i]
+		default:
+			return Undefined()
+		}
+	}
+	return v
 }
 
 func filterUnique(args []Value, kwargs map[string]Value) (Value, error) {
@@ -876,16 +934,29 @@ func filterMap(args []Value, kwargs map[string]Value) (Value, error) {
 
 		items := make([]Value, list.Len())
 		for i, item := range list.Items {
-			if item.IsDict() {
-				v, found := item.AsDict().Get(attrName)
-				if found {
-					items[i] = v
-				} else {
-					items[i] = defVal
-				}
+			if v := attrPath(item, attrName); !v.IsUndefined() {
+				items[i] = v
 			} else {
 				items[i] = defVal
 			}
+		}
+		return NewList(items), nil
+	}
+
+	// Patch: map('filter', args...) applies the named filter to each item.
+	if len(args) > 1 && args[1].IsString() {
+		f, ok := lookupFilter(filterScope, args[1].AsString())
+		if !ok {
+			return Undefined(), fmt.Errorf("map: unknown filter %q", args[1].AsString())
+		}
+		items := make([]Value, list.Len())
+		for i, item := range list.Items {
+			fargs := append([]Value{item}, args[2:]...)
+			v, err := f.AsCallable().Fn(fargs, kwargs)
+			if err != nil {
+				return Undefined(), err
+			}
+			items[i] = v
 		}
 		return NewList(items), nil
 	}
@@ -1258,6 +1329,9 @@ func toFloat64(v Value) float64 {
 }
 
 func compareValues(a, b Value) int {
+	if a.IsString() && b.IsString() {
+		return strings.Compare(a.AsString(), b.AsString())
+	}
 	af := toFloat64(a)
 	bf := toFloat64(b)
 	if af < bf {

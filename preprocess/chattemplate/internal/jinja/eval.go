@@ -911,14 +911,24 @@ func (e *evaluator) evalBinary(n *binExpr) (Value, error) {
 	case "*":
 		v, err := e.pyMul(left, right)
 		return v, err
-	case "/":
-		return divValues(left, right), nil
-	case "//":
-		return floorDivValues(left, right), nil
+	case "/", "//", "**":
+		// Patch: Python's true division, floor division and power
+		// (ZeroDivisionError, floors toward -inf, int ** int is an int).
+		return pyArith(n.op, left, right)
 	case "%":
-		return modValues(left, right), nil
-	case "**":
-		return powValues(left, right), nil
+		// Patch: `fmt % args` on a string is printf-style formatting.
+		if left.IsString() {
+			fargs := []Value{right}
+			if right.IsList() {
+				fargs = right.AsList().Items
+			}
+			s, err := pyPercent(left.AsString(), fargs)
+			if err != nil {
+				return Undefined(), err
+			}
+			return NewString(s), nil
+		}
+		return pyArith("%", left, right)
 	case "~":
 		v := NewString(printValue(left) + printValue(right))
 		return v, e.checkString(v)

@@ -95,13 +95,26 @@ func tokenizeExpr(s string) []tok {
 			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 				i++
 			}
-			if i < len(s) && s[i] == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' {
+			// Patch: an exponent without a fraction (1e21) is a float too.
+			expAt := func(i int) bool {
+				if i >= len(s) || (s[i] != 'e' && s[i] != 'E') {
+					return false
+				}
 				i++
+				if i < len(s) && (s[i] == '+' || s[i] == '-') {
+					i++
+				}
+				return i < len(s) && s[i] >= '0' && s[i] <= '9'
+			}
+			if (i < len(s) && s[i] == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9') || expAt(i) {
+				if s[i] == '.' {
+					i++
+				}
 				for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 					i++
 				}
 				// Handle scientific notation.
-				if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+				if expAt(i) {
 					i++
 					if i < len(s) && (s[i] == '+' || s[i] == '-') {
 						i++
