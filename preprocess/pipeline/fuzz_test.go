@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"runtime"
-	"time"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 

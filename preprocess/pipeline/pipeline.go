@@ -44,6 +44,7 @@ type Pipeline struct {
 	opts    Options
 	now     func() time.Time
 	ids     protocols.IDSource
+	seeded  bool // ids is a seeded (test) source
 	created int64
 	id      string // chat/completions response id
 	model   string
@@ -98,9 +99,9 @@ func (p *Pipeline) Reset(prep *preprocess.Prepared, opts Options) error {
 		p.now = time.Now
 	}
 	if opts.Seed != 0 {
-		p.ids = protocols.NewSeededIDSource(opts.Seed)
-	} else if p.ids.IsZero() {
-		p.ids = protocols.NewIDSource()
+		p.ids, p.seeded = protocols.NewSeededIDSource(opts.Seed), true
+	} else if p.ids.IsZero() || p.seeded {
+		p.ids, p.seeded = protocols.NewIDSource(), false
 	}
 	p.created = p.now().Unix()
 	p.model = prep.Response.Model
