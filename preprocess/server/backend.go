@@ -1,0 +1,119 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/protocols/anthropic"
+	"github.com/agentwire/agentwire/protocols/convert"
+	"github.com/agentwire/agentwire/protocols/openai"
+	"github.com/agentwire/agentwire/protocols/responses"
+)
+
+// Request is one generation request as the server decoded it. Exactly one
+// of Chat, Completion, Messages and Responses is set, per API. The values
+// are owned by the request; a Backend may keep them only until Prepare's
+// Prepared has been served.
+type Request struct {
+	// ID is the request id: the client's X-Request-Id when it sent a
+	// usable one, else minted. It is echoed in the response headers and
+	// the logs, and is the engine's request id unless Prepare sets one.
+	ID string
+
+	API    preprocess.API
+	Model  string // the model the client asked for
+	Stream bool   // the client asked for a stream
+
+	// Header is the request's HTTP header (anthropic-beta, …).
+	Header http.Header
+
+	Chat       *openai.ChatRequest
+	Completion *openai.CompletionRequest
+	Messages   *anthropic.MessagesRequest
+	Responses  *responses.Request
+}
+
+// HourglassOptions configure Request.Hourglass.
+type HourglassOptions struct {
+	Anthropic convert.AnthropicOptions
+	Responses convert.ResponsesOptions
+}
+
+// Hourglass returns the request as a chat completion request, the shape
+// every API narrows to before the chat template (nil for completions),
+// with the translation context of an Anthropic or Responses request.
+// Errors are the API's own (*anthropic.APIError, *responses.APIError).
+func (r *Request) Hourglass(opts HourglassOptions) (*openai.ChatRequest, *convert.AnthropicContext, *convert.ResponsesContext, error) {
+	switch r.API {
+	case preprocess.APIChat:
+		return r.Chat, nil, nil, nil
+	case preprocess.APIMessages:
+		chat, actx, err := convert.AnthropicToChat(r.Messages, opts.Anthropic)
+		return chat, actx, nil, err
+	case preprocess.APIResponses:
+		chat, rctx, err := convert.ResponsesToChat(r.Responses, opts.Responses)
+		return chat, nil, rctx, err
+	}
+	return nil, nil, nil, nil
+}
+
+// Backend turns decoded requests into engine work. Implementations are
+// safe for concurrent use.
+type Backend interface {
+	// Models lists the models served (GET /v1/models); the first is the
+	// default for requests that name none.
+	Models() []ModelCard
+
+	// Prepare decides everything for one request (chat template, tokens,
+	// PRE.1–PRE.6, parsers, reasoning visibility) and names the engine
+	// that runs it. Errors are answered in the request's API shape:
+	// protocols API errors keep their status, *engine.Error values map
+	// like engine failures (ErrContextLength → 400 with the API's
+	// "prompt is too long" message), and ModelNotFound gives 404.
+	Prepare(ctx context.Context, req *Request) (*preprocess.Prepared, engine.Engine, error)
+}
+
+// TokenCounter is implemented by Backends that count prompt tokens with
+// the model's own tokenizer and chat template (POST
+// /v1/messages/count_tokens). Without it the server answers with
+// anthropic's byte-based estimate.
+type TokenCounter interface {
+	CountTokens(ctx context.Context, req *anthropic.CountTokensRequest) (int64, error)
+}
+
+// Tokenizer is implemented by Backends that serve POST /tokenize and
+// POST /detokenize (vLLM's shapes). Without it those routes answer 501.
+type Tokenizer interface {
+	Tokenize(ctx context.Context, req *openai.TokenizeRequest) (*openai.TokenizeResponse, error)
+	Detokenize(ctx context.Context, req *openai.DetokenizeRequest) (*openai.DetokenizeResponse, error)
+}
+
+// ModelCard describes one served model for the model listing.
+type ModelCard struct {
+	ID          string // the served name; may contain slashes (Qwen/Qwen3-32B)
+	DisplayName string // Anthropic display_name; ID when empty
+	OwnedBy     string // OpenAI owned_by; "agentwire" when empty
+	Created     time.Time
+
+	// ContextWindow and MaxOutputTokens are reported when > 0.
+	ContextWindow   int
+	MaxOutputTokens int
+}
+
+// ModelNotFound returns the error a Backend gives for a model it does not
+// serve: 404 in the API's shape.
+func ModelNotFound(api preprocess.API, model string) error {
+	return apiError(api, http.StatusNotFound, fmt.Sprintf("The model `%s` does not exist.", truncate(model, 256)))
+}
+
+// truncate bounds echoed client input.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

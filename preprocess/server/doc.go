@@ -1,0 +1,62 @@
+// Package server is the harness-facing HTTP layer a serving team would
+// otherwise write by hand around agentwire: the route table of the OpenAI,
+// Anthropic and Responses APIs over a Backend (which prepares each request
+// and names its engine) and the response pipeline, with the operations a
+// production endpoint needs.
+//
+// # Routes
+//
+//	POST /v1/chat/completions      OpenAI Chat Completions (stream or not)
+//	POST /v1/completions           OpenAI Completions
+//	POST /v1/responses             OpenAI Responses (Codex)
+//	POST /v1/messages              Anthropic Messages (Claude Code; ?beta=true is accepted)
+//	POST /v1/messages/count_tokens Anthropic token count (the Backend's TokenCounter, else an estimate)
+//	GET  /v1/models                model list: Anthropic shape when the request carries
+//	                               anthropic-version, else OpenAI's
+//	GET  /v1/models/{id...}        one model; ids may contain slashes (Qwen/Qwen3-32B)
+//	POST /tokenize, /detokenize    vLLM's shapes (the Backend's Tokenizer, else 501)
+//	GET  /health                   200, or 503 while draining
+//	GET  /metrics                  Prometheus text format
+//
+// Generation requests are decoded with the protocols decoders (their own
+// 400s), handed to Backend.Prepare as a Request, and served by the
+// response pipeline (package pipeline) on the engine Prepare names:
+// streamed with one flush per engine step, or unary from the same events.
+//
+// # Operations
+//
+// Access control (Config.APIKey) works as vLLM's --api-key: every API
+// route requires "Authorization: Bearer KEY" (OpenAI clients) or
+// "x-api-key: KEY" (Anthropic clients), compared in constant time; a
+// missing or wrong key is answered 401 in the route's error shape
+// (Anthropic authentication_error, OpenAI invalid_api_key). /health and
+// /metrics stay open.
+//
+// Limits: request bodies past Config.MaxBodyBytes get 413; a request that
+// runs past Config.RequestTimeout ends (504 before the first byte, the
+// API's in-stream error event after); generation requests past
+// Config.MaxConcurrent are answered at once with the API's overloaded
+// error (Anthropic 529 overloaded_error, which Claude Code retries;
+// OpenAI and Responses 503). A client that disconnects cancels its
+// engine request.
+//
+// Graceful shutdown: Serve, when its context is canceled, turns /health
+// to 503, stops accepting connections, lets in-flight requests (streams
+// included) finish for up to Config.DrainTimeout, then closes what is
+// left.
+//
+// Logs: one log/slog record per request ("request") with request_id
+// (X-Request-Id when the client sent one, else minted; echoed in the
+// X-Request-Id response header and, on Messages, Anthropic's request-id),
+// route, status, duration, model, stream, prompt_tokens,
+// completion_tokens, ttft and error. Failures log at Warn.
+//
+// Metrics (the Prometheus text format, no client library):
+// agentwire_requests_total{route,code}, agentwire_request_errors_total,
+// agentwire_requests_rejected_total, agentwire_requests_running,
+// agentwire_prompt_tokens_total and agentwire_generation_tokens_total by
+// API, and histograms agentwire_time_to_first_token_seconds (arrival to
+// the first engine output), agentwire_inter_token_latency_seconds (between
+// engine outputs) and agentwire_request_duration_seconds by API. Tokens
+// are the engine's usage when it reports it, else counted per output.
+package server

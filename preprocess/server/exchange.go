@@ -1,0 +1,232 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/preprocess/pipeline"
+)
+
+// exchange is one request in flight. It is the http.ResponseWriter the
+// handlers write to (it records the status) and, for generation routes,
+// the engine.Engine and engine.Stream the pipeline reads from: it wraps
+// the Backend's engine to time the first output and the gaps between
+// outputs and to count tokens. One exchange is allocated per request;
+// observing a step allocates nothing.
+type exchange struct {
+	http.ResponseWriter
+	flusher http.Flusher
+
+	route  int
+	api    preprocess.API
+	id     string
+	model  string
+	stream bool
+	start  time.Time
+
+	status int
+	wrote  bool
+	err    error // the error answered, or the pipeline's
+
+	eng          engine.Engine
+	inner        engine.Stream
+	steps        int
+	first, last  time.Time
+	genTokens    int64
+	promptTokens int64
+	usage        engine.Usage
+	hasUsage     bool
+
+	m *Metrics
+}
+
+// maxRequestIDLen bounds a client-supplied X-Request-Id.
+const maxRequestIDLen = 128
+
+func (s *Server) begin(w http.ResponseWriter, r *http.Request, route int, api preprocess.API) *exchange {
+	x := &exchange{ResponseWriter: w, route: route, api: api, start: time.Now(), m: s.metrics}
+	x.flusher, _ = w.(http.Flusher)
+	x.id = r.Header.Get("X-Request-Id")
+	if !validRequestID(x.id) {
+		var b [24]byte
+		x.id = string(strconv.AppendUint(append(b[:0], "req_"...), rand.Uint64(), 36))
+	}
+	h := w.Header()
+	h.Set("X-Request-Id", x.id)
+	if api == preprocess.APIMessages {
+		h.Set("Request-Id", x.id) // the Anthropic API's header
+	}
+	return x
+}
+
+func validRequestID(id string) bool {
+	if id == "" || len(id) > maxRequestIDLen {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c <= ' ' || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// fail answers err in the exchange's API shape (before the first byte).
+func (x *exchange) fail(err error) {
+	x.err = err
+	if !x.wrote {
+		writeError(x, x.api, err)
+	}
+}
+
+// end records the metrics and writes the log record.
+func (s *Server) end(x *exchange) {
+	d := time.Since(x.start)
+	status := x.status
+	if !x.wrote {
+		// nothing written: the pipeline saw the client go away (or the
+		// handler wrote nothing, which net/http answers with 200)
+		status = http.StatusOK
+		if x.err != nil {
+			status = pipeline.Status(x.api, x.err)
+		}
+	}
+	failed := x.err != nil
+	s.metrics.done(x.route, status, failed)
+	if x.route < numAPIs && x.eng != nil {
+		a := x.route
+		prompt, gen := x.promptTokens, x.genTokens
+		if x.hasUsage {
+			if x.usage.PromptTokens > 0 {
+				prompt = x.usage.PromptTokens
+			}
+			if x.usage.CompletionTokens > 0 {
+				gen = x.usage.CompletionTokens
+			}
+		}
+		x.promptTokens, x.genTokens = prompt, gen
+		s.metrics.promptTokens[a].Add(uint64(max(prompt, 0)))
+		s.metrics.genTokens[a].Add(uint64(max(gen, 0)))
+		s.metrics.duration[a].observe(seconds(d))
+	}
+
+	level := slog.LevelInfo
+	if failed {
+		level = slog.LevelWarn
+		if status == pipeline.StatusCanceled {
+			level = slog.LevelInfo
+		}
+	}
+	if !s.log.Enabled(context.Background(), level) {
+		return
+	}
+	attrs := make([]slog.Attr, 0, 12)
+	attrs = append(attrs,
+		slog.String("request_id", x.id),
+		slog.String("route", routeNames[x.route]),
+		slog.Int("status", status),
+		slog.Duration("duration", d))
+	if x.model != "" {
+		attrs = append(attrs, slog.String("model", x.model))
+	}
+	if x.route < numAPIs {
+		attrs = append(attrs, slog.Bool("stream", x.stream))
+	}
+	if x.eng != nil {
+		attrs = append(attrs,
+			slog.Int64("prompt_tokens", x.promptTokens),
+			slog.Int64("completion_tokens", x.genTokens))
+		if !x.first.IsZero() {
+			attrs = append(attrs, slog.Duration("ttft", x.first.Sub(x.start)))
+		}
+	} else if x.route == routeCountTokens || x.route == routeTokenize {
+		attrs = append(attrs, slog.Int64("prompt_tokens", x.promptTokens))
+	}
+	if x.err != nil {
+		attrs = append(attrs, slog.String("error", truncate(x.err.Error(), 512)))
+	}
+	s.log.LogAttrs(context.Background(), level, "request", attrs...)
+}
+
+// ---- http.ResponseWriter ----
+
+func (x *exchange) WriteHeader(status int) {
+	if !x.wrote {
+		x.status, x.wrote = status, true
+	}
+	x.ResponseWriter.WriteHeader(status)
+}
+
+func (x *exchange) Write(p []byte) (int, error) {
+	if !x.wrote {
+		x.status, x.wrote = http.StatusOK, true
+	}
+	return x.ResponseWriter.Write(p)
+}
+
+// Flush sends buffered bytes to the client (one flush per engine step).
+func (x *exchange) Flush() {
+	if x.flusher != nil {
+		x.flusher.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (x *exchange) Unwrap() http.ResponseWriter { return x.ResponseWriter }
+
+// ---- engine.Engine and engine.Stream ----
+
+// Generate starts the Backend's engine; the exchange is the stream.
+func (x *exchange) Generate(ctx context.Context, req *engine.Request) (engine.Stream, error) {
+	st, err := x.eng.Generate(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	x.inner = st
+	return x, nil
+}
+
+// Next reads one step and meters it: the first output's time is the time
+// to first token, later ones feed the inter-token histogram.
+func (x *exchange) Next() (*engine.Output, error) {
+	out, err := x.inner.Next()
+	if out == nil {
+		return out, err
+	}
+	now := time.Now()
+	a := x.route
+	if x.steps == 0 {
+		x.first = now
+		x.m.ttft[a].observe(seconds(now.Sub(x.start)))
+	} else {
+		x.m.itl[a].observe(seconds(now.Sub(x.last)))
+	}
+	x.last = now
+	x.steps++
+	switch {
+	case len(out.TokenIDs) > 0:
+		x.genTokens += int64(len(out.TokenIDs))
+	case out.HasText && len(out.Text) > 0:
+		x.genTokens++ // text engines: about one token per delta
+	}
+	if out.Usage != nil {
+		x.usage, x.hasUsage = *out.Usage, true
+	}
+	return out, err
+}
+
+// Close closes the engine stream.
+func (x *exchange) Close() error {
+	if x.inner == nil {
+		return nil
+	}
+	return x.inner.Close()
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,300 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/pipeline"
+	"github.com/agentwire/agentwire/protocols"
+	"github.com/agentwire/agentwire/protocols/anthropic"
+	"github.com/agentwire/agentwire/protocols/openai"
+	"github.com/agentwire/agentwire/protocols/responses"
+)
+
+// generate serves one generation route: auth, concurrency slot, body,
+// decode, Backend.Prepare, then the response pipeline on the Backend's
+// engine, metered by the exchange.
+func (s *Server) generate(route int, api preprocess.API) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		x := s.begin(w, r, route, api)
+		defer s.end(x)
+		if !s.authorized(r) {
+			x.fail(unauthorized(api))
+			return
+		}
+		if !s.acquire() {
+			s.metrics.rejected.Add(1)
+			x.fail(overloaded(api))
+			return
+		}
+		defer s.release()
+		s.metrics.running.Add(1)
+		defer s.metrics.running.Add(-1)
+
+		ctx := r.Context()
+		if s.cfg.RequestTimeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, s.cfg.RequestTimeout)
+			defer cancel()
+		}
+		body, err := s.readBody(x, r, api)
+		if err != nil {
+			x.fail(err)
+			return
+		}
+		req, err := s.decode(api, body)
+		if err != nil {
+			x.fail(err)
+			return
+		}
+		req.ID, req.Header = x.id, r.Header
+		x.model, x.stream = req.Model, req.Stream
+		prep, eng, err := s.cfg.Backend.Prepare(ctx, req)
+		if err != nil {
+			x.fail(err)
+			return
+		}
+		if prep.Engine.RequestID == "" {
+			prep.Engine.RequestID = x.id
+		}
+		x.promptTokens = int64(prep.Response.PromptTokens)
+		x.eng = eng
+		x.err = pipeline.ServeWith(ctx, x, x, prep, s.cfg.Pipeline)
+	})
+}
+
+// decode decodes body for api; errors are the API's own 400s.
+func (s *Server) decode(api preprocess.API, body []byte) (*Request, error) {
+	req := &Request{API: api}
+	switch api {
+	case preprocess.APIChat:
+		c, err := openai.DecodeChatRequest(body, openai.DecodeOptions{Strict: s.cfg.Strict})
+		if err != nil {
+			return nil, err
+		}
+		req.Chat, req.Model, req.Stream = c, c.Model, c.Stream.Or(false)
+	case preprocess.APICompletions:
+		c, err := openai.DecodeCompletionRequest(body, openai.DecodeOptions{Strict: s.cfg.Strict})
+		if err != nil {
+			return nil, err
+		}
+		req.Completion, req.Model, req.Stream = c, c.Model, c.Stream.Or(false)
+	case preprocess.APIMessages:
+		m, err := anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{Strict: s.cfg.Strict})
+		if err != nil {
+			return nil, err
+		}
+		if err := m.Validate(); err != nil {
+			return nil, err
+		}
+		req.Messages, req.Model, req.Stream = m, m.Model, m.Stream.Or(false)
+	case preprocess.APIResponses:
+		m, err := responses.DecodeRequest(body, responses.DecodeOptions{Strict: s.cfg.Strict})
+		if err != nil {
+			return nil, err
+		}
+		req.Responses, req.Model, req.Stream = m, m.Model, m.Stream.Or(false)
+	}
+	return req, nil
+}
+
+// readBody reads the body within the limit (413 in the API's shape).
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, api preprocess.API) ([]byte, error) {
+	rd := io.Reader(r.Body)
+	if s.maxBody > 0 {
+		rd = http.MaxBytesReader(w, r.Body, s.maxBody)
+	}
+	body, err := io.ReadAll(rd)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, apiError(api, http.StatusRequestEntityTooLarge, "request body too large: the limit is "+formatBytes(s.maxBody))
+		}
+		return nil, apiError(api, http.StatusBadRequest, "reading the request body: "+err.Error())
+	}
+	return body, nil
+}
+
+func unauthorized(api preprocess.API) error {
+	if api == preprocess.APIMessages {
+		return anthropic.NewAPIError(http.StatusUnauthorized, "invalid x-api-key")
+	}
+	return apiError(api, http.StatusUnauthorized, "Incorrect API key provided.")
+}
+
+// handle wraps the non-generation API routes: auth (errors in errAPI's
+// shape), metering and logging.
+func (s *Server) handle(route int, errAPI preprocess.API, h func(x *exchange, r *http.Request) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		x := s.begin(w, r, route, errAPI)
+		defer s.end(x)
+		if !s.authorized(r) {
+			x.fail(unauthorized(errAPI))
+			return
+		}
+		if err := h(x, r); err != nil {
+			x.fail(err)
+		}
+	})
+}
+
+func writeJSON(w http.ResponseWriter, v any) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, err = w.Write(body)
+	return err
+}
+
+// countTokens answers POST /v1/messages/count_tokens with the Backend's
+// count (its tokenizer and template) or, without a TokenCounter, the
+// byte-based estimate.
+func (s *Server) countTokens(x *exchange, r *http.Request) error {
+	body, err := s.readBody(x, r, preprocess.APIMessages)
+	if err != nil {
+		return err
+	}
+	req, err := anthropic.DecodeCountTokensRequest(body, anthropic.DecodeOptions{Strict: s.cfg.Strict})
+	if err != nil {
+		return err
+	}
+	x.model = req.Model
+	var n int64
+	if tc, ok := s.cfg.Backend.(TokenCounter); ok {
+		if n, err = tc.CountTokens(r.Context(), req); err != nil {
+			return err
+		}
+	} else {
+		n = req.EstimateTokens()
+	}
+	x.promptTokens = n
+	return writeJSON(x, anthropic.CountTokensResponse{InputTokens: n})
+}
+
+// wantsAnthropic reports whether a model listing should use the Anthropic
+// shape: Anthropic clients send anthropic-version on every request.
+func wantsAnthropic(r *http.Request) bool { return r.Header.Get("Anthropic-Version") != "" }
+
+func (s *Server) listModels(x *exchange, r *http.Request) error {
+	cards := s.cfg.Backend.Models()
+	if wantsAnthropic(r) {
+		list := anthropic.ModelList{Data: make([]anthropic.ModelInfo, len(cards))}
+		for i, c := range cards {
+			list.Data[i] = anthropicModel(c)
+		}
+		if len(cards) > 0 {
+			list.FirstID = protocols.Some(cards[0].ID)
+			list.LastID = protocols.Some(cards[len(cards)-1].ID)
+		}
+		return writeJSON(x, list)
+	}
+	list := openai.ModelList{Object: "list", Data: make([]openai.Model, len(cards))}
+	for i, c := range cards {
+		list.Data[i] = openaiModel(c)
+	}
+	return writeJSON(x, list)
+}
+
+func (s *Server) getModel(x *exchange, r *http.Request) error {
+	id := r.PathValue("id")
+	for _, c := range s.cfg.Backend.Models() {
+		if c.ID == id {
+			if wantsAnthropic(r) {
+				return writeJSON(x, anthropicModel(c))
+			}
+			return writeJSON(x, openaiModel(c))
+		}
+	}
+	if wantsAnthropic(r) {
+		return ModelNotFound(preprocess.APIMessages, id)
+	}
+	return ModelNotFound(preprocess.APIChat, id)
+}
+
+func openaiModel(c ModelCard) openai.Model {
+	m := openai.Model{ID: c.ID, Object: "model", Created: c.Created.Unix(), OwnedBy: c.OwnedBy}
+	if m.OwnedBy == "" {
+		m.OwnedBy = "agentwire"
+	}
+	if c.ContextWindow > 0 {
+		m.ContextWindow = protocols.Some(int64(c.ContextWindow))
+	}
+	if c.MaxOutputTokens > 0 {
+		m.MaxOutputTokens = protocols.Some(int64(c.MaxOutputTokens))
+	}
+	return m
+}
+
+func anthropicModel(c ModelCard) anthropic.ModelInfo {
+	m := anthropic.ModelInfo{ID: c.ID, DisplayName: c.DisplayName, Type: "model", CreatedAt: c.Created.UTC().Format(time.RFC3339)}
+	if m.DisplayName == "" {
+		m.DisplayName = c.ID
+	}
+	if c.ContextWindow > 0 {
+		m.MaxInputTokens = protocols.Some(int64(c.ContextWindow))
+	}
+	if c.MaxOutputTokens > 0 {
+		m.MaxTokens = protocols.Some(int64(c.MaxOutputTokens))
+	}
+	return m
+}
+
+func (s *Server) tokenize(x *exchange, r *http.Request) error {
+	tk, ok := s.cfg.Backend.(Tokenizer)
+	if !ok {
+		return apiError(preprocess.APIChat, http.StatusNotImplemented, "this server has no tokenizer (start it with a model directory)")
+	}
+	body, err := s.readBody(x, r, preprocess.APIChat)
+	if err != nil {
+		return err
+	}
+	var req openai.TokenizeRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		return apiError(preprocess.APIChat, http.StatusBadRequest, truncate(err.Error(), 512))
+	}
+	x.model = req.Model
+	resp, err := tk.Tokenize(r.Context(), &req)
+	if err != nil {
+		return err
+	}
+	x.promptTokens = int64(resp.Count)
+	return writeJSON(x, resp)
+}
+
+func (s *Server) detokenize(x *exchange, r *http.Request) error {
+	tk, ok := s.cfg.Backend.(Tokenizer)
+	if !ok {
+		return apiError(preprocess.APIChat, http.StatusNotImplemented, "this server has no tokenizer (start it with a model directory)")
+	}
+	body, err := s.readBody(x, r, preprocess.APIChat)
+	if err != nil {
+		return err
+	}
+	var req openai.DetokenizeRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		return apiError(preprocess.APIChat, http.StatusBadRequest, truncate(err.Error(), 512))
+	}
+	x.model = req.Model
+	resp, err := tk.Detokenize(r.Context(), &req)
+	if err != nil {
+		return err
+	}
+	return writeJSON(x, resp)
+}
+
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return itoa(n>>20) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return itoa(n>>10) + " KiB"
+	}
+	return itoa(n) + " bytes"
+}
