@@ -23,7 +23,9 @@ var errJSONDepth = errors.New("chattemplate: JSON nested deeper than 512 levels"
 // are integers and all others floats, and strings are unescaped. Integers
 // beyond the int64 range become floats (Python would keep them exact).
 func decodeJSON(data []byte) (jinja.Value, error) {
-	d := jsonDecoder{data: data}
+	// One copy of the input: strings without escapes are slices of it,
+	// instead of one allocation each.
+	d := jsonDecoder{data: data, src: string(data)}
 	d.skipSpace()
 	v, err := d.value(0)
 	if err != nil {
@@ -38,8 +40,13 @@ func decodeJSON(data []byte) (jinja.Value, error) {
 
 type jsonDecoder struct {
 	data []byte
+	src  string // the same bytes as data
 	pos  int
 	buf  []byte
+	// keys and vals are stacks of the members of the objects being
+	// decoded; each object takes its members off the top when it closes.
+	keys []string
+	vals []jinja.Value
 }
 
 func (d *jsonDecoder) errorf(format string, args ...any) error {
@@ -98,12 +105,16 @@ func (d *jsonDecoder) literal(word string, v jinja.Value) (jinja.Value, error) {
 
 func (d *jsonDecoder) object(depth int) (jinja.Value, error) {
 	d.pos++ // {
-	obj := jinja.NewDict()
-	dict := obj.AsDict()
+	baseK, baseV := len(d.keys), len(d.vals)
+	done := func() jinja.Value {
+		v := jinja.NewDictFrom(d.keys[baseK:], d.vals[baseV:])
+		d.keys, d.vals = d.keys[:baseK], d.vals[:baseV]
+		return v
+	}
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
-		return obj, nil
+		return done(), nil
 	}
 	for {
 		d.skipSpace()
@@ -124,7 +135,8 @@ func (d *jsonDecoder) object(depth int) (jinja.Value, error) {
 		if err != nil {
 			return jinja.Undefined(), err
 		}
-		dict.Set(key, v)
+		d.keys = append(d.keys, key)
+		d.vals = append(d.vals, v)
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			return jinja.Undefined(), d.errorf("unexpected end in object")
@@ -134,7 +146,7 @@ func (d *jsonDecoder) object(depth int) (jinja.Value, error) {
 			d.pos++
 		case '}':
 			d.pos++
-			return obj, nil
+			return done(), nil
 		default:
 			return jinja.Undefined(), d.errorf("expected ',' or '}'")
 		}
@@ -143,11 +155,20 @@ func (d *jsonDecoder) object(depth int) (jinja.Value, error) {
 
 func (d *jsonDecoder) array(depth int) (jinja.Value, error) {
 	d.pos++ // [
-	var items []jinja.Value
+	base := len(d.vals)
+	done := func() jinja.Value {
+		var items []jinja.Value
+		if n := len(d.vals) - base; n > 0 {
+			items = make([]jinja.Value, n)
+			copy(items, d.vals[base:])
+		}
+		d.vals = d.vals[:base]
+		return jinja.NewList(items)
+	}
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == ']' {
 		d.pos++
-		return jinja.NewList(items), nil
+		return done(), nil
 	}
 	for {
 		d.skipSpace()
@@ -155,7 +176,7 @@ func (d *jsonDecoder) array(depth int) (jinja.Value, error) {
 		if err != nil {
 			return jinja.Undefined(), err
 		}
-		items = append(items, v)
+		d.vals = append(d.vals, v)
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			return jinja.Undefined(), d.errorf("unexpected end in array")
@@ -165,7 +186,7 @@ func (d *jsonDecoder) array(depth int) (jinja.Value, error) {
 			d.pos++
 		case ']':
 			d.pos++
-			return jinja.NewList(items), nil
+			return done(), nil
 		default:
 			return jinja.Undefined(), d.errorf("expected ',' or ']'")
 		}
@@ -261,12 +282,12 @@ func (d *jsonDecoder) str() (string, error) {
 	for d.pos < len(d.data) {
 		c := d.data[d.pos]
 		if c == '"' {
-			s := d.data[start:d.pos]
+			s := d.src[start:d.pos]
 			d.pos++
-			if utf8.Valid(s) {
-				return string(s), nil
+			if utf8.ValidString(s) {
+				return s, nil
 			}
-			return string([]rune(string(s))), nil
+			return string([]rune(s)), nil
 		}
 		if c == '\\' || c < 0x20 {
 			break

@@ -120,7 +120,8 @@ func (t *Template) Render(in Input) (string, error) {
 			}
 		}
 	}
-	out, err := t.tmpl.RenderLimited(data, jinja.Limits{MaxSteps: MaxSteps, MaxBytes: MaxBytes, MaxDepth: MaxDepth})
+	hint := len(in.Messages) + len(in.Tools) + len(in.Documents) + 1024
+	out, err := t.tmpl.RenderLimited(data, jinja.Limits{MaxSteps: MaxSteps, MaxBytes: MaxBytes, MaxDepth: MaxDepth, SizeHint: min(hint, MaxBytes)})
 	if err != nil {
 		var re *jinja.RaiseError
 		if errors.As(err, &re) {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -349,6 +350,10 @@ func evalTest(name string, val Value, args []Value) (bool, error) {
 // Filter implementations
 // =============================================================================
 
+// jsonBufPool holds tojson's scratch buffers (patch: one exact-size
+// allocation per call instead of a growing slice).
+var jsonBufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
 func filterTojson(args []Value, kwargs map[string]Value) (Value, error) {
 	if len(args) == 0 {
 		return NewString(""), nil
@@ -357,11 +362,17 @@ func filterTojson(args []Value, kwargs map[string]Value) (Value, error) {
 	if err != nil {
 		return Undefined(), err
 	}
-	b, err := jsonDumps(nil, args[0], o, 0)
+	bp := jsonBufPool.Get().(*[]byte)
+	b, err := jsonDumps((*bp)[:0], args[0], o, 0)
+	out := string(b)
+	if cap(b) <= 1<<20 {
+		*bp = b
+		jsonBufPool.Put(bp)
+	}
 	if err != nil {
 		return Undefined(), err
 	}
-	return NewString(string(b)), nil
+	return NewString(out), nil
 }
 
 // encodeValueJSON writes the JSON encoding of v directly into sb without

@@ -78,6 +78,7 @@ type Limits struct {
 	MaxSteps int // statements executed plus loop iterations
 	MaxBytes int // largest output or string value built during the render
 	MaxDepth int // macro and call-block nesting
+	SizeHint int // expected output size, preallocated
 }
 
 // RenderLimited is like RenderValues but stops with an error wrapping
@@ -90,6 +91,9 @@ func (t *Template) RenderLimited(data map[string]Value, lim Limits) (string, err
 	e.scope = newScope(e.builtins)
 	for k, v := range data {
 		e.scope.set(k, v)
+	}
+	if lim.SizeHint > 0 {
+		e.output.Grow(lim.SizeHint)
 	}
 	if err := e.execNodes(t.nodes); err != nil {
 		return "", err

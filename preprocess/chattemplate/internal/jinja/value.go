@@ -458,3 +458,14 @@ func FromGoValue(v any) Value {
 
 	return Undefined()
 }
+
+// NewDictFrom returns a dict holding keys[i] → vals[i] in order, sized
+// exactly (patch: the JSON input decoder builds every object this way). A
+// repeated key keeps its first position and its last value.
+func NewDictFrom(keys []string, vals []Value) Value {
+	d := &Dict{Keys: make([]string, 0, len(keys)), Data: make(map[string]Value, len(keys))}
+	for i, k := range keys {
+		d.Set(k, vals[i])
+	}
+	return Value{kind: KindDict, v: d}
+}
