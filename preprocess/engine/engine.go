@@ -230,6 +230,11 @@ type Error struct {
 	// PromptTokens and MaxContext are set for ErrContextLength when known.
 	PromptTokens int
 	MaxContext   int
+	// Err is the underlying cause, when there is one (added): the
+	// caller's context error for ErrCanceled and for ErrTimeout from the
+	// caller's deadline, so errors.Is(err, context.Canceled) holds. Error
+	// unwraps to it.
+	Err error
 }
 
 func (e *Error) Error() string { return e.Message }

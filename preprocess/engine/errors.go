@@ -1,0 +1,282 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/valyala/fastjson"
+)
+
+// maxMessage bounds the length of an Error's message: an engine's error
+// body can be large (a stack trace, the whole prompt echoed back).
+const maxMessage = 512
+
+// String returns the kind's name ("context_length", "overloaded", …).
+func (k ErrorKind) String() string {
+	switch k {
+	case ErrUpstream:
+		return "upstream"
+	case ErrContextLength:
+		return "context_length"
+	case ErrOverloaded:
+		return "overloaded"
+	case ErrRateLimited:
+		return "rate_limited"
+	case ErrBadRequest:
+		return "bad_request"
+	case ErrTimeout:
+		return "timeout"
+	case ErrMalformed:
+		return "malformed"
+	case ErrCanceled:
+		return "canceled"
+	}
+	return "ErrorKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Unwrap returns the underlying cause (Err), so that errors.Is(err,
+// context.Canceled) holds for an ErrCanceled error caused by the caller.
+func (e *Error) Unwrap() error { return e.Err }
+
+// newError returns an Error with msg bounded to maxMessage bytes (cut at a
+// UTF-8 boundary).
+func newError(kind ErrorKind, status int, msg string) *Error {
+	return &Error{Kind: kind, Status: status, Message: boundMessage(msg)}
+}
+
+func boundMessage(msg string) string {
+	if len(msg) <= maxMessage {
+		return msg
+	}
+	cut := maxMessage
+	for cut > 0 && msg[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return msg[:cut] + "…"
+}
+
+// ctxError maps the caller's context error: cancellation is ErrCanceled,
+// an expired deadline ErrTimeout; both unwrap to the context's error.
+func ctxError(err error) *Error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Kind: ErrTimeout, Message: "engine request: the caller's deadline expired", Err: err}
+	}
+	return &Error{Kind: ErrCanceled, Message: "engine request canceled by the caller", Err: err}
+}
+
+// httpError maps an engine's HTTP error answer (status and a bounded
+// prefix of its body) to an Error.
+//
+//	400/413/422 with a context-length message  ErrContextLength
+//	429                                         ErrRateLimited
+//	503, 529                                    ErrOverloaded
+//	other 4xx                                   ErrBadRequest
+//	5xx, anything else                          ErrUpstream
+//
+// The message is the engine's own ("error.message", "message" or
+// "detail" of a JSON body, else the body text), bounded.
+func httpError(status int, body []byte) *Error {
+	msg := errorBodyMessage(body)
+	if msg == "" {
+		msg = http.StatusText(status)
+	}
+	msg = "engine answered " + strconv.Itoa(status) + ": " + msg
+	e := newError(ErrUpstream, status, msg)
+	switch {
+	case status == http.StatusTooManyRequests:
+		e.Kind = ErrRateLimited
+	case status == http.StatusServiceUnavailable || status == 529:
+		e.Kind = ErrOverloaded
+	case status >= 400 && status < 500:
+		e.Kind = ErrBadRequest
+		if isContextOverflow(msg) {
+			e.Kind = ErrContextLength
+			e.PromptTokens, e.MaxContext = contextNumbers(msg)
+		}
+	}
+	if e.Kind == ErrUpstream && isOverloaded(msg) {
+		e.Kind = ErrOverloaded
+	}
+	return e
+}
+
+// streamError maps an error object the engine sent inside its stream
+// ({"error": {...}} or {"object": "error", ...}).
+func streamError(v *fastjson.Value) *Error {
+	obj := v
+	if ev := v.Get("error"); ev != nil {
+		obj = ev
+	}
+	var msg []byte
+	switch obj.Type() {
+	case fastjson.TypeString:
+		msg = obj.GetStringBytes()
+	case fastjson.TypeObject:
+		msg = obj.GetStringBytes("message")
+	}
+	code := 0
+	if c := obj.Get("code"); c != nil && c.Type() == fastjson.TypeNumber {
+		code = c.GetInt()
+	}
+	if len(msg) == 0 {
+		msg = []byte("the engine reported an error in its stream")
+	}
+	if code >= 400 && code < 600 {
+		return httpError(code, msg)
+	}
+	e := newError(ErrUpstream, 0, "engine error: "+string(msg))
+	switch {
+	case isContextOverflow(e.Message):
+		e.Kind = ErrContextLength
+		e.PromptTokens, e.MaxContext = contextNumbers(e.Message)
+	case isOverloaded(e.Message):
+		e.Kind = ErrOverloaded
+	}
+	return e
+}
+
+// errorBodyMessage extracts the message of an engine error body: vLLM
+// ({"error": {"message"}} or the older {"object": "error", "message"}),
+// SGLang ({"error": {"message"}} or {"detail"}), trtllm-serve
+// ({"message"}), FastAPI ({"detail": str | [{"msg"}]}); else the body as
+// text.
+func errorBodyMessage(body []byte) string {
+	body = bytes.TrimSpace(body)
+	var p fastjson.Parser
+	v, err := p.ParseBytes(body)
+	if err != nil || v.Type() != fastjson.TypeObject {
+		return string(body)
+	}
+	if e := v.Get("error"); e != nil {
+		if e.Type() == fastjson.TypeString {
+			return string(e.GetStringBytes())
+		}
+		if m := e.GetStringBytes("message"); len(m) > 0 {
+			return string(m)
+		}
+	}
+	if m := v.GetStringBytes("message"); len(m) > 0 {
+		return string(m)
+	}
+	if d := v.Get("detail"); d != nil {
+		switch d.Type() {
+		case fastjson.TypeString:
+			return string(d.GetStringBytes())
+		case fastjson.TypeArray:
+			if a := d.GetArray(); len(a) > 0 {
+				if m := a[0].GetStringBytes("msg"); len(m) > 0 {
+					return string(m)
+				}
+			}
+		}
+	}
+	return string(body)
+}
+
+// contextMarkers are substrings of the engines' context-overflow messages:
+//
+//	vLLM:   "This model's maximum context length is 4096 tokens. However, you
+//	        requested 5000 tokens (4000 in the messages, 1000 in the
+//	        completion)…", "…your request has 5000 input tokens…",
+//	        "'max_tokens' … is too large: 1000. This model's maximum context
+//	        length is 4096 tokens and your request has 3500 input tokens…"
+//	SGLang: "The input (5000 tokens) is longer than the model's context
+//	        length (4096 tokens).", "Requested token count exceeds the
+//	        model's maximum context length of 4096 tokens…"
+//	trtllm: "… exceeds the max_seq_len …", "prompt length … exceeds …"
+var contextMarkers = []string{
+	"maximum context length",
+	"context length",
+	"context window",
+	"max_model_len",
+	"max_seq_len",
+	"prompt is too long",
+	"input is too long",
+	"too many tokens",
+}
+
+func isContextOverflow(msg string) bool {
+	m := []byte(msg)
+	for _, k := range contextMarkers {
+		if containsFold(m, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func isOverloaded(msg string) bool {
+	m := []byte(msg)
+	return containsFold(m, "overloaded") || containsFold(m, "queue is full") ||
+		containsFold(m, "server is busy") || containsFold(m, "out of capacity")
+}
+
+// containsFold reports whether s contains the lower-case ASCII substring
+// sub, ignoring ASCII case in s.
+func containsFold(s []byte, sub string) bool {
+	n := len(sub)
+	for i := 0; i+n <= len(s); i++ {
+		j := 0
+		for ; j < n; j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
+}
+
+// contextNumbers extracts the prompt length and the context limit from a
+// context-overflow message, when it states them (0 when not).
+func contextNumbers(msg string) (prompt, limit int) {
+	m := []byte(msg)
+	limit = numberAfter(m, "maximum context length is ")
+	if limit == 0 {
+		limit = numberAfter(m, "maximum context length of ")
+	}
+	if limit == 0 {
+		limit = numberAfter(m, "context length (")
+	}
+	prompt = numberAfter(m, "request has ")
+	if prompt == 0 {
+		prompt = numberAfter(m, "The input (")
+	}
+	if prompt == 0 {
+		if n := numberAfter(m, "requested "); n > 0 {
+			// "you requested 5000 tokens (4000 in the messages, …)": the
+			// prompt is the number in parentheses.
+			prompt = numberAfter(m, "tokens (")
+			if prompt == 0 {
+				prompt = n
+			}
+		}
+	}
+	return prompt, limit
+}
+
+// numberAfter returns the decimal number right after the first occurrence
+// of key in m, or 0.
+func numberAfter(m []byte, key string) int {
+	i := bytes.Index(m, []byte(key))
+	if i < 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range m[i+len(key):] {
+		if c < '0' || c > '9' || n > 1<<40 {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}

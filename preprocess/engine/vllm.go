@@ -1,0 +1,57 @@
+package engine
+
+import "context"
+
+// VLLMConfig configures the vLLM adapter.
+type VLLMConfig struct {
+	Config
+
+	// NoTokenIDs leaves out return_token_ids (vLLM releases before it
+	// existed ignore it anyway; set it to save the bytes).
+	NoTokenIDs bool
+
+	// LegacyGuidedDecoding sends guided_json / guided_regex /
+	// guided_choice / guided_grammar instead of structured_outputs (vLLM
+	// releases before structured_outputs).
+	LegacyGuidedDecoding bool
+}
+
+// Completions is an adapter for an OpenAI-compatible /v1/completions
+// endpoint, streamed: vLLM (NewVLLM), SGLang's OpenAI API
+// (NewSGLangCompletions) and trtllm-serve (NewTRTLLM) differ only in
+// parameter names and limits. It is safe for concurrent use.
+type Completions struct {
+	c    client
+	opts completionsOptions
+	pool streamPool
+}
+
+// NewVLLM returns the vLLM adapter. cfg.BaseURL is the API root
+// ("http://127.0.0.1:8000/v1").
+func NewVLLM(cfg VLLMConfig) *Completions {
+	return newCompletions(cfg.Config, completionsOptions{
+		flavor: flavorVLLM, noTokenIDs: cfg.NoTokenIDs, legacyGuided: cfg.LegacyGuidedDecoding,
+	})
+}
+
+// newCompletions builds an OpenAI completions adapter of one flavor.
+func newCompletions(cfg Config, o completionsOptions) *Completions {
+	stopField := "stop_reason"
+	if o.flavor == flavorSGLang {
+		stopField = "matched_stop"
+	}
+	e := &Completions{c: newClient(cfg, ""), opts: o}
+	e.c.url = openAIBase(cfg.BaseURL) + "/completions"
+	e.pool.new = func() decoder { return &completionsDecoder{stopField: stopField} }
+	return e
+}
+
+// Generate implements Engine: it posts req to /v1/completions and returns
+// the stream once the engine answered.
+func (e *Completions) Generate(ctx context.Context, req *Request) (Stream, error) {
+	body, err := appendCompletionsRequest(make([]byte, 0, 512+8*len(req.PromptIDs)+len(req.Prompt)), req, e.opts)
+	if err != nil {
+		return nil, err
+	}
+	return generate(ctx, &e.c, &e.pool, req, body)
+}
