@@ -126,11 +126,26 @@ func WriteError(w http.ResponseWriter, api preprocess.API, err error) {
 	_, _ = w.Write(body)
 }
 
-// appendOpenAIErrorEvent appends an `event: error` frame in the OpenAI
-// error shape (completions streams; the chat emitter writes its own).
-func appendOpenAIErrorEvent(dst []byte, err error) []byte {
+// appendStreamError appends the in-stream error event of api for err
+// (chat, completions, Anthropic Messages): `event: error` with the API's
+// error object, its type following Status (so an overloaded engine is
+// overloaded_error on Anthropic, a context overflow invalid_request_error).
+// This is the one place in-stream errors are shaped.
+func appendStreamError(dst []byte, api preprocess.API, err error) []byte {
+	status := Status(api, err)
+	msg := errorMessage(err)
+	if api == preprocess.APIMessages {
+		dst = append(dst, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"...)
+		dst = appendStr(dst, anthropic.ErrorTypeForStatus(status))
+		dst = append(dst, `,"message":`...)
+		dst = appendStr(dst, msg)
+		return append(dst, "}}\n\n"...)
+	}
 	dst = append(dst, "event: error\ndata: {\"error\":{\"message\":"...)
-	dst = appendStr(dst, errorMessage(err))
-	dst = append(dst, `,"type":"server_error","param":null,"code":null}}`...)
-	return append(dst, "\n\n"...)
+	dst = appendStr(dst, msg)
+	dst = append(dst, `,"type":`...)
+	dst = appendStr(dst, openaiErrorType(status))
+	dst = append(dst, `,"param":null,"code":`...)
+	dst = appendInt(dst, int64(status))
+	return append(dst, "}}\n\n"...)
 }

@@ -272,3 +272,23 @@ func (s *gatedStream) Next() (*engine.Output, error) {
 }
 
 func (s *gatedStream) Close() error { return nil }
+
+// TestStreamErrorTypes: the in-stream error event carries the API's error
+// type for the failure's kind.
+func TestStreamErrorTypes(t *testing.T) {
+	c := toolCapture(t)
+	err := &engine.Error{Kind: engine.ErrOverloaded, Message: "engine draining"}
+	for api, want := range map[preprocess.API]string{
+		preprocess.APIChat:        `event: error` + "\n" + `data: {"error":{"message":"engine draining","type":"server_error","param":null,"code":503}}`,
+		preprocess.APICompletions: `event: error` + "\n" + `data: {"error":{"message":"engine draining","type":"server_error","param":null,"code":503}}`,
+		preprocess.APIMessages:    `event: error` + "\n" + `data: {"type":"error","error":{"type":"overloaded_error","message":"engine draining"}}`,
+		preprocess.APIResponses:   `"status":"failed"`,
+	} {
+		eng := newFake(textOutputs(c.deltas, engine.FinishStop))
+		eng.failAt, eng.failErr = 10, err
+		w := serve(t, eng, prepFor(api, true, c.toolParser, c.reasoningParser))
+		if !strings.Contains(w.Body.String(), want) {
+			t.Errorf("%s: no %s in\n%s", api, want, w.Body)
+		}
+	}
+}

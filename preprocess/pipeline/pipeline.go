@@ -375,18 +375,11 @@ func (p *Pipeline) Fail(dst []byte, err error) []byte {
 	if !p.prep.Stream {
 		return dst
 	}
-	msg := errorMessage(err)
-	switch p.prep.API {
-	case preprocess.APIChat:
-		dst = p.chat[0].Fail(dst, msg)
-	case preprocess.APICompletions:
-		dst = appendOpenAIErrorEvent(dst, err)
-	case preprocess.APIMessages:
-		dst = p.msg.Fail(dst, msg)
-	case preprocess.APIResponses:
-		dst = p.resp.Fail(dst, msg)
+	if p.prep.API == preprocess.APIResponses {
+		// response.failed carries the output so far.
+		return p.resp.Fail(dst, errorMessage(err))
 	}
-	return dst
+	return appendStreamError(dst, p.prep.API, err)
 }
 
 // Err returns the error given to Fail.
