@@ -65,25 +65,30 @@ func (s *sseStream) Next() (*engine.Output, error) {
 			return nil, io.EOF
 		}
 		s.out = engine.Output{}
-		if i := bytes.Index(ev, []byte(`"usage":{`)); i >= 0 {
-			s.u = engine.Usage{PromptTokens: jsonInt(ev, `"prompt_tokens":`), CompletionTokens: jsonInt(ev, `"completion_tokens":`)}
-			s.out.Usage = &s.u
-			return &s.out, nil
-		}
-		i := bytes.Index(ev, []byte(`"text":"`))
+		i := bytes.Index(ev, []byte(`text":"`))
 		if i < 0 {
+			if bytes.Contains(ev, []byte(`usage":{`)) {
+				s.u = engine.Usage{PromptTokens: jsonInt(ev, `prompt_tokens":`), CompletionTokens: jsonInt(ev, `completion_tokens":`)}
+				s.out.Usage = &s.u
+				return &s.out, nil
+			}
 			return nil, &engine.Error{Kind: engine.ErrMalformed, Message: "no text"}
 		}
+		var n int
 		var ok bool
-		s.text, ok = unquote(s.text[:0], ev[i+len(`"text":"`):])
+		s.text, n, ok = unquote(s.text[:0], ev[i+len(`text":"`):])
 		if !ok {
 			return nil, &engine.Error{Kind: engine.ErrMalformed, Message: "bad string"}
 		}
 		s.out.Text, s.out.HasText = s.text, true
-		if bytes.Contains(ev, []byte(`"finish_reason":"stop"`)) {
-			s.out.Finish = engine.FinishStop
-		} else if bytes.Contains(ev, []byte(`"finish_reason":"length"`)) {
-			s.out.Finish = engine.FinishLength
+		rest := ev[i+len(`text":"`)+n:]
+		if j := bytes.Index(rest, []byte(`finish_reason":`)); j >= 0 {
+			switch v := rest[j+len(`finish_reason":`):]; {
+			case bytes.HasPrefix(v, []byte(`"stop"`)):
+				s.out.Finish = engine.FinishStop
+			case bytes.HasPrefix(v, []byte(`"length"`)):
+				s.out.Finish = engine.FinishLength
+			}
 		}
 		return &s.out, nil
 	}
@@ -104,20 +109,21 @@ func jsonInt(b []byte, key string) int64 {
 	return n
 }
 
-// unquote decodes a JSON string body (after the opening quote) into dst.
-func unquote(dst, b []byte) ([]byte, bool) {
+// unquote decodes a JSON string body (after the opening quote) into dst
+// and returns how many bytes of b it consumed (through the closing quote).
+func unquote(dst, b []byte) ([]byte, int, bool) {
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		switch {
 		case c == '"':
-			return dst, true
+			return dst, i + 1, true
 		case c != '\\':
 			dst = append(dst, c)
 			continue
 		}
 		i++
 		if i >= len(b) {
-			return dst, false
+			return dst, i, false
 		}
 		switch b[i] {
 		case 'n':
@@ -132,11 +138,11 @@ func unquote(dst, b []byte) ([]byte, bool) {
 			dst = append(dst, '\f')
 		case 'u':
 			if i+4 >= len(b) {
-				return dst, false
+				return dst, i, false
 			}
 			r, err := strconv.ParseUint(string(b[i+1:i+5]), 16, 32)
 			if err != nil {
-				return dst, false
+				return dst, i, false
 			}
 			i += 4
 			rr := rune(r)
@@ -156,7 +162,7 @@ func unquote(dst, b []byte) ([]byte, bool) {
 			dst = append(dst, b[i])
 		}
 	}
-	return dst, false
+	return dst, len(b), false
 }
 
 // sliceStream replays prepared outputs from memory.
