@@ -297,13 +297,15 @@ func (c *client) start(ctx context.Context, s *httpStream, body []byte, requestI
 
 // bodyError returns the error a 200 JSON body carries, or nil.
 func bodyError(body []byte) *Error {
-	msg := errorBodyMessage(body)
-	if msg == string(bytes.TrimSpace(body)) {
-		return nil // not an error object
+	var p fastjson.Parser
+	v, err := p.ParseBytes(body)
+	if err != nil || v.Type() != fastjson.TypeObject {
+		return nil
 	}
-	e := httpError(http.StatusInternalServerError, []byte(msg))
-	e.Status = 0
-	return e
+	if v.Get("error") == nil && string(v.GetStringBytes("object")) != "error" {
+		return nil
+	}
+	return streamError(v)
 }
 
 // Next implements Stream.

@@ -1,0 +1,283 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// wireProto describes one HTTP adapter's protocol for the shared fault,
+// allocation and benchmark tests.
+type wireProto struct {
+	name string
+	// engine returns the adapter for the upstream at url.
+	engine func(url string, cfg Config) (Engine, *http.Client)
+	// chunk is one event carrying text (not finished); end is the events
+	// that finish the choice and end the stream.
+	chunk func(text string) string
+	end   string
+}
+
+func httpProtos() []wireProto {
+	return []wireProto{
+		{
+			name: "vllm",
+			engine: func(url string, cfg Config) (Engine, *http.Client) {
+				cfg.BaseURL = url + "/v1"
+				e := NewVLLM(VLLMConfig{Config: cfg})
+				return e, e.c.hc
+			},
+			chunk: func(text string) string {
+				return `data: {"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":` +
+					jsonStr([]byte(text)) + `,"logprobs":null,"finish_reason":null,"stop_reason":null,"token_ids":[1234]}],"usage":null}` + "\n\n"
+			},
+			end: `data: {"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"","finish_reason":"stop","stop_reason":null}],"usage":null}` + "\n\n" +
+				`data: {"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}` + "\n\n" +
+				"data: [DONE]\n\n",
+		},
+	}
+}
+
+func textReq() *Request { return &Request{Model: "m", Prompt: "hi", MaxTokens: 100} }
+
+// TestHTTPFaults runs each fault against each HTTP adapter: the error
+// kind is right and no goroutine is left running.
+func TestHTTPFaults(t *testing.T) {
+	for _, p := range httpProtos() {
+		t.Run(p.name, func(t *testing.T) { testFaults(t, p) })
+	}
+}
+
+func testFaults(t *testing.T, p wireProto) {
+	two := p.chunk("Hello") + p.chunk(" world")
+	type fault struct {
+		name    string
+		cfg     Config
+		handle  func(w http.ResponseWriter, r *http.Request)
+		atStart ErrorKind // the error Generate returns (when before)
+		before  bool
+		kind    ErrorKind // the error Next returns after the good steps
+		status  int
+		msg     string
+		ctxLen  [2]int
+	}
+	write := func(w http.ResponseWriter, s string) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write([]byte(s))
+		w.(http.Flusher).Flush()
+	}
+	faults := []fault{
+		{name: "drop mid-stream", kind: ErrUpstream, handle: func(w http.ResponseWriter, r *http.Request) {
+			write(w, two)
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+		}},
+		{name: "malformed JSON", kind: ErrMalformed, handle: func(w http.ResponseWriter, r *http.Request) {
+			write(w, two+"data: {\"choices\": [{\"text\": \"x\"\n\n")
+		}},
+		{name: "not an object", kind: ErrMalformed, handle: func(w http.ResponseWriter, r *http.Request) {
+			write(w, two+"data: [1,2]\n\n")
+		}},
+		{name: "line too long", cfg: Config{MaxLineBytes: 1024}, kind: ErrMalformed, handle: func(w http.ResponseWriter, r *http.Request) {
+			write(w, two+p.chunk(strings.Repeat("x", 4096)))
+		}},
+		{name: "idle timeout", cfg: Config{IdleTimeout: 100 * time.Millisecond}, kind: ErrTimeout, handle: func(w http.ResponseWriter, r *http.Request) {
+			write(w, two)
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}},
+		{name: "first-token timeout", cfg: Config{FirstTokenTimeout: 100 * time.Millisecond}, before: true, atStart: ErrTimeout, handle: func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}},
+		{name: "first-token timeout after headers", cfg: Config{FirstTokenTimeout: 100 * time.Millisecond}, kind: ErrTimeout, handle: func(w http.ResponseWriter, r *http.Request) {
+			write(w, ": keep-alive\n\n")
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}},
+		{name: "500", before: true, atStart: ErrUpstream, status: 500, msg: "CUDA error", handle: func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, `{"error":{"message":"CUDA error: out of memory","type":"InternalServerError","code":500}}`, 500)
+		}},
+		{name: "503", before: true, atStart: ErrOverloaded, status: 503, msg: "unavailable", handle: func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "service unavailable", 503)
+		}},
+		{name: "429", before: true, atStart: ErrRateLimited, status: 429, handle: func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, `{"message":"slow down"}`, 429)
+		}},
+		{name: "400", before: true, atStart: ErrBadRequest, status: 400, msg: "temperature", handle: func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, `{"object":"error","message":"temperature must be non-negative","type":"BadRequestError","code":400}`, 400)
+		}},
+		{name: "vLLM context overflow", before: true, atStart: ErrContextLength, status: 400, ctxLen: [2]int{4000, 4096}, handle: func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, `{"error":{"message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.","type":"BadRequestError","param":null,"code":400}}`, 400)
+		}},
+		{name: "SGLang context overflow", before: true, atStart: ErrContextLength, status: 400, ctxLen: [2]int{5000, 4096}, handle: func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, `{"error":{"message":"The input (5000 tokens) is longer than the model's context length (4096 tokens)."}}`, 400)
+		}},
+		{name: "in-stream error", kind: ErrUpstream, msg: "engine dead", handle: func(w http.ResponseWriter, r *http.Request) {
+			write(w, two+`data: {"error":{"message":"engine dead","type":"InternalServerError","code":500}}`+"\n\n")
+		}},
+		{name: "in-stream context overflow", kind: ErrContextLength, handle: func(w http.ResponseWriter, r *http.Request) {
+			write(w, two+`data: {"object":"error","message":"This model's maximum context length is 2048 tokens and your request has 3000 input tokens"}`+"\n\n")
+		}},
+		{name: "end without [DONE]", kind: ErrUpstream, handle: func(w http.ResponseWriter, r *http.Request) {
+			write(w, two)
+		}},
+		{name: "JSON body with 200", before: true, atStart: ErrBadRequest, handle: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"object":"error","message":"bad","code":400}`))
+		}},
+		{name: "huge error body", before: true, atStart: ErrUpstream, status: 502, handle: func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(502)
+			for i := 0; i < 1000; i++ {
+				w.Write([]byte(strings.Repeat("y", 1024)))
+			}
+		}},
+	}
+	for _, f := range faults {
+		t.Run(f.name, func(t *testing.T) {
+			u := newUpstream(t, f.handle)
+			eng, hc := p.engine(u.URL, f.cfg)
+			defer checkGoroutines(t, hc)()
+			st, err := eng.Generate(ctxTimeout(t, 10*time.Second), textReq())
+			if f.before {
+				if err == nil {
+					st.Close()
+					t.Fatal("Generate: no error")
+				}
+				checkErr(t, err, f.atStart, f.status, f.msg, f.ctxLen)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			got, err := drain(st)
+			checkErr(t, err, f.kind, f.status, f.msg, f.ctxLen)
+			if got.text[0] != "Hello world" && f.name != "first-token timeout after headers" {
+				t.Errorf("text before the fault %q", got.text[0])
+			}
+			if _, err2 := st.Next(); err2 != err {
+				t.Errorf("Next after the failure: %v, want %v", err2, err)
+			}
+		})
+	}
+
+	t.Run("connect timeout", func(t *testing.T) {
+		hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}}}
+		defer checkGoroutines(t, hc)()
+		eng, _ := p.engine("http://192.0.2.1:9", Config{Client: hc, ConnectTimeout: 50 * time.Millisecond})
+		_, err := eng.Generate(ctxTimeout(t, 10*time.Second), textReq())
+		checkErr(t, err, ErrTimeout, 0, "connection", [2]int{})
+	})
+
+	t.Run("connection refused", func(t *testing.T) {
+		ln, _ := net.Listen("tcp", "127.0.0.1:0")
+		addr := ln.Addr().String()
+		ln.Close()
+		eng, hc := p.engine("http://"+addr, Config{})
+		defer checkGoroutines(t, hc)()
+		_, err := eng.Generate(ctxTimeout(t, 10*time.Second), textReq())
+		checkErr(t, err, ErrUpstream, 0, "refused", [2]int{})
+	})
+
+	// The caller's cancellation and Close stop the upstream request: the
+	// engine sees the disconnect.
+	for _, how := range []string{"cancel", "close", "deadline"} {
+		t.Run(how+" mid-stream", func(t *testing.T) {
+			gone := make(chan struct{})
+			u := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+				write(w, two)
+				for {
+					select {
+					case <-r.Context().Done():
+						close(gone)
+						return
+					case <-time.After(5 * time.Millisecond):
+						write(w, p.chunk("."))
+					}
+				}
+			})
+			eng, hc := p.engine(u.URL, Config{})
+			defer checkGoroutines(t, hc)()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if how == "deadline" {
+				ctx, cancel = context.WithTimeout(ctx, 200*time.Millisecond)
+				defer cancel()
+			}
+			st, err := eng.Generate(ctx, textReq())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < 3; i++ {
+				if _, err := st.Next(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			switch how {
+			case "cancel":
+				cancel()
+				_, err = drain(st)
+				checkErr(t, err, ErrCanceled, 0, "", [2]int{})
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("%v does not unwrap to context.Canceled", err)
+				}
+			case "deadline":
+				_, err = drain(st)
+				checkErr(t, err, ErrTimeout, 0, "", [2]int{})
+				if !errors.Is(err, context.DeadlineExceeded) {
+					t.Errorf("%v does not unwrap to context.DeadlineExceeded", err)
+				}
+			}
+			st.Close()
+			st.Close()
+			select {
+			case <-gone:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the upstream did not see the disconnect")
+			}
+			if _, err := st.Next(); err == nil || err == io.EOF {
+				t.Errorf("Next after Close: %v", err)
+			}
+		})
+	}
+}
+
+func checkErr(t *testing.T, err error, kind ErrorKind, status int, msg string, ctxLen [2]int) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v (%T) is not an *Error", err, err)
+	}
+	if e.Kind != kind {
+		t.Errorf("kind %v, want %v (%q)", e.Kind, kind, e.Message)
+	}
+	if status != 0 && e.Status != status {
+		t.Errorf("status %d, want %d", e.Status, status)
+	}
+	if msg != "" && !strings.Contains(e.Message, msg) {
+		t.Errorf("message %q does not contain %q", e.Message, msg)
+	}
+	if len(e.Message) > maxMessage+40 {
+		t.Errorf("message of %d bytes", len(e.Message))
+	}
+	if ctxLen != [2]int{} && (e.PromptTokens != ctxLen[0] || e.MaxContext != ctxLen[1]) {
+		t.Errorf("prompt/context %d/%d, want %v", e.PromptTokens, e.MaxContext, ctxLen)
+	}
+}
