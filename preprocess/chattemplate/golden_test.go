@@ -199,3 +199,49 @@ func TestGolden(t *testing.T) {
 	}
 	t.Logf("exactness %-12s %3d/%d", "all", sum.exact, sum.total)
 }
+
+type expressionGolden struct {
+	goldenResult
+	Template string `json:"template"`
+}
+
+// TestExpressions renders each small template of expressions.txt (value
+// printing, filters, tests, loops, macros, whitespace control, sandbox
+// errors) with the oracle's fixed context and compares with
+// golden/expressions.jsonl. Known differences are listed in
+// known_differences.tsv under the template name "expressions" and the
+// case's index.
+func TestExpressions(t *testing.T) {
+	cases := readJSONLines[expressionGolden](t, filepath.Join(testdataDir, "golden", "expressions.jsonl"))
+	known := map[string]string{}
+	for _, r := range readTSV(t, filepath.Join(testdataDir, "known_differences.tsv")) {
+		known[r[0]+"/"+r[1]] = r[2]
+	}
+	in := Input{
+		Messages:            json.RawMessage(`[{"role": "user", "content": "hi"}]`),
+		AddGenerationPrompt: true,
+		BOSToken:            "<s>",
+		EOSToken:            "</s>",
+	}
+	exact := 0
+	for i, c := range cases {
+		key := fmt.Sprintf("expressions/%d", i)
+		tmpl, err := Parse(c.Template, Options{Now: goldenNow})
+		var got string
+		if err == nil {
+			got, err = tmpl.Render(in)
+		}
+		diff := compare(got, err, c.goldenResult)
+		_, isKnown := known[key]
+		switch {
+		case diff == "" && isKnown:
+			t.Errorf("%s %q: listed in known_differences.tsv but now matches the oracle", key, c.Template)
+		case diff != "" && !isKnown:
+			t.Errorf("%s %q: %s", key, c.Template, diff)
+		}
+		if diff == "" {
+			exact++
+		}
+	}
+	t.Logf("exactness expressions %d/%d", exact, len(cases))
+}

@@ -86,9 +86,15 @@ type Input struct {
 // the template called raise_exception; an error wrapping ErrLimit when the
 // render exceeded its bounds; other errors for invalid JSON input or a
 // failure of the template (an undefined operation, a type error).
-func (t *Template) Render(in Input) (string, error) {
+func (t *Template) Render(in Input) (out string, err error) {
+	// The engine runs code from the model repository on request data; an
+	// engine bug must fail the one render, never the process.
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = "", fmt.Errorf("chattemplate: internal engine error: %v", r)
+		}
+	}()
 	data := make(map[string]jinja.Value, 12)
-	var err error
 	if data["messages"], err = decodeOr(in.Messages, jinja.Undefined()); err != nil {
 		return "", fmt.Errorf("messages: %w", err)
 	}
@@ -121,7 +127,7 @@ func (t *Template) Render(in Input) (string, error) {
 		}
 	}
 	hint := len(in.Messages) + len(in.Tools) + len(in.Documents) + 1024
-	out, err := t.tmpl.RenderLimited(data, jinja.Limits{MaxSteps: MaxSteps, MaxBytes: MaxBytes, MaxDepth: MaxDepth, SizeHint: min(hint, MaxBytes)})
+	out, err = t.tmpl.RenderLimited(data, jinja.Limits{MaxSteps: MaxSteps, MaxBytes: MaxBytes, MaxDepth: MaxDepth, SizeHint: min(hint, MaxBytes)})
 	if err != nil {
 		var re *jinja.RaiseError
 		if errors.As(err, &re) {

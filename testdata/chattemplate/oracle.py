@@ -23,6 +23,8 @@ between engines).
 
 Usage:  oracle.py -template FILE [-now YYYY-MM-DD] < in.jsonl > out.jsonl
         oracle.py -regen    (rewrite every golden in this folder)
+        oracle.py -expressions (rewrite golden/expressions.jsonl: one
+                    small template per case of expressions.txt)
 
 Run with Debian's python3-jinja2 (jinja2 3.1.x):
     apt-get install -y python3-jinja2 && /usr/bin/python3 oracle.py -regen
@@ -116,11 +118,35 @@ def run(template_path, now, lines, out):
         out.write(json.dumps(render_line(tmpl, json.loads(line)), ensure_ascii=False) + "\n")
 
 
+def split_expressions(text):
+    """expressions.txt: cases separated by lines holding only ----; the
+    first block (comments) is skipped."""
+    return [c.rstrip("\n") if not c.endswith("\n\n") else c[:-1] for c in text.split("\n----\n")[1:]]
+
+
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     now = datetime.datetime(2026, 1, 2)
     if "-now" in argv:
         now = datetime.datetime.strptime(argv[argv.index("-now") + 1], "%Y-%m-%d")
+    if "-expressions" in argv or "-regen" in argv:
+        ctx = {"messages": [{"role": "user", "content": "hi"}], "tools": None, "documents": None,
+               "add_generation_prompt": True, "bos_token": "<s>", "eos_token": "</s>"}
+        src_path = os.path.join(here, "expressions.txt")
+        with open(src_path, encoding="utf-8") as f:
+            cases = split_expressions(f.read())
+        with open(os.path.join(here, "golden", "expressions.jsonl"), "w", encoding="utf-8") as out:
+            for case in cases:
+                try:
+                    res = {"prompt": compile_template(case, now).render(**ctx)}
+                except Raised as e:
+                    res = {"error": str(e), "raised": True}
+                except Exception as e:  # noqa: BLE001
+                    res = {"error": "%s: %s" % (type(e).__name__, e)}
+                res["template"] = case
+                out.write(json.dumps(res, ensure_ascii=False) + "\n")
+        if "-regen" not in argv:
+            return
     if "-regen" in argv:
         with open(os.path.join(here, "conversations.jsonl"), encoding="utf-8") as f:
             lines = f.readlines()

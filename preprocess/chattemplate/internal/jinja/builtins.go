@@ -507,7 +507,7 @@ func filterItems(args []Value, kwargs map[string]Value) (Value, error) {
 	d := args[0].AsDict()
 	items := make([]Value, 0, d.Len())
 	for _, key := range d.Keys {
-		pair := NewList([]Value{NewString(key), d.Data[key]})
+		pair := NewTuple([]Value{NewString(key), d.Data[key]})
 		items = append(items, pair)
 	}
 
@@ -757,6 +757,11 @@ func filterSort(args []Value, kwargs map[string]Value) (Value, error) {
 		return v
 	}
 
+	for i := 1; i < len(items); i++ {
+		if err := orderable("<", key(items[i]), key(items[0])); err != nil {
+			return Undefined(), err
+		}
+	}
 	sort.SliceStable(items, func(i, j int) bool {
 		cmp := compareValues(key(items[i]), key(items[j]))
 		if reverse {
@@ -890,6 +895,9 @@ func filterRound(args []Value, kwargs map[string]Value) (Value, error) {
 		return NewFloat(0), nil
 	}
 
+	// Patch: jinja2's round(value, precision=0, method='common'): common
+	// is Python's round() (exact value, ties to even), ceil and floor round
+	// toward the given side; an int stays an int under common.
 	precision := int64(0)
 	if len(args) > 1 {
 		precision = toInt64(args[1])
@@ -897,15 +905,35 @@ func filterRound(args []Value, kwargs map[string]Value) (Value, error) {
 	if p, ok := kwargs["precision"]; ok {
 		precision = toInt64(p)
 	}
-
-	f := toFloat64(args[0])
-	pow := math.Pow(10, float64(precision))
-	rounded := math.Round(f*pow) / pow
-
-	if precision == 0 {
-		return NewFloat(rounded), nil
+	method := "common"
+	if len(args) > 2 {
+		method = printValue(args[2])
 	}
-	return NewFloat(rounded), nil
+	if m, ok := kwargs["method"]; ok {
+		method = printValue(m)
+	}
+	if !isNumeric(args[0]) {
+		return Undefined(), fmt.Errorf("TypeError: type %s doesn't define __round__ method", pyTypeName(args[0]))
+	}
+	if precision < 0 || precision > 17 {
+		precision = max(0, min(precision, 17))
+	}
+	f := toFloat64(args[0])
+	switch method {
+	case "common":
+		if !args[0].IsFloat() {
+			return NewInt(toInt64(args[0])), nil
+		}
+		r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', int(precision), 64), 64)
+		return NewFloat(r), nil
+	case "ceil", "floor":
+		pow := math.Pow(10, float64(precision))
+		if method == "ceil" {
+			return NewFloat(math.Ceil(f*pow) / pow), nil
+		}
+		return NewFloat(math.Floor(f*pow) / pow), nil
+	}
+	return Undefined(), fmt.Errorf("FilterArgumentError: method must be common, ceil or floor")
 }
 
 func filterAbs(args []Value, kwargs map[string]Value) (Value, error) {
@@ -1053,7 +1081,10 @@ func filterSelectattr(args []Value, kwargs map[string]Value) (Value, error) {
 		testName = printValue(args[2])
 	}
 
-	testArgs := args[3:]
+	var testArgs []Value
+	if len(args) > 3 {
+		testArgs = args[3:]
+	}
 
 	var items []Value
 	for _, item := range list.Items {
@@ -1094,7 +1125,10 @@ func filterRejectattr(args []Value, kwargs map[string]Value) (Value, error) {
 		testName = printValue(args[2])
 	}
 
-	testArgs := args[3:]
+	var testArgs []Value
+	if len(args) > 3 {
+		testArgs = args[3:]
+	}
 
 	var items []Value
 	for _, item := range list.Items {
@@ -1203,7 +1237,7 @@ func filterDictsort(args []Value, kwargs map[string]Value) (Value, error) {
 
 	items := make([]Value, len(keys))
 	for i, key := range keys {
-		items[i] = NewList([]Value{NewString(key), d.Data[key]})
+		items[i] = NewTuple([]Value{NewString(key), d.Data[key]})
 	}
 
 	return NewList(items), nil

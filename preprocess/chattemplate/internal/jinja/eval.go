@@ -562,6 +562,9 @@ func (e *evaluator) evalExpr(ex expr) (Value, error) {
 			}
 			items[i] = v
 		}
+		if n.tuple {
+			return NewTuple(items), nil
+		}
 		return NewList(items), nil
 
 	case *dictExpr:
@@ -591,8 +594,20 @@ func (e *evaluator) evalAttr(n *attrExpr) (Value, error) {
 		return Undefined(), err
 	}
 
-	// Dict attribute access.
+	// Patch: attributes of an undefined value are an error (UndefinedError),
+	// as in jinja2; attributes of None are undefined.
+	if obj.IsUndefined() {
+		return Undefined(), fmt.Errorf("UndefinedError: %s is undefined", callableName(n.obj))
+	}
+
+	// Dict attribute access. Patch: as in jinja2 (getattr before getitem),
+	// d.items, d.keys, d.values and d.get are the methods even when the dict
+	// has such a key.
 	if obj.IsDict() {
+		switch n.attr {
+		case "items", "keys", "values", "get":
+			return e.dictMethod(obj, n.attr)
+		}
 		if v, ok := obj.AsDict().Get(n.attr); ok {
 			return v, nil
 		}
@@ -623,6 +638,11 @@ func (e *evaluator) evalItem(n *itemExpr) (Value, error) {
 	key, err := e.evalExpr(n.key)
 	if err != nil {
 		return Undefined(), err
+	}
+
+	// Patch: subscripting an undefined value is an error, as in jinja2.
+	if obj.IsUndefined() {
+		return Undefined(), fmt.Errorf("UndefinedError: %s is undefined", callableName(n.obj))
 	}
 
 	if obj.IsList() {
@@ -936,14 +956,14 @@ func (e *evaluator) evalBinary(n *binExpr) (Value, error) {
 		return NewBool(valuesEqual(left, right)), nil
 	case "!=":
 		return NewBool(!valuesEqual(left, right)), nil
-	case "<":
-		return NewBool(compareValues(left, right) < 0), nil
-	case ">":
-		return NewBool(compareValues(left, right) > 0), nil
-	case "<=":
-		return NewBool(compareValues(left, right) <= 0), nil
-	case ">=":
-		return NewBool(compareValues(left, right) >= 0), nil
+	case "<", ">", "<=", ">=":
+		// Patch: Python orders numbers with numbers and strings with
+		// strings; any other pair is a TypeError.
+		if err := orderable(n.op, left, right); err != nil {
+			return Undefined(), err
+		}
+		c := compareValues(left, right)
+		return NewBool(n.op == "<" && c < 0 || n.op == ">" && c > 0 || n.op == "<=" && c <= 0 || n.op == ">=" && c >= 0), nil
 	case "in", "not in":
 		// Patch: `x in None` and `x in 3` are TypeErrors in Python.
 		if !(right.IsList() || right.IsDict() || right.IsString() || right.IsUndefined()) {
@@ -1144,8 +1164,42 @@ func (e *evaluator) stringMethod(obj Value, method string) (Value, error) {
 				}
 				return NewList(items), nil
 			}
+			// Patch: split(sep=None, maxsplit=-1) as in Python.
+			maxsplit := -1
+			if len(args) > 1 {
+				maxsplit = int(toInt64(args[1]))
+			}
+			if m, ok := kwargs["maxsplit"]; ok {
+				maxsplit = int(toInt64(m))
+			}
+			if args[0].IsNone() {
+				parts := strings.Fields(s)
+				if maxsplit >= 0 && len(parts) > maxsplit+1 {
+					// Keep the rest of the string after maxsplit fields.
+					rest := s
+					parts = parts[:0]
+					for len(parts) < maxsplit {
+						rest = strings.TrimLeft(rest, " \t\n\r\v\f")
+						i := strings.IndexAny(rest, " \t\n\r\v\f")
+						parts = append(parts, rest[:i])
+						rest = rest[i:]
+					}
+					parts = append(parts, strings.TrimLeft(rest, " \t\n\r\v\f"))
+				}
+				items := make([]Value, len(parts))
+				for i, p := range parts {
+					items[i] = NewString(p)
+				}
+				return NewList(items), nil
+			}
 			sep := printValue(args[0])
-			parts := strings.Split(s, sep)
+			if sep == "" {
+				return Undefined(), fmt.Errorf("ValueError: empty separator")
+			}
+			parts := strings.SplitN(s, sep, maxsplit+1)
+			if maxsplit < 0 {
+				parts = strings.Split(s, sep)
+			}
 			items := make([]Value, len(parts))
 			for i, p := range parts {
 				items[i] = NewString(p)
@@ -1158,12 +1212,30 @@ func (e *evaluator) stringMethod(obj Value, method string) (Value, error) {
 			if len(args) == 0 {
 				return NewBool(false), nil
 			}
+			// Patch: a tuple of candidates, as in Python.
+			if args[0].IsList() {
+				for _, c := range args[0].AsList().Items {
+					if strings.HasPrefix(s, printValue(c)) {
+						return NewBool(true), nil
+					}
+				}
+				return NewBool(false), nil
+			}
 			return NewBool(strings.HasPrefix(s, printValue(args[0]))), nil
 		}), nil
 
 	case "endswith":
 		return e.makeStringFunc("endswith", func(args []Value, kwargs map[string]Value) (Value, error) {
 			if len(args) == 0 {
+				return NewBool(false), nil
+			}
+			// Patch: a tuple of candidates, as in Python.
+			if args[0].IsList() {
+				for _, c := range args[0].AsList().Items {
+					if strings.HasSuffix(s, printValue(c)) {
+						return NewBool(true), nil
+					}
+				}
 				return NewBool(false), nil
 			}
 			return NewBool(strings.HasSuffix(s, printValue(args[0]))), nil
@@ -1261,6 +1333,13 @@ func (e *evaluator) makeStringFunc(name string, fn func([]Value, map[string]Valu
 func (e *evaluator) listMethod(obj Value, method string) (Value, error) {
 	list := obj.AsList()
 
+	// Patch: transformers renders in jinja2's ImmutableSandboxedEnvironment,
+	// where methods that modify a list or dict are unsafe.
+	switch method {
+	case "append", "extend", "insert", "pop", "remove", "reverse", "sort", "clear":
+		return Undefined(), fmt.Errorf("SecurityError: access to attribute '%s' of 'list' object is unsafe.", method)
+	}
+
 	switch method {
 	case "append":
 		return NewCallable("list.append", func(args []Value, kwargs map[string]Value) (Value, error) {
@@ -1314,11 +1393,16 @@ func (e *evaluator) dictMethod(obj Value, method string) (Value, error) {
 	d := obj.AsDict()
 
 	switch method {
+	case "clear", "pop", "popitem", "setdefault", "update":
+		return Undefined(), fmt.Errorf("SecurityError: access to attribute '%s' of 'dict' object is unsafe.", method)
+	}
+
+	switch method {
 	case "items":
 		return NewCallable("dict.items", func(args []Value, kwargs map[string]Value) (Value, error) {
 			items := make([]Value, 0, d.Len())
 			for _, key := range d.Keys {
-				pair := NewList([]Value{NewString(key), d.Data[key]})
+				pair := NewTuple([]Value{NewString(key), d.Data[key]})
 				items = append(items, pair)
 			}
 			return NewList(items), nil

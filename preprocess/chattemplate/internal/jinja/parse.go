@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // =============================================================================
@@ -61,22 +62,9 @@ func tokenizeExpr(s string) []tok {
 			var b strings.Builder
 			for i < len(s) && s[i] != quote {
 				if s[i] == '\\' && i+1 < len(s) {
-					i++
-					switch s[i] {
-					case 'n':
-						b.WriteByte('\n')
-					case 't':
-						b.WriteByte('\t')
-					case '\\':
-						b.WriteByte('\\')
-					case '\'':
-						b.WriteByte('\'')
-					case '"':
-						b.WriteByte('"')
-					default:
-						b.WriteByte('\\')
-						b.WriteByte(s[i])
-					}
+					// Patch: Python's unicode-escape rules, as jinja2
+					// decodes string literals.
+					i += unescapeAt(&b, s, i) - 1
 				} else {
 					b.WriteByte(s[i])
 				}
@@ -531,7 +519,9 @@ func (p *exprParser) parseUnary() (expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &unaryExpr{op: op, operand: operand}, nil
+		// Patch: as in jinja2, the sign binds tighter than filters:
+		// `-3 | abs` is abs(-3).
+		return signBeforeFilters(op, operand), nil
 	}
 
 	return p.parsePostfix()
@@ -720,7 +710,7 @@ func (p *exprParser) parseAtom() (expr, error) {
 		p.advance()
 		if p.peek().kind == tokRParen {
 			p.advance()
-			return &listExpr{items: nil}, nil
+			return &listExpr{items: nil, tuple: true}, nil
 		}
 		e, err := p.parseExpression()
 		if err != nil {
@@ -744,7 +734,7 @@ func (p *exprParser) parseAtom() (expr, error) {
 			if _, err := p.expect(tokRParen, ")"); err != nil {
 				return nil, err
 			}
-			return &listExpr{items: items}, nil
+			return &listExpr{items: items, tuple: true}, nil
 		}
 
 		if _, err := p.expect(tokRParen, ")"); err != nil {
@@ -1561,4 +1551,50 @@ func trimTrailingWhitespace(s string) string {
 		i--
 	}
 	return s[:i]
+}
+
+// unescapeAt decodes the backslash escape starting at s[i] (s[i] == '\\')
+// into b the way Python's unicode-escape codec does, and returns the number
+// of bytes consumed. Unknown escapes are kept with their backslash.
+func unescapeAt(b *strings.Builder, s string, i int) int {
+	c := s[i+1]
+	simple := map[byte]byte{'n': '\n', 't': '\t', 'r': '\r', '\\': '\\', '\'': '\'', '"': '"', 'a': 7, 'b': 8, 'f': 12, 'v': 11}
+	if r, ok := simple[c]; ok {
+		b.WriteByte(r)
+		return 2
+	}
+	switch c {
+	case '\n':
+		return 2 // line continuation
+	case 'x', 'u', 'U':
+		n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+		if i+2+n <= len(s) {
+			if v, err := strconv.ParseUint(s[i+2:i+2+n], 16, 32); err == nil && utf8.ValidRune(rune(v)) {
+				b.WriteRune(rune(v))
+				return 2 + n
+			}
+		}
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		j := i + 1
+		v := 0
+		for j < len(s) && j < i+4 && s[j] >= '0' && s[j] <= '7' {
+			v = v*8 + int(s[j]-'0')
+			j++
+		}
+		b.WriteRune(rune(v))
+		return j - i
+	}
+	b.WriteByte('\\')
+	b.WriteByte(c)
+	return 2
+}
+
+// signBeforeFilters applies a unary sign to the innermost operand of a
+// filter chain.
+func signBeforeFilters(op string, e expr) expr {
+	if f, ok := e.(*filterExpr); ok {
+		f.expr = signBeforeFilters(op, f.expr)
+		return f
+	}
+	return &unaryExpr{op: op, operand: e}
 }

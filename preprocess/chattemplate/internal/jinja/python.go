@@ -118,14 +118,22 @@ func appendPyRepr(b []byte, v Value) []byte {
 	case KindString:
 		return appendPyStrRepr(b, v.v.(string))
 	case KindList:
-		b = append(b, '[')
-		for i, item := range v.v.(*List).Items {
+		l := v.v.(*List)
+		open, close := byte('['), byte(']')
+		if l.Tuple {
+			open, close = '(', ')'
+		}
+		b = append(b, open)
+		for i, item := range l.Items {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
 			b = appendPyRepr(b, item)
 		}
-		return append(b, ']')
+		if l.Tuple && len(l.Items) == 1 {
+			b = append(b, ',')
+		}
+		return append(b, close)
 	case KindDict:
 		d := v.v.(*Dict)
 		b = append(b, '{')
@@ -705,4 +713,13 @@ func pyArith(op string, a, b Value) (Value, error) {
 		return NewInt(r), nil
 	}
 	return NewFloat(math.Pow(toFloat64(a), toFloat64(b))), nil
+}
+
+// orderable reports Python's TypeError for an ordering comparison between
+// values that do not order (only number/number and str/str do here).
+func orderable(op string, a, b Value) error {
+	if isNumeric(a) && isNumeric(b) || a.IsString() && b.IsString() {
+		return nil
+	}
+	return fmt.Errorf("TypeError: '%s' not supported between instances of %s and %s", op, pyTypeName(a), pyTypeName(b))
 }

@@ -104,6 +104,7 @@ func scan(source string) ([]segment, error) {
 		// Scan forward for the matching closer, respecting quoted strings.
 		trimRight := false
 		found := false
+		depth := 0
 
 		for i < len(source) {
 			ch := source[i]
@@ -144,6 +145,22 @@ func scan(source string) ([]segment, error) {
 					i++
 				}
 				continue
+			}
+
+			// Patch: like jinja2's lexer, a closer inside open brackets
+			// (`{{ {'a': {'b': 1}} }}`) does not end the tag.
+			if kind != segComment {
+				switch ch {
+				case '(', '[', '{':
+					depth++
+				case ')', ']', '}':
+					if depth > 0 {
+						depth--
+						col++
+						i++
+						continue
+					}
+				}
 			}
 
 			// Check for trim-right flag followed by the closer.

@@ -14,6 +14,11 @@ type Template struct {
 // Compile parses a Jinja template source string and returns a compiled
 // template that can be rendered multiple times with different data.
 func Compile(source string) (*Template, error) {
+	src := source
+	// Patch: jinja2's lexer turns \r\n and \r into \n and drops one
+	// trailing newline (keep_trailing_newline=False).
+	source = strings.ReplaceAll(strings.ReplaceAll(source, "\r\n", "\n"), "\r", "\n")
+	source = strings.TrimSuffix(source, "\n")
 	segs, err := scan(source)
 	if err != nil {
 		return nil, fmt.Errorf("jinja scan: %w", err)
@@ -24,7 +29,7 @@ func Compile(source string) (*Template, error) {
 		return nil, fmt.Errorf("jinja parse: %w", err)
 	}
 
-	return &Template{nodes: nodes, src: source}, nil
+	return &Template{nodes: nodes, src: src}, nil
 }
 
 // Render executes the template with the provided data and returns the

@@ -292,6 +292,7 @@ func (v Value) Equals(other Value) bool {
 // List holds an ordered sequence of values.
 type List struct {
 	Items []Value
+	Tuple bool // a Python tuple: repr (a, b) (patch)
 }
 
 // Len returns the number of items in the list.
@@ -468,4 +469,9 @@ func NewDictFrom(keys []string, vals []Value) Value {
 		d.Set(k, vals[i])
 	}
 	return Value{kind: KindDict, v: d}
+}
+
+// NewTuple returns a list value that prints as a Python tuple (patch).
+func NewTuple(items []Value) Value {
+	return Value{kind: KindList, v: &List{Items: items, Tuple: true}}
 }
