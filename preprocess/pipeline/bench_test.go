@@ -169,9 +169,11 @@ func benchPipeline(b *testing.B, api preprocess.API, ids bool) {
 	b.ReportMetric(float64(bytesOut)/float64(b.N), "bytes-out/token")
 }
 
-func BenchmarkPipelineChatVLLM(b *testing.B)        { benchPipeline(b, preprocess.APIChat, false) }
-func BenchmarkPipelineChatReplay(b *testing.B)      { benchPipeline(b, preprocess.APIChat, true) }
-func BenchmarkPipelineCompletionsVLLM(b *testing.B) { benchPipeline(b, preprocess.APICompletions, false) }
+func BenchmarkPipelineChatVLLM(b *testing.B)   { benchPipeline(b, preprocess.APIChat, false) }
+func BenchmarkPipelineChatReplay(b *testing.B) { benchPipeline(b, preprocess.APIChat, true) }
+func BenchmarkPipelineCompletionsVLLM(b *testing.B) {
+	benchPipeline(b, preprocess.APICompletions, false)
+}
 func BenchmarkPipelineCompletionsReplay(b *testing.B) {
 	benchPipeline(b, preprocess.APICompletions, true)
 }
