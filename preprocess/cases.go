@@ -1,0 +1,99 @@
+package preprocess
+
+import (
+	"strings"
+)
+
+// Markers around the PRE section of PARSER_CASES.md; CasesTable renders
+// what lies between them.
+const (
+	CasesBegin = "<!-- BEGIN preprocess PRE table (generated from preprocess.Rules; a test keeps it equal) -->"
+	CasesEnd   = "<!-- END preprocess PRE table -->"
+)
+
+func (s Special) String() string {
+	return [...]string{"no", "YES", "not stated (markers are special:false) → no"}[s]
+}
+
+func (g Gate) String() string {
+	return [...]string{
+		"never",
+		"`thinking=false`",
+		"`enable_thinking=false` or `force_nonempty_content=true`",
+		"DeepSeek toggle off (`thinking`/`enable_thinking`, else `thinking_mode`); default **off**",
+		"DeepSeek toggle off (`thinking`/`enable_thinking`, else `thinking_mode`); default on",
+		"`enable_thinking` (else `thinking`) `=false`; default on",
+		"unless `reasoning_effort` is present and not `none`",
+		"`thinking_mode=disabled`",
+		"`thinking=false` or `enable_thinking=false`",
+	}[g]
+}
+
+func (a AfterTool) String() string {
+	return [...]string{"as any turn", "OFF (unless `thinking=true`)", "stays ON (the template seeds the opener after tools)"}[a]
+}
+
+func (g Guided) String() string {
+	return [...]string{"parse normally", "shape detection", "shape detection only if prompt-injected", "reasoning OFF (legacy)"}[g]
+}
+
+// CasesTable renders Rules as the Markdown section PARSER_CASES.md holds
+// between CasesBegin and CasesEnd.
+func CasesTable() string {
+	var b strings.Builder
+	b.WriteString(`## Request decisions per parser (PRE.1–PRE.6)
+
+Package preprocess decides, per request, from the configured tool and reasoning parsers (canonical
+names: tool names by their grammar in the parsers registry, reasoning names lower-cased with the
+alias table of ` + "`preprocess.CanonicalReasoningParser`" + `) and the request:
+
+* **PRE.1** ` + "`skip_special_tokens`" + `: unset → ` + "`false`" + ` when a parser needs special tokens (else ` + "`true`" + `); an explicit
+  ` + "`true`" + ` with such a parser is rejected with an error naming the parser and its markers (a lenient
+  option overrides it to ` + "`false`" + ` with a warning).
+* **PRE.2** the reasoning gate: when it fires no reasoning parser runs and the whole output is content.
+* **PRE.3** ` + "`prompt_injected_reasoning`" + `: the rendered prompt, trailing whitespace trimmed, ends with the
+  reasoning parser's own opener → the parser starts inside reasoning (` + "`parsers.Config.InReasoning`" + `).
+* **PRE.4** under ` + "`tool_choice`" + ` required/named (guided decoding, no structural tag, the engine not
+  reasoning-aware): shape detection decides once from the first non-whitespace output byte; ` + "`[`" + ` or
+  ` + "`{`" + ` sends the whole output past the reasoning parser.
+* **PRE.5** ` + "`ignore_eos`" + ` clears every stop condition and the EOS ids; otherwise the model's EOS ids are
+  hidden stop ids. Not parser-specific.
+* **PRE.6** when PRE.2 disabled a Nemotron parser (and the request is not guided), one leading
+  ` + "`<think>`" + ` of the output is dropped.
+* Tool parsing runs when tools are declared, a tool parser is configured and ` + "`tool_choice`" + ` is not
+  ` + "`none`" + `; without a parser, ` + "`required`" + `/named ` + "`tool_choice`" + ` parses the guided JSON itself (immediate mode).
+
+| Parser | Kind | PRE.1 special tokens | PRE.2 disabled when | PRE.3 after a tool result | PRE.4 under required/named | PRE.6 |
+|---|---|---|---|---|---|---|
+`)
+	for _, r := range Rules {
+		kind := "tool"
+		switch {
+		case r.Tool && r.Reasoning:
+			kind = "tool + reasoning"
+		case r.Reasoning:
+			kind = "reasoning"
+		}
+		special := r.Special.String()
+		if r.SpecialWhy != "" {
+			special += ": " + strings.ReplaceAll(r.SpecialWhy, "<", "&lt;")
+		}
+		gate, after, guided, pre6 := "—", "—", "—", "—"
+		if r.Reasoning {
+			gate, after, guided = r.Gate.String(), r.AfterTool.String(), r.Guided.String()
+			if r.StripThink {
+				guided += " after stripping a leading `[THINK]`"
+			}
+			if r.StripLeadingThink {
+				pre6 = "YES when PRE.2 fires"
+			}
+		}
+		row := []string{"`" + r.Name + "`", kind, special, gate, after, guided, pre6}
+		for i := range row {
+			row[i] = strings.ReplaceAll(row[i], "|", `\|`)
+		}
+		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+	}
+	b.WriteString("\nParsers without a row take the defaults: no special tokens, never gated, parse normally.\n")
+	return b.String()
+}

@@ -1,0 +1,250 @@
+package preprocess
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/agentwire/agentwire/parsers"
+	"github.com/agentwire/agentwire/preprocess/chattemplate"
+	"github.com/agentwire/agentwire/protocols/openai"
+)
+
+// iteratesContent matches a template that loops over a message's content
+// parts ({% for part in message['content'] %}); such templates get content
+// arrays as parts, every other template gets the text parts joined.
+var iteratesContent = regexp.MustCompile(`for\s+\w+\s+in\s+(?:message|msg|m|messages\[\w+\])(?:\.content|\[['"]content['"]\])`)
+
+// templateInput builds the chat template input the way transformers'
+// apply_chat_template receives it from vLLM:
+//
+//   - content: a string stays a string; an array becomes its text parts
+//     joined with "\n" unless the template iterates content parts (then the
+//     text parts are passed as [{"type":"text","text":…}]);
+//   - tool calls: {"id","type":"function","function":{"name","arguments"}}
+//     with the arguments as a JSON object, unless the template branches on
+//     `arguments is string` or the arguments are not a JSON object (then
+//     the client's string);
+//   - tool results: {"role":"tool","tool_call_id","name","content"}, the
+//     name taken from the assistant call with that id;
+//   - developer messages become system messages unless the template knows
+//     the developer role;
+//   - reasoning of earlier assistant turns is replayed: passed as
+//     reasoning_content (segments joined with "\n") when the template reads
+//     it, else folded into the content between the reasoning parser's own
+//     markers (<think>…</think> when it has no paired text markers), one
+//     block per non-empty segment, prefixed to the content;
+//   - template arguments become top-level variables (they override
+//     bos_token and friends).
+func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools []openai.Tool, args Args) (chattemplate.Input, error) {
+	src := t.Source()
+	parts := iteratesContent.MatchString(src)
+	developer := strings.Contains(src, "developer")
+	open, close := p.replayMarkers()
+
+	names := map[string]string{}
+	b := make([]byte, 0, 4096)
+	b = append(b, '[')
+	for i := range msgs {
+		m := &msgs[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		role := m.Role
+		if role == openai.RoleDeveloper && !developer {
+			role = openai.RoleSystem
+		}
+		b = append(b, `{"role":`...)
+		b = appendJSONString(b, role)
+
+		content, hasContent := m.Content.Get()
+		var reasoning []string
+		if r, ok := m.ReasoningValue().Get(); ok && role == openai.RoleAssistant {
+			if r.IsArray() {
+				reasoning = r.Array
+			} else if r.String != "" {
+				reasoning = []string{r.String}
+			}
+		}
+		var fold string
+		if len(reasoning) > 0 && !t.HandlesReasoning {
+			var f strings.Builder
+			for _, seg := range reasoning {
+				if seg != "" {
+					f.WriteString(open)
+					f.WriteString(seg)
+					f.WriteString(close)
+				}
+			}
+			fold = f.String()
+		}
+
+		b = append(b, `,"content":`...)
+		switch {
+		case hasContent && content.IsArray() && parts:
+			b = append(b, '[')
+			n := 0
+			if fold != "" {
+				b = append(b, `{"type":"text","text":`...)
+				b = appendJSONString(b, fold)
+				b = append(b, '}')
+				n++
+			}
+			for _, part := range content.Array {
+				if part.Type != openai.PartText {
+					continue
+				}
+				if n > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"type":"text","text":`...)
+				b = appendJSONString(b, part.Text)
+				b = append(b, '}')
+				n++
+			}
+			b = append(b, ']')
+		case hasContent:
+			b = appendJSONString(b, fold+openai.ContentText(content, "\n"))
+		case fold != "":
+			b = appendJSONString(b, fold)
+		default:
+			b = append(b, "null"...)
+		}
+		if len(reasoning) > 0 && t.HandlesReasoning {
+			b = append(b, `,"reasoning_content":`...)
+			b = appendJSONString(b, openai.FlattenReasoning(reasoningOf(reasoning)))
+		}
+		if m.Name != "" && role != openai.RoleTool {
+			b = append(b, `,"name":`...)
+			b = appendJSONString(b, m.Name)
+		}
+		if len(m.ToolCalls) > 0 {
+			b = append(b, `,"tool_calls":[`...)
+			for j, c := range m.ToolCalls {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				names[c.ID] = c.Function.Name
+				b = append(b, `{"id":`...)
+				b = appendJSONString(b, c.ID)
+				b = append(b, `,"type":"function","function":{"name":`...)
+				b = appendJSONString(b, c.Function.Name)
+				b = append(b, `,"arguments":`...)
+				args := strings.TrimSpace(string(c.Function.Arguments))
+				if !t.ArgumentsAsString && strings.HasPrefix(args, "{") && json.Valid([]byte(args)) {
+					b = append(b, args...)
+				} else {
+					b = appendJSONString(b, string(c.Function.Arguments))
+				}
+				b = append(b, "}}"...)
+			}
+			b = append(b, ']')
+		}
+		if role == openai.RoleTool {
+			b = append(b, `,"tool_call_id":`...)
+			b = appendJSONString(b, m.ToolCallID)
+			name := m.Name
+			if name == "" {
+				name = names[m.ToolCallID]
+			}
+			if name != "" {
+				b = append(b, `,"name":`...)
+				b = appendJSONString(b, name)
+			}
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+
+	in := chattemplate.Input{
+		Messages:            b,
+		AddGenerationPrompt: true,
+		BOSToken:            p.model.BOS,
+		EOSToken:            p.model.EOS,
+		UnkToken:            p.model.UNK,
+	}
+	if len(tools) > 0 {
+		tb, err := json.Marshal(tools)
+		if err != nil {
+			return in, err
+		}
+		in.Tools = tb
+	}
+	if len(args) > 0 {
+		keys := slices.Sorted(mapsKeys(args))
+		kb := []byte{'{'}
+		for i, k := range keys {
+			if i > 0 {
+				kb = append(kb, ',')
+			}
+			kb = appendJSONString(kb, k)
+			kb = append(kb, ':')
+			kb = append(kb, args[k]...)
+		}
+		in.Kwargs = append(kb, '}')
+	}
+	return in, nil
+}
+
+func reasoningOf(segs []string) openai.Reasoning {
+	var r openai.Reasoning
+	r.Array = segs
+	return r
+}
+
+// replayMarkers are the markers reasoning is folded into content with: the
+// configured reasoning parser's own when it has paired text markers
+// ([THINK]…[/THINK], ◁think▷…◁/think▷, <mm:think>…</mm:think>), else
+// <think>…</think>.
+func (p *Preprocessor) replayMarkers() (string, string) {
+	if info, ok := parsers.ReasoningParser(p.model.ReasoningParser); ok && !info.Framing && len(info.Starts) > 0 && len(info.Ends) > 0 &&
+		strings.HasPrefix(info.Starts[0], "<") == strings.HasPrefix(info.Ends[0], "<") && info.Starts[0] != "" {
+		return info.Starts[0], info.Ends[0]
+	}
+	return "<think>", "</think>"
+}
+
+// appendJSONString appends s as a JSON string (no HTML escaping; invalid
+// UTF-8 becomes U+FFFD as encoding/json does).
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < 0x80 {
+			i++
+			continue
+		}
+		if c < 0x80 {
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := decodeRune(s[i:])
+		if r == '\uFFFD' && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, "\ufffd"...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

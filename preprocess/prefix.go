@@ -1,0 +1,228 @@
+package preprocess
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/valyala/fastjson"
+)
+
+// The prefix cache. The next turn of a conversation renders to the
+// previous prompt plus a little more (same system prompt and tools,
+// messages appended), so most of its token ids are already known. The
+// cache keeps recent prompts with their ids and the id counts at safe
+// boundaries, and encodes only the text after the last safe boundary that
+// both prompts share.
+//
+// A boundary is safe when the ids before it cannot depend on the text
+// after it. The tokenizer splits its input at added tokens and encodes the
+// pieces between them independently, so the position right after a
+// special added token T is safe when:
+//   - T is matched there: no other added token overlaps T's start, and no
+//     longer added token matches at T's start;
+//   - no added token overlaps the position itself (it would be matched
+//     instead of what follows);
+//   - T has none of the flags that look at its neighbours (lstrip, rstrip,
+//     single_word) and is matched on the raw text (normalized false);
+//   - the tokenizer treats the start of its input like any other position
+//     (no Metaspace/Prepend normalizer or add_prefix_space pre-tokenizer,
+//     which would add a prefix to the encoded suffix). Tokenizers that do
+//     are not cached at all.
+//
+// Encoding a prompt from scratch uses the same segmentation, so cold and
+// cached preparations run the same code; tests compare both with the
+// tokenizer's own one-piece encoding on every captured conversation.
+
+// prefixRules are the tokenizer facts the cache needs, read from
+// tokenizer.json.
+type prefixRules struct {
+	ok      bool
+	added   []string // every added token's content
+	safe    []string // special tokens whose end is a boundary candidate, longest first
+	firstOf [256]bool
+}
+
+func loadPrefixRules(path string) prefixRules {
+	var r prefixRules
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return r
+	}
+	var p fastjson.Parser
+	v, err := p.ParseBytes(data)
+	if err != nil {
+		return r
+	}
+	for _, key := range []string{"normalizer", "pre_tokenizer"} {
+		s := v.Get(key).String()
+		if strings.Contains(s, `"Metaspace"`) || strings.Contains(s, `"Prepend"`) || strings.Contains(s, `"add_prefix_space":true`) {
+			return r
+		}
+	}
+	for _, a := range v.GetArray("added_tokens") {
+		c := string(a.GetStringBytes("content"))
+		if c == "" {
+			continue
+		}
+		r.added = append(r.added, c)
+		if a.GetBool("special") && !a.GetBool("lstrip") && !a.GetBool("rstrip") && !a.GetBool("single_word") && !a.GetBool("normalized") {
+			r.safe = append(r.safe, c)
+			r.firstOf[c[0]] = true
+		}
+	}
+	slices.SortFunc(r.safe, func(a, b string) int { return len(b) - len(a) })
+	r.ok = len(r.safe) > 0
+	return r
+}
+
+// straddles reports whether an added token occurrence in text covers
+// position pos without starting or ending there.
+func (r *prefixRules) straddles(text string, pos int) bool {
+	for _, c := range r.added {
+		for k := 1; k < len(c) && k <= pos; k++ {
+			if pos-k+len(c) <= len(text) && pos-k+len(c) > pos && text[pos-k:pos-k+len(c)] == c {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// longerAt reports whether an added token longer than n matches at pos.
+func (r *prefixRules) longerAt(text string, pos, n int) bool {
+	for _, c := range r.added {
+		if len(c) > n && strings.HasPrefix(text[pos:], c) {
+			return true
+		}
+	}
+	return false
+}
+
+// boundaries returns the safe boundary positions in text[from:], ascending.
+func (r *prefixRules) boundaries(text string, from int) []int {
+	var out []int
+	for i := from; i < len(text); i++ {
+		if !r.firstOf[text[i]] {
+			continue
+		}
+		for _, s := range r.safe {
+			if strings.HasPrefix(text[i:], s) {
+				end := i + len(s)
+				if !r.straddles(text, i) && !r.longerAt(text, i, len(s)) && !r.straddles(text, end) {
+					out = append(out, end)
+				}
+				i = end - 1
+				break
+			}
+		}
+	}
+	return out
+}
+
+// prefixEntry is one cached prompt.
+type prefixEntry struct {
+	text   string
+	ids    []uint32
+	bounds []bound
+}
+
+type bound struct{ pos, n int }
+
+type prefixCache struct {
+	mu      sync.Mutex
+	entries []*prefixEntry // most recent last
+	max     int
+}
+
+func newPrefixCache(n int) *prefixCache { return &prefixCache{max: n} }
+
+// best returns the cached entry sharing the longest safe prefix with text,
+// and that boundary.
+func (c *prefixCache) best(text string) (*prefixEntry, bound) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var be *prefixEntry
+	var bb bound
+	for i := len(c.entries) - 1; i >= 0; i-- {
+		e := c.entries[i]
+		l := commonPrefix(e.text, text)
+		if l <= bb.pos {
+			continue
+		}
+		j, _ := slices.BinarySearchFunc(e.bounds, l+1, func(b bound, pos int) int { return b.pos - pos })
+		if j > 0 && e.bounds[j-1].pos > bb.pos {
+			be, bb = e, e.bounds[j-1]
+		}
+	}
+	return be, bb
+}
+
+func (c *prefixCache) add(e *prefixEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, old := range c.entries {
+		if old.text == e.text {
+			c.entries = slices.Delete(c.entries, i, i+1)
+			break
+		}
+	}
+	if len(c.entries) >= c.max {
+		c.entries = slices.Delete(c.entries, 0, 1)
+	}
+	c.entries = append(c.entries, e)
+}
+
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && a[i:i+8] == b[i:i+8] {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// encode returns the token ids of a rendered prompt (added tokens
+// recognised, no post-processor tokens), reusing the ids of the longest
+// cached prefix up to a safe boundary. The result is owned by the caller.
+func (p *Preprocessor) encode(text string) []uint32 {
+	tok := p.model.Tokenizer
+	if p.cache == nil {
+		return tok.AppendEncode(nil, text, false)
+	}
+	r := &p.model.prefix
+	e, b := p.cache.best(text)
+	// The prefix boundary must still be safe in the new text (the text
+	// after it may now start a token that overlaps it).
+	if e != nil && r.straddles(text, b.pos) {
+		e, b = nil, bound{}
+	}
+	ids := make([]uint32, 0, b.n+len(text)/3+16)
+	var bounds []bound
+	if e != nil {
+		ids = append(ids, e.ids[:b.n]...)
+		for _, eb := range e.bounds {
+			if eb.pos > b.pos {
+				break
+			}
+			bounds = append(bounds, eb)
+		}
+	}
+	pos := b.pos
+	for _, end := range r.boundaries(text, pos) {
+		ids = tok.AppendEncode(ids, text[pos:end], false)
+		bounds = append(bounds, bound{end, len(ids)})
+		pos = end
+	}
+	ids = tok.AppendEncode(ids, text[pos:], false)
+	p.cache.add(&prefixEntry{text: text, ids: ids[:len(ids):len(ids)], bounds: bounds})
+	return slices.Clone(ids)
+}
+
+// decodeRune is utf8.DecodeRuneInString (kept local for the JSON writer).
+func decodeRune(s string) (rune, int) { return utf8.DecodeRuneInString(s) }

@@ -1,0 +1,505 @@
+package preprocess
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentwire/agentwire/parsers"
+	"github.com/agentwire/agentwire/preprocess/chattemplate"
+	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/protocols"
+	"github.com/agentwire/agentwire/protocols/anthropic"
+	"github.com/agentwire/agentwire/protocols/convert"
+	"github.com/agentwire/agentwire/protocols/openai"
+	"github.com/agentwire/agentwire/protocols/responses"
+)
+
+// Options configure a Preprocessor. The zero value serves a model with its
+// family's parsers and the library's defaults.
+type Options struct {
+	// ServedModel is the name the engine serves the model under
+	// (engine.Request.Model); the model directory's name when empty.
+	ServedModel string
+
+	// LenientSkipSpecial: PRE.1 overrides an explicit
+	// skip_special_tokens=true to false (with a warning) instead of
+	// rejecting the request.
+	LenientSkipSpecial bool
+
+	// ExcludeToolsWhenNone leaves the tools out of the rendered prompt
+	// when tool_choice is "none".
+	ExcludeToolsWhenNone bool
+
+	// ReasoningAwareGuided says the engine delays guided decoding until
+	// reasoning has ended (PRE.4's capability flag); shape detection is
+	// then not needed.
+	ReasoningAwareGuided bool
+
+	// DefaultMaxTokens is the output limit when the request sets none and
+	// the context length is unknown (0 means 4096). With a known context
+	// length the default is context − prompt.
+	DefaultMaxTokens int
+
+	// ThinkingDefaults are deployment-level template arguments applied
+	// before the request's own (the request wins), e.g.
+	// {"enable_thinking": false}.
+	ThinkingDefaults Args
+
+	// Anthropic and Responses configure the translation of those APIs to
+	// the chat request (ReasoningParser is set from the model).
+	Anthropic convert.AnthropicOptions
+	Responses convert.ResponsesOptions
+
+	// ReasoningSummaryDefault shows reasoning on the Responses API when the
+	// request asks for no summary.
+	ReasoningSummaryDefault bool
+
+	// PrefixCacheEntries is the number of rendered prompts whose token ids
+	// are kept to encode the next turn of the same conversation
+	// incrementally (0 means 64, negative disables the cache).
+	PrefixCacheEntries int
+
+	// Warn receives warnings (PRE.1 lenient overrides, tool_choice auto
+	// without a tool parser). nil drops them.
+	Warn func(msg string)
+}
+
+// Preprocessor turns API requests into engine requests for one model. It
+// is safe for concurrent use.
+type Preprocessor struct {
+	model *Model
+	opts  Options
+	cache *prefixCache
+}
+
+// New returns a Preprocessor for m.
+func New(m *Model, opts Options) *Preprocessor {
+	if opts.ServedModel == "" {
+		opts.ServedModel = m.Name
+	}
+	if opts.DefaultMaxTokens <= 0 {
+		opts.DefaultMaxTokens = 4096
+	}
+	p := &Preprocessor{model: m, opts: opts}
+	n := opts.PrefixCacheEntries
+	if n == 0 {
+		n = 64
+	}
+	if n > 0 && m.prefix.ok {
+		p.cache = newPrefixCache(n)
+	}
+	return p
+}
+
+// Model returns the model served.
+func (p *Preprocessor) Model() *Model { return p.model }
+
+// ContextLengthError returns the error for a prompt that does not fit:
+// an *engine.Error of kind ErrContextLength carrying both numbers, which
+// the server answers in each API's shape (Anthropic: "prompt is too long:
+// N tokens > M maximum"; OpenAI: context_length_exceeded).
+func ContextLengthError(promptTokens, maxContext int) error {
+	return &engine.Error{
+		Kind:         engine.ErrContextLength,
+		Status:       400,
+		Message:      fmt.Sprintf("prompt is too long: %d tokens > %d maximum", promptTokens, maxContext),
+		PromptTokens: promptTokens,
+		MaxContext:   maxContext,
+	}
+}
+
+// BadRequestError is a request the preprocessor cannot serve as sent (a
+// template's raise_exception, PRE.1, an unknown tool_choice name). The
+// server answers it with 400 in the API's shape.
+type BadRequestError struct{ Err error }
+
+func (e *BadRequestError) Error() string { return e.Err.Error() }
+func (e *BadRequestError) Unwrap() error { return e.Err }
+
+// Chat prepares a chat completion request. It applies
+// req.NormalizeThinking (so it modifies req's template arguments).
+func (p *Preprocessor) Chat(ctx context.Context, req *openai.ChatRequest) (*Prepared, error) {
+	prep, err := p.chat(ctx, req, APIChat, false)
+	if err != nil {
+		return nil, err
+	}
+	prep.Stream = req.Stream.Or(false)
+	return prep, nil
+}
+
+// Messages prepares an Anthropic Messages request (through the chat
+// request convert.AnthropicToChat builds).
+func (p *Preprocessor) Messages(ctx context.Context, req *anthropic.MessagesRequest) (*Prepared, error) {
+	opts := p.opts.Anthropic
+	opts.ReasoningParser = p.model.ReasoningParser != ""
+	chat, actx, err := convert.AnthropicToChat(req, opts)
+	if err != nil {
+		return nil, err
+	}
+	prep, err := p.chat(ctx, chat, APIMessages, false)
+	if err != nil {
+		return nil, err
+	}
+	prep.Stream = actx.Stream
+	prep.Response.Model = req.Model
+	prep.Response.Anthropic = actx
+	prep.Response.HideReasoning = actx.ThinkingType != "enabled" && actx.ThinkingType != "adaptive"
+	return prep, nil
+}
+
+// Responses prepares an OpenAI Responses request (through the chat
+// request convert.ResponsesToChat builds).
+func (p *Preprocessor) Responses(ctx context.Context, req *responses.Request) (*Prepared, error) {
+	chat, rctx, err := convert.ResponsesToChat(req, p.opts.Responses)
+	if err != nil {
+		return nil, err
+	}
+	prep, err := p.chat(ctx, chat, APIResponses, false)
+	if err != nil {
+		return nil, err
+	}
+	prep.Stream = req.Stream.Or(false)
+	prep.Response.Model = req.Model
+	prep.Response.Responses = rctx
+	r := req.Reasoning.Value()
+	prep.Response.HideReasoning = r.Summary == "" && r.GenerateSummary == "" && !p.opts.ReasoningSummaryDefault
+	return prep, nil
+}
+
+// CountTokens returns the prompt length of an Anthropic count_tokens
+// request: the request rendered through the chat template and tokenized,
+// exactly as Messages would send it.
+func (p *Preprocessor) CountTokens(ctx context.Context, req *anthropic.CountTokensRequest) (int64, error) {
+	mr := &anthropic.MessagesRequest{
+		Model: req.Model, Messages: req.Messages, System: req.System, Tools: req.Tools,
+		ToolChoice: req.ToolChoice, Thinking: req.Thinking, MaxTokens: protocols.Some(1),
+	}
+	opts := p.opts.Anthropic
+	opts.ReasoningParser = p.model.ReasoningParser != ""
+	chat, _, err := convert.AnthropicToChat(mr, opts)
+	if err != nil {
+		return 0, err
+	}
+	prep, err := p.chat(ctx, chat, APIMessages, true)
+	if err != nil {
+		return 0, err
+	}
+	return int64(len(prep.Engine.PromptIDs)), nil
+}
+
+// CountChatTokens returns the prompt length of a chat request (vLLM's
+// /tokenize with messages).
+func (p *Preprocessor) CountChatTokens(ctx context.Context, req *openai.ChatRequest) (*Prepared, error) {
+	return p.chat(ctx, req, APIChat, true)
+}
+
+// Completion prepares a completions request: the prompt is used as sent
+// (text, or token ids passed through), with the same stops, limits and
+// PRE.1/PRE.5 decisions as chat. Reasoning and tool parsing are off.
+func (p *Preprocessor) Completion(ctx context.Context, req *openai.CompletionRequest) (*Prepared, error) {
+	prep := &Prepared{API: APICompletions, Stream: req.Stream.Or(false)}
+	prep.Response.Model = req.Model
+	prep.Response.Tokenizer = p.model.Tokenizer
+	prep.Response.IncludeUsage = req.StreamOptions != nil && req.StreamOptions.IncludeUsage.Or(false)
+	switch pr := req.Prompt; {
+	case pr.Tokens != nil:
+		prep.Engine.PromptIDs = slices.Clone(pr.Tokens)
+		text, _ := p.model.Tokenizer.Decode(pr.Tokens, false)
+		prep.Engine.Prompt = text
+	case len(pr.TokenArrays) == 1:
+		prep.Engine.PromptIDs = slices.Clone(pr.TokenArrays[0])
+		text, _ := p.model.Tokenizer.Decode(pr.TokenArrays[0], false)
+		prep.Engine.Prompt = text
+	case len(pr.Texts) == 1:
+		prep.Engine.Prompt = pr.Texts[0]
+	case pr.Texts != nil || pr.TokenArrays != nil:
+		return nil, &BadRequestError{errors.New("only one prompt per request is supported")}
+	default:
+		prep.Engine.Prompt = pr.Text.Value()
+	}
+	if prep.Engine.PromptIDs == nil {
+		prep.Engine.PromptIDs = p.encode(strings.ReplaceAll(prep.Engine.Prompt, "\x00", ""))
+	}
+	skip, set := req.SkipSpecialTokens.Get()
+	var err error
+	var warn string
+	prep.Engine.SkipSpecialTokens, warn, err = DecideSkipSpecial("", "", skip, set, p.opts.LenientSkipSpecial)
+	if err != nil {
+		return nil, &BadRequestError{err}
+	}
+	p.warn(warn)
+	if n, ok := req.N.Get(); ok {
+		prep.Engine.N = n
+	}
+	if lp, ok := req.Logprobs.Get(); ok && lp > 0 {
+		prep.Engine.Logprobs, prep.Engine.TopLogprobs = true, lp
+	}
+	prep.Engine.Sampling = samplingOf(req.Temperature, req.TopP, req.PresencePenalty, req.FrequencyPenalty, req.Seed, &req.EngineExt)
+	stop, _ := req.Stop.Get()
+	if err := p.finish(prep, &req.EngineExt, stop, nil, req.MaxTokens, nil); err != nil {
+		return nil, err
+	}
+	return prep, nil
+}
+
+func (p *Preprocessor) warn(msg string) {
+	if msg != "" && p.opts.Warn != nil {
+		p.opts.Warn(msg)
+	}
+}
+
+// chat is the common path of the chat-shaped APIs. countOnly stops after
+// tokenizing.
+func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api API, countOnly bool) (*Prepared, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m := p.model
+	if err := req.NormalizeThinking(); err != nil {
+		return nil, err
+	}
+	args := Args{}
+	for k, v := range p.opts.ThinkingDefaults {
+		args[k] = v
+	}
+	for k, v := range req.ChatTemplateArgs {
+		args[k] = json.RawMessage(v)
+	}
+
+	tc, _ := req.ToolChoice.Get()
+	choice := tc.Mode
+	if tc.Function != "" {
+		choice = "function"
+		if !slices.ContainsFunc(req.Tools, func(t openai.Tool) bool { return t.Function.Name == tc.Function }) {
+			return nil, &BadRequestError{fmt.Errorf("tool_choice names the function %q, which is not among the tools", tc.Function)}
+		}
+	}
+	if choice == "required" && len(req.Tools) == 0 {
+		return nil, &BadRequestError{errors.New("tool_choice is required but no tools were given")}
+	}
+
+	tools := req.Tools
+	if choice == "none" && p.opts.ExcludeToolsWhenNone {
+		tools = nil
+	}
+	tmpl := m.Template(len(tools) > 0)
+	if tmpl == nil {
+		return nil, &BadRequestError{fmt.Errorf("the model %s has no chat template", m.Name)}
+	}
+	prompt, err := p.render(tmpl, req.Messages, tools, args)
+	if err != nil {
+		return nil, err
+	}
+
+	prep := &Prepared{API: api}
+	prep.Engine.Prompt = prompt
+	prep.Engine.PromptIDs = p.encode(strings.ReplaceAll(prompt, "\x00", ""))
+	prep.Response.PromptTokens = len(prep.Engine.PromptIDs)
+	if countOnly {
+		return prep, nil
+	}
+
+	skip, set := req.SkipSpecialTokens.Get()
+	d, err := Decide(Situation{
+		ToolParser: m.ToolParser, ReasoningParser: m.ReasoningParser,
+		SkipSpecial: skip, SkipSpecialSet: set, Lenient: p.opts.LenientSkipSpecial,
+		Args: args, Prompt: prompt,
+		LastIsTool: len(req.Messages) > 0 && req.Messages[len(req.Messages)-1].Role == openai.RoleTool,
+		HasTools:   len(req.Tools) > 0, ToolChoice: choice, ToolChoiceName: tc.Function,
+		ReasoningAwareGuided: p.opts.ReasoningAwareGuided,
+	})
+	if err != nil {
+		return nil, &BadRequestError{err}
+	}
+	p.warn(d.Warning)
+
+	prep.Engine.SkipSpecialTokens = d.SkipSpecialTokens
+	prep.Parsers = parsers.Config{ToolParser: d.ToolParser, ReasoningParser: d.ReasoningParser, InReasoning: d.InReasoning}
+	if d.ToolParser != "" || d.ImmediateTool {
+		for _, t := range req.Tools {
+			prep.Parsers.Tools = append(prep.Parsers.Tools, parsers.Tool{Name: t.Function.Name, Parameters: json.RawMessage(t.Function.Parameters)})
+		}
+	}
+	prep.Response.Model = req.Model
+	prep.Response.Tokenizer = m.Tokenizer
+	prep.Response.ShapeDetect, prep.Response.StripThinkFirst = d.ShapeDetect, d.StripThinkFirst
+	prep.Response.StripLeadingThink = d.StripLeadingThink
+	prep.Response.ImmediateTool, prep.Response.ImmediateToolName = d.ImmediateTool, d.ImmediateToolName
+	prep.Response.IncludeUsage = req.IncludeUsage()
+	prep.Response.Logprobs = req.Logprobs.Or(false)
+
+	if n, ok := req.N.Get(); ok {
+		prep.Engine.N = n
+	}
+	prep.Engine.Logprobs = req.Logprobs.Or(false)
+	prep.Engine.TopLogprobs = req.TopLogprobs.Or(0)
+	prep.Engine.Sampling = samplingOf(req.Temperature, req.TopP, req.PresencePenalty, req.FrequencyPenalty, req.Seed, &req.EngineExt)
+	prep.Engine.Guided = guidedOf(req, choice, tc.Function)
+
+	// Tool end tokens stay visible (§5.2) when the tool parser runs.
+	var toolEnds []string
+	if d.ToolParser != "" {
+		if info, ok := parsers.ToolParser(d.ToolParser); ok {
+			toolEnds = info.Closers
+		}
+	}
+	stop, _ := req.Stop.Get()
+	limit, _ := req.MaxTokensLimit()
+	var maxTokens protocols.Opt[int]
+	if limit > 0 {
+		maxTokens = protocols.Some(limit)
+	}
+	if err := p.finish(prep, &req.EngineExt, stop, req.StopTokenIDs, maxTokens, toolEnds); err != nil {
+		return nil, err
+	}
+	if len(args) > 0 && d.ReasoningParser != "" {
+		// vLLM builds per-request reasoners from these (Dynamo's
+		// extra_args.reasoning_parser_kwargs).
+		kw, _ := json.Marshal(map[string]any{"reasoning_parser_kwargs": map[string]any{"chat_template_kwargs": args}})
+		prep.Engine.ExtraArgs = kw
+	}
+	return prep, nil
+}
+
+// finish assembles stops (PRE.5, §5.2, §6.1), checks the context length
+// and settles max_tokens.
+func (p *Preprocessor) finish(prep *Prepared, ext *openai.EngineExt, stop openai.Stop, stopIDs []uint32, maxTokens protocols.Opt[int], toolEnds []string) error {
+	m := p.model
+	e := &prep.Engine
+	e.Model = p.opts.ServedModel
+	prep.Response.PromptTokens = len(e.PromptIDs)
+	e.MinTokens = ext.MinTokens.Or(0)
+	e.IgnoreEOS = ext.IgnoreEOS.Or(false)
+	if !e.IgnoreEOS {
+		e.Stop.Strings = slices.Clone(stop.Strings)
+		e.Stop.IncludeStrings = ext.IncludeStopStrInOutput.Or(false)
+		e.Stop.HiddenIDs = slices.Clone(m.EOSIDs)
+		for _, id := range slices.Concat(stop.TokenIDs, stopIDs) {
+			if !slices.Contains(e.Stop.HiddenIDs, id) {
+				e.Stop.HiddenIDs = append(e.Stop.HiddenIDs, id)
+			}
+		}
+		for _, s := range toolEnds {
+			ids := m.Tokenizer.AppendEncode(nil, s, false)
+			if len(ids) != 1 {
+				continue
+			}
+			if i := slices.Index(e.Stop.HiddenIDs, ids[0]); i >= 0 && !slices.Contains(stop.TokenIDs, ids[0]) && !slices.Contains(stopIDs, ids[0]) {
+				e.Stop.HiddenIDs = slices.Delete(e.Stop.HiddenIDs, i, i+1)
+				e.Stop.VisibleIDs = append(e.Stop.VisibleIDs, ids[0])
+			}
+		}
+	}
+
+	n := len(e.PromptIDs)
+	ctxLen := m.ContextLength
+	if ctxLen > 0 && n >= ctxLen {
+		return ContextLengthError(n, ctxLen)
+	}
+	limit, ok := maxTokens.Get()
+	switch {
+	case ok && limit > 0 && ctxLen > 0:
+		e.MaxTokens = min(limit, ctxLen-n)
+	case ok && limit > 0:
+		e.MaxTokens = limit
+	case ctxLen > 0:
+		e.MaxTokens = ctxLen - n
+	default:
+		e.MaxTokens = p.opts.DefaultMaxTokens
+	}
+	return nil
+}
+
+func samplingOf(temp, topP, presence, frequency protocols.Opt[float64], seed protocols.Opt[int64], ext *openai.EngineExt) engine.Sampling {
+	ptr := func(o protocols.Opt[float64]) *float64 {
+		if v, ok := o.Get(); ok {
+			return &v
+		}
+		return nil
+	}
+	var s engine.Sampling
+	s.Temperature, s.TopP = ptr(temp), ptr(topP)
+	s.PresencePenalty, s.FrequencyPenalty = ptr(presence), ptr(frequency)
+	s.MinP, s.RepetitionPenalty = ptr(ext.MinP), ptr(ext.RepetitionPenalty)
+	if v, ok := ext.TopK.Get(); ok {
+		s.TopK = &v
+	}
+	if v, ok := seed.Get(); ok {
+		s.Seed = &v
+	}
+	return s
+}
+
+// guidedOf returns the guided-decoding constraint: tool_choice
+// required (an array of {"name","parameters"} of the declared tools, at
+// least one) or named (the tool's parameters schema), else the request's
+// response_format or guided_* fields.
+func guidedOf(req *openai.ChatRequest, choice, name string) *engine.Guided {
+	switch choice {
+	case "function":
+		for _, t := range req.Tools {
+			if t.Function.Name == name {
+				return &engine.Guided{JSONSchema: schemaOr(t.Function.Parameters)}
+			}
+		}
+	case "required":
+		anyOf := make([]json.RawMessage, 0, len(req.Tools))
+		for _, t := range req.Tools {
+			nameJSON, _ := json.Marshal(t.Function.Name)
+			anyOf = append(anyOf, json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","enum":[`+string(nameJSON)+`]},"parameters":`+string(schemaOr(t.Function.Parameters))+`},"required":["name","parameters"]}`))
+		}
+		items, _ := json.Marshal(anyOf)
+		return &engine.Guided{JSONSchema: json.RawMessage(`{"type":"array","minItems":1,"items":{"anyOf":` + string(items) + `}}`)}
+	}
+	if rf := req.ResponseFormat; rf != nil {
+		switch rf.Type {
+		case "json_schema":
+			if rf.JSONSchema != nil && len(rf.JSONSchema.Schema) > 0 {
+				return &engine.Guided{JSONSchema: json.RawMessage(rf.JSONSchema.Schema)}
+			}
+		case "json_object":
+			return &engine.Guided{JSONSchema: json.RawMessage(`{"type":"object"}`)}
+		}
+	}
+	switch x := &req.EngineExt; {
+	case len(x.GuidedJSON) > 0:
+		return &engine.Guided{JSONSchema: json.RawMessage(x.GuidedJSON)}
+	case x.GuidedRegex != "":
+		return &engine.Guided{Regex: x.GuidedRegex}
+	case len(x.GuidedChoice) > 0:
+		return &engine.Guided{Choice: slices.Clone(x.GuidedChoice)}
+	case x.GuidedGrammar != "":
+		return &engine.Guided{Grammar: x.GuidedGrammar}
+	}
+	return nil
+}
+
+func schemaOr(s openai.RawJSON) json.RawMessage {
+	if len(s) == 0 {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	return json.RawMessage(s)
+}
+
+// render builds the template input and renders it. A template's
+// raise_exception is a *BadRequestError wrapping the
+// *chattemplate.TemplateError.
+func (p *Preprocessor) render(t *Template, msgs []openai.Message, tools []openai.Tool, args Args) (string, error) {
+	in, err := p.templateInput(t, msgs, tools, args)
+	if err != nil {
+		return "", err
+	}
+	out, err := t.Render(in)
+	if err != nil {
+		var te *chattemplate.TemplateError
+		if errors.As(err, &te) {
+			return "", &BadRequestError{err}
+		}
+		return "", fmt.Errorf("preprocess: rendering the chat template: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,464 @@
+package preprocess
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/agentwire/agentwire/parsers"
+)
+
+// This file is the per-parser decision table PRE.1–PRE.6 as data: one Rule
+// per canonical parser name, and the functions that apply it to a request.
+// PARSER_CASES.md renders the same table (CasesTable); a test keeps them
+// equal.
+
+// Special says whether a parser needs special tokens in the output (PRE.1).
+type Special uint8
+
+const (
+	SpecialNo       Special = iota // its markers are ordinary (special:false) tokens or text
+	SpecialYes                     // some marker is a special token: skip_special_tokens must be false
+	SpecialUnstated                // not stated upstream; the markers are special:false, so treated as no
+)
+
+// Gate is PRE.2: when a request's template arguments disable the
+// reasoning parser (the whole output is then content).
+type Gate uint8
+
+const (
+	GateNever       Gate = iota
+	GateKimi             // thinking == false
+	GateNemotron         // enable_thinking == false or force_nonempty_content == true
+	GateDeepSeekOff      // the DeepSeek toggle resolves to off; default off (opt-in)
+	GateDeepSeekOn       // the DeepSeek toggle resolves to off; default on
+	GateGemma4           // enable_thinking (else thinking) resolves to false; default on
+	GateMistral          // unless reasoning_effort is present and not "none"
+	GateMiniMaxM3        // thinking_mode == "disabled"
+	GateMiniMaxM2        // thinking == false or enable_thinking == false
+)
+
+// AfterTool is PRE.3's rule when the last message is a tool result.
+type AfterTool uint8
+
+const (
+	AfterToolNormal AfterTool = iota // prompt_injected_reasoning decides, as for any turn
+	AfterToolOff                     // no reasoning parsing after a tool result, unless thinking == true (kimi_k25)
+	AfterToolKeep                    // the injected reasoning is kept after tools (the formatter seeds the opener; deepseek_v4)
+)
+
+// Guided is PRE.4: what tool_choice required/named does to reasoning.
+type Guided uint8
+
+const (
+	GuidedNormal          Guided = iota // parse normally
+	GuidedShape                         // shape detection: a leading '[' or '{' bypasses the reasoning parser
+	GuidedShapeIfInjected               // shape detection only when the prompt opened reasoning
+	GuidedLegacyOff                     // reasoning parsing off for the request
+)
+
+// Rule is one row of the table, keyed by canonical parser name.
+type Rule struct {
+	Name string
+	// Tool and Reasoning say which registry the name is canonical in.
+	Tool, Reasoning bool
+
+	Special Special
+	// SpecialWhy names the markers that are special tokens (PRE.1's error
+	// quotes it).
+	SpecialWhy string
+
+	Gate      Gate
+	AfterTool AfterTool
+	Guided    Guided
+	// StripThink: shape detection strips a complete leading [THINK] first.
+	StripThink bool
+	// StripLeadingThink is PRE.6: when Gate fired, one leading <think> of
+	// the output is dropped.
+	StripLeadingThink bool
+}
+
+// Rules is the PRE.1–PRE.6 table. Rows are in the order PARSER_CASES.md
+// shows them; every name is canonical (see CanonicalToolParser and
+// CanonicalReasoningParser). Parsers without a row have no special
+// decisions (PRE.1 no, never gated, parse normally).
+var Rules = []Rule{
+	{Name: "harmony", Tool: true, Special: SpecialYes, SpecialWhy: "<|channel|>, <|message|>, <|call|>, <|end|> are special tokens"},
+	{Name: "gpt_oss", Reasoning: true, Special: SpecialYes, SpecialWhy: "<|channel|>analysis<|message|> … <|end|> are special tokens"},
+	{Name: "gemma4", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: `<|channel>, <channel|>, <|tool_call>, <tool_call|>, <|"|> are special tokens`, Gate: GateGemma4},
+	{Name: "kimi_k2", Tool: true, Special: SpecialYes, SpecialWhy: "<|tool_calls_section_begin|> / <|tool_calls_section_end|> are special tokens"},
+	{Name: "kimi_k25", Reasoning: true, Special: SpecialYes, SpecialWhy: "</think> is a special token", Gate: GateKimi, AfterTool: AfterToolOff, Guided: GuidedShape},
+	{Name: "kimi", Reasoning: true},
+	{Name: "deepseek_r1", Reasoning: true, Gate: GateDeepSeekOn, Guided: GuidedShape},
+	{Name: "deepseek_v3", Reasoning: true, Special: SpecialUnstated, Gate: GateDeepSeekOff, Guided: GuidedShape},
+	{Name: "deepseek_v3_1", Reasoning: true, Special: SpecialUnstated, Gate: GateDeepSeekOff, Guided: GuidedShape},
+	{Name: "deepseek_v3_2", Reasoning: true, Special: SpecialUnstated, Gate: GateDeepSeekOn, Guided: GuidedShape},
+	{Name: "deepseek_v4", Tool: true, Reasoning: true, Special: SpecialUnstated, Gate: GateDeepSeekOn, AfterTool: AfterToolKeep, Guided: GuidedShapeIfInjected},
+	{Name: "nemotron_nano", Reasoning: true, Special: SpecialUnstated, Gate: GateNemotron, Guided: GuidedShape, StripLeadingThink: true},
+	{Name: "nemotron3", Reasoning: true, Special: SpecialUnstated, Gate: GateNemotron, Guided: GuidedShape, StripLeadingThink: true},
+	{Name: "nemotron_v3", Reasoning: true, Special: SpecialUnstated, Gate: GateNemotron, Guided: GuidedShape, StripLeadingThink: true},
+	{Name: "nemotron_deci", Tool: true, Reasoning: true, Special: SpecialUnstated},
+	{Name: "mistral", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "[THINK], [/THINK], [TOOL_CALLS], [ARGS], [CALL_ID] are special tokens", Gate: GateMistral, Guided: GuidedShape, StripThink: true},
+	{Name: "minimax_m2", Tool: true, Reasoning: true, Gate: GateMiniMaxM2, Guided: GuidedShape},
+	{Name: "minimax_m3", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "the ]<]minimax[>[ namespace token and <mm:think> are special tokens", Gate: GateMiniMaxM3, Guided: GuidedShapeIfInjected},
+	{Name: "minimax_append_think", Reasoning: true, Guided: GuidedLegacyOff},
+	{Name: "glm45", Reasoning: true, Guided: GuidedShapeIfInjected},
+	{Name: "glm47", Tool: true},
+	{Name: "qwen3", Reasoning: true},
+	{Name: "basic", Reasoning: true},
+	{Name: "step3", Reasoning: true, Special: SpecialUnstated, Guided: GuidedShape},
+	{Name: "granite", Reasoning: true},
+	{Name: "kimi_k3", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "the reserved control tokens <|open|>, <|sep|>, <|close|> are special tokens"},
+	{Name: "inkling", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "<|content_thinking|>, <|content_invoke_tool_json|>, <|end_message|> are special tokens"},
+	{Name: "llama3_json", Tool: true, SpecialWhy: "<|python_tag|> is a special token in Llama 3.1+ tokenizers: with skip_special_tokens only tag-less JSON at the start of the output is recognised"},
+	{Name: "hermes", Tool: true},
+	{Name: "qwen3_coder", Tool: true},
+	{Name: "pythonic", Tool: true},
+	{Name: "phi4", Tool: true},
+	{Name: "jamba", Tool: true},
+}
+
+var (
+	toolRules      = map[string]*Rule{}
+	reasoningRules = map[string]*Rule{}
+)
+
+func init() {
+	for i := range Rules {
+		r := &Rules[i]
+		if r.Tool {
+			toolRules[r.Name] = r
+		}
+		if r.Reasoning {
+			reasoningRules[r.Name] = r
+		}
+	}
+}
+
+// reasoningAliases maps reasoning parser names (lower case, '-' as '_') to
+// the canonical name their rules are keyed by where the registry's own
+// name differs.
+var reasoningAliases = map[string]string{
+	"deepseekv4":              "deepseek_v4",
+	"openai_gptoss":           "gpt_oss",
+	"minimax_m2_append_think": "minimax_append_think",
+	"nemotron_3":              "nemotron3",
+	"kimi_k2":                 "kimi_k25",
+	"qwen":                    "qwen3",
+	"glm47":                   "glm45",
+	"minimax_m3_nom":          "minimax_m3",
+	"gemma_4":                 "gemma4",
+}
+
+// CanonicalToolParser returns the canonical name of a registered tool
+// parser name (its grammar's name in the parsers registry: "gpt-oss" and
+// "openai" → "harmony", "qwen" → "hermes"), or false if it is not
+// registered.
+func CanonicalToolParser(name string) (string, bool) {
+	if name == "" {
+		return "", false
+	}
+	info, ok := parsers.ToolParser(name)
+	if !ok {
+		return "", false
+	}
+	return info.Grammar, true
+}
+
+// CanonicalReasoningParser returns the canonical name of a registered
+// reasoning parser name: lower case, '-' read as '_', then the alias
+// table ("deepseekv4" → "deepseek_v4", "kimi_k2" → "kimi_k25", …). The
+// reasoning registry shares grammars between parsers whose decisions
+// differ (nemotron_v3 runs deepseek_r1's grammar but has its own gate), so
+// the canonical name is not the grammar's name.
+func CanonicalReasoningParser(name string) (string, bool) {
+	if name == "" {
+		return "", false
+	}
+	if _, ok := parsers.ReasoningParser(name); !ok {
+		return "", false
+	}
+	n := strings.ReplaceAll(strings.ToLower(name), "-", "_")
+	if a, ok := reasoningAliases[n]; ok {
+		n = a
+	}
+	return n, true
+}
+
+// ToolRule and ReasoningRule return the rule of a (possibly aliased)
+// parser name; parsers without a row get the zero Rule with their
+// canonical name.
+func ToolRule(name string) Rule {
+	c, _ := CanonicalToolParser(name)
+	if r := toolRules[c]; r != nil {
+		return *r
+	}
+	return Rule{Name: c, Tool: true}
+}
+
+func ReasoningRule(name string) Rule {
+	c, _ := CanonicalReasoningParser(name)
+	if r := reasoningRules[c]; r != nil {
+		return *r
+	}
+	return Rule{Name: c, Reasoning: true}
+}
+
+// SkipSpecialError is PRE.1's rejection: the request set
+// skip_special_tokens=true but a configured parser needs special tokens.
+type SkipSpecialError struct {
+	Parser string // the parser name as configured
+	Kind   string // "tool" or "reasoning"
+	Why    string // which markers are special tokens
+}
+
+func (e *SkipSpecialError) Error() string {
+	return fmt.Sprintf("skip_special_tokens=true cannot be used with the %s parser %q: %s; with them skipped the %s would be lost (send skip_special_tokens=false or omit it)",
+		e.Kind, e.Parser, e.Why, map[string]string{"tool": "tool calls", "reasoning": "reasoning"}[e.Kind])
+}
+
+// DecideSkipSpecial is PRE.1. requested is the request's
+// skip_special_tokens (set says whether it was sent). When a configured
+// parser needs special tokens, unset → false and an explicit true is a
+// *SkipSpecialError, or with lenient false and a warning. Without such a
+// parser the request's value is kept and unset means true (the engines'
+// default: a template's control tokens are not shown).
+func DecideSkipSpecial(toolParser, reasoningParser string, requested, set, lenient bool) (skip bool, warning string, err error) {
+	var need *Rule
+	var kind, parser string
+	if reasoningParser != "" {
+		if r := ReasoningRule(reasoningParser); r.Special == SpecialYes {
+			need, kind, parser = &r, "reasoning", reasoningParser
+		}
+	}
+	if need == nil && toolParser != "" {
+		if r := ToolRule(toolParser); r.Special == SpecialYes {
+			need, kind, parser = &r, "tool", toolParser
+		}
+	}
+	switch {
+	case need == nil && set:
+		return requested, "", nil
+	case need == nil:
+		return true, "", nil
+	case !set || !requested:
+		return false, "", nil
+	case lenient:
+		e := &SkipSpecialError{Parser: parser, Kind: kind, Why: need.SpecialWhy}
+		return false, "skip_special_tokens overridden to false: " + e.Error(), nil
+	}
+	return false, "", &SkipSpecialError{Parser: parser, Kind: kind, Why: need.SpecialWhy}
+}
+
+// Args are a request's chat template arguments (chat_template_kwargs
+// merged with the API's thinking options), as raw JSON values.
+type Args map[string]json.RawMessage
+
+// Bool returns the argument as a boolean when it is one.
+func (a Args) Bool(key string) (v, ok bool) {
+	switch string(a[key]) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
+}
+
+// String returns the argument as a string when it is one.
+func (a Args) String(key string) (string, bool) {
+	raw := a[key]
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// deepSeekThinking resolves the DeepSeek toggle: thinking (or its vLLM
+// alias enable_thinking) wins; else thinking_mode chat → off, thinking →
+// on; else def.
+func deepSeekThinking(a Args, def bool) bool {
+	if v, ok := a.Bool("thinking"); ok {
+		return v
+	}
+	if v, ok := a.Bool("enable_thinking"); ok {
+		return v
+	}
+	switch m, _ := a.String("thinking_mode"); m {
+	case "chat":
+		return false
+	case "thinking":
+		return true
+	}
+	return def
+}
+
+// Disabled is PRE.2: whether the request's arguments turn this reasoning
+// parser off.
+func (g Gate) Disabled(a Args) bool {
+	switch g {
+	case GateKimi:
+		v, ok := a.Bool("thinking")
+		return ok && !v
+	case GateNemotron:
+		e, eok := a.Bool("enable_thinking")
+		f, _ := a.Bool("force_nonempty_content")
+		return (eok && !e) || f
+	case GateDeepSeekOff:
+		return !deepSeekThinking(a, false)
+	case GateDeepSeekOn:
+		return !deepSeekThinking(a, true)
+	case GateGemma4:
+		if v, ok := a.Bool("enable_thinking"); ok {
+			return !v
+		}
+		v, ok := a.Bool("thinking")
+		return ok && !v
+	case GateMistral:
+		e, ok := a.String("reasoning_effort")
+		return !ok || e == "none"
+	case GateMiniMaxM3:
+		m, _ := a.String("thinking_mode")
+		return m == "disabled"
+	case GateMiniMaxM2:
+		t, tok := a.Bool("thinking")
+		e, eok := a.Bool("enable_thinking")
+		return (tok && !t) || (eok && !e)
+	}
+	return false
+}
+
+// PromptInjectedReasoning is the input of PRE.3: the rendered prompt, with
+// trailing whitespace trimmed, ends with the reasoning parser's own opener
+// (<think>, <mm:think>, [THINK], ◁think▷, <|open|>think<|sep|> …).
+func PromptInjectedReasoning(prompt, reasoningParser string) bool {
+	info, ok := parsers.ReasoningParser(reasoningParser)
+	if !ok {
+		return false
+	}
+	tail := strings.TrimRight(prompt, " \t\r\n")
+	for _, s := range info.Starts {
+		if s != "" && strings.HasSuffix(tail, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Decision is what the table decides for one request.
+type Decision struct {
+	// ToolParser and ReasoningParser are the parsers that run ("" when
+	// off: the jail for tools, PRE.2/PRE.3/PRE.4 for reasoning).
+	ToolParser, ReasoningParser string
+
+	SkipSpecialTokens bool   // PRE.1
+	Warning           string // PRE.1 lenient override, tool_choice auto without a parser
+
+	Injected    bool // prompt_injected_reasoning
+	InReasoning bool // PRE.3
+	Gated       bool // PRE.2 fired
+
+	ShapeDetect, StripThinkFirst bool // PRE.4
+	StripLeadingThink            bool // PRE.6
+
+	// ImmediateTool is §5.1's immediate mode; ImmediateToolName the named
+	// tool ("" for required).
+	ImmediateTool     bool
+	ImmediateToolName string
+}
+
+// Situation is the request-side input of Decide.
+type Situation struct {
+	ToolParser, ReasoningParser string // configured (model or caller)
+
+	// SkipSpecial/SkipSpecialSet: the request's skip_special_tokens.
+	SkipSpecial, SkipSpecialSet bool
+	Lenient                     bool // PRE.1 lenient mode
+
+	Args       Args
+	Prompt     string // the rendered prompt (PRE.3)
+	LastIsTool bool   // the last message is a tool result
+
+	HasTools       bool
+	ToolChoice     string // "", "none", "auto", "required", or "function" for a named tool
+	ToolChoiceName string // the named tool
+	StructuralTag  bool   // guided decoding uses a structural tag
+
+	// ReasoningAwareGuided: the engine delays the grammar until reasoning
+	// ends (vLLM/SGLang capability); PRE.4 shape detection is then not
+	// needed.
+	ReasoningAwareGuided bool
+}
+
+// Decide applies PRE.1–PRE.6 and the tool-parsing jail to one request.
+func Decide(s Situation) (Decision, error) {
+	var d Decision
+	var err error
+	d.SkipSpecialTokens, d.Warning, err = DecideSkipSpecial(s.ToolParser, s.ReasoningParser, s.SkipSpecial, s.SkipSpecialSet, s.Lenient)
+	if err != nil {
+		return d, err
+	}
+
+	// §5.1: whether the tool parser runs.
+	guided := s.HasTools && (s.ToolChoice == "required" || s.ToolChoice == "function")
+	switch {
+	case !s.HasTools:
+	case s.ToolParser != "":
+		if s.ToolChoice != "none" {
+			d.ToolParser = s.ToolParser
+		}
+	case guided:
+		d.ImmediateTool = true
+		d.ImmediateToolName = s.ToolChoiceName
+	case s.ToolChoice == "auto":
+		d.Warning = join(d.Warning, "Tool choice 'auto' specified but no tool parser configured; proceeding without jailing")
+	}
+
+	if s.ReasoningParser == "" {
+		return d, nil
+	}
+	r := ReasoningRule(s.ReasoningParser)
+	d.Injected = PromptInjectedReasoning(s.Prompt, s.ReasoningParser)
+	d.ReasoningParser = s.ReasoningParser
+
+	// PRE.2
+	if r.Gate.Disabled(s.Args) {
+		d.Gated = true
+		d.ReasoningParser = ""
+		d.StripLeadingThink = r.StripLeadingThink && !guided
+		return d, nil
+	}
+	// PRE.3
+	if r.AfterTool == AfterToolOff && s.LastIsTool {
+		if v, ok := s.Args.Bool("thinking"); !ok || !v {
+			d.ReasoningParser = ""
+			return d, nil
+		}
+	}
+	d.InReasoning = d.Injected
+	// PRE.4
+	if guided && !s.StructuralTag && !s.ReasoningAwareGuided {
+		switch r.Guided {
+		case GuidedShape:
+			d.ShapeDetect = true
+		case GuidedShapeIfInjected:
+			d.ShapeDetect = d.Injected
+		case GuidedLegacyOff:
+			d.ReasoningParser = ""
+			d.InReasoning = false
+		}
+		d.StripThinkFirst = d.ShapeDetect && r.StripThink
+	}
+	return d, nil
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
