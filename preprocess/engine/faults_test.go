@@ -40,6 +40,49 @@ func httpProtos() []wireProto {
 				`data: {"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}` + "\n\n" +
 				"data: [DONE]\n\n",
 		},
+		{
+			name: "sglang",
+			engine: func(url string, cfg Config) (Engine, *http.Client) {
+				cfg.BaseURL = url
+				e := NewSGLang(SGLangConfig{Config: cfg, IncrementalText: true})
+				return e, e.c.hc
+			},
+			chunk: func(text string) string {
+				return `data: {"text":` + jsonStr([]byte(text)) + `,"output_ids":[1234],"meta_info":{"id":"r1","finish_reason":null,"prompt_tokens":3,"completion_tokens":7,"cached_tokens":0}}` + "\n\n"
+			},
+			end: `data: {"text":"","output_ids":[],"meta_info":{"id":"r1","finish_reason":{"type":"stop","matched":151645},"prompt_tokens":3,"completion_tokens":2,"cached_tokens":1}}` + "\n\n" +
+				"data: [DONE]\n\n",
+		},
+		{
+			name: "sglang-openai",
+			engine: func(url string, cfg Config) (Engine, *http.Client) {
+				cfg.BaseURL = url
+				e := NewSGLangCompletions(cfg)
+				return e, e.c.hc
+			},
+			chunk: func(text string) string {
+				return `data: {"id":"c1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":` +
+					jsonStr([]byte(text)) + `,"logprobs":null,"finish_reason":null,"matched_stop":null}],"usage":null}` + "\n\n"
+			},
+			end: `data: {"id":"c1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"","logprobs":null,"finish_reason":"stop","matched_stop":151645}],"usage":null}` + "\n\n" +
+				`data: {"id":"c1","object":"text_completion","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}` + "\n\n" +
+				"data: [DONE]\n\n",
+		},
+		{
+			name: "trtllm",
+			engine: func(url string, cfg Config) (Engine, *http.Client) {
+				cfg.BaseURL = url + "/v1"
+				e := NewTRTLLM(TRTLLMConfig{Config: cfg})
+				return e, e.c.hc
+			},
+			chunk: func(text string) string {
+				return `data: {"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":` +
+					jsonStr([]byte(text)) + `,"token_ids":null,"logprobs":null,"finish_reason":null,"stop_reason":null,"avg_decoded_tokens_per_iter":null}],"usage":null}` + "\n\n"
+			},
+			end: `data: {"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"","finish_reason":"stop","stop_reason":null}],"usage":null}` + "\n\n" +
+				`data: {"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5,"prompt_tokens_details":null}}` + "\n\n" +
+				"data: [DONE]\n\n",
+		},
 	}
 }
 

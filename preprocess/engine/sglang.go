@@ -1,0 +1,386 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"strings"
+
+	"github.com/valyala/fastjson"
+)
+
+// SGLangConfig configures the SGLang native adapter.
+type SGLangConfig struct {
+	Config
+
+	// IncrementalText says the server streams text deltas (it runs with
+	// --incremental-streaming-output). By default SGLang streams the text
+	// so far in every chunk and the adapter diffs it against what it has
+	// seen; a chunk that does not extend the text seen fails the stream
+	// with ErrMalformed rather than losing bytes. Token ids and logprobs
+	// need no setting: whether they are cumulative is read off
+	// meta_info.completion_tokens.
+	IncrementalText bool
+}
+
+// SGLang is the adapter for SGLang's native /generate API, streamed. It
+// is safe for concurrent use.
+type SGLang struct {
+	c    client
+	pool streamPool
+}
+
+// NewSGLang returns the SGLang native adapter. cfg.BaseURL is the server
+// root ("http://127.0.0.1:30000"); a trailing /v1 is dropped.
+func NewSGLang(cfg SGLangConfig) *SGLang {
+	base := strings.TrimSuffix(strings.TrimRight(cfg.BaseURL, "/"), "/v1")
+	e := &SGLang{c: newClient(cfg.Config, "")}
+	e.c.url = base + "/generate"
+	incremental := cfg.IncrementalText
+	e.pool.new = func() decoder { return &sglangDecoder{incrementalText: incremental} }
+	return e
+}
+
+// NewSGLangCompletions returns the adapter for SGLang's OpenAI-compatible
+// /v1/completions: vLLM's protocol with SGLang's names (no_stop_trim,
+// json_schema / regex / ebnf, rid; the stop reason arrives as
+// matched_stop; no token ids in the stream).
+func NewSGLangCompletions(cfg Config) *Completions {
+	return newCompletions(cfg, completionsOptions{flavor: flavorSGLang})
+}
+
+// Generate implements Engine: it posts req to /generate and returns the
+// stream once the engine answered.
+func (e *SGLang) Generate(ctx context.Context, req *Request) (Stream, error) {
+	body, err := appendSGLangRequest(make([]byte, 0, 512+8*len(req.PromptIDs)+len(req.Prompt)), req)
+	if err != nil {
+		return nil, err
+	}
+	return generate(ctx, &e.c, &e.pool, req, body)
+}
+
+// appendSGLangRequest appends the /generate body of req.
+func appendSGLangRequest(b []byte, req *Request) ([]byte, error) {
+	if req.MaxTokens <= 0 {
+		return b, newError(ErrBadRequest, 0, "engine request: MaxTokens must be set (> 0)")
+	}
+	j := newObj(b)
+	if len(req.PromptIDs) > 0 {
+		j.ids("input_ids", req.PromptIDs)
+	} else {
+		j.str("text", req.Prompt)
+	}
+	sp := newObj(nil)
+	sp.int("max_new_tokens", int64(req.MaxTokens))
+	if req.MinTokens > 0 {
+		sp.int("min_new_tokens", int64(req.MinTokens))
+	}
+	if req.N > 1 {
+		sp.int("n", int64(req.N))
+	}
+	s := &req.Sampling
+	if s.Temperature != nil {
+		sp.float("temperature", *s.Temperature)
+	}
+	if s.TopP != nil {
+		sp.float("top_p", *s.TopP)
+	}
+	if s.TopK != nil {
+		sp.int("top_k", int64(*s.TopK))
+	}
+	if s.MinP != nil {
+		sp.float("min_p", *s.MinP)
+	}
+	if s.PresencePenalty != nil {
+		sp.float("presence_penalty", *s.PresencePenalty)
+	}
+	if s.FrequencyPenalty != nil {
+		sp.float("frequency_penalty", *s.FrequencyPenalty)
+	}
+	if s.RepetitionPenalty != nil {
+		sp.float("repetition_penalty", *s.RepetitionPenalty)
+	}
+	if s.Seed != nil {
+		sp.int("sampling_seed", *s.Seed)
+	}
+	if len(req.Stop.Strings) > 0 {
+		sp.strs("stop", req.Stop.Strings)
+	}
+	if len(req.Stop.HiddenIDs)+len(req.Stop.VisibleIDs) > 0 && !req.IgnoreEOS {
+		sp.ids("stop_token_ids", req.Stop.HiddenIDs, req.Stop.VisibleIDs)
+	}
+	if req.Stop.IncludeStrings || len(req.Stop.VisibleIDs) > 0 && len(req.Stop.Strings) == 0 {
+		sp.bool("no_stop_trim", true)
+	}
+	if req.IgnoreEOS {
+		sp.bool("ignore_eos", true)
+	}
+	sp.bool("skip_special_tokens", req.SkipSpecialTokens)
+	if !req.SkipSpecialTokens {
+		sp.bool("spaces_between_special_tokens", false)
+	}
+	if g := req.Guided; g != nil {
+		switch {
+		case len(g.JSONSchema) > 0:
+			sp.str("json_schema", string(g.JSONSchema))
+		case g.Regex != "":
+			sp.str("regex", g.Regex)
+		case len(g.Choice) > 0:
+			sp.str("regex", choiceRegex(g.Choice))
+		case g.Grammar != "":
+			sp.str("ebnf", g.Grammar)
+		case len(g.StructuralTag) > 0:
+			sp.str("structural_tag", string(g.StructuralTag))
+		}
+	}
+	j.raw("sampling_params", sp.close())
+	j.bool("stream", true)
+	if req.Logprobs {
+		j.bool("return_logprob", true)
+		j.int("top_logprobs_num", int64(req.TopLogprobs))
+		j.int("logprob_start_len", -1)
+	}
+	if req.RequestID != "" {
+		j.str("rid", req.RequestID)
+	}
+	if err := j.extra(req.ExtraArgs); err != nil {
+		return j.b, err
+	}
+	return j.close(), nil
+}
+
+// sglangChoice is what the decoder has seen of one choice.
+type sglangChoice struct {
+	text       int      // bytes of text seen (cumulative mode)
+	tail       [16]byte // the last bytes of the text seen
+	tailN      int
+	ids        int // token ids seen
+	lps        int // logprob entries seen
+	completion int64
+}
+
+// sglangDecoder decodes SGLang's /generate stream: one JSON object per
+// event,
+//
+//	{"text", "output_ids", "index"?, "meta_info": {"id", "finish_reason":
+//	 null | {"type": "stop", "matched": str | int | null} |
+//	 {"type": "length", "length"} | {"type": "abort", "message"},
+//	 "prompt_tokens", "completion_tokens", "cached_tokens",
+//	 "output_token_logprobs"?: [[logprob, id, text|null]],
+//	 "output_top_logprobs"?: [[[logprob, id, text|null]] | null]}}
+//
+// text is cumulative unless the server streams increments; output_ids and
+// the logprob lists are cumulative when their length equals
+// completion_tokens (SGLang's default) and increments otherwise
+// (--stream-output).
+type sglangDecoder struct {
+	p               fastjson.Parser
+	incrementalText bool
+
+	choices []sglangChoice
+	out     Output
+	has     bool
+	ids     []uint32
+	lps     []Logprob
+	tops    []TopLogprob
+	usage   Usage
+	fin     finishTracker
+}
+
+func (d *sglangDecoder) reset(req *Request) {
+	n := max(req.N, 1)
+	if cap(d.choices) < n {
+		d.choices = make([]sglangChoice, n)
+	}
+	d.choices = d.choices[:n]
+	clear(d.choices)
+	d.has = false
+	d.fin.reset(n)
+}
+
+func (d *sglangDecoder) finished() bool { return d.fin.all() }
+
+func (d *sglangDecoder) pop() (*Output, bool) {
+	if !d.has {
+		return nil, false
+	}
+	d.has = false
+	return &d.out, true
+}
+
+func (d *sglangDecoder) feed(data []byte, isError bool) error {
+	d.has = false
+	v, err := d.p.ParseBytes(data)
+	if err != nil {
+		return malformed("engine sent malformed JSON", err)
+	}
+	if v.Type() != fastjson.TypeObject {
+		return malformed("engine chunk is not an object", nil)
+	}
+	if isError || v.Get("error") != nil || string(v.GetStringBytes("object")) == "error" {
+		return streamError(v)
+	}
+	idx, err := choiceIndex(v)
+	if err != nil {
+		return err
+	}
+	if idx >= len(d.choices) {
+		return malformed("engine choice index out of range", nil)
+	}
+	c := &d.choices[idx]
+	d.out = Output{Index: idx}
+	meta := v.Get("meta_info")
+	completion := int64(-1)
+	if meta != nil {
+		if ct := meta.Get("completion_tokens"); ct != nil && ct.Type() == fastjson.TypeNumber {
+			completion = ct.GetInt64()
+		}
+	}
+
+	if t := v.Get("text"); t != nil && t.Type() != fastjson.TypeNull {
+		if t.Type() != fastjson.TypeString {
+			return malformed("engine text is not a string", nil)
+		}
+		text := t.GetStringBytes()
+		if !d.incrementalText {
+			if len(text) < c.text || !bytes.Equal(text[c.text-c.tailN:c.text], c.tail[:c.tailN]) {
+				return malformed("engine text does not extend the text streamed so far (is the server streaming increments? set IncrementalText)", nil)
+			}
+			delta := text[c.text:]
+			c.text = len(text)
+			c.tailN = copy(c.tail[:], text[len(text)-min(len(text), len(c.tail)):])
+			text = delta
+		}
+		d.out.Text, d.out.HasText = text, true
+	}
+
+	d.ids = d.ids[:0]
+	if d.ids, err = appendIDs(d.ids, v.Get("output_ids")); err != nil {
+		return err
+	}
+	if n := len(d.ids); n > 0 {
+		if completion >= 0 && int64(n) == completion && n >= c.ids {
+			d.ids = d.ids[c.ids:] // cumulative
+			c.ids = n
+		} else {
+			c.ids += n
+		}
+		d.out.TokenIDs = d.ids
+	}
+
+	if meta != nil {
+		if err := d.logprobs(c, meta, completion); err != nil {
+			return err
+		}
+		if fr := meta.Get("finish_reason"); fr != nil && fr.Type() == fastjson.TypeObject {
+			d.finish(fr)
+		}
+		if d.out.Finish != FinishNone {
+			d.fin.mark(idx)
+			c.completion = max(completion, 0)
+			d.usage = Usage{PromptTokens: meta.GetInt64("prompt_tokens"), CachedTokens: meta.GetInt64("cached_tokens")}
+			for i := range d.choices {
+				d.usage.CompletionTokens += d.choices[i].completion
+			}
+			d.out.Usage = &d.usage
+		}
+	}
+	d.has = true
+	return nil
+}
+
+// finish maps meta_info.finish_reason.
+func (d *sglangDecoder) finish(fr *fastjson.Value) {
+	typ := fr.GetStringBytes("type")
+	m := fr.Get("matched")
+	switch string(typ) {
+	case "stop":
+		d.out.Finish = FinishEOS
+		if m != nil {
+			switch m.Type() {
+			case fastjson.TypeString:
+				d.out.Finish, d.out.StopReason = FinishStop, m.GetStringBytes()
+			case fastjson.TypeNumber:
+				if id, err := m.Uint64(); err == nil && id <= 1<<32-1 {
+					d.out.Finish, d.out.StopTokenID, d.out.HasStopTokenID = FinishStop, uint32(id), true
+				}
+			}
+		}
+	case "length":
+		d.out.Finish = FinishLength
+	case "abort":
+		msg := fr.GetStringBytes("message")
+		code := fr.GetInt("status_code")
+		switch {
+		case code >= 400:
+			d.out.Finish, d.out.Err = FinishError, httpError(code, msg)
+		case len(msg) > 0 && isContextOverflow(string(msg)):
+			e := newError(ErrContextLength, 0, "engine aborted the request: "+string(msg))
+			e.PromptTokens, e.MaxContext = contextNumbers(e.Message)
+			d.out.Finish, d.out.Err = FinishError, e
+		default:
+			d.out.Finish = FinishCancelled
+		}
+	default:
+		d.out.Finish = mapFinish(typ, m != nil && m.Type() != fastjson.TypeNull)
+	}
+}
+
+// logprobs reads output_token_logprobs / output_top_logprobs (entries
+// [logprob, id, text|null]), new entries only.
+func (d *sglangDecoder) logprobs(c *sglangChoice, meta *fastjson.Value, completion int64) error {
+	lv := meta.Get("output_token_logprobs")
+	if lv == nil || lv.Type() != fastjson.TypeArray {
+		return nil
+	}
+	all := lv.GetArray()
+	tops := meta.GetArray("output_top_logprobs")
+	start := 0
+	if completion >= 0 && int64(len(all)) == completion && len(all) >= c.lps {
+		start = c.lps
+		c.lps = len(all)
+	} else {
+		c.lps += len(all)
+	}
+	d.lps, d.tops = d.lps[:0], d.tops[:0]
+	for i := start; i < len(all); i++ {
+		l := lpEntry(all[i])
+		ts := len(d.tops)
+		if i < len(tops) {
+			for _, tv := range tops[i].GetArray() {
+				t := lpEntry(tv)
+				d.tops = append(d.tops, TopLogprob{TokenID: t.TokenID, Token: t.Token, Logprob: t.Logprob})
+			}
+		}
+		l.Top = d.tops[ts:len(d.tops):len(d.tops)] // fixed below once d.tops stops growing
+		d.lps = append(d.lps, l)
+	}
+	// Re-slice Top now that d.tops no longer grows.
+	off := 0
+	for i := range d.lps {
+		n := len(d.lps[i].Top)
+		d.lps[i].Top = d.tops[off : off+n : off+n]
+		off += n
+	}
+	if len(d.lps) > 0 {
+		d.out.Logprobs = d.lps
+	}
+	return nil
+}
+
+// lpEntry reads [logprob, id, text|null].
+func lpEntry(v *fastjson.Value) Logprob {
+	a := v.GetArray()
+	var l Logprob
+	if len(a) > 0 {
+		l.Logprob = a[0].GetFloat64()
+	}
+	if len(a) > 1 {
+		if id, err := a[1].Uint64(); err == nil && id <= 1<<32-1 {
+			l.TokenID = uint32(id)
+		}
+	}
+	if len(a) > 2 {
+		l.Token = a[2].GetStringBytes()
+	}
+	return l
+}
