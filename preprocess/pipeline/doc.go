@@ -35,6 +35,14 @@
 // [THINK] is looked past for the decision, and dropped when the decision is
 // JSON.
 //
+// Immediate mode (ResponsePlan.ImmediateTool). With guided decoding for
+// tool_choice required or named, the content after reasoning is the call
+// JSON itself: an array of {"name", "parameters"} objects, or the arguments
+// object of ResponsePlan.ImmediateToolName. It is buffered (bounded by
+// Parsers.MaxCallBuffer) and emitted as whole calls at the end of the
+// choice; content of another shape is released as content, unchanged.
+// With PRE.4 the bare-JSON branch goes through it too.
+//
 // PRE.6 (ResponsePlan.StripLeadingThink). The output is held while its
 // left-trimmed text is empty or a strict prefix of "<think>"; one leading
 // "<think>" is dropped with the whitespace before it; later ones are
