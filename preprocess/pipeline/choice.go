@@ -51,7 +51,8 @@ type choice struct {
 	idBuf     []byte
 
 	// accounting
-	generated   int   // token ids generated (stop handling, min_tokens)
+	generated   int   // token ids decoded here (stop handling, min_tokens)
+	tokens      int64 // token ids the engine sent
 	textSteps   int64 // text steps without ids (token estimate)
 	pendingTok  int64 // tokens not yet attributed to reasoning or output
 	reasoningTk int64
@@ -98,7 +99,7 @@ func (c *choice) reset(p *Pipeline, index int, em protocols.Emitter) {
 	c.blockOpen, c.afterReasoning = false, false
 	c.ws = c.ws[:0]
 	c.pass, c.passOpen, c.passIdx, c.calls, c.abandoned = false, false, 0, 0, 0
-	c.generated, c.textSteps, c.pendingTok, c.reasoningTk = 0, 0, 0, 0
+	c.generated, c.tokens, c.textSteps, c.pendingTok, c.reasoningTk = 0, 0, 0, 0, 0
 	c.stepReason, c.stepOther = 0, 0
 	c.done, c.finish, c.stopStr, c.calledEnd = false, protocols.FinishStop, c.stopStr[:0], false
 }
@@ -122,6 +123,7 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 	n := len(out.TokenIDs)
 	switch {
 	case n > 0:
+		c.tokens += int64(n)
 		c.pendingTok += int64(n)
 	case out.HasText && len(out.Text) > 0 || len(out.Reasoning) > 0 || len(out.ToolCalls) > 0:
 		c.textSteps++
@@ -456,8 +458,8 @@ func (c *choice) attribute() {
 
 // completionTokens is the number of generated tokens this choice counted.
 func (c *choice) completionTokens() int64 {
-	if c.generated > 0 {
-		return int64(c.generated)
+	if c.tokens > 0 {
+		return c.tokens
 	}
 	return c.textSteps
 }

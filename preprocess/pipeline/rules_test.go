@@ -280,6 +280,14 @@ func TestUsage(t *testing.T) {
 	if !strings.Contains(body, `"usage":{"prompt_tokens":12,"completion_tokens":5,"total_tokens":17,"completion_tokens_details":{"reasoning_tokens":`) {
 		t.Errorf("usage:\n%s", body)
 	}
+	// Text and ids (vLLM's return_token_ids), no usage: the ids count.
+	prep = prepFor(preprocess.APIChat, true, "hermes", "qwen3")
+	both2 := txtOuts(engine.FinishEOS, "Hello", " world")
+	both2[0].TokenIDs, both2[1].TokenIDs = []uint32{1, 2}, []uint32{3}
+	_, body = both(t, prep, both2)
+	if !strings.Contains(body, `"usage":{"prompt_tokens":12,"completion_tokens":3,"total_tokens":15}`) {
+		t.Errorf("text and ids:\n%s", body)
+	}
 	prep = withTok(t, prepFor(preprocess.APIChat, true, "hermes", "qwen3"))
 	outs[len(outs)-1].Usage = &engine.Usage{PromptTokens: 30, CompletionTokens: 9, CachedTokens: 16}
 	_, body = both(t, prep, outs)
