@@ -15,8 +15,8 @@ const Impl = "goccy/go-json"
 // escaped: the bytes go to API clients, not into HTML.
 func Marshal(v any) ([]byte, error) { return gojson.MarshalNoEscape(v) }
 
-// Unmarshal parses JSON data into v.
-func Unmarshal(data []byte, v any) error { return gojson.Unmarshal(data, v) }
+// libUnmarshal parses JSON data into v with the library.
+func libUnmarshal(data []byte, v any) error { return gojson.Unmarshal(data, v) }
 
 // Valid reports whether data is one valid JSON value.
 func Valid(data []byte) bool { return gojson.Valid(data) }
