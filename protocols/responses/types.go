@@ -429,11 +429,12 @@ type ItemReferenceItem struct {
 // CustomToolCallItem is a call of a custom (freeform) tool such as Codex's
 // apply_patch: Input is free text.
 type CustomToolCallItem struct {
-	ID     string `json:"id,omitzero"`
-	CallID string `json:"call_id"`
-	Name   string `json:"name"`
-	Input  string `json:"input"`
-	Status string `json:"status,omitzero"`
+	ID        string `json:"id,omitzero"`
+	CallID    string `json:"call_id"`
+	Name      string `json:"name"`
+	Namespace string `json:"namespace,omitzero"`
+	Input     string `json:"input"`
+	Status    string `json:"status,omitzero"`
 
 	Extra protocols.Extra `json:"-"`
 }
