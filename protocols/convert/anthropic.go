@@ -196,6 +196,7 @@ func AnthropicToChat(req *anthropic.MessagesRequest, opts AnthropicOptions) (*op
 		}
 		msgs = append([]openai.Message{{Role: openai.RoleSystem, Content: openai.TextContent(text)}}, msgs...)
 	}
+	orderToolResults(msgs)
 	out.Messages = msgs
 
 	// tools

@@ -124,6 +124,7 @@ func ResponsesToChat(req *responses.Request, opts ResponsesOptions) (*openai.Cha
 	}
 	b.flush()
 	b.start() // a request with only system text still gets its system message
+	orderToolResults(b.msgs)
 	out.Messages = b.msgs
 	if err := out.NormalizeThinking(); err != nil {
 		return nil, nil, responsesError(http.StatusBadRequest, "%s", openai.ErrThinkingShape)
