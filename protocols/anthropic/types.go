@@ -63,7 +63,11 @@ type MessagesRequest struct {
 	CacheControl      *CacheControl `json:"cache_control,omitzero"`      // top-level automatic caching
 	OutputConfig      RawJSON       `json:"output_config,omitzero"`      // opaque (Claude Code: effort)
 	ContextManagement RawJSON       `json:"context_management,omitzero"` // beta; opaque
-	NvExt             RawJSON       `json:"nvext,omitzero"`              // gated; see NvExtCacheSalt
+	// Safeguards is sent by interactive Claude Code sessions (its shape is
+	// not documented; kept opaque and written back). Strict decoding must
+	// accept it: Claude Code retries without its safeguards when refused.
+	Safeguards RawJSON `json:"safeguards,omitzero"`
+	NvExt      RawJSON `json:"nvext,omitzero"` // gated; see NvExtCacheSalt
 
 	Extra protocols.Extra `json:"-"`
 }
