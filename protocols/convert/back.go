@@ -125,7 +125,16 @@ func ChatToAnthropic(resp *openai.ChatResponse, ctx *AnthropicContext, opts Back
 		for _, s := range generationOrder(&ch.Message) {
 			switch s.kind {
 			case stepReasoning:
-				out.Content = append(out.Content, anthropic.ContentBlock{OfThinking: &anthropic.ThinkingBlock{Thinking: s.text, Signature: anthropic.SignatureErased}})
+				text := s.text
+				if ctx != nil {
+					switch ctx.Thinking {
+					case anthropic.ThinkingHidden:
+						continue
+					case anthropic.ThinkingOmitted:
+						text = ""
+					}
+				}
+				out.Content = append(out.Content, anthropic.ContentBlock{OfThinking: &anthropic.ThinkingBlock{Thinking: text, Signature: anthropic.SignatureErased}})
 			case stepText:
 				out.Content = append(out.Content, anthropic.TextBlockOf(s.text))
 			case stepCall:
