@@ -73,13 +73,13 @@ type AnthropicContext struct {
 	// with AnthropicOptions.ShowThinkingByDefault): pass it as
 	// anthropic.EmitterConfig.Thinking (EmitterConfig does);
 	// ChatToAnthropic applies it.
-	Thinking anthropic.ThinkingDisplay
-	CacheBreakpoints       []CacheBreakpoint
-	CacheTTL               int                        // top-level cache_control TTL in seconds, 0 if none
-	OutputConfig           anthropic.RawJSON          // opaque output_config (Claude Code: effort)
-	NvExt                  anthropic.RawJSON          // raw nvext, for the deployment's gate
-	Warnings               []string                   // tolerated oddities (tool_choice tool without name, dropped blocks)
-	Request                *anthropic.MessagesRequest // the original request
+	Thinking         anthropic.ThinkingDisplay
+	CacheBreakpoints []CacheBreakpoint
+	CacheTTL         int                        // top-level cache_control TTL in seconds, 0 if none
+	OutputConfig     anthropic.RawJSON          // opaque output_config (Claude Code: effort)
+	NvExt            anthropic.RawJSON          // raw nvext, for the deployment's gate
+	Warnings         []string                   // tolerated oddities (tool_choice tool without name, dropped blocks)
+	Request          *anthropic.MessagesRequest // the original request
 }
 
 // EmitterConfig returns the configuration of an anthropic.Emitter that
