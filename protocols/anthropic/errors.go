@@ -56,6 +56,8 @@ func ErrorTypeForStatus(status int) string {
 		return ErrRateLimit
 	case http.StatusServiceUnavailable, 529:
 		return ErrOverloaded
+	case http.StatusGatewayTimeout:
+		return ErrTimeout
 	}
 	return ErrAPI
 }

@@ -684,6 +684,10 @@ func markIncomplete(it *Item) {
 // Fail closes the stream with response.failed carrying error{code:
 // "server_error", message}.
 func (e *Emitter) Fail(dst []byte, message string) []byte {
+	return e.fail(dst, "server_error", message)
+}
+
+func (e *Emitter) fail(dst []byte, code, message string) []byte {
 	if e.finished {
 		return dst
 	}
@@ -692,7 +696,7 @@ func (e *Emitter) Fail(dst []byte, message string) []byte {
 	r := e.cfg.Response
 	r.Status = StatusFailed
 	r.Output = e.Output()
-	r.Error = protocols.Some(ErrorObject{Code: "server_error", Message: message})
+	r.Error = protocols.Some(ErrorObject{Code: code, Message: message})
 	dst = e.envelope(dst, EventFailed, &r)
 	if e.cfg.Done {
 		dst = append(dst, protocols.SSEDone...)

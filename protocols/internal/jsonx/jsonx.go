@@ -108,3 +108,43 @@ func KindName(data []byte) string {
 	}
 	return "a number"
 }
+
+// unescapeHTML rewrites the escapes \u003c, \u003e and \u0026 of the JSON
+// text b as the characters <, > and & (in place). Other escapes are left
+// alone; an escaped backslash is skipped as a pair, so `\\u003c` stays.
+func unescapeHTML(b []byte) []byte {
+	i := bytes.Index(b, []byte(`\u00`))
+	if i < 0 {
+		return b
+	}
+	i = bytes.IndexByte(b, '\\')
+	w := i
+	for i < len(b) {
+		c := b[i]
+		if c != '\\' || i+1 >= len(b) {
+			b[w] = c
+			w++
+			i++
+			continue
+		}
+		if b[i+1] == 'u' && i+6 <= len(b) && string(b[i+2:i+4]) == "00" {
+			switch string(b[i+4 : i+6]) {
+			case "3c", "3C":
+				b[w] = '<'
+				w, i = w+1, i+6
+				continue
+			case "3e", "3E":
+				b[w] = '>'
+				w, i = w+1, i+6
+				continue
+			case "26":
+				b[w] = '&'
+				w, i = w+1, i+6
+				continue
+			}
+		}
+		b[w], b[w+1] = b[i], b[i+1]
+		w, i = w+2, i+2
+	}
+	return b[:w]
+}
