@@ -68,7 +68,7 @@ func (o *Opt[T]) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	var v T
-	if err := jsonx.Unmarshal(data, &v); err != nil {
+	if err := jsonx.Decode(data, &v); err != nil {
 		return err
 	}
 	*o = Opt[T]{v: v, state: optValue}

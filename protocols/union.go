@@ -46,10 +46,10 @@ func (v *StringOrArray[T]) UnmarshalJSON(data []byte) error {
 	switch jsonx.Kind(data) {
 	case '"':
 		*v = StringOrArray[T]{}
-		return jsonx.Unmarshal(data, &v.String)
+		return jsonx.Decode(data, &v.String)
 	case '[':
 		items := []T{}
-		if err := jsonx.Unmarshal(data, &items); err != nil {
+		if err := jsonx.Decode(data, &items); err != nil {
 			return err
 		}
 		*v = StringOrArray[T]{Array: items}

@@ -32,6 +32,10 @@ type EmitterConfig struct {
 	// (output tokens estimated +1 per delta until Finish). Not in the
 	// official schema; off by default.
 	DeltaUsage bool
+	// Thinking says how reasoning is shown (ThinkingDisplayFor): as
+	// thinking blocks with text (the zero value), as thinking blocks with
+	// empty text and a signature, or not at all.
+	Thinking ThinkingDisplay
 }
 
 type blockKind uint8
@@ -199,9 +203,11 @@ func appendDeltaUsage(dst []byte, u Usage) []byte {
 }
 
 // Reasoning appends a thinking_delta, opening a thinking block first if
-// needed. Empty text appends nothing.
+// needed. Empty text appends nothing. With EmitterConfig.Thinking
+// ThinkingOmitted the block is opened but no text is sent; with
+// ThinkingHidden nothing is.
 func (e *Emitter) Reasoning(dst, text []byte) []byte {
-	if len(text) == 0 || e.finished {
+	if len(text) == 0 || e.finished || e.cfg.Thinking == ThinkingHidden {
 		return dst
 	}
 	dst = e.Start(dst)
@@ -210,6 +216,9 @@ func (e *Emitter) Reasoning(dst, text []byte) []byte {
 		dst = e.startHead(dst)
 		dst = append(dst, `{"type":"thinking","thinking":"","signature":""}}`+"\n\n"...)
 		e.open = blockThinking
+	}
+	if e.cfg.Thinking == ThinkingOmitted {
+		return dst
 	}
 	dst = e.deltaHead(dst)
 	dst = append(dst, `"thinking_delta","thinking":`...)

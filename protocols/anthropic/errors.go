@@ -1,12 +1,14 @@
 package anthropic
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/internal/jsonx"
+	"github.com/agentwire/agentwire/protocols/internal/wire"
 )
 
 // ErrorResponse is the body of an error response: {"type":"error","error"}.
@@ -54,6 +56,8 @@ func ErrorTypeForStatus(status int) string {
 		return ErrRateLimit
 	case http.StatusServiceUnavailable, 529:
 		return ErrOverloaded
+	case http.StatusGatewayTimeout:
+		return ErrTimeout
 	}
 	return ErrAPI
 }
@@ -66,6 +70,7 @@ type APIError struct {
 
 // NewAPIError returns an APIError with the type that status implies.
 func NewAPIError(status int, message string) *APIError {
+	message = wire.ClipMessage(message)
 	return &APIError{Status: status, Body: ErrorResponse{Type: "error", Error: ErrorObject{Type: ErrorTypeForStatus(status), Message: message}}}
 }
 
@@ -79,6 +84,10 @@ type DecodeOptions struct {
 	// "<path>: Extra inputs are not permitted" (all offending paths, joined
 	// with "; "). Otherwise they are kept and written back on encode.
 	Strict bool
+	// MaxBytes is the largest body accepted (413 request_too_large
+	// beyond it): 0 means protocols.MaxRequestBytes, a negative value no
+	// limit.
+	MaxBytes int
 }
 
 // DecodeMessagesRequest decodes a /v1/messages body. Errors are *APIError
@@ -101,7 +110,19 @@ func DecodeCountTokensRequest(data []byte, opts DecodeOptions) (*CountTokensRequ
 }
 
 func decode(data []byte, v any, opts DecodeOptions) error {
+	limit := opts.MaxBytes
+	if limit == 0 {
+		limit = protocols.MaxRequestBytes
+	}
+	if limit > 0 && len(data) > limit {
+		return NewAPIError(http.StatusRequestEntityTooLarge,
+			fmt.Sprintf("Request exceeds the maximum allowed number of bytes (%d).", limit))
+	}
 	if err := jsonx.Unmarshal(data, v); err != nil {
+		var nested *nestedBlockError
+		if errors.As(err, &nested) {
+			return NewAPIError(http.StatusBadRequest, nestedBlockPath(data)+": "+nested.Error())
+		}
 		return NewAPIError(http.StatusBadRequest, err.Error())
 	}
 	if opts.Strict {
@@ -114,6 +135,7 @@ func decode(data []byte, v any, opts DecodeOptions) error {
 
 // ExtraInputsError is the API's rejection of unknown members.
 func ExtraInputsError(fields []string) *APIError {
+	fields = wire.ClipList(fields)
 	msgs := make([]string, len(fields))
 	for i, f := range fields {
 		msgs[i] = f + ": Extra inputs are not permitted"

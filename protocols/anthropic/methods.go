@@ -160,6 +160,9 @@ func (v ToolResultBlock) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *ToolResultBlock) UnmarshalJSON(data []byte) error {
+	if err := checkToolResultContent(data); err != nil {
+		return err
+	}
 	type plain ToolResultBlock
 	var p plain
 	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))

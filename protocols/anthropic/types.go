@@ -63,7 +63,11 @@ type MessagesRequest struct {
 	CacheControl      *CacheControl `json:"cache_control,omitzero"`      // top-level automatic caching
 	OutputConfig      RawJSON       `json:"output_config,omitzero"`      // opaque (Claude Code: effort)
 	ContextManagement RawJSON       `json:"context_management,omitzero"` // beta; opaque
-	NvExt             RawJSON       `json:"nvext,omitzero"`              // gated; see NvExtCacheSalt
+	// Safeguards is sent by interactive Claude Code sessions (its shape is
+	// not documented; kept opaque and written back). Strict decoding must
+	// accept it: Claude Code retries without its safeguards when refused.
+	Safeguards RawJSON `json:"safeguards,omitzero"`
+	NvExt      RawJSON `json:"nvext,omitzero"` // gated; see NvExtCacheSalt
 
 	Extra protocols.Extra `json:"-"`
 }
@@ -158,7 +162,7 @@ func (c *CacheControl) TTLSeconds() int {
 	}
 	var s string
 	if jsonx.Kind(c.TTL) == '"' {
-		if jsonx.Unmarshal(c.TTL, &s) != nil {
+		if jsonx.Decode(c.TTL, &s) != nil {
 			return 300
 		}
 		switch s {
@@ -235,28 +239,28 @@ func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 	switch typ {
 	case BlockText:
 		b.OfText = new(TextBlock)
-		return jsonx.Unmarshal(data, b.OfText)
+		return jsonx.Decode(data, b.OfText)
 	case BlockImage:
 		b.OfImage = new(ImageBlock)
-		return jsonx.Unmarshal(data, b.OfImage)
+		return jsonx.Decode(data, b.OfImage)
 	case BlockToolUse:
 		b.OfToolUse = new(ToolUseBlock)
-		return jsonx.Unmarshal(data, b.OfToolUse)
+		return jsonx.Decode(data, b.OfToolUse)
 	case BlockToolResult:
 		b.OfToolResult = new(ToolResultBlock)
-		return jsonx.Unmarshal(data, b.OfToolResult)
+		return jsonx.Decode(data, b.OfToolResult)
 	case BlockThinking:
 		b.OfThinking = new(ThinkingBlock)
-		return jsonx.Unmarshal(data, b.OfThinking)
+		return jsonx.Decode(data, b.OfThinking)
 	case BlockRedactedThinking:
 		b.OfRedactedThinking = new(RedactedThinkingBlock)
-		return jsonx.Unmarshal(data, b.OfRedactedThinking)
+		return jsonx.Decode(data, b.OfRedactedThinking)
 	case BlockServerToolUse:
 		b.OfServerToolUse = new(ServerToolUseBlock)
-		return jsonx.Unmarshal(data, b.OfServerToolUse)
+		return jsonx.Decode(data, b.OfServerToolUse)
 	case BlockWebSearchToolResult:
 		b.OfWebSearchToolResult = new(WebSearchToolResultBlock)
-		return jsonx.Unmarshal(data, b.OfWebSearchToolResult)
+		return jsonx.Decode(data, b.OfWebSearchToolResult)
 	case "":
 		return fmt.Errorf("%w: missing type", ErrUnsupportedBlock)
 	}

@@ -35,10 +35,18 @@ type AnthropicOptions struct {
 	StripBillingHeader bool
 	// CacheControl selects the cache_control policy.
 	CacheControl CacheControlMode
-	// ReasoningParser says the deployment runs a reasoning parser: unless
-	// thinking is disabled, chat_template_args.enable_thinking defaults to
-	// true and truncate_history_thinking to false (client values win).
+	// ReasoningParser says the deployment runs a reasoning parser: when
+	// thinking is shown (anthropic.ThinkingDisplayFor: enabled or adaptive,
+	// or absent with ShowThinkingByDefault),
+	// chat_template_args.enable_thinking is true and
+	// truncate_history_thinking false. A request whose thinking is hidden
+	// (disabled, or absent by default) gets enable_thinking false whether
+	// or not a parser runs: the template is told thinking is off.
 	ReasoningParser bool
+	// ShowThinkingByDefault shows thinking to requests without a thinking
+	// member (the server's default; off: such requests get no thinking
+	// blocks, as from the real API).
+	ShowThinkingByDefault bool
 	// ContinuousUsage also sets stream_options.continuous_usage_stats, so
 	// the engine reports prompt counts early (for message_start).
 	ContinuousUsage bool
@@ -61,12 +69,25 @@ type AnthropicContext struct {
 	DisableParallelToolUse bool     // send only the first tool call
 	ThinkingType           string   // enabled | disabled | adaptive | ""
 	ThinkingBudget         int      // budget_tokens, 0 if unset
-	CacheBreakpoints       []CacheBreakpoint
-	CacheTTL               int                        // top-level cache_control TTL in seconds, 0 if none
-	OutputConfig           anthropic.RawJSON          // opaque output_config (Claude Code: effort)
-	NvExt                  anthropic.RawJSON          // raw nvext, for the deployment's gate
-	Warnings               []string                   // tolerated oddities (tool_choice tool without name, dropped blocks)
-	Request                *anthropic.MessagesRequest // the original request
+	// Thinking is how reasoning is shown (anthropic.ThinkingDisplayFor
+	// with AnthropicOptions.ShowThinkingByDefault): pass it as
+	// anthropic.EmitterConfig.Thinking (EmitterConfig does);
+	// ChatToAnthropic applies it.
+	Thinking         anthropic.ThinkingDisplay
+	CacheBreakpoints []CacheBreakpoint
+	CacheTTL         int                        // top-level cache_control TTL in seconds, 0 if none
+	OutputConfig     anthropic.RawJSON          // opaque output_config (Claude Code: effort)
+	NvExt            anthropic.RawJSON          // raw nvext, for the deployment's gate
+	Warnings         []string                   // tolerated oddities (tool_choice tool without name, dropped blocks)
+	Request          *anthropic.MessagesRequest // the original request
+}
+
+// EmitterConfig returns the configuration of an anthropic.Emitter that
+// answers the request: model, thinking display, parallel tool use, and
+// the prompt size for message_start. Set IDs, Ping, … on the result.
+func (c *AnthropicContext) EmitterConfig(inputTokens, cachedTokens int64) anthropic.EmitterConfig {
+	return anthropic.EmitterConfig{Model: c.Model, InputTokens: inputTokens, CachedTokens: cachedTokens,
+		DisableParallelToolUse: c.DisableParallelToolUse, Thinking: c.Thinking}
 }
 
 // billingPrefix starts Claude Code's per-run system line.
@@ -196,6 +217,7 @@ func AnthropicToChat(req *anthropic.MessagesRequest, opts AnthropicOptions) (*op
 		}
 		msgs = append([]openai.Message{{Role: openai.RoleSystem, Content: openai.TextContent(text)}}, msgs...)
 	}
+	orderToolResults(msgs)
 	out.Messages = msgs
 
 	// tools
@@ -246,7 +268,11 @@ func AnthropicToChat(req *anthropic.MessagesRequest, opts AnthropicOptions) (*op
 			return nil, nil, badRequest("thinking.type: Input should be 'enabled', 'disabled' or 'adaptive'")
 		}
 	}
-	if opts.ReasoningParser && ctx.ThinkingType != "disabled" {
+	ctx.Thinking = anthropic.ThinkingDisplayFor(req, opts.ShowThinkingByDefault)
+	switch {
+	case ctx.Thinking == anthropic.ThinkingHidden:
+		out.ChatTemplateArgs = map[string]openai.RawJSON{"enable_thinking": openai.RawJSON("false")}
+	case opts.ReasoningParser:
 		out.ChatTemplateArgs = map[string]openai.RawJSON{
 			"enable_thinking":           openai.RawJSON("true"),
 			"truncate_history_thinking": openai.RawJSON("false"),

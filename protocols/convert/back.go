@@ -88,6 +88,9 @@ type BackOptions struct {
 	MatchedStop string
 	// IDs mints message and tool ids; the zero value uses a fresh source.
 	IDs protocols.IDSource
+	// Reasoning is the server's reasoning-summary policy for
+	// ChatToResponses (responses.ReasoningPolicy).
+	Reasoning responses.ReasoningPolicy
 }
 
 func (o *BackOptions) ids() protocols.IDSource {
@@ -122,7 +125,16 @@ func ChatToAnthropic(resp *openai.ChatResponse, ctx *AnthropicContext, opts Back
 		for _, s := range generationOrder(&ch.Message) {
 			switch s.kind {
 			case stepReasoning:
-				out.Content = append(out.Content, anthropic.ContentBlock{OfThinking: &anthropic.ThinkingBlock{Thinking: s.text, Signature: anthropic.SignatureErased}})
+				text := s.text
+				if ctx != nil {
+					switch ctx.Thinking {
+					case anthropic.ThinkingHidden:
+						continue
+					case anthropic.ThinkingOmitted:
+						text = ""
+					}
+				}
+				out.Content = append(out.Content, anthropic.ContentBlock{OfThinking: &anthropic.ThinkingBlock{Thinking: text, Signature: anthropic.SignatureErased}})
 			case stepText:
 				out.Content = append(out.Content, anthropic.TextBlockOf(s.text))
 			case stepCall:
@@ -182,7 +194,11 @@ func ChatToResponses(resp *openai.ChatResponse, ctx *ResponsesContext, opts Back
 	out.CompletedAt = protocols.Some(resp.Created)
 	out.Status = responses.StatusCompleted
 	out.Usage = protocols.Some(responses.UsageFrom(resp.Usage.Neutral()))
-	summary := ctx != nil && ctx.Request != nil && ctx.Request.Reasoning.Value().Summary != ""
+	summary, passback := false, false
+	if ctx != nil && ctx.Request != nil {
+		summary = opts.Reasoning.Summary(ctx.Request)
+		passback = responses.WantsEncryptedReasoning(ctx.Request)
+	}
 	out.Output = []responses.Item{}
 	var finish string
 	if len(resp.Choices) > 0 {
@@ -196,20 +212,32 @@ func ChatToResponses(resp *openai.ChatResponse, ctx *ResponsesContext, opts Back
 				if summary {
 					r.Summary = []responses.ContentPart{{Type: responses.PartSummaryText, Text: s.text}}
 				}
+				if passback {
+					r.EncryptedContent = protocols.Some(responses.EncodeReasoning(s.text))
+				}
 				out.Output = append(out.Output, responses.Item{OfReasoning: r})
 			case stepText:
 				out.Output = append(out.Output, responses.Item{OfMessage: &responses.MessageItem{
 					ID: ids.New("msg_"), Role: "assistant", Status: responses.StatusCompleted,
 					Content: protocols.Array(responses.ContentPart{Type: responses.PartOutputText, Text: s.text})}})
 			case stepCall:
-				fc := &responses.FunctionCallItem{ID: ids.New("fc_"), CallID: s.call.ID, Name: s.call.Function.Name,
-					Arguments: string(s.call.Function.Arguments), Status: responses.StatusCompleted}
+				var route responses.ToolRoute
 				if ctx != nil {
-					if ns := ctx.Namespaces[fc.Name]; ns != "" {
-						fc.Namespace = ns
+					route = ctx.Tools[s.call.Function.Name]
+					if ns := ctx.Namespaces[s.call.Function.Name]; ns != "" && route.Namespace == "" {
+						route.Namespace = ns
 					}
 				}
-				out.Output = append(out.Output, responses.Item{OfFunctionCall: fc})
+				if route.Custom {
+					input := responses.CustomToolInput(nil, []byte(s.call.Function.Arguments))
+					out.Output = append(out.Output, responses.Item{OfCustomToolCall: &responses.CustomToolCallItem{
+						ID: ids.New("ctc_"), CallID: s.call.ID, Name: s.call.Function.Name, Namespace: route.Namespace,
+						Input: string(input), Status: responses.StatusCompleted}})
+					continue
+				}
+				out.Output = append(out.Output, responses.Item{OfFunctionCall: &responses.FunctionCallItem{
+					ID: ids.New("fc_"), CallID: s.call.ID, Name: s.call.Function.Name, Namespace: route.Namespace,
+					Arguments: string(s.call.Function.Arguments), Status: responses.StatusCompleted}})
 			}
 		}
 	}
@@ -227,6 +255,8 @@ func ChatToResponses(resp *openai.ChatResponse, ctx *ResponsesContext, opts Back
 				it.OfMessage.Status = responses.StatusIncomplete
 			case it.OfFunctionCall != nil:
 				it.OfFunctionCall.Status = responses.StatusIncomplete
+			case it.OfCustomToolCall != nil:
+				it.OfCustomToolCall.Status = responses.StatusIncomplete
 			case it.OfReasoning != nil:
 				it.OfReasoning.Status = responses.StatusIncomplete
 			}

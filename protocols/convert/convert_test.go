@@ -268,10 +268,17 @@ func TestCodexToChat(t *testing.T) {
 	for _, tool := range chat.Tools {
 		names = append(names, tool.Function.Name)
 	}
-	if d := cmp.Diff([]string{"exec_command", "write_stdin", "request_user_input", "view_image", "get_goal", "create_goal", "update_goal"}, names); d != "" {
+	if d := cmp.Diff([]string{"exec_command", "write_stdin", "request_user_input", "apply_patch", "view_image", "get_goal", "create_goal", "update_goal"}, names); d != "" {
 		t.Errorf("tools (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]string{"custom:apply_patch", "tool_search", "web_search"}, ctx.DroppedTools); d != "" {
+	patch := chat.Tools[3].Function
+	if string(patch.Parameters) != convert.CustomInputSchema || !strings.Contains(patch.Description, "Input grammar (lark):\nstart: begin_patch hunk+ end_patch") {
+		t.Errorf("apply_patch declared as %s / %q", patch.Parameters, patch.Description)
+	}
+	if d := cmp.Diff(responses.ToolRoutes{"apply_patch": {Custom: true}}, ctx.Tools); d != "" {
+		t.Errorf("tool routes (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"tool_search", "web_search"}, ctx.DroppedTools); d != "" {
 		t.Errorf("dropped tools (-want +got):\n%s", d)
 	}
 	if chat.ReasoningEffort != "medium" || string(chat.ChatTemplateArgs["reasoning_effort"]) != `"medium"` || string(chat.ChatTemplateArgs["enable_thinking"]) != "true" {
@@ -281,7 +288,7 @@ func TestCodexToChat(t *testing.T) {
 		t.Errorf("carried fields: store %v ptc %v tool_choice %v max %v", chat.Store, chat.ParallelToolCalls, chat.ToolChoice, chat.MaxCompletionTokens)
 	}
 	if _, _, err := convert.ResponsesToChat(req, convert.ResponsesOptions{RejectUnsupportedTools: true}); err == nil ||
-		err.(*responses.APIError).Body.Error.Message != "Unsupported Responses tools type 'custom'" {
+		err.(*responses.APIError).Body.Error.Message != "Unsupported Responses tools type 'tool_search'" {
 		t.Errorf("strict tools: %v", err)
 	}
 }

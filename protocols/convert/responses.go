@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentwire/agentwire/protocols"
+	"github.com/agentwire/agentwire/protocols/internal/jsonx"
 	"github.com/agentwire/agentwire/protocols/openai"
 	"github.com/agentwire/agentwire/protocols/responses"
 )
@@ -25,10 +26,37 @@ type ResponsesOptions struct {
 // ResponsesContext is what the response path needs to answer a Responses
 // request faithfully.
 type ResponsesContext struct {
-	Request      *responses.Request // the original request (envelope echo, include, store, …)
-	Namespaces   map[string]string  // function name → its namespace, when unique
-	DroppedTools []string           // tools skipped (type:name)
-	Warnings     []string           // skipped items and other tolerated oddities
+	Request    *responses.Request // the original request (envelope echo, include, store, …)
+	Namespaces map[string]string  // function name → its namespace, when unique
+	// Tools maps the chat function names back to the Responses tools they
+	// stand for (namespace, custom): pass it as
+	// responses.EmitterConfig.Tools (EmitterConfig does), ChatToResponses
+	// uses it. Top-level functions are not listed.
+	Tools responses.ToolRoutes
+	// DroppedTools lists the tools the model is not shown, as "type" or
+	// "type:name" (for example "web_search", "tool_search",
+	// "image_generation:gen"): hosted tools a self-hosted engine cannot run.
+	// Log it; RejectUnsupportedTools answers 400 instead.
+	DroppedTools []string
+	Warnings     []string // skipped items and other tolerated oddities
+}
+
+// EmitterConfig returns the configuration of a responses.Emitter that
+// answers c.Request: the envelope (ResponseFrom), the tool routes
+// (namespaces, custom tools), reasoning summaries per policy, and reasoning
+// passback when the request includes reasoning.encrypted_content. Set IDs
+// and Now on the result if needed.
+func (c *ResponsesContext) EmitterConfig(policy responses.ReasoningPolicy) responses.EmitterConfig {
+	req := c.Request
+	if req == nil {
+		req = &responses.Request{}
+	}
+	return responses.EmitterConfig{
+		Response:          responses.ResponseFrom(req),
+		Summary:           policy.Summary(req),
+		ReasoningPassback: responses.WantsEncryptedReasoning(req),
+		Tools:             c.Tools,
+	}
 }
 
 func responsesError(status int, format string, args ...any) *responses.APIError {
@@ -39,7 +67,7 @@ func responsesError(status int, format string, args ...any) *responses.APIError 
 // request (always streaming, with usage) and the context for the response.
 // Errors are *responses.APIError values.
 func ResponsesToChat(req *responses.Request, opts ResponsesOptions) (*openai.ChatRequest, *ResponsesContext, error) {
-	ctx := &ResponsesContext{Request: req, Namespaces: map[string]string{}}
+	ctx := &ResponsesContext{Request: req, Namespaces: map[string]string{}, Tools: responses.ToolRoutes{}}
 	out := &openai.ChatRequest{
 		Model:              req.Model,
 		Stream:             protocols.Some(true),
@@ -96,6 +124,7 @@ func ResponsesToChat(req *responses.Request, opts ResponsesOptions) (*openai.Cha
 	}
 	b.flush()
 	b.start() // a request with only system text still gets its system message
+	orderToolResults(b.msgs)
 	out.Messages = b.msgs
 	if err := out.NormalizeThinking(); err != nil {
 		return nil, nil, responsesError(http.StatusBadRequest, "%s", openai.ErrThinkingShape)
@@ -117,6 +146,46 @@ func responseFormat(f *responses.TextFormat) (*openai.ResponseFormat, error) {
 	return nil, responsesError(http.StatusBadRequest, "Unsupported text.format type '%s'", f.Type)
 }
 
+// Custom (freeform) tools, such as Codex's apply_patch, take free text
+// instead of JSON arguments. A chat model only calls functions, so each is
+// declared as a function of the same name with one required string
+// parameter "input" (CustomInputSchema); the tool's description is kept and
+// its format is appended to it (a grammar as "Input grammar (lark):" and
+// its definition). The model's call {"input": "…"} is turned back into a
+// custom_tool_call whose input is that string (responses.Emitter with
+// EmitterConfig.Tools, ChatToResponses), and custom_tool_call /
+// custom_tool_call_output items in the input become that function call and
+// its tool message.
+
+// CustomInputSchema is the parameters schema of the function a custom tool
+// is declared as.
+const CustomInputSchema = `{"type":"object","properties":{"input":{"type":"string","description":"The tool's input: free text, written as the tool's description says (not JSON)."}},"required":["input"],"additionalProperties":false}`
+
+// customDescription is the description of the function a custom tool is
+// declared as: its own, then its input format.
+func customDescription(t *responses.Tool) string {
+	desc := t.Description
+	if len(t.Format) == 0 || jsonx.IsNull(t.Format) {
+		return desc
+	}
+	var f struct {
+		Type       string `json:"type"`
+		Syntax     string `json:"syntax"`
+		Definition string `json:"definition"`
+	}
+	if jsonx.Unmarshal(t.Format, &f) != nil || f.Type != "grammar" || f.Definition == "" {
+		return desc
+	}
+	syntax := f.Syntax
+	if syntax == "" {
+		syntax = "grammar"
+	}
+	if desc != "" {
+		desc += "\n\n"
+	}
+	return desc + "Input grammar (" + syntax + "):\n" + f.Definition
+}
+
 func convertTools(req *responses.Request, out *openai.ChatRequest, ctx *ResponsesContext, opts ResponsesOptions) error {
 	nsOf := map[string]string{} // function name → its namespace
 	top := map[string]bool{}    // names of top-level functions
@@ -128,8 +197,12 @@ func convertTools(req *responses.Request, out *openai.ChatRequest, ctx *Response
 		} else {
 			nsOf[t.Name] = ns
 		}
-		out.Tools = append(out.Tools, openai.Tool{Type: openai.ToolTypeFunction, Function: openai.FunctionDef{
-			Name: t.Name, Description: t.Description, Parameters: t.Parameters, Strict: t.Strict}})
+		fn := openai.FunctionDef{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Strict: t.Strict}
+		if t.Type == responses.ToolCustom {
+			fn = openai.FunctionDef{Name: t.Name, Description: customDescription(t), Parameters: openai.RawJSON(CustomInputSchema)}
+			ctx.Tools[t.Name] = responses.ToolRoute{Namespace: ns, Custom: true}
+		}
+		out.Tools = append(out.Tools, openai.Tool{Type: openai.ToolTypeFunction, Function: fn})
 		return nil
 	}
 	unsupported := func(kind, typ, name string) error {
@@ -146,14 +219,14 @@ func convertTools(req *responses.Request, out *openai.ChatRequest, ctx *Response
 	for i := range req.Tools {
 		t := &req.Tools[i]
 		switch t.Type {
-		case responses.ToolFunction:
+		case responses.ToolFunction, responses.ToolCustom:
 			if err := addFn(t, ""); err != nil {
 				return err
 			}
 		case responses.ToolNamespace:
 			for j := range t.Tools {
 				inner := &t.Tools[j]
-				if inner.Type != responses.ToolFunction {
+				if inner.Type != responses.ToolFunction && inner.Type != responses.ToolCustom {
 					if err := unsupported("tools", inner.Type, inner.Name); err != nil {
 						return err
 					}
@@ -172,13 +245,19 @@ func convertTools(req *responses.Request, out *openai.ChatRequest, ctx *Response
 	for name, ns := range nsOf {
 		if !top[name] {
 			ctx.Namespaces[name] = ns
+			r := ctx.Tools[name]
+			r.Namespace = ns
+			ctx.Tools[name] = r
+		} else if r, ok := ctx.Tools[name]; ok {
+			r.Namespace = "" // a top-level tool of the same name wins
+			ctx.Tools[name] = r
 		}
 	}
 	if tc, ok := req.ToolChoice.Get(); ok {
 		switch {
 		case tc.Mode != "":
 			out.ToolChoice = protocols.Some(openai.ToolChoice{Mode: tc.Mode})
-		case tc.Type == responses.ToolFunction && tc.Name != "":
+		case (tc.Type == responses.ToolFunction || tc.Type == responses.ToolCustom) && tc.Name != "":
 			out.ToolChoice = protocols.Some(openai.ToolChoice{Function: tc.Name})
 		default:
 			if opts.RejectUnsupportedTools {
@@ -257,21 +336,35 @@ func (b *msgBuilder) flush() {
 	b.text, b.calls, b.segs, b.seg = nil, nil, nil, nil
 }
 
+// call adds a tool call to the pending assistant message.
+func (b *msgBuilder) call(id, name, args string) {
+	b.assistantSide()
+	b.segs = append(b.segs, strings.Join(b.seg, "\n"))
+	b.seg = nil
+	b.calls = append(b.calls, openai.ToolCall{ID: id, Type: openai.ToolTypeFunction,
+		Function: openai.FunctionCall{Name: name, Arguments: openai.Arguments(args)}})
+}
+
 func (b *msgBuilder) item(it *responses.Item, i int, ctx *ResponsesContext) error {
 	switch {
 	case it.OfMessage != nil:
 		return b.message(it.OfMessage, i)
 	case it.OfFunctionCall != nil:
 		fc := it.OfFunctionCall
-		b.assistantSide()
-		b.segs = append(b.segs, strings.Join(b.seg, "\n"))
-		b.seg = nil
 		args := fc.Arguments
 		if args == "" {
 			args = "{}"
 		}
-		b.calls = append(b.calls, openai.ToolCall{ID: fc.CallID, Type: openai.ToolTypeFunction,
-			Function: openai.FunctionCall{Name: fc.Name, Arguments: openai.Arguments(args)}})
+		b.call(fc.CallID, fc.Name, args)
+	case it.OfCustomToolCall != nil:
+		c := it.OfCustomToolCall
+		args := jsonx.AppendString([]byte(`{"input":`), c.Input)
+		b.call(c.CallID, c.Name, string(append(args, '}')))
+	case it.OfCustomToolOutput != nil:
+		o := it.OfCustomToolOutput
+		b.flush()
+		b.start()
+		b.msgs = append(b.msgs, openai.Message{Role: openai.RoleTool, ToolCallID: o.CallID, Content: openai.TextContent(partsText(o.Output, "\n"))})
 	case it.OfReasoning != nil:
 		r := it.OfReasoning
 		b.assistantSide()

@@ -387,7 +387,7 @@ func (a *Arguments) UnmarshalJSON(data []byte) error {
 	switch jsonx.Kind(data) {
 	case '"':
 		var s string
-		if err := jsonx.Unmarshal(data, &s); err != nil {
+		if err := jsonx.Decode(data, &s); err != nil {
 			return err
 		}
 		*a = Arguments(s)
@@ -470,7 +470,7 @@ func (c *ToolChoice) UnmarshalJSON(data []byte) error {
 	switch jsonx.Kind(data) {
 	case '"':
 		*c = ToolChoice{}
-		return jsonx.Unmarshal(data, &c.Mode)
+		return jsonx.Decode(data, &c.Mode)
 	case '{':
 		var v struct {
 			Type     string `json:"type"`
@@ -478,7 +478,7 @@ func (c *ToolChoice) UnmarshalJSON(data []byte) error {
 				Name string `json:"name"`
 			} `json:"function"`
 		}
-		if err := jsonx.Unmarshal(data, &v); err != nil {
+		if err := jsonx.Decode(data, &v); err != nil {
 			return err
 		}
 		if v.Function.Name == "" {
@@ -518,26 +518,26 @@ func (s *Stop) UnmarshalJSON(data []byte) error {
 	switch jsonx.Kind(data) {
 	case '"':
 		var v string
-		if err := jsonx.Unmarshal(data, &v); err != nil {
+		if err := jsonx.Decode(data, &v); err != nil {
 			return err
 		}
 		*s = Stop{Strings: []string{v}, Single: true}
 		return nil
 	case '[':
 		var raw []RawJSON
-		if err := jsonx.Unmarshal(data, &raw); err != nil {
+		if err := jsonx.Decode(data, &raw); err != nil {
 			return err
 		}
 		if len(raw) > 0 && jsonx.Kind(raw[0]) != '"' {
 			ids := []uint32{}
-			if err := jsonx.Unmarshal(data, &ids); err != nil {
+			if err := jsonx.Decode(data, &ids); err != nil {
 				return fmt.Errorf("openai: stop must be a string, an array of strings or an array of token ids")
 			}
 			s.TokenIDs = ids
 			return nil
 		}
 		strs := []string{}
-		if err := jsonx.Unmarshal(data, &strs); err != nil {
+		if err := jsonx.Decode(data, &strs); err != nil {
 			return fmt.Errorf("openai: stop must be a string, an array of strings or an array of token ids")
 		}
 		s.Strings = strs
@@ -638,7 +638,7 @@ func (t *Thinking) UnmarshalJSON(data []byte) error {
 	switch jsonx.Kind(data) {
 	case 't', 'f':
 		var b bool
-		if err := jsonx.Unmarshal(data, &b); err != nil {
+		if err := jsonx.Decode(data, &b); err != nil {
 			return fmt.Errorf("openai: %s", ErrThinkingShape)
 		}
 		t.Bool = protocols.Some(b)

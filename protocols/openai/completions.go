@@ -73,14 +73,14 @@ func (p *Prompt) UnmarshalJSON(data []byte) error {
 	switch jsonx.Kind(data) {
 	case '"':
 		var s string
-		if err := jsonx.Unmarshal(data, &s); err != nil {
+		if err := jsonx.Decode(data, &s); err != nil {
 			return err
 		}
 		p.Text = protocols.Some(s)
 		return nil
 	case '[':
 		var raw []RawJSON
-		if err := jsonx.Unmarshal(data, &raw); err != nil {
+		if err := jsonx.Decode(data, &raw); err != nil {
 			return err
 		}
 		if len(raw) == 0 {
@@ -91,13 +91,13 @@ func (p *Prompt) UnmarshalJSON(data []byte) error {
 		switch jsonx.Kind(raw[0]) {
 		case '"':
 			p.Texts = []string{}
-			err = jsonx.Unmarshal(data, &p.Texts)
+			err = jsonx.Decode(data, &p.Texts)
 		case '[':
 			p.TokenArrays = [][]uint32{}
-			err = jsonx.Unmarshal(data, &p.TokenArrays)
+			err = jsonx.Decode(data, &p.TokenArrays)
 		default:
 			p.Tokens = []uint32{}
-			err = jsonx.Unmarshal(data, &p.Tokens)
+			err = jsonx.Decode(data, &p.Tokens)
 		}
 		if err != nil {
 			return fmt.Errorf("openai: prompt must be a string, strings, token ids or arrays of token ids: %w", err)

@@ -1,6 +1,9 @@
 package openai
 
 import (
+	"fmt"
+	"net/http"
+
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/internal/jsonx"
 )
@@ -11,6 +14,9 @@ type DecodeOptions struct {
 	// request), with Dynamo's 400 "Unsupported parameter(s): `a`, `b`".
 	// Otherwise they are kept in Extra bags and written back on encode.
 	Strict bool
+	// MaxBytes is the largest body accepted (413 beyond it): 0 means
+	// protocols.MaxRequestBytes, a negative value no limit.
+	MaxBytes int
 }
 
 // DecodeChatRequest decodes a chat completion request body. Errors are
@@ -34,6 +40,15 @@ func DecodeCompletionRequest(data []byte, opts DecodeOptions) (*CompletionReques
 }
 
 func decode(data []byte, v any, opts DecodeOptions) error {
+	limit := opts.MaxBytes
+	if limit == 0 {
+		limit = protocols.MaxRequestBytes
+	}
+	if limit > 0 && len(data) > limit {
+		e := BadRequest(fmt.Sprintf("Request body too large: %d bytes; the maximum is %d.", len(data), limit))
+		e.Status = http.StatusRequestEntityTooLarge
+		return e
+	}
 	if err := jsonx.Unmarshal(data, v); err != nil {
 		return BadRequest(err.Error())
 	}

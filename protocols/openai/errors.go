@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentwire/agentwire/protocols"
+	"github.com/agentwire/agentwire/protocols/internal/wire"
 )
 
 // ErrorResponse is the body of an OpenAI error response, and the data of an
@@ -43,12 +44,14 @@ func (e *APIError) Error() string {
 
 // BadRequest returns a 400 invalid_request_error with message.
 func BadRequest(message string) *APIError {
+	message = wire.ClipMessage(message)
 	return &APIError{Status: http.StatusBadRequest, Body: ErrorResponse{Error: ErrorObject{Message: message, Type: ErrTypeInvalidRequest}}}
 }
 
 // UnsupportedParameters returns Dynamo's rejection of unknown request
 // members: 400 "Unsupported parameter(s): `a`, `b`".
 func UnsupportedParameters(fields []string) *APIError {
+	fields = wire.ClipList(fields)
 	quoted := make([]string, len(fields))
 	for i, f := range fields {
 		quoted[i] = "`" + f + "`"

@@ -1,6 +1,7 @@
 package responses
 
 import (
+	"bytes"
 	"encoding/base64"
 	"strings"
 	"time"
@@ -37,7 +38,24 @@ type EmitterConfig struct {
 	// Now returns the current time (for created_at / completed_at); nil
 	// means time.Now.
 	Now func() time.Time
+	// Tools maps the function names the engine calls back to the
+	// Responses tools they stand for (convert.ResponsesContext.Tools): a
+	// namespaced function's call carries its namespace, and a custom
+	// (freeform) tool's call becomes a custom_tool_call whose input is the
+	// "input" string of the call's arguments. Names not listed are plain
+	// function calls.
+	Tools ToolRoutes
 }
+
+// ToolRoute says which Responses tool a chat function name stands for.
+type ToolRoute struct {
+	Namespace string // the namespace that declares the tool, "" for a top-level tool
+	Custom    bool   // a custom (freeform) tool: arguments {"input": "<free text>"}
+}
+
+// ToolRoutes maps chat function names to Responses tools. See
+// EmitterConfig.Tools and convert.ResponsesToChat.
+type ToolRoutes map[string]ToolRoute
 
 type itemKind uint8
 
@@ -45,6 +63,15 @@ const (
 	itemReasoning itemKind = iota + 1
 	itemMessage
 	itemCall
+	itemCustom // a custom_tool_call
+)
+
+// Decoding states of a custom tool call's input (itemState.cstate).
+const (
+	customPrefix   uint8 = iota // before the "input" string's opening quote
+	customString                // inside it: input is streamed as it is decoded
+	customClosed                // after its closing quote
+	customFallback              // arguments of another shape: decoded at the end
 )
 
 type itemState struct {
@@ -55,6 +82,11 @@ type itemState struct {
 	name   []byte
 	index  int // tool call index (itemCall)
 	status string
+
+	namespace []byte // itemCall, itemCustom
+	input     []byte // itemCustom: the decoded input so far
+	pend      []byte // itemCustom: argument bytes not decoded yet
+	cstate    uint8  // itemCustom: customPrefix …
 }
 
 // Emitter writes the Responses event stream. At most one output item is
@@ -173,7 +205,8 @@ func (e *Emitter) newItem(dst []byte, k itemKind, prefix string) ([]byte, int) {
 	}
 	i := len(e.items) - 1
 	it := &e.items[i]
-	*it = itemState{kind: k, id: e.ids.AppendHex(it.id[:0], prefix), text: it.text[:0], callID: it.callID[:0], name: it.name[:0], status: StatusInProgress}
+	*it = itemState{kind: k, id: e.ids.AppendHex(it.id[:0], prefix), text: it.text[:0], callID: it.callID[:0], name: it.name[:0],
+		namespace: it.namespace[:0], input: it.input[:0], pend: it.pend[:0], status: StatusInProgress}
 	e.open = i
 	return dst, i
 }
@@ -256,16 +289,24 @@ func (e *Emitter) Content(dst, text []byte) []byte {
 }
 
 // ToolCallStart opens a function_call item (call_id is the parser's call
-// id; the item id is a fresh fc_ id).
+// id; the item id is a fresh fc_ id), or a custom_tool_call item (ctc_) when
+// Tools routes name to a custom tool; either carries the tool's namespace
+// when Tools gives one.
 func (e *Emitter) ToolCallStart(dst []byte, index int, id, name []byte) []byte {
 	if e.finished {
 		return dst
 	}
 	dst = e.Start(dst)
-	dst, i := e.newItem(dst, itemCall, "fc_")
+	route := e.cfg.Tools[string(name)] // no allocation for the lookup
+	kind, prefix := itemCall, "fc_"
+	if route.Custom {
+		kind, prefix = itemCustom, "ctc_"
+	}
+	dst, i := e.newItem(dst, kind, prefix)
 	it := &e.items[i]
 	it.callID = append(it.callID, id...)
 	it.name = append(it.name, name...)
+	it.namespace = append(it.namespace, route.Namespace...)
 	it.index = index
 	dst = e.head(dst, EventOutputItemAdded)
 	dst = append(dst, `,"output_index":`...)
@@ -275,39 +316,134 @@ func (e *Emitter) ToolCallStart(dst []byte, index int, id, name []byte) []byte {
 	return end(dst)
 }
 
+// appendCall writes a function_call or custom_tool_call item.
 func (e *Emitter) appendCall(dst []byte, it *itemState) []byte {
-	dst = append(dst, `{"type":"function_call","id":`...)
+	if it.kind == itemCustom {
+		dst = append(dst, `{"type":"custom_tool_call","id":`...)
+	} else {
+		dst = append(dst, `{"type":"function_call","id":`...)
+	}
 	dst = jsonx.AppendString(dst, it.id)
 	dst = append(dst, `,"call_id":`...)
 	dst = jsonx.AppendString(dst, it.callID)
 	dst = append(dst, `,"name":`...)
 	dst = jsonx.AppendString(dst, it.name)
-	dst = append(dst, `,"arguments":`...)
-	dst = jsonx.AppendString(dst, it.text)
+	if len(it.namespace) > 0 {
+		dst = append(dst, `,"namespace":`...)
+		dst = jsonx.AppendString(dst, it.namespace)
+	}
+	if it.kind == itemCustom {
+		dst = append(dst, `,"input":`...)
+		dst = jsonx.AppendString(dst, it.input)
+	} else {
+		dst = append(dst, `,"arguments":`...)
+		dst = jsonx.AppendString(dst, it.text)
+	}
 	dst = append(dst, `,"status":`...)
 	dst = jsonx.AppendString(dst, it.status)
 	return append(dst, '}')
 }
 
 func (e *Emitter) openCall(index int) int {
-	if e.open >= 0 && e.items[e.open].kind == itemCall && e.items[e.open].index == index {
-		return e.open
+	if e.open >= 0 && e.items[e.open].index == index {
+		if k := e.items[e.open].kind; k == itemCall || k == itemCustom {
+			return e.open
+		}
 	}
 	return -1
 }
 
-// ToolCallArgs appends a function_call_arguments delta.
+// ToolCallArgs appends a function_call_arguments delta, or for a custom
+// tool a custom_tool_call_input delta with the part of the "input" string
+// that fragment completes.
 func (e *Emitter) ToolCallArgs(dst []byte, index int, fragment []byte) []byte {
 	i := e.openCall(index)
 	if len(fragment) == 0 || e.finished || i < 0 {
 		return dst
 	}
-	e.items[i].text = append(e.items[i].text, fragment...)
+	it := &e.items[i]
+	it.text = append(it.text, fragment...)
+	if it.kind == itemCustom {
+		return e.customArgs(dst, i, fragment)
+	}
 	dst = e.head(dst, EventFunctionArgsDelta)
 	dst = e.itemRef(dst, i)
 	dst = append(dst, `,"delta":`...)
 	dst = jsonx.AppendString(dst, fragment)
 	return end(dst)
+}
+
+// customArgs decodes the custom tool's input out of its streamed
+// arguments: once they have begun `{"input":"`, each fragment's share of the
+// string is sent as a delta; arguments of any other shape are decoded when
+// the call ends.
+func (e *Emitter) customArgs(dst []byte, i int, fragment []byte) []byte {
+	it := &e.items[i]
+	switch it.cstate {
+	case customPrefix:
+		it.pend = append(it.pend, fragment...)
+		rest, ok := inputPrefix(it.pend)
+		if !ok {
+			if rest == nil {
+				it.cstate = customFallback
+			}
+			return dst // wait for more
+		}
+		it.pend = append(it.pend[:0], rest...)
+		it.cstate = customString
+	case customString:
+		it.pend = append(it.pend, fragment...)
+	default:
+		return dst
+	}
+	before := len(it.input)
+	var n int
+	var st jsonx.UnquoteState
+	it.input, n, st = jsonx.AppendUnquoted(it.input, it.pend)
+	it.pend = append(it.pend[:0], it.pend[n:]...)
+	switch st {
+	case jsonx.UnquoteClosed:
+		it.cstate = customClosed
+	case jsonx.UnquoteInvalid:
+		it.cstate = customFallback
+		it.input = it.input[:before]
+	}
+	if len(it.input) == before {
+		return dst
+	}
+	return e.customDelta(dst, i, it.input[before:])
+}
+
+func (e *Emitter) customDelta(dst []byte, i int, delta []byte) []byte {
+	dst = e.head(dst, EventCustomInputDelta)
+	dst = e.itemRef(dst, i)
+	dst = append(dst, `,"delta":`...)
+	dst = jsonx.AppendString(dst, delta)
+	return end(dst)
+}
+
+// inputPrefix matches `{ "input" : "` (JSON space allowed) at the start of
+// b and returns what follows. ok false with a non-nil rest means b may
+// still become the prefix; a nil rest means it cannot.
+func inputPrefix(b []byte) (rest []byte, ok bool) {
+	const want = `{"input":"`
+	j := 0
+	for k := 0; k < len(b); k++ {
+		c := b[k]
+		if j <= 1 || j >= 8 { // outside the key: space allowed
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+				continue
+			}
+		}
+		if c != want[j] {
+			return nil, false
+		}
+		j++
+		if j == len(want) {
+			return b[k+1:], true
+		}
+	}
+	return b[:0], false
 }
 
 // ToolCallEnd finishes the call's item (arguments done, item done).
@@ -390,6 +526,29 @@ func (e *Emitter) closeItem(dst []byte) []byte {
 		dst = jsonx.AppendInt(dst, int64(i))
 		dst = append(dst, `,"item":`...)
 		dst = e.appendMessage(dst, it)
+	case itemCustom:
+		if it.status != StatusIncomplete {
+			it.status = StatusCompleted
+			switch it.cstate {
+			case customPrefix, customFallback:
+				// arguments not of the streamed shape: decode them whole
+				it.input = CustomToolInput(it.input[:0], it.text)
+				if len(it.input) > 0 {
+					dst = e.customDelta(dst, i, it.input)
+				}
+			}
+			it.cstate = customClosed
+			dst = e.head(dst, EventCustomInputDone)
+			dst = e.itemRef(dst, i)
+			dst = append(dst, `,"input":`...)
+			dst = jsonx.AppendString(dst, it.input)
+			dst = end(dst)
+		}
+		dst = e.head(dst, EventOutputItemDone)
+		dst = append(dst, `,"output_index":`...)
+		dst = jsonx.AppendInt(dst, int64(i))
+		dst = append(dst, `,"item":`...)
+		dst = e.appendCall(dst, it)
 	case itemCall:
 		if it.status != StatusIncomplete {
 			it.status = StatusCompleted
@@ -462,7 +621,10 @@ func (e *Emitter) Output() []Item {
 				Content: protocols.Array(ContentPart{Type: PartOutputText, Text: string(it.text)})}})
 		case itemCall:
 			out = append(out, Item{OfFunctionCall: &FunctionCallItem{ID: string(it.id), CallID: string(it.callID),
-				Name: string(it.name), Arguments: string(it.text), Status: it.status}})
+				Name: string(it.name), Namespace: string(it.namespace), Arguments: string(it.text), Status: it.status}})
+		case itemCustom:
+			out = append(out, Item{OfCustomToolCall: &CustomToolCallItem{ID: string(it.id), CallID: string(it.callID),
+				Name: string(it.name), Namespace: string(it.namespace), Input: string(it.input), Status: it.status}})
 		}
 	}
 	return out
@@ -512,6 +674,8 @@ func markIncomplete(it *Item) {
 		it.OfMessage.Status = StatusIncomplete
 	case it.OfFunctionCall != nil:
 		it.OfFunctionCall.Status = StatusIncomplete
+	case it.OfCustomToolCall != nil:
+		it.OfCustomToolCall.Status = StatusIncomplete
 	case it.OfReasoning != nil:
 		it.OfReasoning.Status = StatusIncomplete
 	}
@@ -520,6 +684,10 @@ func markIncomplete(it *Item) {
 // Fail closes the stream with response.failed carrying error{code:
 // "server_error", message}.
 func (e *Emitter) Fail(dst []byte, message string) []byte {
+	return e.fail(dst, "server_error", message)
+}
+
+func (e *Emitter) fail(dst []byte, code, message string) []byte {
 	if e.finished {
 		return dst
 	}
@@ -528,7 +696,7 @@ func (e *Emitter) Fail(dst []byte, message string) []byte {
 	r := e.cfg.Response
 	r.Status = StatusFailed
 	r.Output = e.Output()
-	r.Error = protocols.Some(ErrorObject{Code: "server_error", Message: message})
+	r.Error = protocols.Some(ErrorObject{Code: code, Message: message})
 	dst = e.envelope(dst, EventFailed, &r)
 	if e.cfg.Done {
 		dst = append(dst, protocols.SSEDone...)
@@ -565,4 +733,34 @@ func WantsEncryptedReasoning(req *Request) bool {
 		}
 	}
 	return false
+}
+
+// CustomToolInput appends to dst the input of a custom tool call whose chat
+// arguments are args: the "input" string of an object (the mapping
+// convert.ResponsesToChat declares), a JSON string's value, or else args
+// itself (a model that wrote the free text directly).
+func CustomToolInput(dst, args []byte) []byte {
+	switch jsonx.Kind(args) {
+	case '{':
+		var val []byte
+		if jsonx.Check(args, jsonx.MaxDepth) != nil {
+			break
+		}
+		_ = jsonx.Members(args, func(k, v []byte) error {
+			if string(k) == "input" && jsonx.Kind(v) == '"' {
+				val = v
+			}
+			return nil
+		})
+		if val != nil {
+			out, _, _ := jsonx.AppendUnquoted(dst, val[1:])
+			return out
+		}
+	case '"':
+		if jsonx.Check(args, jsonx.MaxDepth) == nil {
+			out, _, _ := jsonx.AppendUnquoted(dst, bytes.TrimLeft(args, " \t\r\n")[1:])
+			return out
+		}
+	}
+	return append(dst, args...)
 }

@@ -184,6 +184,16 @@ func TestEmitterZeroAllocsPerToken(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { buf = e.Reasoning(buf[:0], text) }); n != 0 {
 		t.Errorf("reasoning: %v allocs per event", n)
 	}
+	// a custom tool's input, decoded from its arguments as they stream
+	e.Reset(responses.EmitterConfig{Response: env, Tools: responses.ToolRoutes{"apply_patch": {Namespace: "ns", Custom: true}}})
+	buf = e.Start(buf[:0])
+	buf = e.ToolCallStart(buf, 0, []byte("call_1"), []byte("apply_patch"))
+	buf = e.ToolCallArgs(buf, 0, []byte(`{"input":"`))
+	escaped := []byte(`some \"quoted\" <text> \u00e9\n`)
+	buf = e.ToolCallArgs(buf, 0, escaped)
+	if n := testing.AllocsPerRun(100, func() { buf = e.ToolCallArgs(buf[:0], 0, escaped) }); n != 0 {
+		t.Errorf("custom input: %v allocs per event", n)
+	}
 }
 
 func TestEmitterReasoningPassback(t *testing.T) {

@@ -127,14 +127,16 @@ type ArgumentsDeltaEvent struct {
 	Delta          string `json:"delta"`
 }
 
-// ArgumentsDoneEvent is response.function_call_arguments.done.
+// ArgumentsDoneEvent is response.function_call_arguments.done (Name,
+// Arguments) and response.custom_tool_call_input.done (Input).
 type ArgumentsDoneEvent struct {
 	Type           string `json:"type"`
 	SequenceNumber int64  `json:"sequence_number"`
 	ItemID         string `json:"item_id"`
 	OutputIndex    int    `json:"output_index"`
 	Name           string `json:"name,omitzero"`
-	Arguments      string `json:"arguments"`
+	Arguments      string `json:"arguments,omitzero"`
+	Input          string `json:"input,omitzero"`
 }
 
 // ErrorEvent is the stream-level error event.

@@ -148,7 +148,12 @@ func (t *Tool) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	switch typ {
-	case ToolFunction, ToolNamespace, ToolCustom:
+	case ToolNamespace:
+		if err := checkNamespaceTools(data); err != nil {
+			return err
+		}
+		fallthrough
+	case ToolFunction, ToolCustom:
 		type plain Tool
 		var p plain
 		extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]())
@@ -194,19 +199,19 @@ func (c *ToolChoice) UnmarshalJSON(data []byte) error {
 	*c = ToolChoice{}
 	switch jsonx.Kind(data) {
 	case '"':
-		return jsonx.Unmarshal(data, &c.Mode)
+		return jsonx.Decode(data, &c.Mode)
 	case '{':
 		var v struct {
 			Type string `json:"type"`
 			Name string `json:"name"`
 		}
-		if err := jsonx.Unmarshal(data, &v); err != nil {
+		if err := jsonx.Decode(data, &v); err != nil {
 			return err
 		}
 		c.Type = v.Type
 		if (v.Type == ToolFunction || v.Type == ToolCustom) && v.Name != "" {
 			var m map[string]RawJSON
-			if err := jsonx.Unmarshal(data, &m); err == nil && len(m) == 2 {
+			if err := jsonx.Decode(data, &m); err == nil && len(m) == 2 {
 				c.Name = v.Name
 				return nil
 			}
@@ -270,10 +275,10 @@ func (it *Item) UnmarshalJSON(data []byte) error {
 	switch typ {
 	case ItemMessage:
 		it.OfMessage = new(MessageItem)
-		return jsonx.Unmarshal(data, it.OfMessage)
+		return jsonx.Decode(data, it.OfMessage)
 	case "":
 		it.OfMessage = new(MessageItem)
-		if err := jsonx.Unmarshal(data, it.OfMessage); err != nil {
+		if err := jsonx.Decode(data, it.OfMessage); err != nil {
 			return err
 		}
 		if it.OfMessage.Role == "" {
@@ -283,22 +288,22 @@ func (it *Item) UnmarshalJSON(data []byte) error {
 		return nil
 	case ItemFunctionCall:
 		it.OfFunctionCall = new(FunctionCallItem)
-		return jsonx.Unmarshal(data, it.OfFunctionCall)
+		return jsonx.Decode(data, it.OfFunctionCall)
 	case ItemFunctionCallOutput:
 		it.OfFunctionCallOutput = new(FunctionCallOutputItem)
-		return jsonx.Unmarshal(data, it.OfFunctionCallOutput)
+		return jsonx.Decode(data, it.OfFunctionCallOutput)
 	case ItemReasoning:
 		it.OfReasoning = new(ReasoningItem)
-		return jsonx.Unmarshal(data, it.OfReasoning)
+		return jsonx.Decode(data, it.OfReasoning)
 	case ItemReference:
 		it.OfItemReference = new(ItemReferenceItem)
-		return jsonx.Unmarshal(data, it.OfItemReference)
+		return jsonx.Decode(data, it.OfItemReference)
 	case ItemCustomToolCall:
 		it.OfCustomToolCall = new(CustomToolCallItem)
-		return jsonx.Unmarshal(data, it.OfCustomToolCall)
+		return jsonx.Decode(data, it.OfCustomToolCall)
 	case ItemCustomToolOutput:
 		it.OfCustomToolOutput = new(CustomToolOutputItem)
-		return jsonx.Unmarshal(data, it.OfCustomToolOutput)
+		return jsonx.Decode(data, it.OfCustomToolOutput)
 	}
 	it.Raw = append(RawJSON(nil), data...)
 	return nil
@@ -424,11 +429,12 @@ type ItemReferenceItem struct {
 // CustomToolCallItem is a call of a custom (freeform) tool such as Codex's
 // apply_patch: Input is free text.
 type CustomToolCallItem struct {
-	ID     string `json:"id,omitzero"`
-	CallID string `json:"call_id"`
-	Name   string `json:"name"`
-	Input  string `json:"input"`
-	Status string `json:"status,omitzero"`
+	ID        string `json:"id,omitzero"`
+	CallID    string `json:"call_id"`
+	Name      string `json:"name"`
+	Namespace string `json:"namespace,omitzero"`
+	Input     string `json:"input"`
+	Status    string `json:"status,omitzero"`
 
 	Extra protocols.Extra `json:"-"`
 }

@@ -13,10 +13,18 @@ const Impl = "goccy/go-json"
 
 // Marshal returns the JSON encoding of v. HTML-sensitive characters are not
 // escaped: the bytes go to API clients, not into HTML.
-func Marshal(v any) ([]byte, error) { return gojson.MarshalNoEscape(v) }
+// (goccy escapes the output of nested MarshalJSON methods even in its
+// no-escape mode, so the escapes are undone here.)
+func Marshal(v any) ([]byte, error) {
+	b, err := gojson.MarshalNoEscape(v)
+	if err != nil {
+		return nil, err
+	}
+	return unescapeHTML(b), nil
+}
 
-// Unmarshal parses JSON data into v.
-func Unmarshal(data []byte, v any) error { return gojson.Unmarshal(data, v) }
+// libUnmarshal parses JSON data into v with the library.
+func libUnmarshal(data []byte, v any) error { return gojson.Unmarshal(data, v) }
 
 // Valid reports whether data is one valid JSON value.
 func Valid(data []byte) bool { return gojson.Valid(data) }

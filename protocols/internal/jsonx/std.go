@@ -24,8 +24,8 @@ func Marshal(v any) ([]byte, error) {
 	return b[:len(b)-1], nil // Encode appends a newline
 }
 
-// Unmarshal parses JSON data into v.
-func Unmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+// libUnmarshal parses JSON data into v with the library.
+func libUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
 
 // Valid reports whether data is one valid JSON value.
 func Valid(data []byte) bool { return json.Valid(data) }

@@ -5,10 +5,13 @@ package wire
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/internal/jsonx"
@@ -70,14 +73,160 @@ func addFields(fs Fields, t reflect.Type) {
 // type without UnmarshalJSON, usually a local conversion of the public type)
 // and returns the members that known does not list, or nil. Values in the
 // returned Extra are copies; data is not retained.
+//
+// Member names match exactly, as the APIs match them ("MODEL" is not
+// "model": it is an unknown member). Each member is decoded from its own
+// bytes: members of types with UnmarshalJSON (and slices of them) get their
+// slice of data directly, scalars go to the JSON library one at a time. The
+// object is scanned once, so decoding a request is linear in its size.
 func Unmarshal(data []byte, plain any, known Fields) (protocols.Extra, error) {
 	if jsonx.Kind(data) != '{' {
 		return nil, fmt.Errorf("protocols: expected an object, got %s", kindName(data))
 	}
-	if err := jsonx.Unmarshal(data, plain); err != nil {
+	rv := reflect.ValueOf(plain).Elem()
+	si := structOf(rv.Type())
+	var extra protocols.Extra
+	err := jsonx.Members(data, func(rawKey, value []byte) error {
+		var key string
+		f, ok := si[string(rawKey)] // no allocation
+		if !ok {
+			k, err := decodeKey(rawKey)
+			if err != nil {
+				return err
+			}
+			key = k
+			f, ok = si[key]
+		}
+		if ok {
+			if err := decodeField(rv.FieldByIndex(f.index), value); err != nil {
+				if f.typed {
+					return err // the type's own message
+				}
+				if key == "" {
+					key = string(rawKey)
+				}
+				return fmt.Errorf("%s: %w", Clip(key, 64), err)
+			}
+			return nil
+		}
+		if _, ok := known[key]; ok {
+			return nil // handled outside the struct ("type" of a union variant)
+		}
+		if extra == nil {
+			extra = protocols.Extra{}
+		}
+		extra[key] = bytes.Clone(value)
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	return collect(data, known)
+	return extra, nil
+}
+
+// decodeKey returns the member name; rawKey is the key between its quotes.
+func decodeKey(rawKey []byte) (string, error) {
+	if bytes.IndexByte(rawKey, '\\') < 0 {
+		return string(rawKey), nil
+	}
+	var key string
+	quoted := make([]byte, 0, len(rawKey)+2)
+	quoted = append(append(append(quoted, '"'), rawKey...), '"')
+	err := jsonx.Decode(quoted, &key)
+	return key, err
+}
+
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// decodeField decodes value into the struct field f: null leaves a pointer
+// nil and a plain value unchanged (as encoding/json does), pointers are
+// allocated, and everything else goes through jsonx.Decode, which hands
+// typed values their bytes without copying them.
+func decodeField(f reflect.Value, value []byte) error {
+	if f.Kind() == reflect.Pointer {
+		if jsonx.IsNull(value) {
+			f.SetZero()
+			return nil
+		}
+		if f.IsNil() {
+			f.Set(reflect.New(f.Type().Elem()))
+		}
+		return jsonx.Decode(value, f.Interface())
+	}
+	if jsonx.IsNull(value) && !reflect.PointerTo(f.Type()).Implements(unmarshalerType) {
+		switch f.Kind() {
+		case reflect.Slice, reflect.Map, reflect.Interface:
+			f.SetZero()
+		}
+		return nil
+	}
+	return jsonx.Decode(value, f.Addr().Interface())
+}
+
+type fieldInfo struct {
+	index []int
+	typed bool // decoded by its own UnmarshalJSON (or a pointer/slice of such)
+}
+
+func isTyped(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return isTyped(t.Elem())
+	case reflect.Slice:
+		if t.Elem().Kind() != reflect.Uint8 && reflect.PointerTo(t.Elem()).Implements(unmarshalerType) {
+			return true
+		}
+	}
+	return reflect.PointerTo(t).Implements(unmarshalerType)
+}
+
+var structCache sync.Map // reflect.Type → map[string]fieldInfo
+
+// structOf maps the member names of struct type t to its fields (embedded
+// structs' members promoted).
+func structOf(t reflect.Type) map[string]fieldInfo {
+	if m, ok := structCache.Load(t); ok {
+		return m.(map[string]fieldInfo)
+	}
+	m := map[string]fieldInfo{}
+	addStructFields(m, t, nil)
+	structCache.Store(t, m)
+	return m
+}
+
+func addStructFields(m map[string]fieldInfo, t reflect.Type, prefix []int) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		index := append(append([]int(nil), prefix...), i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			addStructFields(m, f.Type, index)
+			continue
+		}
+		if !f.IsExported() || name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if _, dup := m[name]; !dup {
+			m[name] = fieldInfo{index: index, typed: isTyped(f.Type)}
+		}
+	}
+}
+
+// Clip returns s, or its first n bytes (cut at a rune boundary) followed by
+// "…" and the number of bytes left out: error messages quote client input,
+// and must not echo megabytes of it.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…(" + strconv.Itoa(len(s)-cut) + " more bytes)"
 }
 
 // Decode is the body of UnmarshalJSON for a type T that keeps unknown members
@@ -94,37 +243,6 @@ func Decode[P any](data []byte, dst *P, extra *protocols.Extra) error {
 	*dst = v // resets *extra too: it is a field of *dst
 	*extra = x
 	return nil
-}
-
-func collect(data []byte, known Fields) (protocols.Extra, error) {
-	var extra protocols.Extra
-	err := jsonx.Members(data, func(rawKey, value []byte) error {
-		if bytes.IndexByte(rawKey, '\\') < 0 {
-			if _, ok := known[string(rawKey)]; ok {
-				return nil
-			}
-			if extra == nil {
-				extra = protocols.Extra{}
-			}
-			extra[string(rawKey)] = bytes.Clone(value)
-			return nil
-		}
-		var key string
-		quoted := make([]byte, 0, len(rawKey)+2)
-		quoted = append(append(append(quoted, '"'), rawKey...), '"')
-		if err := jsonx.Unmarshal(quoted, &key); err != nil {
-			return err
-		}
-		if _, ok := known[key]; ok {
-			return nil
-		}
-		if extra == nil {
-			extra = protocols.Extra{}
-		}
-		extra[key] = bytes.Clone(value)
-		return nil
-	})
-	return extra, err
 }
 
 // Marshal encodes plain (a struct value without MarshalJSON) as a JSON
@@ -194,7 +312,7 @@ func PeekType(data []byte) (string, error) {
 		if jsonx.Kind(value) != '"' {
 			return fmt.Errorf("protocols: \"type\" must be a string, got %s", kindName(value))
 		}
-		return jsonx.Unmarshal(value, &typ)
+		return jsonx.Decode(value, &typ)
 	})
 	return typ, err
 }
@@ -243,3 +361,29 @@ func kindName(data []byte) string {
 
 // KindName describes the JSON kind of data for error messages.
 func KindName(data []byte) string { return kindName(data) }
+
+// Limits on how much client input an error message quotes.
+const (
+	MaxQuoted  = 256  // one quoted name or value
+	MaxMessage = 1024 // a whole message
+	MaxListed  = 32   // names listed in one message
+)
+
+// ClipMessage clips an error message built from client input to MaxMessage
+// bytes.
+func ClipMessage(s string) string { return Clip(s, MaxMessage) }
+
+// ClipList returns names for an error message: each clipped to MaxQuoted
+// bytes, at most MaxListed of them, and a last "… N more" entry when some
+// were left out. names is not modified.
+func ClipList(names []string) []string {
+	n := min(len(names), MaxListed)
+	out := make([]string, n, n+1)
+	for i := range n {
+		out[i] = Clip(names[i], MaxQuoted)
+	}
+	if len(names) > n {
+		out = append(out, "… "+strconv.Itoa(len(names)-n)+" more")
+	}
+	return out
+}

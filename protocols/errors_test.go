@@ -1,0 +1,116 @@
+package protocols_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentwire/agentwire/protocols"
+	"github.com/agentwire/agentwire/protocols/anthropic"
+	"github.com/agentwire/agentwire/protocols/openai"
+	"github.com/agentwire/agentwire/protocols/responses"
+)
+
+func decodeJSON(t *testing.T, b []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return v
+}
+
+func TestErrorBodies(t *testing.T) {
+	overflow := &protocols.Error{Kind: protocols.ErrorContextLength, PromptTokens: 250000, MaxContext: 200000}
+	for _, tc := range []struct {
+		err                 *protocols.Error
+		aStatus, oStatus    int
+		anthropic, chat, rs string
+	}{
+		{overflow, 400, 400,
+			`{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 250000 tokens > 200000 maximum"}}`,
+			`{"error":{"message":"This model's maximum context length is 200000 tokens. However, your request has 250000 input tokens. Please reduce the length of the input.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`,
+			`{"error":{"message":"Your input exceeds the context window of this model: 250000 input tokens > 200000 maximum. Please adjust your input and try again.","type":"invalid_request_error","param":"input","code":"context_length_exceeded"}}`},
+		{&protocols.Error{Kind: protocols.ErrorOverloaded}, 529, 503,
+			`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
+			`{"error":{"message":"The server is overloaded. Please retry later.","type":"server_error","param":null,"code":"server_is_overloaded"}}`,
+			`{"error":{"message":"The server is overloaded. Please retry later.","type":"server_error","param":null,"code":"server_is_overloaded"}}`},
+		{&protocols.Error{Kind: protocols.ErrorRateLimited}, 429, 429,
+			`{"type":"error","error":{"type":"rate_limit_error","message":"Rate limited: too many requests; retry later."}}`,
+			`{"error":{"message":"Rate limit reached. Please retry later.","type":"requests","param":null,"code":"rate_limit_exceeded"}}`,
+			`{"error":{"message":"Rate limit reached. Please retry later.","type":"requests","param":null,"code":"rate_limit_exceeded"}}`},
+		{&protocols.Error{Kind: protocols.ErrorUpstream, Message: "CUDA out of memory at 0x7f"}, 500, 500,
+			`{"type":"error","error":{"type":"api_error","message":"An internal error occurred during generation."}}`,
+			`{"error":{"message":"CUDA out of memory at 0x7f","type":"server_error","param":null,"code":null}}`,
+			`{"error":{"message":"CUDA out of memory at 0x7f","type":"server_error","param":null,"code":"server_error"}}`},
+		{&protocols.Error{Kind: protocols.ErrorBadRequest, Param: "temperature", Message: "must be at most 2"}, 400, 400,
+			`{"type":"error","error":{"type":"invalid_request_error","message":"temperature: must be at most 2"}}`,
+			`{"error":{"message":"must be at most 2","type":"invalid_request_error","param":"temperature","code":null}}`,
+			`{"error":{"message":"must be at most 2","type":"invalid_request_error","param":"temperature","code":null}}`},
+		{&protocols.Error{Kind: protocols.ErrorNotFound, Model: "Qwen/Qwen3-32B"}, 404, 404,
+			`{"type":"error","error":{"type":"not_found_error","message":"model: Qwen/Qwen3-32B"}}`,
+			`{"error":{"message":"The model ` + "`Qwen/Qwen3-32B`" + ` does not exist.","type":"not_found_error","param":null,"code":"model_not_found"}}`,
+			`{"error":{"message":"The model ` + "`Qwen/Qwen3-32B`" + ` does not exist.","type":"not_found_error","param":null,"code":"model_not_found"}}`},
+		{&protocols.Error{Kind: protocols.ErrorTimeout}, 504, 504,
+			`{"type":"error","error":{"type":"timeout_error","message":"Request timed out."}}`,
+			`{"error":{"message":"The engine did not answer in time.","type":"server_error","param":null,"code":"timeout"}}`,
+			`{"error":{"message":"The engine did not answer in time.","type":"server_error","param":null,"code":"timeout"}}`},
+		{&protocols.Error{Kind: protocols.ErrorCanceled}, 499, 499,
+			`{"type":"error","error":{"type":"invalid_request_error","message":"Client closed the request."}}`,
+			`{"error":{"message":"Client closed the request.","type":"invalid_request_error","param":null,"code":null}}`,
+			`{"error":{"message":"Client closed the request.","type":"invalid_request_error","param":null,"code":null}}`},
+		{&protocols.Error{Kind: protocols.ErrorRequestTooLarge}, 413, 413,
+			`{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum allowed number of bytes."}}`,
+			`{"error":{"message":"Request body too large.","type":"invalid_request_error","param":null,"code":null}}`,
+			`{"error":{"message":"Request body too large.","type":"invalid_request_error","param":null,"code":null}}`},
+	} {
+		name := tc.err.Kind.String()
+		status, body := anthropic.ErrorBody(tc.err)
+		if status != tc.aStatus {
+			t.Errorf("%s: anthropic status %d, want %d", name, status, tc.aStatus)
+		}
+		if d := cmp.Diff(decodeJSON(t, []byte(tc.anthropic)), decodeJSON(t, body)); d != "" {
+			t.Errorf("%s: anthropic body (-want +got):\n%s", name, d)
+		}
+		ev := string(anthropic.AppendErrorEvent(nil, tc.err))
+		if ev != "event: error\ndata: "+string(body)+"\n\n" {
+			t.Errorf("%s: anthropic event %q", name, ev)
+		}
+		status, body = openai.ErrorBody(tc.err)
+		if status != tc.oStatus {
+			t.Errorf("%s: chat status %d, want %d", name, status, tc.oStatus)
+		}
+		if d := cmp.Diff(decodeJSON(t, []byte(tc.chat)), decodeJSON(t, body)); d != "" {
+			t.Errorf("%s: chat body (-want +got):\n%s", name, d)
+		}
+		if ev := string(openai.AppendErrorEvent(nil, tc.err)); ev != "event: error\ndata: "+string(body)+"\n\n" {
+			t.Errorf("%s: chat event %q", name, ev)
+		}
+		status, body = responses.ErrorBody(tc.err)
+		if status != tc.oStatus {
+			t.Errorf("%s: responses status %d, want %d", name, status, tc.oStatus)
+		}
+		if d := cmp.Diff(decodeJSON(t, []byte(tc.rs)), decodeJSON(t, body)); d != "" {
+			t.Errorf("%s: responses body (-want +got):\n%s", name, d)
+		}
+	}
+}
+
+func TestErrorMessageClipped(t *testing.T) {
+	e := &protocols.Error{Kind: protocols.ErrorBadRequest, Message: strings.Repeat("x", 1<<20)}
+	for name, f := range map[string]func(*protocols.Error) (int, []byte){"anthropic": anthropic.ErrorBody, "chat": openai.ErrorBody, "responses": responses.ErrorBody} {
+		if _, b := f(e); len(b) > 1300 {
+			t.Errorf("%s: %d-byte body", name, len(b))
+		}
+	}
+}
+
+func TestResponsesFailError(t *testing.T) {
+	e := responses.NewEmitter(responses.EmitterConfig{})
+	out := string(e.FailError(nil, &protocols.Error{Kind: protocols.ErrorContextLength, PromptTokens: 9, MaxContext: 8}))
+	if !strings.Contains(out, "event: response.failed\n") || !strings.Contains(out, `"error":{"code":"context_length_exceeded","message":"Your input exceeds the context window of this model: 9 input tokens > 8 maximum.`) {
+		t.Errorf("failed event:\n%s", out)
+	}
+}

@@ -1,0 +1,20 @@
+package protocols
+
+// MaxRequestBytes is the largest request body the decoders accept by
+// default (32 MiB, the Anthropic Messages API's own limit). Servers should
+// enforce it before reading the body (http.MaxBytesReader) and answer 413
+// in the API's shape (anthropic: request_too_large; OpenAI:
+// invalid_request_error); each package's DecodeOptions.MaxBytes changes it
+// for the decoders.
+//
+// Decoding is linear in the body: every typed level reads its bytes once,
+// values are not copied on the way down, and arrays and objects may nest at
+// most MaxNestingDepth levels. Decoding allocates at most about six times the
+// body (the decoded strings and their unescaping buffers, the Go values,
+// the kept unknown members; asserted by the anthropic package's decode
+// memory test), whatever the shape of the request.
+const MaxRequestBytes = 32 << 20
+
+// MaxNestingDepth is the deepest nesting of JSON arrays and objects a
+// request may have; deeper bodies are rejected before decoding.
+const MaxNestingDepth = 128
