@@ -63,6 +63,15 @@ type Request struct {
 
 	// RequestID identifies the request in engine logs (optional).
 	RequestID string
+
+	// Chat (added) is for adapters that call an OpenAI-compatible chat
+	// endpoint, whose engine renders the template and parses the output
+	// itself: a JSON object of chat-completions members (at least
+	// "messages"; "tools", "tool_choice", "response_format",
+	// "chat_template_kwargs", …) sent as they are. The other fields of
+	// Request (limits, sampling, stops) are added to it. Prompt and
+	// PromptIDs are not used by those adapters.
+	Chat json.RawMessage
 }
 
 // Sampling holds the sampling options; nil pointers are "engine default".

@@ -69,6 +69,21 @@ func httpProtos() []wireProto {
 				"data: [DONE]\n\n",
 		},
 		{
+			name: "chat",
+			engine: func(url string, cfg Config) (Engine, *http.Client) {
+				cfg.BaseURL = url + "/v1"
+				e := NewChat(ChatConfig{Config: cfg})
+				return e, e.c.hc
+			},
+			chunk: func(text string) string {
+				return `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"reasoning_content":` +
+					jsonStr([]byte(text)) + `,"content":` + jsonStr([]byte(text)) + `,"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]},"logprobs":null,"finish_reason":null}]}` + "\n\n"
+			},
+			end: `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\n" +
+				`data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}` + "\n\n" +
+				"data: [DONE]\n\n",
+		},
+		{
 			name: "trtllm",
 			engine: func(url string, cfg Config) (Engine, *http.Client) {
 				cfg.BaseURL = url + "/v1"
@@ -86,7 +101,9 @@ func httpProtos() []wireProto {
 	}
 }
 
-func textReq() *Request { return &Request{Model: "m", Prompt: "hi", MaxTokens: 100} }
+func textReq() *Request {
+	return &Request{Model: "m", Prompt: "hi", MaxTokens: 100, Chat: []byte(`{"messages":[{"role":"user","content":"hi"}]}`)}
+}
 
 // TestHTTPFaults runs each fault against each HTTP adapter: the error
 // kind is right and no goroutine is left running.
