@@ -25,18 +25,26 @@ const (
 // MaxBytes or MaxDepth.
 var ErrLimit = jinja.ErrLimit
 
+// errInternal marks a recovered engine panic (a bug in the engine, never
+// the template's fault).
+var errInternal = errors.New("internal engine error")
+
 // Options configure a template.
 type Options struct {
 	// Now is the clock strftime_now formats; nil means time.Now.
 	Now func() time.Time
+	// MaxSteps and MaxBytes override the render limits (0 means the
+	// package's MaxSteps and MaxBytes).
+	MaxSteps, MaxBytes int
 }
 
 // Template is a compiled chat template. It is safe for concurrent use by
 // many goroutines.
 type Template struct {
-	src  string
-	tmpl *jinja.Template
-	now  func() time.Time
+	src    string
+	tmpl   *jinja.Template
+	now    func() time.Time
+	limits jinja.Limits
 }
 
 // TemplateError is the error of a render stopped by the template itself
@@ -50,7 +58,12 @@ func (e *TemplateError) Error() string { return "chat template: " + e.Message }
 
 // Parse compiles a chat template once; render it with Render as often as
 // needed.
-func Parse(source string, opts Options) (*Template, error) {
+func Parse(source string, opts Options) (tmpl *Template, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			tmpl, err = nil, fmt.Errorf("chattemplate: %w: %v", errInternal, r)
+		}
+	}()
 	t, err := jinja.Compile(source)
 	if err != nil {
 		return nil, fmt.Errorf("chattemplate: %w", err)
@@ -59,7 +72,14 @@ func Parse(source string, opts Options) (*Template, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Template{src: source, tmpl: t, now: now}, nil
+	lim := jinja.Limits{MaxSteps: MaxSteps, MaxBytes: MaxBytes, MaxDepth: MaxDepth}
+	if opts.MaxSteps > 0 {
+		lim.MaxSteps = opts.MaxSteps
+	}
+	if opts.MaxBytes > 0 {
+		lim.MaxBytes = opts.MaxBytes
+	}
+	return &Template{src: source, tmpl: t, now: now, limits: lim}, nil
 }
 
 // Source returns the template text given to Parse.
@@ -91,7 +111,7 @@ func (t *Template) Render(in Input) (out string, err error) {
 	// engine bug must fail the one render, never the process.
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = "", fmt.Errorf("chattemplate: internal engine error: %v", r)
+			out, err = "", fmt.Errorf("chattemplate: %w: %v", errInternal, r)
 		}
 	}()
 	data := make(map[string]jinja.Value, 12)
@@ -126,8 +146,9 @@ func (t *Template) Render(in Input) (out string, err error) {
 			}
 		}
 	}
-	hint := len(in.Messages) + len(in.Tools) + len(in.Documents) + 1024
-	out, err = t.tmpl.RenderLimited(data, jinja.Limits{MaxSteps: MaxSteps, MaxBytes: MaxBytes, MaxDepth: MaxDepth, SizeHint: min(hint, MaxBytes)})
+	lim := t.limits
+	lim.SizeHint = min(len(in.Messages)+len(in.Tools)+len(in.Documents)+1024, lim.MaxBytes)
+	out, err = t.tmpl.RenderLimited(data, lim)
 	if err != nil {
 		var re *jinja.RaiseError
 		if errors.As(err, &re) {

@@ -91,7 +91,7 @@ func builtinRange(args []Value, kwargs map[string]Value) (Value, error) {
 	if count > 1<<20 {
 		return Undefined(), fmt.Errorf("%w: range of %d items", ErrLimit, count)
 	}
-	var items []Value
+	items := make([]Value, 0, count)
 	if step > 0 {
 		for i := start; i < stop; i += step {
 			items = append(items, NewInt(i))

@@ -1,0 +1,186 @@
+package chattemplate
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+)
+
+func render(t *testing.T, src string, in Input) (string, error) {
+	t.Helper()
+	tmpl, err := Parse(src, Options{Now: goldenNow})
+	require.NoError(t, err)
+	return tmpl.Render(in)
+}
+
+func TestInputJSON(t *testing.T) {
+	tests := []struct {
+		name, json, want string
+	}{
+		{"key order kept", `{"z": 1, "a": 2, "m": 3}`, `{'z': 1, 'a': 2, 'm': 3}|{"z": 1, "a": 2, "m": 3}`},
+		{"int and float kept", `[1, 1.0, -0, -0.0, 1e3, 1E-7, 12345678901234567890]`, `[1, 1.0, 0, -0.0, 1000.0, 1e-07, 1.2345678901234567e+19]|[1, 1.0, 0, -0.0, 1000.0, 1e-07, 1.2345678901234567e+19]`},
+		{"repeated key keeps first place, last value", `{"a": 1, "b": 2, "a": 3}`, `{'a': 3, 'b': 2}|{"a": 3, "b": 2}`},
+		{"escapes (a lone surrogate becomes U+FFFD)", `["\"\\\/\b\f\n\r\t\u00e9\ud83e\udd80\ud800"]`, "['\"\\\\/\\x08\\x0c\\n\\r\\té🦀\ufffd']|[\"\\\"\\\\/\\b\\f\\n\\r\\té🦀\ufffd\"]"},
+		{"literals", `[true, false, null, "", [], {}]`, `[True, False, None, '', [], {}]|[true, false, null, "", [], {}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := render(t, `{{ extra }}|{{ extra | tojson }}`, Input{Kwargs: json.RawMessage(`{"extra": ` + tt.json + `}`)})
+			require.NoError(t, err)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestInputJSONErrors(t *testing.T) {
+	for _, bad := range []string{`[1,]`, `{"a" 1}`, `01`, `1.`, `-`, `"abc`, `"\x"`, `[1] 2`, `{"a":1`, `tru`, "\"\x01\"", strings.Repeat("[", 600) + strings.Repeat("]", 600)} {
+		_, err := render(t, `{{ messages }}`, Input{Messages: json.RawMessage(bad)})
+		require.Error(t, err, "input %q", bad)
+	}
+}
+
+func TestContext(t *testing.T) {
+	src := `{{ messages | length }}|{{ tools }}|{{ documents }}|{{ add_generation_prompt }}|{{ bos_token is defined }}|{{ eos_token }}|{{ unk_token }}|{{ enable_thinking }}`
+	got, err := render(t, src, Input{
+		Messages:  json.RawMessage(`[{"role":"user","content":"x"}]`),
+		Tools:     json.RawMessage(`null`),
+		EOSToken:  "</s>",
+		UnkToken:  "<unk>",
+		Kwargs:    json.RawMessage(`{"enable_thinking": false, "unk_token": "[U]"}`),
+		Documents: nil,
+	})
+	require.NoError(t, err)
+	require.Equal(t, "1|None|None|False|False|</s>|[U]|False", got)
+
+	_, err = render(t, src, Input{Kwargs: json.RawMessage(`[1]`)})
+	require.ErrorContains(t, err, "kwargs must be a JSON object")
+}
+
+func TestTemplateError(t *testing.T) {
+	_, err := render(t, `{% if messages[0].role != 'user' %}{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}{% endif %}`,
+		Input{Messages: json.RawMessage(`[{"role":"assistant"}]`)})
+	var te *TemplateError
+	require.ErrorAs(t, err, &te)
+	require.Equal(t, "Conversation roles must alternate user/assistant/user/assistant/...", te.Message)
+
+	// An engine error is not a TemplateError.
+	_, err = render(t, `{{ 'a' + 1 }}`, Input{})
+	require.Error(t, err)
+	require.False(t, errors.As(err, &te))
+}
+
+func TestLimits(t *testing.T) {
+	tests := map[string]string{
+		"steps":     `{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}`,
+		"output":    `{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}`,
+		"doubling":  `{% set ns = namespace(s='ab') %}{% for i in range(100) %}{% set ns.s = ns.s + ns.s %}{% endfor %}{{ ns.s | length }}`,
+		"repeat":    `{{ 'x' * 10000000000 }}`,
+		"range":     `{{ range(10000000000) | length }}`,
+		"recursion": `{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}`,
+	}
+	for name, src := range tests {
+		t.Run(name, func(t *testing.T) {
+			// Small limits keep the test fast; the defaults are tested
+			// on the cheap cases.
+			tmpl, err := Parse(src, Options{MaxSteps: 10000, MaxBytes: 1 << 16})
+			require.NoError(t, err)
+			_, err = tmpl.Render(Input{})
+			require.ErrorIs(t, err, ErrLimit)
+			if name == "repeat" || name == "range" || name == "recursion" {
+				_, err = render(t, src, Input{})
+				require.ErrorIs(t, err, ErrLimit)
+			}
+		})
+	}
+}
+
+func TestStrftimeNow(t *testing.T) {
+	tmpl, err := Parse(`{{ strftime_now('%Y-%m-%d %H:%M:%S %A %-d %B') }}`, Options{Now: func() time.Time { return time.Date(2025, 7, 4, 9, 5, 3, 0, time.UTC) }})
+	require.NoError(t, err)
+	got, err := tmpl.Render(Input{})
+	require.NoError(t, err)
+	require.Equal(t, "2025-07-04 09:05:03 Friday 4 July", got)
+
+	tmpl, err = Parse(`{{ strftime_now('%Y') }}`, Options{})
+	require.NoError(t, err)
+	got, err = tmpl.Render(Input{})
+	require.NoError(t, err)
+	require.Equal(t, time.Now().Format("2006"), got)
+}
+
+func TestFromTokenizerConfig(t *testing.T) {
+	src, names, err := FromTokenizerConfig([]byte(`{"chat_template": "{{ x }}"}`), "")
+	require.NoError(t, err)
+	require.Equal(t, "{{ x }}", src)
+	require.Nil(t, names)
+
+	cfg := []byte(`{"chat_template": [{"name": "default", "template": "D"}, {"name": "tool_use", "template": "T"}]}`)
+	src, names, err = FromTokenizerConfig(cfg, "tool_use")
+	require.NoError(t, err)
+	require.Equal(t, "T", src)
+	require.Equal(t, []string{"default", "tool_use"}, names)
+	src, _, err = FromTokenizerConfig(cfg, "")
+	require.NoError(t, err)
+	require.Equal(t, "D", src)
+
+	_, _, err = FromTokenizerConfig(cfg, "rag")
+	require.ErrorIs(t, err, ErrNoTemplate)
+	_, _, err = FromTokenizerConfig([]byte(`{"bos_token": "<s>"}`), "")
+	require.ErrorIs(t, err, ErrNoTemplate)
+	_, _, err = FromTokenizerConfig([]byte(`{"chat_template": 3}`), "")
+	require.Error(t, err)
+}
+
+// TestConcurrentRender renders one template from many goroutines (run with
+// -race).
+func TestConcurrentRender(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(testdataDir, "templates", "qwen3.jinja"))
+	require.NoError(t, err)
+	tmpl, err := Parse(string(src), Options{Now: goldenNow})
+	require.NoError(t, err)
+	convs := readJSONLines[line](t, filepath.Join(testdataDir, "conversations.jsonl"))
+	want := make([]string, len(convs))
+	for i, c := range convs {
+		want[i], _ = tmpl.Render(c.input())
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, c := range convs {
+				got, _ := tmpl.Render(c.input())
+				if got != want[i] {
+					t.Errorf("conversation %d: concurrent render differs", i)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestClaudeCodeSteps shows the default limits leave real requests a wide
+// margin: the 49 KB Claude Code request renders with the Qwen3 template
+// within a hundredth of MaxSteps.
+func TestClaudeCodeSteps(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(testdataDir, "templates", "qwen3.jinja"))
+	require.NoError(t, err)
+	data, err := os.ReadFile(filepath.Join(testdataDir, "claude-code", "request.jsonl"))
+	require.NoError(t, err)
+	var l line
+	require.NoError(t, json.Unmarshal(data, &l))
+	tmpl, err := Parse(string(src), Options{MaxSteps: MaxSteps / 100})
+	require.NoError(t, err)
+	_, err = tmpl.Render(l.input())
+	require.NoError(t, err)
+}
