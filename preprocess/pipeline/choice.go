@@ -289,6 +289,11 @@ func (c *choice) bridge(p *Pipeline, evs []parsers.Event) {
 	}
 }
 
+// maxHeldSpace bounds the whitespace held by the framing rule and the
+// gates: past it the whitespace is released as content (a model that
+// writes this much whitespace is not framing a block).
+const maxHeldSpace = 64 << 10
+
 // emit bridges events that need no further parsing.
 func (c *choice) emit(p *Pipeline, evs []parsers.Event) {
 	on := c.immOn
@@ -311,7 +316,7 @@ func (c *choice) content(p *Pipeline, text []byte) {
 		c.afterReasoning = false
 	}
 	if !c.blockOpen {
-		if allSpace(text) {
+		if allSpace(text) && len(c.ws)+len(text) <= maxHeldSpace {
 			c.ws = append(c.ws, text...)
 			return
 		}

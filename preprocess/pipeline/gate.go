@@ -38,6 +38,16 @@ func (g *gate) push(text []byte) []byte {
 		return text
 	}
 	g.buf = append(g.buf, text...)
+	if len(g.buf) > maxHeldSpace {
+		// Bound the hold: decide on what there is.
+		g.decided = true
+		if g.kind == gateThink {
+			if t := trimSpaceLeft(g.buf); bytes.HasPrefix(t, thinkOpen) {
+				return t[len(thinkOpen):]
+			}
+		}
+		return g.buf
+	}
 	t := trimSpaceLeft(g.buf)
 	switch g.kind {
 	case gateThink:

@@ -335,3 +335,22 @@ func TestPassThrough(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldSpaceBounded: a flood of whitespace is not held without bound:
+// past maxHeldSpace it is released as content (a whitespace-only turn of
+// normal size is dropped, see TestGatesAndFraming).
+func TestHeldSpaceBounded(t *testing.T) {
+	ws := strings.Repeat(" \n", maxHeldSpace)
+	for _, setup := range []func(*preprocess.Prepared){
+		func(p *preprocess.Prepared) {},
+		func(p *preprocess.Prepared) { p.Response.StripLeadingThink = true },
+		func(p *preprocess.Prepared) { p.Response.ShapeDetect = true },
+	} {
+		prep := prepFor(preprocess.APIChat, true, "hermes", "qwen3")
+		setup(prep)
+		got, _ := both(t, prep, txtOuts(engine.FinishEOS, ws, ws))
+		if got.Content != ws+ws {
+			t.Errorf("content: %d bytes", len(got.Content))
+		}
+	}
+}
