@@ -21,7 +21,9 @@ var iteratesContent = regexp.MustCompile(`for\s+\w+\s+in\s+(?:message|msg|m|mess
 //
 //   - content: a string stays a string; an array becomes its text parts
 //     joined with "\n" unless the template iterates content parts (then the
-//     text parts are passed as [{"type":"text","text":…}]);
+//     text parts are passed as [{"type":"text","text":…}]); a null or absent
+//     content is "" (or [] for such templates), as vLLM passes it: most
+//     templates concatenate content as a string;
 //   - tool calls: {"id","type":"function","function":{"name","arguments"}}
 //     with the arguments as a JSON object, unless the template branches on
 //     `arguments is string` or the arguments are not a JSON object (then
@@ -106,10 +108,14 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 			b = append(b, ']')
 		case hasContent:
 			b = appendJSONString(b, fold+openai.ContentText(content, "\n"))
-		case fold != "":
+		case parts && fold != "":
+			b = append(b, `[{"type":"text","text":`...)
 			b = appendJSONString(b, fold)
+			b = append(b, "}]"...)
+		case parts:
+			b = append(b, "[]"...)
 		default:
-			b = append(b, "null"...)
+			b = appendJSONString(b, fold)
 		}
 		if len(reasoning) > 0 && t.HandlesReasoning {
 			b = append(b, `,"reasoning_content":`...)

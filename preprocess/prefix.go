@@ -51,18 +51,19 @@ func loadPrefixRules(path string) prefixRules {
 	if err != nil {
 		return r
 	}
-	var p fastjson.Parser
-	v, err := p.ParseBytes(data)
-	if err != nil {
-		return r
-	}
+	members := topLevel(data, "added_tokens", "normalizer", "pre_tokenizer")
 	for _, key := range []string{"normalizer", "pre_tokenizer"} {
-		s := v.Get(key).String()
-		if strings.Contains(s, `"Metaspace"`) || strings.Contains(s, `"Prepend"`) || strings.Contains(s, `"add_prefix_space":true`) {
+		s := string(members[key])
+		if strings.Contains(s, `"Metaspace"`) || strings.Contains(s, `"Prepend"`) || strings.Contains(s, `"add_prefix_space":true`) || strings.Contains(s, `"add_prefix_space": true`) {
 			return r
 		}
 	}
-	for _, a := range v.GetArray("added_tokens") {
+	var p fastjson.Parser
+	v, err := p.ParseBytes(members["added_tokens"])
+	if err != nil {
+		return r
+	}
+	for _, a := range v.GetArray() {
 		c := string(a.GetStringBytes("content"))
 		if c == "" {
 			continue
@@ -226,3 +227,101 @@ func (p *Preprocessor) encode(text string) []uint32 {
 
 // decodeRune is utf8.DecodeRuneInString (kept local for the JSON writer).
 func decodeRune(s string) (rune, int) { return utf8.DecodeRuneInString(s) }
+
+// topLevel returns the raw values of the wanted members of the JSON object
+// in data, by a byte scan that skips the other values (tokenizer.json's
+// vocabulary and merges are megabytes that need not be parsed here). It
+// returns what it found before any malformation.
+func topLevel(data []byte, want ...string) map[string][]byte {
+	out := map[string][]byte{}
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return out
+	}
+	i++
+	for {
+		i = skipSpace(data, i)
+		if i >= len(data) || data[i] != '"' {
+			return out
+		}
+		kend := skipString(data, i)
+		if kend < 0 {
+			return out
+		}
+		key := string(data[i+1 : kend-1])
+		i = skipSpace(data, kend)
+		if i >= len(data) || data[i] != ':' {
+			return out
+		}
+		i = skipSpace(data, i+1)
+		vend := skipValue(data, i)
+		if vend < 0 {
+			return out
+		}
+		if slices.Contains(want, key) {
+			out[key] = data[i:vend]
+		}
+		i = skipSpace(data, vend)
+		if i >= len(data) || data[i] != ',' {
+			return out
+		}
+		i++
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at b[i] ('"'),
+// or -1.
+func skipString(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// skipValue returns the index after the value starting at b[i], or -1.
+func skipValue(b []byte, i int) int {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			j = skipString(b, j)
+			if j < 0 {
+				return -1
+			}
+			if depth == 0 {
+				return j
+			}
+			j--
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+			if depth < 0 {
+				return -1
+			}
+		case ',':
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	if depth == 0 {
+		return len(b)
+	}
+	return -1
+}

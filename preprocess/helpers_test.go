@@ -1,0 +1,99 @@
+package preprocess
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/agentwire/agentwire/protocols/anthropic"
+	"github.com/agentwire/agentwire/protocols/responses"
+	"github.com/stretchr/testify/require"
+)
+
+const tinyDir = "../testdata/models/tiny"
+
+// largeModels are the model directories combined with the large tokenizer
+// files of tokenizers/testdata/large (fetched by .ci/setup.d/tokenizers.sh).
+var largeModels = []string{"qwen3", "deepseek_v3", "gptoss", "llama3"}
+
+var (
+	modelMu    sync.Mutex
+	modelCache = map[string]*Model{}
+)
+
+// largeModel loads testdata/models/name with the large tokenizer files, or
+// skips the test when they were not fetched. Models are loaded once per
+// test binary.
+func largeModel(tb testing.TB, name string) *Model {
+	tb.Helper()
+	modelMu.Lock()
+	defer modelMu.Unlock()
+	if m := modelCache[name]; m != nil {
+		return m
+	}
+	large := filepath.Join("..", "tokenizers", "testdata", "large", name)
+	if _, err := os.Stat(filepath.Join(large, "tokenizer.json")); err != nil {
+		tb.Skipf("%s: large tokenizer files absent; run bash .ci/setup.d/tokenizers.sh", name)
+	}
+	dir := filepath.Join(tb.TempDir(), name)
+	require.NoError(tb, os.MkdirAll(dir, 0o755))
+	for _, f := range []string{"tokenizer.json", "tokenizer_config.json"} {
+		abs, err := filepath.Abs(filepath.Join(large, f))
+		require.NoError(tb, err)
+		require.NoError(tb, os.Symlink(abs, filepath.Join(dir, f)))
+	}
+	small := filepath.Join("..", "testdata", "models", name)
+	entries, err := os.ReadDir(small)
+	require.NoError(tb, err)
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(small, e.Name()))
+		require.NoError(tb, err)
+		require.NoError(tb, os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644))
+	}
+	m, err := LoadModel(dir, ModelOptions{})
+	require.NoError(tb, err)
+	m.Name = name
+	modelCache[name] = m
+	return m
+}
+
+func tinyModel(tb testing.TB, opts ModelOptions) *Model {
+	tb.Helper()
+	m, err := LoadModel(tinyDir, opts)
+	require.NoError(tb, err)
+	return m
+}
+
+const harnessDir = "testdata/harness/"
+
+func loadMessages(tb testing.TB, file string) *anthropic.MessagesRequest {
+	tb.Helper()
+	b, err := os.ReadFile(harnessDir + file)
+	require.NoError(tb, err)
+	var r anthropic.MessagesRequest
+	require.NoError(tb, json.Unmarshal(b, &r))
+	return &r
+}
+
+func loadResponses(tb testing.TB, file string) *responses.Request {
+	tb.Helper()
+	b, err := os.ReadFile(harnessDir + file)
+	require.NoError(tb, err)
+	var r responses.Request
+	require.NoError(tb, json.Unmarshal(b, &r))
+	return &r
+}
+
+// conversations are the captured turns; each turn 2 follows its turn 1.
+var conversations = []struct {
+	name  string
+	api   API
+	turns []string
+}{
+	{"claude-code A", APIMessages, []string{"claude-code_A-text_0001-POST-v1_messages.body.json"}},
+	{"claude-code B", APIMessages, []string{"claude-code_B-bash_0001-POST-v1_messages.body.json", "claude-code_B-bash_0002-POST-v1_messages.body.json"}},
+	{"codex A", APIResponses, []string{"codex_A-gpt-5.5_0003-POST-v1_responses.body.json"}},
+	{"codex B", APIResponses, []string{"codex_B-gpt-5.5_0004-POST-v1_responses.body.json", "codex_B-gpt-5.5_0005-POST-v1_responses.body.json"}},
+}
