@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/openai"
 	"github.com/agentwire/agentwire/protocols/responses"
@@ -17,101 +18,96 @@ import (
 // when the client went away, as nginx logs it.
 const StatusCanceled = 499
 
-// Status returns the HTTP status an error is answered with before the
-// first byte of the response was written:
+// NeutralError returns err as the API-neutral error the protocols packages
+// shape for each API:
 //
-//	context length, bad request  400 (or the engine's 4xx)
-//	rate limited                 429
-//	overloaded                   503 (529 on Anthropic Messages)
-//	timeout                      504
-//	malformed stream, upstream   502
-//	client gone                  499
-//
-// API errors of the protocols packages keep their own status.
-func Status(api preprocess.API, err error) int {
-	var oe *openai.APIError
-	var ae *anthropic.APIError
-	var re *responses.APIError
+//	engine.Error kind          protocols.ErrorKind
+//	context length             context length (prompt and context sizes kept)
+//	overloaded, rate limited   overloaded, rate limited
+//	bad request                bad request
+//	timeout                    timeout
+//	canceled                   canceled
+//	upstream, malformed        upstream
+//	context.Canceled           canceled
+//	context.DeadlineExceeded   timeout
+//	preprocess.BadRequestError bad request
+//	anything else              upstream
+func NeutralError(err error) *protocols.Error {
+	var pe *protocols.Error
 	var ee *engine.Error
+	var be *preprocess.BadRequestError
 	switch {
-	case errors.As(err, &oe):
-		return oe.Status
-	case errors.As(err, &ae):
-		return ae.Status
-	case errors.As(err, &re):
-		return re.Status
-	case errors.Is(err, context.Canceled):
-		return StatusCanceled
-	case errors.Is(err, context.DeadlineExceeded):
-		return http.StatusGatewayTimeout
+	case errors.As(err, &pe):
+		return pe
 	case errors.As(err, &ee):
+		e := &protocols.Error{Kind: protocols.ErrorUpstream, Message: ee.Message}
 		switch ee.Kind {
 		case engine.ErrContextLength:
-			return http.StatusBadRequest
-		case engine.ErrBadRequest:
-			if ee.Status >= 400 && ee.Status < 500 {
-				return ee.Status
-			}
-			return http.StatusBadRequest
-		case engine.ErrRateLimited:
-			return http.StatusTooManyRequests
+			e.Kind, e.PromptTokens, e.MaxContext = protocols.ErrorContextLength, int64(ee.PromptTokens), int64(ee.MaxContext)
 		case engine.ErrOverloaded:
-			if api == preprocess.APIMessages {
-				return 529
-			}
-			return http.StatusServiceUnavailable
+			e.Kind = protocols.ErrorOverloaded
+		case engine.ErrRateLimited:
+			e.Kind = protocols.ErrorRateLimited
+		case engine.ErrBadRequest:
+			e.Kind = protocols.ErrorBadRequest
 		case engine.ErrTimeout:
-			return http.StatusGatewayTimeout
+			e.Kind = protocols.ErrorTimeout
 		case engine.ErrCanceled:
-			return StatusCanceled
+			e.Kind = protocols.ErrorCanceled
 		}
-		return http.StatusBadGateway
+		return e
+	case errors.Is(err, context.Canceled):
+		return &protocols.Error{Kind: protocols.ErrorCanceled}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &protocols.Error{Kind: protocols.ErrorTimeout}
+	case errors.As(err, &be):
+		return &protocols.Error{Kind: protocols.ErrorBadRequest, Message: be.Error()}
+	case err == nil:
+		return &protocols.Error{Kind: protocols.ErrorUpstream}
 	}
-	return http.StatusInternalServerError
+	return &protocols.Error{Kind: protocols.ErrorUpstream, Message: err.Error()}
 }
 
-// ErrorBody returns the status and JSON body of err in api's error shape.
-// This is the one place the pipeline maps errors to API errors.
+// Status returns the HTTP status err is answered with on api (see
+// ErrorBody).
+func Status(api preprocess.API, err error) int {
+	status, _ := ErrorBody(api, err)
+	return status
+}
+
+// ErrorBody returns the status and JSON body that answer err on api
+// before the first byte of the response was written. The API errors of the
+// protocols packages (decode and validation errors) keep their own status
+// and body; every other error is shaped from NeutralError by the API's
+// package (openai, anthropic, responses ErrorBody).
 func ErrorBody(api preprocess.API, err error) (int, []byte) {
-	status := Status(api, err)
-	var v any
 	var oe *openai.APIError
 	var ae *anthropic.APIError
 	var re *responses.APIError
+	var v any
+	status := 0
 	switch {
 	case errors.As(err, &oe):
-		v = oe.Body
+		status, v = oe.Status, oe.Body
 	case errors.As(err, &ae):
-		v = ae.Body
+		status, v = ae.Status, ae.Body
 	case errors.As(err, &re):
-		v = re.Body
+		status, v = re.Status, re.Body
 	default:
-		msg := errorMessage(err)
+		e := NeutralError(err)
 		switch api {
 		case preprocess.APIMessages:
-			v = anthropic.NewAPIError(status, msg).Body
+			return anthropic.ErrorBody(e)
 		case preprocess.APIResponses:
-			v = responses.NewAPIError(status, msg).Body
-		default:
-			v = openai.ErrorResponse{Error: openai.ErrorObject{Message: msg, Type: openaiErrorType(status),
-				Code: openai.RawJSON(appendInt(nil, int64(status)))}}
+			return responses.ErrorBody(e)
 		}
+		return openai.ErrorBody(e)
 	}
 	body, mErr := json.Marshal(v)
 	if mErr != nil {
-		body = []byte(`{"error":{"message":"internal error","type":"server_error","param":null,"code":500}}`)
+		return http.StatusInternalServerError, []byte(`{"error":{"message":"internal error","type":"server_error","param":null,"code":null}}`)
 	}
 	return status, body
-}
-
-func openaiErrorType(status int) string {
-	switch {
-	case status == http.StatusNotFound:
-		return openai.ErrTypeNotFound
-	case status >= 400 && status < 500:
-		return openai.ErrTypeInvalidRequest
-	}
-	return openai.ErrTypeServer
 }
 
 // WriteError answers err in api's error shape (status and body). Use it
@@ -127,25 +123,12 @@ func WriteError(w http.ResponseWriter, api preprocess.API, err error) {
 }
 
 // appendStreamError appends the in-stream error event of api for err
-// (chat, completions, Anthropic Messages): `event: error` with the API's
-// error object, its type following Status (so an overloaded engine is
-// overloaded_error on Anthropic, a context overflow invalid_request_error).
-// This is the one place in-stream errors are shaped.
+// (chat and completions: `event: error` with the OpenAI error object;
+// Anthropic Messages: its error event). Responses ends with
+// response.failed instead (Pipeline.Fail).
 func appendStreamError(dst []byte, api preprocess.API, err error) []byte {
-	status := Status(api, err)
-	msg := errorMessage(err)
 	if api == preprocess.APIMessages {
-		dst = append(dst, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"...)
-		dst = appendStr(dst, anthropic.ErrorTypeForStatus(status))
-		dst = append(dst, `,"message":`...)
-		dst = appendStr(dst, msg)
-		return append(dst, "}}\n\n"...)
+		return anthropic.AppendErrorEvent(dst, NeutralError(err))
 	}
-	dst = append(dst, "event: error\ndata: {\"error\":{\"message\":"...)
-	dst = appendStr(dst, msg)
-	dst = append(dst, `,"type":`...)
-	dst = appendStr(dst, openaiErrorType(status))
-	dst = append(dst, `,"param":null,"code":`...)
-	dst = appendInt(dst, int64(status))
-	return append(dst, "}}\n\n"...)
+	return openai.AppendErrorEvent(dst, NeutralError(err))
 }

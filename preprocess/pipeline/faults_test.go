@@ -54,11 +54,11 @@ func TestErrorsBeforeFirstByte(t *testing.T) {
 		statusClaud int
 	}{
 		{"overloaded", &engine.Error{Kind: engine.ErrOverloaded, Status: 503, Message: "queue full"}, nil, 503, 529},
-		{"upstream 500", &engine.Error{Kind: engine.ErrUpstream, Status: 500, Message: "engine crashed"}, nil, 502, 502},
+		{"upstream 500", &engine.Error{Kind: engine.ErrUpstream, Status: 500, Message: "engine crashed"}, nil, 500, 500},
 		{"context length", &engine.Error{Kind: engine.ErrContextLength, Status: 400, Message: "This model's maximum context length is 4096 tokens"}, nil, 400, 400},
 		{"rate limited", &engine.Error{Kind: engine.ErrRateLimited, Status: 429, Message: "slow down"}, nil, 429, 429},
 		{"refused", errors.New("dial tcp: connection refused"), nil, 500, 500},
-		{"malformed first chunk", nil, &engine.Error{Kind: engine.ErrMalformed, Message: "bad JSON in the engine stream"}, 502, 502},
+		{"malformed first chunk", nil, &engine.Error{Kind: engine.ErrMalformed, Message: "bad JSON in the engine stream"}, 500, 500},
 		{"first-token timeout", nil, &engine.Error{Kind: engine.ErrTimeout, Message: "no first token within 30s"}, 504, 504},
 	}
 	for _, tc := range cases {
@@ -279,9 +279,9 @@ func TestStreamErrorTypes(t *testing.T) {
 	c := toolCapture(t)
 	err := &engine.Error{Kind: engine.ErrOverloaded, Message: "engine draining"}
 	for api, want := range map[preprocess.API]string{
-		preprocess.APIChat:        `event: error` + "\n" + `data: {"error":{"message":"engine draining","type":"server_error","param":null,"code":503}}`,
-		preprocess.APICompletions: `event: error` + "\n" + `data: {"error":{"message":"engine draining","type":"server_error","param":null,"code":503}}`,
-		preprocess.APIMessages:    `event: error` + "\n" + `data: {"type":"error","error":{"type":"overloaded_error","message":"engine draining"}}`,
+		preprocess.APIChat:        "event: error\n" + `data: {"error":{"message":"engine draining","type":"server_error","param":null,"code":"server_is_overloaded"}}`,
+		preprocess.APICompletions: "event: error\n" + `data: {"error":{"message":"engine draining","type":"server_error","param":null,"code":"server_is_overloaded"}}`,
+		preprocess.APIMessages:    "event: error\n" + `data: {"type":"error","error":{"type":"overloaded_error","message":"engine draining"}}`,
 		preprocess.APIResponses:   `"status":"failed"`,
 	} {
 		eng := newFake(textOutputs(c.deltas, engine.FinishStop))

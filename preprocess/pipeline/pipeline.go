@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"errors"
 	"time"
 
 	"github.com/agentwire/agentwire/parsers"
@@ -377,7 +376,7 @@ func (p *Pipeline) Fail(dst []byte, err error) []byte {
 	}
 	if p.prep.API == preprocess.APIResponses {
 		// response.failed carries the output so far.
-		return p.resp.Fail(dst, errorMessage(err))
+		return p.resp.FailError(dst, NeutralError(err))
 	}
 	return appendStreamError(dst, p.prep.API, err)
 }
@@ -478,15 +477,3 @@ func (discard) Finish(dst []byte, _ protocols.FinishReason, _ protocols.Usage) [
 	return dst
 }
 func (discard) Fail(dst []byte, _ string) []byte { return dst }
-
-// errorMessage is the message an error carries to the client.
-func errorMessage(err error) string {
-	var ee *engine.Error
-	if errors.As(err, &ee) && ee.Message != "" {
-		return ee.Message
-	}
-	if err == nil {
-		return "internal error"
-	}
-	return err.Error()
-}

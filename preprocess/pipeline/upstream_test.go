@@ -98,7 +98,7 @@ func TestVLLMUpstreamFaults(t *testing.T) {
 		{"500", func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(500)
 			_, _ = w.Write([]byte(`Internal Server Error`))
-		}, 502, 502},
+		}, 500, 500},
 		{"400 context length", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(400)
@@ -138,7 +138,7 @@ func TestVLLMUpstreamFaults(t *testing.T) {
 					want = tc.statusMs
 				}
 				if !stream && want == 200 {
-					want = 502 // unary: the status, no partial answer
+					want = 500 // unary: the status, no partial answer
 					if tc.name == "stall" {
 						want = 504
 					}
