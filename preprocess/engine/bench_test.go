@@ -63,7 +63,11 @@ func benchHTTP(b *testing.B, name string) {
 	b.Fatalf("no protocol %q", name)
 }
 
-func BenchmarkAdapterVLLM(b *testing.B) { benchHTTP(b, "vllm") }
+func BenchmarkAdapterVLLM(b *testing.B)         { benchHTTP(b, "vllm") }
+func BenchmarkAdapterSGLang(b *testing.B)       { benchHTTP(b, "sglang") }
+func BenchmarkAdapterSGLangOpenAI(b *testing.B) { benchHTTP(b, "sglang-openai") }
+func BenchmarkAdapterTRTLLM(b *testing.B)       { benchHTTP(b, "trtllm") }
+func BenchmarkAdapterChat(b *testing.B)         { benchHTTP(b, "chat") }
 
 func BenchmarkAdapterReplay(b *testing.B) {
 	deltas := strings.Split(strings.Repeat("Hello world, the weather is fine. ", benchStreamChunks/6), " ")

@@ -100,7 +100,7 @@ func FuzzChatStream(f *testing.F) {
 // limits, no panic.
 func FuzzSSEReader(f *testing.F) {
 	f.Add([]byte("data: a\n\ndata: b\r\ndata: c\r\n\r\n: x\nevent: error\ndata:\n\n"), 8)
-	f.Add([]byte("data: " + string(bytes.Repeat([]byte("y"), 100)) + "\r"), 16)
+	f.Add([]byte("data: "+string(bytes.Repeat([]byte("y"), 100))+"\r"), 16)
 	f.Fuzz(func(t *testing.T, body []byte, limit int) {
 		limit = 1 + abs(limit)%256
 		var r sseReader

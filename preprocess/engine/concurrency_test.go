@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestConcurrentStreams runs many streams at once through one adapter of
+// each kind (run it with -race): every stream yields its whole text.
+func TestConcurrentStreams(t *testing.T) {
+	const streams, chunks = 24, 200
+	for _, p := range httpProtos() {
+		t.Run(p.name, func(t *testing.T) {
+			u := newUpstream(t, sseHandler(bulkBody(p, chunks)))
+			eng, hc := p.engine(u.URL, Config{})
+			defer checkGoroutines(t, hc)()
+			runConcurrent(t, eng, streams, chunks)
+		})
+	}
+	t.Run("replay", func(t *testing.T) {
+		defer checkGoroutines(t)()
+		deltas := make([]string, chunks)
+		for i := range deltas {
+			deltas[i] = fmt.Sprint(" w", i)
+		}
+		e := &Replay{Select: func(*Request) (Source, error) { return RecordText("r", deltas, FinishEOS), nil }, PerToken: 10 * time.Microsecond}
+		runConcurrent(t, e, streams, chunks)
+	})
+}
+
+func runConcurrent(t *testing.T, eng Engine, streams, chunks int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, streams)
+	texts := make([]string, streams)
+	for i := 0; i < streams; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			st, err := eng.Generate(ctx, textReq())
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer st.Close()
+			got, err := drain(st)
+			if err != nil {
+				errs <- err
+				return
+			}
+			texts[i] = got.text[0]
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for i := 1; i < streams; i++ {
+		if texts[i] != texts[0] || len(texts[0]) < chunks {
+			t.Fatalf("stream %d: %d bytes, stream 0: %d bytes", i, len(texts[i]), len(texts[0]))
+		}
+	}
+}
