@@ -7,6 +7,159 @@
 // Ownership: an Output returned by Stream.Next, and every slice in it, is
 // owned by the stream and valid until the next call to Next or Close. An
 // adapter reuses its buffers, so a steady stream allocates nothing per step.
+//
+// # Adapters
+//
+//	NewVLLM               vLLM /v1/completions, streamed (token ids in the stream)
+//	NewSGLang             SGLang native /generate, streamed
+//	NewSGLangCompletions  SGLang /v1/completions
+//	NewTRTLLM             TensorRT-LLM trtllm-serve /v1/completions
+//	NewChat               any OpenAI-compatible /v1/chat/completions whose engine
+//	                      parses its own output (reasoning and tool calls passed through)
+//	Replay                in-process: recorded or scripted output (Source), paced
+//
+// The completions adapters expect the engine to run without its own
+// reasoning and tool parsers, so the markup reaches agentwire's parsers.
+//
+// # HTTP behaviour (every HTTP adapter)
+//
+// Config carries the base URL, the *http.Client, the API key (sent as a
+// Bearer token), extra headers and the limits. Request.RequestID is also
+// sent as X-Request-Id. The caller's context cancels the upstream request:
+// a client that goes away stops the generation, and so does Close. Three
+// timeouts, each an ErrTimeout: connect (until a connection is obtained),
+// first token (from the connection to the first event) and idle (between
+// two reads of the stream). Reads are bounded: a line or an event over
+// MaxLineBytes / MaxEventBytes fails the stream with ErrMalformed, and at
+// most MaxErrorBytes of an error body are read; messages are cut to 512
+// bytes. The body is read by a small SSE reader that reuses its buffer
+// (protocols/sse is a general reader; this one only keeps the data of an
+// event, bounds events as well as lines and never copies a line twice).
+// Upstream JSON is decoded with github.com/valyala/fastjson, one reused
+// Parser per stream: Next allocates nothing per chunk after warm-up.
+//
+// Error mapping (Error.Kind; Error.Status is the engine's HTTP status):
+//
+//	an HTTP 4xx whose message is a context-length message  ErrContextLength
+//	  (vLLM "maximum context length is N tokens … (P in the messages",
+//	  "request has P input tokens"; SGLang "The input (P tokens) is longer
+//	  than the model's context length (N tokens)"; PromptTokens and
+//	  MaxContext are filled when the message states them)
+//	429                                                    ErrRateLimited
+//	503, 529, "overloaded" / "queue is full" messages      ErrOverloaded
+//	other 4xx                                              ErrBadRequest
+//	5xx, refused connection, dropped connection,
+//	  stream ended before [DONE] with a choice unfinished  ErrUpstream
+//	undecodable JSON, a line or event over the limits      ErrMalformed
+//	connect / first-token / idle timeout, caller deadline  ErrTimeout
+//	the caller canceled                                    ErrCanceled
+//
+// Errors the engine sends inside the stream ({"error": {...}} or
+// {"object": "error", ...} events, SGLang aborts with a status) are mapped
+// the same way. The caller's cancellation and deadline unwrap to the
+// context's error (errors.Is(err, context.Canceled) holds).
+//
+// # Request mapping: vLLM /v1/completions
+//
+//	Model                 model
+//	PromptIDs | Prompt    prompt (ids when present, else text)
+//	MaxTokens, MinTokens  max_tokens, min_tokens (when > 0)
+//	N                     n (when > 1)
+//	Sampling              temperature, top_p, top_k, min_p, presence_penalty,
+//	                      frequency_penalty, repetition_penalty, seed (when set)
+//	Stop.Strings          stop
+//	Stop.HiddenIDs+VisibleIDs  stop_token_ids (not with IgnoreEOS)
+//	Stop.IncludeStrings   include_stop_str_in_output; also set for visible
+//	                      stop ids when there is no hidden stop string (vLLM
+//	                      only keeps a stop token's text with it)
+//	IgnoreEOS             ignore_eos
+//	SkipSpecialTokens     skip_special_tokens (always sent);
+//	                      spaces_between_special_tokens false when not skipping
+//	Logprobs, TopLogprobs logprobs = TopLogprobs
+//	Guided                structured_outputs {json | regex | choice | grammar |
+//	                      structural_tag (JSON text)}; guided_json, guided_regex,
+//	                      guided_choice, guided_grammar with LegacyGuidedDecoding
+//	RequestID             request_id
+//	(always)              stream true, stream_options.include_usage true,
+//	                      return_token_ids true (unless NoTokenIDs)
+//	ExtraArgs             merged last: its members override the above
+//
+// Read per chunk: choices[].index, text, token_ids, logprobs (tokens,
+// token_logprobs, top_logprobs), finish_reason and stop_reason (a string:
+// the stop string, FinishStop; a number: the stop token id, FinishStop
+// with HasStopTokenID; null with "stop": FinishEOS), and usage
+// (prompt_tokens, completion_tokens, prompt_tokens_details.cached_tokens)
+// on the usage-only chunk, which becomes an Output with only Usage set
+// (Index 0). finish_reason: length → FinishLength, abort → FinishCancelled,
+// content_filter → FinishContentFilter, error → FinishError.
+//
+// # Request mapping: SGLang /v1/completions
+//
+// As vLLM, except: include_stop_str_in_output → no_stop_trim; guided
+// decoding → json_schema (JSON text), regex (a choice as a regex), ebnf,
+// response_format (a structural tag); RequestID → rid; no return_token_ids
+// (the stream has text only). The stop reason is read from matched_stop.
+//
+// # Request mapping: trtllm-serve /v1/completions
+//
+// As vLLM, except (trtllm-serve rejects unknown members): no
+// return_token_ids and no request_id; guided decoding → response_format
+// ({type: json, schema}, {type: regex, regex} — a choice as a regex —,
+// {type: ebnf, ebnf}, or the structural tag as it is); top_k only when > 0
+// (trtllm's "all tokens" is 0); logprobs at least 1, clamped to
+// TRTLLMConfig.MaxTopLogprobs.
+//
+// # Request mapping: SGLang /generate
+//
+//	PromptIDs | Prompt    input_ids | text
+//	MaxTokens, MinTokens  sampling_params.max_new_tokens, min_new_tokens
+//	N                     sampling_params.n
+//	Sampling              sampling_params.temperature, top_p, top_k, min_p,
+//	                      presence_penalty, frequency_penalty,
+//	                      repetition_penalty, sampling_seed
+//	Stop                  sampling_params.stop, stop_token_ids, no_stop_trim
+//	                      (as include_stop_str_in_output above), ignore_eos
+//	SkipSpecialTokens     sampling_params.skip_special_tokens,
+//	                      spaces_between_special_tokens
+//	Guided                sampling_params.json_schema, regex, ebnf, structural_tag
+//	Logprobs, TopLogprobs return_logprob, top_logprobs_num, logprob_start_len -1
+//	RequestID             rid
+//	(always)              stream true; ExtraArgs merged last
+//
+// Read per event: index, text (the text so far unless
+// SGLangConfig.IncrementalText: the adapter sends what is new, and fails
+// with ErrMalformed when a chunk does not extend what it saw), output_ids
+// and meta_info.output_token_logprobs / output_top_logprobs (cumulative
+// when their length equals meta_info.completion_tokens, else increments),
+// meta_info.finish_reason (stop with matched string → FinishStop +
+// StopReason, with matched id → FinishStop + StopTokenID, without →
+// FinishEOS; length → FinishLength; abort → FinishCancelled, or
+// FinishError when it carries a status_code ≥ 400 or a context-length
+// message) and, on each finishing event, Usage from prompt_tokens,
+// cached_tokens and the choices' completion_tokens.
+//
+// # Request mapping: OpenAI-compatible chat
+//
+// Request.Chat's members (messages, tools, tool_choice, …) first; then
+// model, max_tokens, n, the sampling fields, stop, logprobs/top_logprobs,
+// and unless ChatConfig.Strict the vLLM extensions (min_tokens,
+// stop_token_ids, include_stop_str_in_output, ignore_eos,
+// skip_special_tokens false, structured_outputs); stream and
+// stream_options.include_usage; ExtraArgs last. Read: delta.content →
+// Text, delta.reasoning_content (or delta.reasoning) → Reasoning,
+// delta.tool_calls → ToolCalls, chat logprobs, finish_reason, vLLM's
+// stop_reason, usage.
+//
+// # Replay engine
+//
+// Replay streams a Recording for each request, chosen by the caller's
+// Select function; a Source builds the Recording (a *Recording is a
+// Source; a scripted agent is a Source that reads the request). Loaders
+// read the capture formats of testdata/engine-streams (see
+// ParseRecording) and raw text or token-id lists. The replay applies
+// MaxTokens, stop strings (never partially sent), stop ids and MinTokens
+// as an engine would, interleaves n > 1 choices, and paces steps with
+// FirstToken / PerToken.
 package engine
 
 import (
