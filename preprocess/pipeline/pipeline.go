@@ -23,6 +23,9 @@ type Options struct {
 	// Seed, when not 0, makes the minted ids deterministic (tests and
 	// replays; never in production).
 	Seed uint64
+	// Reasoning is the server's reasoning-summary policy on the Responses
+	// API (summaries for requests that set no reasoning.summary).
+	Reasoning responses.ReasoningPolicy
 }
 
 // Pipeline turns the engine outputs of one request into one API's bytes
@@ -182,13 +185,14 @@ func (p *Pipeline) emitter(i int) protocols.Emitter {
 			return discard{}
 		}
 		cfg := anthropic.EmitterConfig{Model: p.model, InputTokens: int64(plan.PromptTokens),
-			CachedTokens: int64(plan.CachedTokens), Ping: true, IDs: p.ids}
+			CachedTokens: int64(plan.CachedTokens)}
 		if ctx := plan.Anthropic; ctx != nil {
-			if ctx.Model != "" {
-				cfg.Model = ctx.Model
+			cfg = ctx.EmitterConfig(int64(plan.PromptTokens), int64(plan.CachedTokens))
+			if cfg.Model == "" {
+				cfg.Model = p.model
 			}
-			cfg.DisableParallelToolUse = ctx.DisableParallelToolUse
 		}
+		cfg.Ping, cfg.IDs = true, p.ids
 		if p.msg == nil {
 			p.msg = anthropic.NewEmitter(cfg)
 		} else {
@@ -199,14 +203,13 @@ func (p *Pipeline) emitter(i int) protocols.Emitter {
 		if i > 0 {
 			return discard{}
 		}
-		cfg := responses.EmitterConfig{IDs: p.ids, Now: p.now}
+		var cfg responses.EmitterConfig
 		if ctx := plan.Responses; ctx != nil && ctx.Request != nil {
-			cfg.Response = responses.ResponseFrom(ctx.Request)
-			cfg.Summary = ctx.Request.Reasoning.Value().Summary != ""
-			cfg.ReasoningPassback = responses.WantsEncryptedReasoning(ctx.Request)
+			cfg = ctx.EmitterConfig(p.opts.Reasoning)
 		} else {
 			cfg.Response = responses.ResponseFrom(&responses.Request{Model: p.model})
 		}
+		cfg.IDs, cfg.Now = p.ids, p.now
 		if cfg.Response.Model == "" {
 			cfg.Response.Model = p.model
 		}

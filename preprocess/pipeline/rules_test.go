@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"context"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -8,6 +10,9 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/protocols"
+	"github.com/agentwire/agentwire/protocols/anthropic"
+	"github.com/agentwire/agentwire/protocols/responses"
 )
 
 // tokOuts spells toks as token-id outputs, one token per step; the engine
@@ -351,6 +356,59 @@ func TestHeldSpaceBounded(t *testing.T) {
 		got, _ := both(t, prep, txtOuts(engine.FinishEOS, ws, ws))
 		if got.Content != ws+ws {
 			t.Errorf("content: %d bytes", len(got.Content))
+		}
+	}
+}
+
+// TestVisibilityAndRoutes: the protocols' reasoning visibility and
+// Responses tool routing apply to streamed and unary answers alike.
+func TestVisibilityAndRoutes(t *testing.T) {
+	toks := []string{"<think>", "Hi", "</think>", "\n\n", "<tool_call>", `{"name": "get_weather", "arguments": {"city": "Paris"}}`, "</tool_call>"}
+	type check struct {
+		api   preprocess.API
+		setup func(*preprocess.Prepared)
+		opts  Options
+		want  []string // in the stream and in the unary body
+		not   []string
+	}
+	for _, tc := range []check{
+		{api: preprocess.APIMessages, setup: func(p *preprocess.Prepared) { p.Response.Anthropic.Thinking = anthropic.ThinkingOmitted },
+			want: []string{`"type":"thinking"`, `"get_weather"`}, not: []string{`"Hi"`}},
+		{api: preprocess.APIMessages, setup: func(p *preprocess.Prepared) { p.Response.Anthropic.Thinking = anthropic.ThinkingHidden },
+			want: []string{`"get_weather"`}, not: []string{`"thinking"`, `"Hi"`}},
+		{api: preprocess.APIResponses, setup: func(p *preprocess.Prepared) {
+			p.Response.Responses.Tools = responses.ToolRoutes{"get_weather": {Namespace: "weather"}}
+		}, want: []string{`"namespace":"weather"`, `"type":"function_call"`}},
+		{api: preprocess.APIResponses, setup: func(p *preprocess.Prepared) {
+			p.Response.Responses.Request.Include = []string{"reasoning.encrypted_content"}
+			p.Response.Responses.Request.Reasoning = protocols.Some(responses.Reasoning{Summary: "auto"})
+		}, want: []string{`"encrypted_content":"` + responses.EncodeReasoning("Hi") + `"`, `"type":"summary_text","text":"Hi"`}},
+		{api: preprocess.APIResponses, opts: Options{Reasoning: responses.ReasoningPolicy{DefaultSummary: true}},
+			want: []string{`"type":"summary_text","text":"Hi"`}},
+		{api: preprocess.APIResponses, want: []string{`"type":"reasoning_text","text":"Hi"`}, not: []string{`summary_text`}},
+	} {
+		for _, stream := range []bool{true, false} {
+			prep := prepFor(tc.api, stream, "hermes", "qwen3")
+			if tc.setup != nil {
+				tc.setup(prep)
+			}
+			w := httptest.NewRecorder()
+			opts := tc.opts
+			opts.Now, opts.Seed = fixedNow, 3
+			if err := ServeWith(context.Background(), w, newFake(txtOuts(engine.FinishEOS, toks...)), prep, opts); err != nil {
+				t.Fatal(err)
+			}
+			body := w.Body.String()
+			for _, s := range tc.want {
+				if !strings.Contains(body, s) {
+					t.Errorf("%s stream=%v: no %s in\n%s", tc.api, stream, s, body)
+				}
+			}
+			for _, s := range tc.not {
+				if strings.Contains(body, s) {
+					t.Errorf("%s stream=%v: %s in\n%s", tc.api, stream, s, body)
+				}
+			}
 		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/convert"
 	"github.com/agentwire/agentwire/protocols/openai"
-	"github.com/agentwire/agentwire/protocols/responses"
 )
 
 // Unary returns the unary answer of a request that did not ask for a
@@ -65,18 +64,7 @@ func (p *Pipeline) Unary() (any, error) {
 		return convert.ChatToAnthropic(chat, plan.Anthropic, convert.BackOptions{
 			MatchedStop: string(p.choices[0].stopStr), IDs: p.ids}), nil
 	case preprocess.APIResponses:
-		r := convert.ChatToResponses(chat, plan.Responses, convert.BackOptions{IDs: p.ids})
-		if ctx := plan.Responses; ctx != nil && ctx.Request != nil && responses.WantsEncryptedReasoning(ctx.Request) {
-			for i := range r.Output {
-				if it := r.Output[i].OfReasoning; it != nil {
-					text := ""
-					if c := it.Content.Value(); len(c) > 0 {
-						text = c[0].Text
-					}
-					it.EncryptedContent = protocols.Some(responses.EncodeReasoning(text))
-				}
-			}
-		}
+		r := convert.ChatToResponses(chat, plan.Responses, convert.BackOptions{IDs: p.ids, Reasoning: p.opts.Reasoning})
 		if r.Model == "" {
 			r.Model = p.model
 		}
