@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -24,8 +25,11 @@ var errJSONDepth = errors.New("chattemplate: JSON nested deeper than 512 levels"
 // beyond the int64 range become floats (Python would keep them exact).
 func decodeJSON(data []byte) (jinja.Value, error) {
 	// One copy of the input: strings without escapes are slices of it,
-	// instead of one allocation each.
-	d := jsonDecoder{data: data, src: string(data)}
+	// instead of one allocation each. Decoders (their scratch buffers) are
+	// pooled.
+	d := decoderPool.Get().(*jsonDecoder)
+	defer d.release()
+	d.data, d.src, d.pos = data, string(data), 0
 	d.skipSpace()
 	v, err := d.value(0)
 	if err != nil {
@@ -36,6 +40,20 @@ func decodeJSON(data []byte) (jinja.Value, error) {
 		return jinja.Undefined(), d.errorf("trailing data")
 	}
 	return v, nil
+}
+
+var decoderPool = sync.Pool{New: func() any { return new(jsonDecoder) }}
+
+// release returns d to the pool without references to the decoded values
+// or input; oversized scratch space is dropped.
+func (d *jsonDecoder) release() {
+	clear(d.vals[:cap(d.vals)])
+	clear(d.keys[:cap(d.keys)])
+	d.data, d.src, d.keys, d.vals = nil, "", d.keys[:0], d.vals[:0]
+	if cap(d.buf) > 1<<20 || cap(d.vals) > 1<<16 {
+		return
+	}
+	decoderPool.Put(d)
 }
 
 type jsonDecoder struct {
@@ -278,26 +296,19 @@ func validJSONNumber(s string) bool {
 func (d *jsonDecoder) str() (string, error) {
 	d.pos++ // opening quote
 	start := d.pos
-	// Fast path: no escapes, valid UTF-8.
-	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		if c == '"' {
-			s := d.src[start:d.pos]
-			d.pos++
-			if utf8.ValidString(s) {
-				return s, nil
-			}
-			return string([]rune(s)), nil
-		}
-		if c == '\\' || c < 0x20 {
-			break
-		}
+	d.pos = d.plainRun(d.pos)
+	// Fast path: no escapes (the string is a slice of the input copy).
+	if d.pos < len(d.data) && d.data[d.pos] == '"' {
+		s := d.src[start:d.pos]
 		d.pos++
+		if utf8.ValidString(s) {
+			return s, nil
+		}
+		return string([]rune(s)), nil
 	}
 	d.buf = append(d.buf[:0], d.data[start:d.pos]...)
 	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		switch {
+		switch c := d.data[d.pos]; {
 		case c == '"':
 			d.pos++
 			if utf8.Valid(d.buf) {
@@ -306,11 +317,8 @@ func (d *jsonDecoder) str() (string, error) {
 			return string([]rune(string(d.buf))), nil
 		case c < 0x20:
 			return "", d.errorf("control character in string")
-		case c != '\\':
-			d.buf = append(d.buf, c)
-			d.pos++
-			continue
 		}
+		// A backslash escape.
 		d.pos++
 		if d.pos >= len(d.data) {
 			break
@@ -353,8 +361,23 @@ func (d *jsonDecoder) str() (string, error) {
 		default:
 			return "", d.errorf("invalid escape %q", e)
 		}
+		end := d.plainRun(d.pos)
+		d.buf = append(d.buf, d.data[d.pos:end]...)
+		d.pos = end
 	}
 	return "", d.errorf("unterminated string")
+}
+
+// plainRun returns the end of the run of string bytes from i that need no
+// decoding (no quote, backslash or control character).
+func (d *jsonDecoder) plainRun(i int) int {
+	for i < len(d.data) {
+		if c := d.data[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+		i++
+	}
+	return i
 }
 
 func (d *jsonDecoder) hex4() (rune, bool) {
