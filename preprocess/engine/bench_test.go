@@ -165,3 +165,33 @@ func BenchmarkDecodeChunkFastjsonParseOnly(b *testing.B) {
 		}
 	}
 }
+
+// chunkRaw keeps strings as raw JSON (reused, unescaped by the caller):
+// the allocation-free way to use a reflection decoder for this job.
+type chunkRaw struct {
+	Choices []struct {
+		Index        int             `json:"index"`
+		Text         json.RawMessage `json:"text"`
+		TokenIDs     []uint32        `json:"token_ids"`
+		FinishReason json.RawMessage `json:"finish_reason"`
+		StopReason   json.RawMessage `json:"stop_reason"`
+		Logprobs     json.RawMessage `json:"logprobs"`
+	} `json:"choices"`
+	Usage json.RawMessage `json:"usage"`
+}
+
+// BenchmarkDecodeChunkGoccyRaw decodes into a reused struct whose string
+// members are json.RawMessage (no unescaping included).
+func BenchmarkDecodeChunkGoccyRaw(b *testing.B) {
+	var c chunkRaw
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		c.Choices = c.Choices[:0]
+		if err := gojson.Unmarshal(benchChunk, &c); err != nil {
+			b.Fatal(err)
+		}
+		if len(c.Choices[0].Text) == 0 {
+			b.Fatal("no text")
+		}
+	}
+}

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -229,5 +231,36 @@ func TestVLLMHeaders(t *testing.T) {
 	}
 	if u.paths[0] != "/v1/completions" {
 		t.Errorf("path %q", u.paths[0])
+	}
+}
+
+// TestKeepAlive checks that a finished stream returns its connection to
+// the pool: sequential requests share one connection.
+func TestKeepAlive(t *testing.T) {
+	p := httpProtos()[0]
+	u := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		sseHandler([]byte(p.chunk("a")+p.end))(w, r)
+		time.Sleep(20 * time.Millisecond) // the end of the body arrives after [DONE]
+	})
+	var conns atomic.Int32
+	u.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	eng, hc := p.engine(u.URL, Config{})
+	defer checkGoroutines(t, hc)()
+	for i := 0; i < 5; i++ {
+		st, err := eng.Generate(ctxTimeout(t, 5*time.Second), textReq())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := drain(st); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+	}
+	if n := conns.Load(); n != 1 {
+		t.Errorf("%d connections for 5 sequential streams, want 1", n)
 	}
 }
