@@ -1,0 +1,242 @@
+package server_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/openai/openai-go/v3"
+
+	"github.com/agentwire/agentwire/preprocess/server"
+	"github.com/agentwire/agentwire/preprocess/server/scripted"
+)
+
+func TestModels(t *testing.T) {
+	ts := newServer(t, server.Config{Backend: &scripted.Backend{Model: "Qwen/Qwen3-32B"}})
+	ctx := ctxT(t)
+	oc := openaiClient(ts, testKey)
+	page, err := oc.Models.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Data) == 0 || page.Data[0].ID != "Qwen/Qwen3-32B" || page.Data[0].OwnedBy != "agentwire" {
+		t.Fatalf("openai list %+v", page.Data)
+	}
+	m, err := oc.Models.Get(ctx, "Qwen/Qwen3-32B")
+	if err != nil || m.ID != "Qwen/Qwen3-32B" {
+		t.Fatalf("openai get: %v %+v", err, m)
+	}
+	if _, err := oc.Models.Get(ctx, "Qwen/nope"); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Fatalf("openai get unknown: %v", err)
+	}
+	ac := anthropicClient(ts, testKey)
+	apage, err := ac.Models.List(ctx, anthropic.ModelListParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(apage.Data) == 0 || apage.Data[0].ID != "Qwen/Qwen3-32B" || apage.Data[0].Type != "model" || apage.Data[0].CreatedAt.IsZero() {
+		t.Fatalf("anthropic list %+v", apage.Data)
+	}
+	am, err := ac.Models.Get(ctx, "Qwen/Qwen3-32B", anthropic.ModelGetParams{})
+	if err != nil || am.ID != "Qwen/Qwen3-32B" {
+		t.Fatalf("anthropic get: %v %+v", err, am)
+	}
+}
+
+func TestCountTokens(t *testing.T) {
+	ts := newServer(t, server.Config{})
+	n, err := anthropicClient(ts, testKey).Messages.CountTokens(ctxT(t), anthropic.MessageCountTokensParams{
+		Model:    "agent",
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(strings.Repeat("hello ", 50)))},
+	})
+	if err != nil || n.InputTokens <= 0 {
+		t.Fatalf("%v %+v", err, n)
+	}
+}
+
+func TestTokenizeWithoutTokenizer(t *testing.T) {
+	ts := newServer(t, server.Config{})
+	req, _ := http.NewRequest("POST", ts.URL+"/tokenize", strings.NewReader(`{"prompt":"hi"}`))
+	req.Header.Set("Authorization", "Bearer "+testKey)
+	if st := status(t, req); st != http.StatusNotImplemented {
+		t.Fatalf("status %d", st)
+	}
+}
+
+// TestMetricsAndLogs checks one streamed request's metric series and its
+// log record.
+func TestMetricsAndLogs(t *testing.T) {
+	var logs bytes.Buffer
+	s, err := server.New(server.Config{Backend: &scripted.Backend{}, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("POST", "/v1/chat/completions", strings.NewReader(
+		`{"model":"agent","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`))
+	req.Header.Set("X-Request-Id", "my-request-1")
+	rec := newRecorder()
+	s.ServeHTTP(rec, req)
+	if rec.code != 200 || rec.header.Get("X-Request-Id") != "my-request-1" || !strings.Contains(rec.body.String(), "data: [DONE]") {
+		t.Fatalf("%d %v %s", rec.code, rec.header, rec.body.String())
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(logs.Bytes(), &raw); err != nil {
+		t.Fatalf("log %q: %v", logs.String(), err)
+	}
+	for k, want := range map[string]any{"msg": "request", "request_id": "my-request-1", "route": "chat", "model": "agent", "status": float64(200), "stream": true} {
+		if raw[k] != want {
+			t.Errorf("log %s = %v, want %v (%s)", k, raw[k], want, logs.String())
+		}
+	}
+	for _, k := range []string{"prompt_tokens", "completion_tokens", "ttft", "duration"} {
+		if v, ok := raw[k].(float64); !ok || v <= 0 {
+			t.Errorf("log %s = %v", k, raw[k])
+		}
+	}
+
+	mrec := newRecorder()
+	s.ServeHTTP(mrec, httptestRequest("GET", "/metrics"))
+	text := mrec.body.String()
+	for _, want := range []string{
+		`agentwire_requests_total{route="chat",code="200"} 1`,
+		`agentwire_time_to_first_token_seconds_count{api="chat"} 1`,
+		`agentwire_request_errors_total{route="chat"} 0`,
+		"# TYPE agentwire_inter_token_latency_seconds histogram",
+		`agentwire_requests_running 0`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	if strings.Contains(text, `agentwire_generation_tokens_total{api="chat"} 0`) {
+		t.Errorf("no generation tokens counted")
+	}
+	if got := s.Metrics().Requests("chat", 200); got != 1 {
+		t.Errorf("Requests = %d", got)
+	}
+}
+
+// TestTimeout: a request past RequestTimeout gets 504 in the API's shape.
+func TestTimeout(t *testing.T) {
+	eng := &blockingEngine{started: make(chan struct{}, 1)}
+	ts := newServer(t, server.Config{RequestTimeout: 50 * time.Millisecond, Backend: &scripted.Backend{Engine: eng}})
+	_, err := openaiClient(ts, testKey).Chat.Completions.New(ctxT(t), openai.ChatCompletionNewParams{Model: "agent",
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")}})
+	if err == nil || !strings.Contains(err.Error(), "504") {
+		t.Fatalf("%v", err)
+	}
+}
+
+// TestDrain: canceling Serve's context lets an in-flight stream finish.
+func TestDrain(t *testing.T) {
+	s, err := server.New(server.Config{Backend: &scripted.Backend{Engine: &scripted.Engine{TokenDelay: 5 * time.Millisecond}},
+		Logger: discardLogger(), DrainTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, ln) }()
+
+	resp, err := http.Post("http://"+ln.Addr().String()+"/v1/messages", "application/json", strings.NewReader(
+		`{"model":"agent","max_tokens":200,"stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	if _, err := br.ReadString('\n'); err != nil { // the stream has started
+		t.Fatal(err)
+	}
+	cancel()
+	rest, err := io.ReadAll(br)
+	if err != nil {
+		t.Fatalf("stream cut: %v", err)
+	}
+	if !strings.Contains(string(rest), "event: message_stop") {
+		t.Fatalf("stream did not finish: %s", rest)
+	}
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+	if _, err := http.Get("http://" + ln.Addr().String() + "/health"); err == nil {
+		t.Fatal("still accepting connections")
+	}
+}
+
+// TestClientGone: a client that disconnects mid-stream stops the engine.
+func TestClientGone(t *testing.T) {
+	eng := &blockingEngine{started: make(chan struct{}, 1)}
+	s, err := server.New(server.Config{Backend: &scripted.Backend{Engine: eng}, Logger: discardLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptestRequest("POST", "/v1/messages").WithContext(ctx)
+	req.Body = io.NopCloser(strings.NewReader(`{"model":"agent","max_tokens":20,"stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.ServeHTTP(newRecorder(), req)
+	}()
+	<-eng.started
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("handler still running after the client left")
+	}
+	if n := s.Metrics().Running(); n != 0 {
+		t.Fatalf("running %d", n)
+	}
+	if got := s.Metrics().Requests("messages", 499); got != 1 {
+		t.Fatalf("499 count %d", got)
+	}
+}
+
+// recorder is a minimal flushing ResponseWriter (httptest.ResponseRecorder
+// without its allocation of a new header map per WriteHeader).
+type recorder struct {
+	header http.Header
+	body   bytes.Buffer
+	code   int
+}
+
+func newRecorder() *recorder { return &recorder{header: http.Header{}} }
+
+func (r *recorder) Header() http.Header { return r.header }
+func (r *recorder) Write(p []byte) (int, error) {
+	if r.code == 0 {
+		r.code = 200
+	}
+	return r.body.Write(p)
+}
+func (r *recorder) WriteHeader(code int) {
+	if r.code == 0 {
+		r.code = code
+	}
+}
+func (r *recorder) Flush() {}
+
+func httptestRequest(method, path string) *http.Request {
+	req, _ := http.NewRequest(method, path, nil)
+	return req
+}
