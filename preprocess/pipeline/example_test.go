@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
+	"net/http"
 	"net/http/httptest"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/pipeline"
+	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/openai"
 )
 
@@ -69,4 +72,36 @@ func ExampleServeWith() {
 	// reasoning: "Weather lookup."
 	// call: get_weather {"city": "Paris"}
 	// usage: 20 prompt, 7 completion
+}
+
+// A harness backend is a short program: Claude Code's Messages API served
+// from a Hugging Face model directory and a vLLM engine (started without
+// its own reasoning and tool parsers). The request half renders, tokenizes
+// and decides; the pipeline streams (or aggregates) the answer, and
+// answers errors in the API's shape.
+func Example_harnessBackend() {
+	model, err := preprocess.LoadModel("/models/Qwen3-8B", preprocess.ModelOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	pre := preprocess.New(model, preprocess.Options{ServedModel: "Qwen/Qwen3-8B"})
+	eng := engine.NewVLLM(engine.VLLMConfig{Config: engine.Config{BaseURL: "http://127.0.0.1:8000/v1"}})
+
+	http.HandleFunc("POST /v1/messages", func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 32<<20))
+		var req *anthropic.MessagesRequest
+		if err == nil {
+			req, err = anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{})
+		}
+		var prep *preprocess.Prepared
+		if err == nil {
+			prep, err = pre.Messages(r.Context(), req)
+		}
+		if err != nil {
+			pipeline.WriteError(w, preprocess.APIMessages, err)
+			return
+		}
+		_ = pipeline.Serve(r.Context(), w, eng, prep) // SSE or JSON; engine errors in the API's shape
+	})
+	log.Fatal(http.ListenAndServe("127.0.0.1:8080", nil))
 }
