@@ -133,6 +133,9 @@ func (d *chatDecoder) feed(data []byte, isError bool) error {
 	d.outs, d.next = d.outs[:0], 0
 	v, err := d.p.ParseBytes(data)
 	if err != nil {
+		if isError {
+			return newError(ErrUpstream, 0, "engine error: "+string(data))
+		}
 		return malformed("engine sent malformed JSON", err)
 	}
 	if isError || v.Type() == fastjson.TypeObject && (v.Get("error") != nil || string(v.GetStringBytes("object")) == "error") {

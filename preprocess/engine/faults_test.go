@@ -192,6 +192,9 @@ func testFaults(t *testing.T, p wireProto) {
 		{name: "in-stream context overflow", kind: ErrContextLength, handle: func(w http.ResponseWriter, r *http.Request) {
 			write(w, two+`data: {"object":"error","message":"This model's maximum context length is 2048 tokens and your request has 3000 input tokens"}`+"\n\n")
 		}},
+		{name: "error event with text", kind: ErrUpstream, msg: "exploded", handle: func(w http.ResponseWriter, r *http.Request) {
+			write(w, two+"event: error\ndata: the engine exploded\n\n")
+		}},
 		{name: "end without [DONE]", kind: ErrUpstream, handle: func(w http.ResponseWriter, r *http.Request) {
 			write(w, two)
 		}},
@@ -234,6 +237,14 @@ func testFaults(t *testing.T, p wireProto) {
 			}
 		})
 	}
+
+	t.Run("n too large", func(t *testing.T) {
+		eng, _ := p.engine("http://127.0.0.1:9", Config{})
+		req := textReq()
+		req.N = maxChoices + 1
+		_, err := eng.Generate(context.Background(), req)
+		checkErr(t, err, ErrBadRequest, 0, "n is larger", [2]int{})
+	})
 
 	t.Run("connect timeout", func(t *testing.T) {
 		hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {

@@ -450,6 +450,9 @@ func (p *streamPool) putStream(s *httpStream) {
 
 // generate is the Generate body shared by the HTTP adapters.
 func generate(ctx context.Context, c *client, pool *streamPool, req *Request, body []byte) (Stream, error) {
+	if req.N > maxChoices {
+		return nil, newError(ErrBadRequest, 0, "engine request: n is larger than "+strconv.Itoa(maxChoices))
+	}
 	s := pool.get()
 	s.dec.reset(req)
 	if err := c.start(ctx, s, body, req.RequestID); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -58,6 +59,9 @@ var replayStreams = sync.Pool{New: func() any { return new(replayStream) }}
 func (e *Replay) Generate(ctx context.Context, req *Request) (Stream, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, ctxError(err)
+	}
+	if req.N > maxChoices {
+		return nil, newError(ErrBadRequest, 0, "replay engine: n is larger than "+strconv.Itoa(maxChoices))
 	}
 	if e.Select == nil {
 		return nil, newError(ErrUpstream, 0, "replay engine: no Select function")

@@ -238,6 +238,9 @@ func TestReplaySelect(t *testing.T) {
 	if _, err := e.Generate(context.Background(), &Request{Model: "x"}); errKind(err) != int(ErrBadRequest) {
 		t.Errorf("unknown: %v", err)
 	}
+	if _, err := e.Generate(context.Background(), &Request{Model: "scripted", N: maxChoices + 1}); errKind(err) != int(ErrBadRequest) {
+		t.Errorf("n too large: %v", err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := e.Generate(ctx, &Request{Model: "scripted"}); !errors.Is(err, context.Canceled) {

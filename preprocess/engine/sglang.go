@@ -211,6 +211,9 @@ func (d *sglangDecoder) feed(data []byte, isError bool) error {
 	d.has = false
 	v, err := d.p.ParseBytes(data)
 	if err != nil {
+		if isError {
+			return newError(ErrUpstream, 0, "engine error: "+string(data))
+		}
 		return malformed("engine sent malformed JSON", err)
 	}
 	if v.Type() != fastjson.TypeObject {
@@ -258,7 +261,7 @@ func (d *sglangDecoder) feed(data []byte, isError bool) error {
 		return err
 	}
 	if n := len(d.ids); n > 0 {
-		if completion >= 0 && int64(n) == completion && n >= c.ids {
+		if cumulativeIDs(n, c.ids, completion) {
 			d.ids = d.ids[c.ids:] // cumulative
 			c.ids = n
 		} else {
@@ -335,7 +338,7 @@ func (d *sglangDecoder) logprobs(c *sglangChoice, meta *fastjson.Value, completi
 	all := lv.GetArray()
 	tops := meta.GetArray("output_top_logprobs")
 	start := 0
-	if completion >= 0 && int64(len(all)) == completion && len(all) >= c.lps {
+	if cumulativeIDs(len(all), c.lps, completion) {
 		start = c.lps
 		c.lps = len(all)
 	} else {
@@ -365,6 +368,17 @@ func (d *sglangDecoder) logprobs(c *sglangChoice, meta *fastjson.Value, completi
 		d.out.Logprobs = d.lps
 	}
 	return nil
+}
+
+// cumulativeIDs reports whether a list of n entries (ids or logprobs) is
+// cumulative, seen entries having been seen before: its length equals
+// completion_tokens (SGLang's default) — or, when the engine does not send
+// completion_tokens, it is longer than what was seen.
+func cumulativeIDs(n, seen int, completion int64) bool {
+	if completion >= 0 {
+		return int64(n) == completion && n >= seen
+	}
+	return n > seen
 }
 
 // lpEntry reads [logprob, id, text|null].

@@ -142,6 +142,7 @@ func TestSGLangFinish(t *testing.T) {
 		stop   map[int]string
 		kind   int // the error kind, -1 for none
 		usage  *Usage
+		ids    []uint32
 	}{
 		{name: "matched string", kind: -1,
 			wire: `{"text":"Hi ###","output_ids":[1,2],"meta_info":{"finish_reason":{"type":"stop","matched":"###"},"prompt_tokens":3,"completion_tokens":2,"cached_tokens":2}}`,
@@ -164,6 +165,13 @@ data: {"index":1,"text":"Bb","output_ids":[5,6],"meta_info":{"finish_reason":{"t
 data: {"index":0,"text":"Aa","output_ids":[1,2],"meta_info":{"finish_reason":{"type":"stop","matched":7},"prompt_tokens":3,"completion_tokens":2}}`,
 			text: map[int]string{0: "Aa", 1: "Bb"}, finish: map[int]Finish{0: FinishStop, 1: FinishLength},
 			usage: &Usage{PromptTokens: 3, CompletionTokens: 4}},
+		{name: "cumulative ids without completion_tokens", kind: -1,
+			wire: `{"output_ids":[1],"meta_info":{}}
+
+data: {"output_ids":[1,2,3],"meta_info":{}}
+
+data: {"output_ids":[1,2,3,4],"meta_info":{"finish_reason":{"type":"length"}}}`,
+			text: map[int]string{0: ""}, finish: map[int]Finish{0: FinishLength}, ids: []uint32{1, 2, 3, 4}},
 		{name: "incremental server, cumulative config", kind: int(ErrMalformed),
 			wire: `{"text":"Hello","output_ids":[1],"meta_info":{"completion_tokens":1}}
 
@@ -195,6 +203,11 @@ data: {"text":" wo","output_ids":[2],"meta_info":{"completion_tokens":2}}`},
 			}
 			if d := cmp.Diff(tc.stop, got.stop, cmpEmptyMap); d != "" {
 				t.Errorf("stop: %s", d)
+			}
+			if tc.ids != nil {
+				if d := cmp.Diff(tc.ids, got.ids[0]); d != "" {
+					t.Errorf("ids: %s", d)
+				}
 			}
 			if tc.usage != nil {
 				if d := cmp.Diff(tc.usage, got.usage); d != "" {
