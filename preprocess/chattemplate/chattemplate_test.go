@@ -184,3 +184,18 @@ func TestClaudeCodeSteps(t *testing.T) {
 	_, err = tmpl.Render(l.input())
 	require.NoError(t, err)
 }
+
+func TestNestingBounded(t *testing.T) {
+	for name, src := range map[string]string{
+		"parentheses": "{{ " + strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000) + " }}",
+		"unary":       "{{ " + strings.Repeat("- ", 100000) + "1 }}",
+		"not":         "{{ " + strings.Repeat("not ", 100000) + "1 }}",
+		"blocks":      strings.Repeat("{% if true %}", 100000) + strings.Repeat("{% endif %}", 100000),
+	} {
+		_, err := Parse(src, Options{})
+		require.ErrorContains(t, err, "nesting deeper than", name)
+	}
+	// Real nesting is far below the bound.
+	_, err := Parse(strings.Repeat("{% if true %}", 50)+"x"+strings.Repeat("{% endif %}", 50), Options{})
+	require.NoError(t, err)
+}

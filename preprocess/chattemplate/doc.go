@@ -43,8 +43,9 @@
 // render is bounded: MaxSteps statements and loop iterations, MaxBytes for
 // the output and any string built, MaxDepth nested macro calls, ranges of at
 // most 2^20 items, and JSON input nested at most 512 levels. A render over a
-// bound fails with an error wrapping ErrLimit. An engine panic is recovered
-// and returned as an error.
+// bound fails with an error wrapping ErrLimit. Parse rejects expressions and
+// blocks nested more than 200 deep. An engine panic is recovered and
+// returned as an error.
 //
 // # Exactness
 //

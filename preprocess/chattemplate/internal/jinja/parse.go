@@ -192,6 +192,21 @@ func tokenizeExpr(s string) []tok {
 type exprParser struct {
 	tokens []tok
 	pos    int
+	depth  int // nesting of the recursive rules (patch: bounded)
+}
+
+// maxNesting bounds how deeply expressions and blocks nest (patch), so a
+// hostile template cannot exhaust the stack while parsing.
+const maxNesting = 200
+
+var errNesting = fmt.Errorf("nesting deeper than %d", maxNesting)
+
+func (p *exprParser) enter() error {
+	p.depth++
+	if p.depth > maxNesting {
+		return errNesting
+	}
+	return nil
 }
 
 func newExprParser(tokens []tok) *exprParser {
@@ -253,6 +268,10 @@ func parseExpr(s string) (expr, error) {
 
 // parseExpression handles the lowest precedence: inline if/else.
 func (p *exprParser) parseExpression() (expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
 	e, err := p.parseOr()
 	if err != nil {
 		return nil, err
@@ -321,6 +340,10 @@ func (p *exprParser) parseAnd() (expr, error) {
 }
 
 func (p *exprParser) parseNot() (expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
 	if p.peek().kind == tokName && p.peek().val == "not" {
 		p.advance()
 		operand, err := p.parseNot()
@@ -513,6 +536,10 @@ func (p *exprParser) parsePower() (expr, error) {
 }
 
 func (p *exprParser) parseUnary() (expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
 	if p.peek().kind == tokOp && (p.peek().val == "-" || p.peek().val == "+") {
 		op := p.advance().val
 		operand, err := p.parseUnary()
@@ -869,7 +896,7 @@ func parseTemplate(segs []segment) ([]node, error) {
 //     present on that side:
 //
 //     - lstrip_blocks: strip spaces and tabs (not newlines) from the start of
-//       the line up to the tag.
+//     the line up to the tag.
 //     - trim_blocks: strip a single newline immediately after the tag.
 //
 // Without these defaults, every block tag in a real chat template would
@@ -974,8 +1001,9 @@ func trimBlockNewline(s string) string {
 }
 
 type templateParser struct {
-	segs []segment
-	pos  int
+	segs  []segment
+	pos   int
+	depth int // block nesting (patch: bounded by maxNesting)
 }
 
 func (p *templateParser) done() bool {
@@ -999,6 +1027,11 @@ func (p *templateParser) advance() *segment {
 // stop keywords (e.g., "endif", "endfor", "elif", "else"). Returns the nodes
 // collected so far. The stop keyword segment is NOT consumed.
 func (p *templateParser) parseUntil(stopKeywords ...string) ([]node, error) {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxNesting {
+		return nil, errNesting
+	}
 	var nodes []node
 
 	for !p.done() {
