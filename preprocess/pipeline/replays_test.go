@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"net/http/httptest"
+
 	"github.com/agentwire/agentwire/parsers"
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/engine"
@@ -213,5 +215,44 @@ func TestReplayGuidedNemotron(t *testing.T) {
 			!sameArgs(got.Calls[0].Args, string(f.Expected.ToolCalls[0].Arguments)) || normFinish(f.Expected.FinishReason) != got.Finish {
 			t.Errorf("%s: %+v\n%s", api, got, body)
 		}
+	}
+}
+
+// TestReplaysChatUpstream serves the harness streams from an httptest
+// upstream speaking OpenAI's chat completions SSE, through the chat
+// pass-through adapter: reasoning_content and tool_calls deltas reach
+// every API as they are, streamed and unary.
+func TestReplaysChatUpstream(t *testing.T) {
+	var files []string
+	for _, g := range []string{"replays/harness/*.chunks.jsonl", "replays/agent-harness/*.sse"} {
+		m, _ := filepath.Glob(filepath.Join(streamsDir, g))
+		files = append(files, m...)
+	}
+	for _, f := range files {
+		_, want := chatChunkOutputs(t, f)
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sse bytes.Buffer
+		for _, line := range strings.Split(string(data), "\n") {
+			line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "data: "))
+			if line == "" || strings.HasPrefix(line, "//") || line == "[DONE]" {
+				continue
+			}
+			sse.WriteString("data: " + line + "\n\n")
+		}
+		sse.WriteString("data: [DONE]\n\n")
+		srv := httptest.NewServer(sseBody(sse.Bytes()))
+		eng := engine.NewChat(engine.ChatConfig{Config: engine.Config{BaseURL: srv.URL + "/v1"}})
+		for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APIMessages, preprocess.APIResponses} {
+			prep := prepFor(api, true, "", "")
+			prep.Engine.Chat = json.RawMessage(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
+			got, body := both(t, prep, nil, eng)
+			if d := cmp.Diff(want, got, cmpResult); d != "" {
+				t.Errorf("%s %s (-want +got):\n%s\n%s", filepath.Base(f), api, d, body)
+			}
+		}
+		srv.Close()
 	}
 }

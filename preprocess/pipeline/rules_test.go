@@ -43,10 +43,14 @@ func txtOuts(finish engine.Finish, deltas ...string) []engine.Output {
 
 // both serves prep streamed and unary, checks they agree and returns the
 // streamed result and body.
-func both(t *testing.T, prep *preprocess.Prepared, outs []engine.Output) (result, string) {
+func both(t *testing.T, prep *preprocess.Prepared, outs []engine.Output, engs ...engine.Engine) (result, string) {
 	t.Helper()
+	var eng engine.Engine = newFake(outs)
+	if len(engs) > 0 {
+		eng = engs[0]
+	}
 	prep.Stream = true
-	w := serve(t, newFake(outs), prep)
+	w := serve(t, eng, prep)
 	if w.Code != 200 {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
 	}
@@ -57,7 +61,10 @@ func both(t *testing.T, prep *preprocess.Prepared, outs []engine.Output) (result
 	body := w.Body.String()
 	p2 := *prep
 	p2.Stream = false
-	w = serve(t, newFake(outs), &p2)
+	if len(engs) == 0 {
+		eng = newFake(outs)
+	}
+	w = serve(t, eng, &p2)
 	ur, err := unaryResult(prep.API, w.Body.Bytes())
 	if err != nil {
 		t.Fatalf("%v\n%s", err, w.Body)
