@@ -4,14 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"net/http/httptest"
 
 	"github.com/agentwire/agentwire/parsers"
 	"github.com/agentwire/agentwire/preprocess"
