@@ -130,20 +130,23 @@ func TestStopsAndEOS(t *testing.T) {
 	require.Empty(t, prep.Engine.Stop.VisibleIDs)
 }
 
-// TestToolEndVisible: gpt-oss's <|call|> is an EOS id and Harmony's call
-// end marker, so it stops the engine visibly.
+// TestToolEndVisible: gpt-oss's <|call|> and <|return|> are EOS ids and
+// Harmony end markers, so they stop the engine visibly.
 func TestToolEndVisible(t *testing.T) {
 	m := largeModel(t, "gptoss")
 	p := New(m, Options{})
 	prep, err := p.Chat(context.Background(), chatReq(t, toolTurn+`}`))
 	require.NoError(t, err)
-	require.Equal(t, []uint32{200012}, prep.Engine.Stop.VisibleIDs)
-	require.Equal(t, []uint32{200002, 199999}, prep.Engine.Stop.HiddenIDs)
+	require.Equal(t, []uint32{200012, 200002}, prep.Engine.Stop.VisibleIDs)
+	require.Equal(t, []uint32{199999}, prep.Engine.Stop.HiddenIDs)
 	require.False(t, prep.Engine.SkipSpecialTokens, "PRE.1: harmony needs special tokens")
 	_, err = p.Chat(context.Background(), chatReq(t, toolTurn+`,"skip_special_tokens":true}`))
 	var bad *BadRequestError
 	require.True(t, errors.As(err, &bad))
 	require.ErrorContains(t, err, `"harmony"`)
+	var oe *openai.APIError
+	require.True(t, errors.As(err, &oe), "a BadRequestError unwraps to the API's own error")
+	require.Equal(t, 400, oe.Status)
 	// Without tools the tool parser does not run and <|call|> stays hidden.
 	prep, err = p.Chat(context.Background(), chatReq(t, `{"messages":[{"role":"user","content":"hi"}]}`))
 	require.NoError(t, err)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/agentwire/agentwire/protocols/anthropic"
+	"github.com/agentwire/agentwire/protocols/convert"
+	"github.com/agentwire/agentwire/protocols/openai"
 	"github.com/agentwire/agentwire/protocols/responses"
 	"github.com/stretchr/testify/require"
 )
@@ -96,4 +98,11 @@ var conversations = []struct {
 	{"claude-code B", APIMessages, []string{"claude-code_B-bash_0001-POST-v1_messages.body.json", "claude-code_B-bash_0002-POST-v1_messages.body.json"}},
 	{"codex A", APIResponses, []string{"codex_A-gpt-5.5_0003-POST-v1_responses.body.json"}},
 	{"codex B", APIResponses, []string{"codex_B-gpt-5.5_0004-POST-v1_responses.body.json", "codex_B-gpt-5.5_0005-POST-v1_responses.body.json"}},
+}
+
+type chatAlias = openai.ChatRequest
+
+func anthropicToChat(r *anthropic.MessagesRequest, opts convert.AnthropicOptions) (*openai.ChatRequest, any, error) {
+	c, a, err := convert.AnthropicToChat(r, opts)
+	return c, a, err
 }

@@ -113,12 +113,32 @@ func ContextLengthError(promptTokens, maxContext int) error {
 }
 
 // BadRequestError is a request the preprocessor cannot serve as sent (a
-// template's raise_exception, PRE.1, an unknown tool_choice name). The
-// server answers it with 400 in the API's shape.
-type BadRequestError struct{ Err error }
+// template's raise_exception, PRE.1, an unknown tool_choice name). It
+// unwraps to its cause and to the 400 error in the API's own shape
+// (*openai.APIError, *anthropic.APIError or *responses.APIError), so a
+// server that answers protocols API errors answers it without knowing
+// this type.
+type BadRequestError struct {
+	Err error
+	API API
+}
 
 func (e *BadRequestError) Error() string { return e.Err.Error() }
-func (e *BadRequestError) Unwrap() error { return e.Err }
+
+// Unwrap returns the cause and the API error.
+func (e *BadRequestError) Unwrap() []error {
+	msg := e.Err.Error()
+	var api error
+	switch e.API {
+	case APIMessages:
+		api = anthropic.NewAPIError(400, msg)
+	case APIResponses:
+		api = responses.NewAPIError(400, msg)
+	default:
+		api = openai.BadRequest(msg)
+	}
+	return []error{e.Err, api}
+}
 
 // Chat prepares a chat completion request. It applies
 // req.NormalizeThinking (so it modifies req's template arguments).
@@ -217,7 +237,7 @@ func (p *Preprocessor) Completion(ctx context.Context, req *openai.CompletionReq
 	case len(pr.Texts) == 1:
 		prep.Engine.Prompt = pr.Texts[0]
 	case pr.Texts != nil || pr.TokenArrays != nil:
-		return nil, &BadRequestError{errors.New("only one prompt per request is supported")}
+		return nil, &BadRequestError{errors.New("only one prompt per request is supported"), APICompletions}
 	default:
 		prep.Engine.Prompt = pr.Text.Value()
 	}
@@ -229,7 +249,7 @@ func (p *Preprocessor) Completion(ctx context.Context, req *openai.CompletionReq
 	var warn string
 	prep.Engine.SkipSpecialTokens, warn, err = DecideSkipSpecial("", "", skip, set, p.opts.LenientSkipSpecial)
 	if err != nil {
-		return nil, &BadRequestError{err}
+		return nil, &BadRequestError{err, APICompletions}
 	}
 	p.warn(warn)
 	if n, ok := req.N.Get(); ok {
@@ -275,11 +295,11 @@ func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api AP
 	if tc.Function != "" {
 		choice = "function"
 		if !slices.ContainsFunc(req.Tools, func(t openai.Tool) bool { return t.Function.Name == tc.Function }) {
-			return nil, &BadRequestError{fmt.Errorf("tool_choice names the function %q, which is not among the tools", tc.Function)}
+			return nil, &BadRequestError{fmt.Errorf("tool_choice names the function %q, which is not among the tools", tc.Function), api}
 		}
 	}
 	if choice == "required" && len(req.Tools) == 0 {
-		return nil, &BadRequestError{errors.New("tool_choice is required but no tools were given")}
+		return nil, &BadRequestError{errors.New("tool_choice is required but no tools were given"), api}
 	}
 
 	tools := req.Tools
@@ -288,9 +308,9 @@ func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api AP
 	}
 	tmpl := m.Template(len(tools) > 0)
 	if tmpl == nil {
-		return nil, &BadRequestError{fmt.Errorf("the model %s has no chat template", m.Name)}
+		return nil, &BadRequestError{fmt.Errorf("the model %s has no chat template", m.Name), api}
 	}
-	prompt, err := p.render(tmpl, req.Messages, tools, args)
+	prompt, err := p.render(tmpl, req.Messages, tools, args, api)
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +333,7 @@ func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api AP
 		ReasoningAwareGuided: p.opts.ReasoningAwareGuided,
 	})
 	if err != nil {
-		return nil, &BadRequestError{err}
+		return nil, &BadRequestError{err, api}
 	}
 	p.warn(d.Warning)
 
@@ -488,7 +508,7 @@ func schemaOr(s openai.RawJSON) json.RawMessage {
 // render builds the template input and renders it. A template's
 // raise_exception is a *BadRequestError wrapping the
 // *chattemplate.TemplateError.
-func (p *Preprocessor) render(t *Template, msgs []openai.Message, tools []openai.Tool, args Args) (string, error) {
+func (p *Preprocessor) render(t *Template, msgs []openai.Message, tools []openai.Tool, args Args, api API) (string, error) {
 	in, err := p.templateInput(t, msgs, tools, args)
 	if err != nil {
 		return "", err
@@ -497,7 +517,7 @@ func (p *Preprocessor) render(t *Template, msgs []openai.Message, tools []openai
 	if err != nil {
 		var te *chattemplate.TemplateError
 		if errors.As(err, &te) {
-			return "", &BadRequestError{err}
+			return "", &BadRequestError{err, api}
 		}
 		return "", fmt.Errorf("preprocess: rendering the chat template: %w", err)
 	}

@@ -207,14 +207,27 @@ func ReasoningRule(name string) Rule {
 // SkipSpecialError is PRE.1's rejection: the request set
 // skip_special_tokens=true but a configured parser needs special tokens.
 type SkipSpecialError struct {
+	Needs []SpecialNeed // the parsers that need them (tool first)
+}
+
+// SpecialNeed is one parser that needs special tokens.
+type SpecialNeed struct {
 	Parser string // the parser name as configured
 	Kind   string // "tool" or "reasoning"
 	Why    string // which markers are special tokens
 }
 
 func (e *SkipSpecialError) Error() string {
-	return fmt.Sprintf("skip_special_tokens=true cannot be used with the %s parser %q: %s; with them skipped the %s would be lost (send skip_special_tokens=false or omit it)",
-		e.Kind, e.Parser, e.Why, map[string]string{"tool": "tool calls", "reasoning": "reasoning"}[e.Kind])
+	var b strings.Builder
+	b.WriteString("skip_special_tokens=true cannot be used with ")
+	for i, n := range e.Needs {
+		if i > 0 {
+			b.WriteString(" or ")
+		}
+		fmt.Fprintf(&b, "the %s parser %q (%s)", n.Kind, n.Parser, n.Why)
+	}
+	b.WriteString(": with them skipped, tool calls and reasoning would arrive as plain content; send skip_special_tokens=false or omit it")
+	return b.String()
 }
 
 // DecideSkipSpecial is PRE.1. requested is the request's
@@ -224,30 +237,29 @@ func (e *SkipSpecialError) Error() string {
 // parser the request's value is kept and unset means true (the engines'
 // default: a template's control tokens are not shown).
 func DecideSkipSpecial(toolParser, reasoningParser string, requested, set, lenient bool) (skip bool, warning string, err error) {
-	var need *Rule
-	var kind, parser string
-	if reasoningParser != "" {
-		if r := ReasoningRule(reasoningParser); r.Special == SpecialYes {
-			need, kind, parser = &r, "reasoning", reasoningParser
+	var needs []SpecialNeed
+	if toolParser != "" {
+		if r := ToolRule(toolParser); r.Special == SpecialYes {
+			needs = append(needs, SpecialNeed{toolParser, "tool", r.SpecialWhy})
 		}
 	}
-	if need == nil && toolParser != "" {
-		if r := ToolRule(toolParser); r.Special == SpecialYes {
-			need, kind, parser = &r, "tool", toolParser
+	if reasoningParser != "" {
+		if r := ReasoningRule(reasoningParser); r.Special == SpecialYes {
+			needs = append(needs, SpecialNeed{reasoningParser, "reasoning", r.SpecialWhy})
 		}
 	}
 	switch {
-	case need == nil && set:
+	case needs == nil && set:
 		return requested, "", nil
-	case need == nil:
+	case needs == nil:
 		return true, "", nil
 	case !set || !requested:
 		return false, "", nil
 	case lenient:
-		e := &SkipSpecialError{Parser: parser, Kind: kind, Why: need.SpecialWhy}
+		e := &SkipSpecialError{Needs: needs}
 		return false, "skip_special_tokens overridden to false: " + e.Error(), nil
 	}
-	return false, "", &SkipSpecialError{Parser: parser, Kind: kind, Why: need.SpecialWhy}
+	return false, "", &SkipSpecialError{Needs: needs}
 }
 
 // Args are a request's chat template arguments (chat_template_kwargs

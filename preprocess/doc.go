@@ -1,0 +1,49 @@
+// Package preprocess is the request half of serving a model to agent
+// harnesses: from a decoded API request to the engine request and the
+// response plan. (The response half, engine output to API bytes, is
+// package preprocess/pipeline; Prepared in plan.go is the contract between
+// the two.)
+//
+// A Model is a Hugging Face model directory loaded once (LoadModel): the
+// tokenizer, the chat templates (tokenizer_config.json's chat_template as a
+// string or a list of named templates, chat_template.jinja), the special
+// tokens, the EOS ids of generation_config.json, the context length of
+// config.json, and the tool and reasoning parser names from the
+// model-family table (Families), which the caller may override.
+//
+// A Preprocessor serves one Model and is safe for concurrent use. Chat,
+// Messages, Responses and Completion each return a *Prepared:
+//
+//  1. Anthropic and Responses requests are translated to the chat request
+//     (package protocols/convert); their translation contexts go to the
+//     response plan.
+//  2. The chat template is rendered as transformers' apply_chat_template
+//     renders it (package preprocess/chattemplate), from a template input
+//     built as vLLM builds it: tool-call arguments as objects, tool results
+//     with their ids and names, text parts joined, earlier turns' reasoning
+//     replayed (passed as reasoning_content when the template reads it,
+//     else folded into the content between the reasoning parser's own
+//     markers), chat_template_kwargs and the API's thinking options as
+//     top-level template variables.
+//  3. PRE.1–PRE.6 and the tool-parsing jail are decided from one table
+//     keyed by canonical parser name (Rules, Decide); PARSER_CASES.md shows
+//     the same table and a test keeps them equal.
+//  4. The prompt is tokenized (NUL bytes stripped), checked against the
+//     context length (an *engine.Error of kind ErrContextLength carrying
+//     both numbers), and the engine request is assembled: max_tokens always
+//     explicit (context − prompt by default, an explicit value clamped to
+//     the room left), stop strings and hidden/visible stop ids (EOS ids
+//     hidden; a tool parser's end token that is an EOS id visible; the
+//     request's stop_token_ids hidden), sampling, and guided decoding for
+//     tool_choice required/named.
+//
+// Request errors (a template's raise_exception, PRE.1's rejection, a
+// tool_choice naming an undeclared tool) are *BadRequestError values that
+// unwrap to the API's own 400 error.
+//
+// The prefix cache: the next turn of a conversation re-renders the previous
+// prompt plus the new messages, so the token ids of the unchanged prefix
+// are reused up to the last special-token boundary that is provably safe
+// (see prefix.go); the result is identical to a cold encode, which a test
+// checks on every captured Claude Code and Codex conversation.
+package preprocess
