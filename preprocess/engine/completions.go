@@ -23,6 +23,7 @@ import (
 type completionsDecoder struct {
 	p         fastjson.Parser
 	stopField string // the per-choice stop reason member
+	idsOnly   bool   // drop the text of chunks that carry token ids
 
 	outs    []Output
 	next    int
@@ -96,6 +97,9 @@ func (d *completionsDecoder) feed(data []byte, isError bool) error {
 			return err
 		}
 		d.idSpans = append(d.idSpans, span{int32(start), int32(len(d.ids))})
+		if tv := c.Get("token_ids"); d.idsOnly && (len(out.Text) == 0 || tv != nil && tv.Type() == fastjson.TypeArray) {
+			out.Text, out.HasText = nil, false
+		}
 		lpStart := len(d.lps)
 		if lp := c.Get("logprobs"); lp != nil && lp.Type() == fastjson.TypeObject {
 			if err := d.completionLogprobs(lp, d.ids[start:]); err != nil {
@@ -334,6 +338,7 @@ type completionsOptions struct {
 	noTokenIDs     bool // vLLM: do not ask for return_token_ids
 	legacyGuided   bool // vLLM: guided_* instead of structured_outputs
 	maxTopLogprobs int  // trtllm: clamp logprobs (0: no clamp)
+	idsOnly        bool // vLLM: pass on token ids without their text
 }
 
 // appendCompletionsRequest appends the JSON body of req for the flavor.

@@ -84,6 +84,14 @@
 //	                      return_token_ids true (unless NoTokenIDs)
 //	ExtraArgs             merged last: its members override the above
 //
+// With VLLMConfig.TokenIDsOnly (and SGLangConfig.TokenIDsOnly) the outputs
+// carry only the token ids of chunks that have them, so the response
+// pipeline detokenizes and applies the stops itself — the preferred mode
+// when the pipeline has the tokenizer: exact stop strings, and visible
+// stop ids keep their text (a text engine drops a stop token's text
+// unless include_stop_str_in_output is set, which would keep the hidden
+// ones' too).
+//
 // Read per chunk: choices[].index, text, token_ids, logprobs (tokens,
 // token_logprobs, top_logprobs), finish_reason and stop_reason (a string:
 // the stop string, FinishStop; a number: the stop token id, FinishStop

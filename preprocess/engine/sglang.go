@@ -20,6 +20,12 @@ type SGLangConfig struct {
 	// need no setting: whether they are cumulative is read off
 	// meta_info.completion_tokens.
 	IncrementalText bool
+
+	// TokenIDsOnly passes on only output_ids (Text nil, HasText false) of
+	// events that carry them, for the response pipeline to detokenize (see
+	// VLLMConfig.TokenIDsOnly). The text is still checked in cumulative
+	// mode.
+	TokenIDsOnly bool
 }
 
 // SGLang is the adapter for SGLang's native /generate API, streamed. It
@@ -35,8 +41,8 @@ func NewSGLang(cfg SGLangConfig) *SGLang {
 	base := strings.TrimSuffix(strings.TrimRight(cfg.BaseURL, "/"), "/v1")
 	e := &SGLang{c: newClient(cfg.Config, "")}
 	e.c.url = base + "/generate"
-	incremental := cfg.IncrementalText
-	e.pool.new = func() decoder { return &sglangDecoder{incrementalText: incremental} }
+	incremental, idsOnly := cfg.IncrementalText, cfg.TokenIDsOnly
+	e.pool.new = func() decoder { return &sglangDecoder{incrementalText: incremental, idsOnly: idsOnly} }
 	return e
 }
 
@@ -175,6 +181,7 @@ type sglangChoice struct {
 type sglangDecoder struct {
 	p               fastjson.Parser
 	incrementalText bool
+	idsOnly         bool
 
 	choices []sglangChoice
 	out     Output
@@ -268,6 +275,9 @@ func (d *sglangDecoder) feed(data []byte, isError bool) error {
 			c.ids += n
 		}
 		d.out.TokenIDs = d.ids
+	}
+	if d.idsOnly && (len(d.out.Text) == 0 || v.Get("output_ids") != nil) {
+		d.out.Text, d.out.HasText = nil, false
 	}
 
 	if meta != nil {

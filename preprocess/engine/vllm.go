@@ -14,6 +14,14 @@ type VLLMConfig struct {
 	// guided_choice / guided_grammar instead of structured_outputs (vLLM
 	// releases before structured_outputs).
 	LegacyGuidedDecoding bool
+
+	// TokenIDsOnly passes on only the token ids of chunks that carry them
+	// (Text nil, HasText false), so that the response pipeline detokenizes
+	// them itself: exact stop-string handling and visible stop ids (whose
+	// text vLLM drops unless include_stop_str_in_output is set, which
+	// would also keep the hidden ones). Use it when the pipeline has the
+	// model's tokenizer. Chunks without token_ids keep their text.
+	TokenIDsOnly bool
 }
 
 // Completions is an adapter for an OpenAI-compatible /v1/completions
@@ -30,7 +38,8 @@ type Completions struct {
 // ("http://127.0.0.1:8000/v1").
 func NewVLLM(cfg VLLMConfig) *Completions {
 	return newCompletions(cfg.Config, completionsOptions{
-		flavor: flavorVLLM, noTokenIDs: cfg.NoTokenIDs, legacyGuided: cfg.LegacyGuidedDecoding,
+		flavor: flavorVLLM, noTokenIDs: cfg.NoTokenIDs && !cfg.TokenIDsOnly, legacyGuided: cfg.LegacyGuidedDecoding,
+		idsOnly: cfg.TokenIDsOnly,
 	})
 }
 
@@ -42,7 +51,8 @@ func newCompletions(cfg Config, o completionsOptions) *Completions {
 	}
 	e := &Completions{c: newClient(cfg, ""), opts: o}
 	e.c.url = openAIBase(cfg.BaseURL) + "/completions"
-	e.pool.new = func() decoder { return &completionsDecoder{stopField: stopField} }
+	idsOnly := o.idsOnly
+	e.pool.new = func() decoder { return &completionsDecoder{stopField: stopField, idsOnly: idsOnly} }
 	return e
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -262,5 +263,54 @@ func TestKeepAlive(t *testing.T) {
 	}
 	if n := conns.Load(); n != 1 {
 		t.Errorf("%d connections for 5 sequential streams, want 1", n)
+	}
+}
+
+// TestTokenIDsOnly: with TokenIDsOnly the outputs carry the ids and no
+// text, for the pipeline to detokenize (vLLM and SGLang native).
+func TestTokenIDsOnly(t *testing.T) {
+	rec := recordings(t)["vllm/qwen3-0.6B/chat_completion_stream_8f33c28b-tool.json"]
+	n := int(usageOf(rec).CompletionTokens)
+	for _, tc := range []struct {
+		name string
+		wire []byte
+		eng  func(url string) Engine
+	}{
+		{"vllm", vllmWire(rec, "stop_reason", true), func(url string) Engine {
+			return NewVLLM(VLLMConfig{Config: Config{BaseURL: url}, TokenIDsOnly: true, NoTokenIDs: true})
+		}},
+		{"sglang", sglangWire(rec, true, true), func(url string) Engine {
+			return NewSGLang(SGLangConfig{Config: Config{BaseURL: url}, TokenIDsOnly: true})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := newUpstream(t, sseHandler(tc.wire))
+			st, err := tc.eng(u.URL).Generate(ctxTimeout(t, 5*time.Second), textReq())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			var ids []uint32
+			var finish Finish
+			for {
+				out, err := st.Next()
+				if err != nil {
+					break
+				}
+				if out.HasText || len(out.Text) > 0 {
+					t.Fatalf("text %q in ids-only mode", out.Text)
+				}
+				ids = append(ids, out.TokenIDs...)
+				if out.Finish != FinishNone {
+					finish = out.Finish
+				}
+			}
+			if len(ids) != n || ids[n-1] != fakeID(n-1) || finish != FinishEOS {
+				t.Errorf("%d ids, want %d; finish %v", len(ids), n, finish)
+			}
+			if tc.name == "vllm" && !bytes.Contains(u.lastBody(), []byte(`"return_token_ids":true`)) {
+				t.Errorf("TokenIDsOnly must ask for token ids: %s", u.lastBody())
+			}
+		})
 	}
 }
