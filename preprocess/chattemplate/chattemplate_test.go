@@ -199,3 +199,28 @@ func TestNestingBounded(t *testing.T) {
 	_, err := Parse(strings.Repeat("{% if true %}", 50)+"x"+strings.Repeat("{% endif %}", 50), Options{})
 	require.NoError(t, err)
 }
+
+func TestPlainRun(t *testing.T) {
+	// Every position of every special byte, in strings longer than a word.
+	for _, special := range []byte{'"', '\\', 0, 0x1f, '\n'} {
+		for n := 0; n < 20; n++ {
+			for at := 0; at <= n; at++ {
+				b := []byte(strings.Repeat("aé~\x7f\x20", 5))[:n]
+				want := len(b)
+				if at < n {
+					b[at] = special
+					want = at
+					for k := 0; k < at; k++ {
+						if c := b[k]; c == '"' || c == '\\' || c < 0x20 {
+							want = k
+							break
+						}
+					}
+				}
+				require.Equal(t, want, plainRunOf(b), "special %q at %d in %q", special, at, b)
+			}
+		}
+	}
+}
+
+func plainRunOf(b []byte) int { d := jsonDecoder{data: b}; return d.plainRun(0) }

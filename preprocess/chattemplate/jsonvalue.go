@@ -370,15 +370,7 @@ func (d *jsonDecoder) str() (string, error) {
 
 // plainRun returns the end of the run of string bytes from i that need no
 // decoding (no quote, backslash or control character).
-func (d *jsonDecoder) plainRun(i int) int {
-	for i < len(d.data) {
-		if c := d.data[i]; c == '"' || c == '\\' || c < 0x20 {
-			return i
-		}
-		i++
-	}
-	return i
-}
+func (d *jsonDecoder) plainRun(i int) int { return jinja.PlainRun(d.data, i) }
 
 func (d *jsonDecoder) hex4() (rune, bool) {
 	if len(d.data)-d.pos < 4 {

@@ -5,6 +5,7 @@ package jinja
 // and strftime follow CPython's rules here.
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sort"
@@ -290,6 +291,15 @@ const hexDigits = "0123456789abcdef"
 func appendJSONString(b []byte, s string, ensureASCII bool) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
+		if !ensureASCII {
+			if j := plainRunString(s, i); j > i {
+				b = append(b, s[i:j]...)
+				i = j
+				if i == len(s) {
+					break
+				}
+			}
+		}
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' && (c < 0x7f || (!ensureASCII && c >= 0x80)) {
 			j := i + 1
@@ -722,4 +732,48 @@ func orderable(op string, a, b Value) error {
 		return nil
 	}
 	return fmt.Errorf("TypeError: '%s' not supported between instances of %s and %s", op, pyTypeName(a), pyTypeName(b))
+}
+
+// PlainRun returns the end of the run of bytes of s from i that a JSON
+// string holds without escaping: no '"', no '\\' and no control character
+// below 0x20. It tests eight bytes at a time.
+func PlainRun(s []byte, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		if wordNeedsEscape(binary.LittleEndian.Uint64(s[i:])) {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+	}
+	return i
+}
+
+// plainRunString is PlainRun for a string.
+func plainRunString(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if wordNeedsEscape(x) {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+	}
+	return i
+}
+
+// wordNeedsEscape reports whether one of the eight bytes of x may be '"',
+// '\\' or below 0x20 (no false negatives; a false positive only sends the
+// word to the byte loop).
+func wordNeedsEscape(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q := x ^ (ones * '"')
+	b := x ^ (ones * '\\')
+	return ((x-ones*0x20)&^x|(q-ones)&^q|(b-ones)&^b)&highs != 0
 }
