@@ -186,7 +186,9 @@ func errorBodyMessage(body []byte) string {
 //	SGLang: "The input (5000 tokens) is longer than the model's context
 //	        length (4096 tokens).", "Requested token count exceeds the
 //	        model's maximum context length of 4096 tokens…"
-//	trtllm: "… exceeds the max_seq_len …", "prompt length … exceeds …"
+//	        "The decoder prompt (length 5000) is longer than the maximum
+//	        model length of 4096. Make sure that `max_model_len` is …"
+//	trtllm: "Prompt length (5000) exceeds max_seq_len (4096)"-style messages
 var contextMarkers = []string{
 	"maximum context length",
 	"context length",
@@ -247,9 +249,18 @@ func contextNumbers(msg string) (prompt, limit int) {
 	if limit == 0 {
 		limit = numberAfter(m, "context length (")
 	}
+	if limit == 0 {
+		limit = numberAfter(m, "maximum model length of ")
+	}
+	if limit == 0 {
+		limit = numberAfter(m, "max_seq_len (")
+	}
 	prompt = numberAfter(m, "request has ")
-	if prompt == 0 {
-		prompt = numberAfter(m, "The input (")
+	for _, k := range []string{"The input (", "prompt (length ", "Prompt length (", "tokens: "} {
+		if prompt != 0 {
+			break
+		}
+		prompt = numberAfter(m, k)
 	}
 	if prompt == 0 {
 		if n := numberAfter(m, "requested "); n > 0 {
