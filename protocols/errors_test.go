@@ -114,3 +114,9 @@ func TestResponsesFailError(t *testing.T) {
 		t.Errorf("failed event:\n%s", out)
 	}
 }
+
+var (
+	_ protocols.ErrorEmitter = (*anthropic.Emitter)(nil)
+	_ protocols.ErrorEmitter = (*openai.ChunkEmitter)(nil)
+	_ protocols.ErrorEmitter = (*responses.Emitter)(nil)
+)

@@ -97,3 +97,12 @@ type Emitter interface {
 	// Fail ends the stream with an error event carrying message.
 	Fail(dst []byte, message string) []byte
 }
+
+// ErrorEmitter is implemented by the emitters that can end a stream with a
+// typed error in their API's shape (anthropic.Emitter, openai.ChunkEmitter,
+// responses.Emitter): FailError is Fail with the status-specific type and
+// code of err (see Error). Callers holding an Emitter type-assert to it.
+type ErrorEmitter interface {
+	Emitter
+	FailError(dst []byte, err *Error) []byte
+}

@@ -151,3 +151,29 @@ func TestOpenAIResponsesSDKCustomAndNamespacedToolsUnary(t *testing.T) {
 	}
 	checkCodexOutput(t, *final)
 }
+
+// On the chat side the custom tool is an ordinary function call: the
+// openai-go ChatCompletionAccumulator assembles its {"input": …}
+// arguments, and CustomToolInput recovers the free text exactly.
+func TestOpenAIChatAccumulatorCustomToolArguments(t *testing.T) {
+	srv := serve(t, func() protocols.Emitter {
+		return awopenai.NewChunkEmitter(awopenai.ChunkConfig{Model: "m"})
+	}, customToolTurn(), nil)
+	client := openaisdk.NewClient(ooption.WithBaseURL(srv.URL), ooption.WithAPIKey("test"), ooption.WithMaxRetries(0))
+	stream := client.Chat.Completions.NewStreaming(context.Background(), openaisdk.ChatCompletionNewParams{Model: "m",
+		Messages: []openaisdk.ChatCompletionMessageParamUnion{openaisdk.UserMessage("go")}})
+	var acc openaisdk.ChatCompletionAccumulator
+	for stream.Next() {
+		acc.AddChunk(stream.Current())
+	}
+	if err := stream.Err(); err != nil {
+		t.Fatal(err)
+	}
+	calls := acc.Choices[0].Message.ToolCalls
+	if len(calls) != 2 || calls[1].Function.Name != "apply_patch" {
+		t.Fatalf("tool calls %+v", calls)
+	}
+	if got := string(awresponses.CustomToolInput(nil, []byte(calls[1].Function.Arguments))); got != patchText {
+		t.Errorf("custom input %q, want %q", got, patchText)
+	}
+}

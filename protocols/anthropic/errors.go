@@ -97,6 +97,7 @@ func DecodeMessagesRequest(data []byte, opts DecodeOptions) (*MessagesRequest, e
 	if err := decode(data, &r, opts); err != nil {
 		return nil, err
 	}
+	r.Original = data
 	return &r, nil
 }
 
@@ -106,6 +107,7 @@ func DecodeCountTokensRequest(data []byte, opts DecodeOptions) (*CountTokensRequ
 	if err := decode(data, &r, opts); err != nil {
 		return nil, err
 	}
+	r.Original = data
 	return &r, nil
 }
 

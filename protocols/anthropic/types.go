@@ -69,6 +69,12 @@ type MessagesRequest struct {
 	Safeguards RawJSON `json:"safeguards,omitzero"`
 	NvExt      RawJSON `json:"nvext,omitzero"` // gated; see NvExtCacheSalt
 
+	// Original is the body the request was decoded from, set by the
+	// package's Decode function (not by UnmarshalJSON): for proxies that
+	// forward the client's exact bytes. It aliases the caller's buffer (no
+	// copy): do not modify that buffer while the request is in use.
+	Original []byte `json:"-"`
+
 	Extra protocols.Extra `json:"-"`
 }
 
@@ -362,6 +368,12 @@ type CountTokensRequest struct {
 	ToolChoice   *ToolChoice   `json:"tool_choice,omitzero"`
 	Thinking     *Thinking     `json:"thinking,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
+
+	// Original is the body the request was decoded from, set by the
+	// package's Decode function (not by UnmarshalJSON): for proxies that
+	// forward the client's exact bytes. It aliases the caller's buffer (no
+	// copy): do not modify that buffer while the request is in use.
+	Original []byte `json:"-"`
 
 	Extra protocols.Extra `json:"-"`
 }

@@ -98,6 +98,12 @@ type ChatRequest struct {
 	LogprobTokenIDs  []uint32   `json:"logprob_token_ids,omitzero"`
 	PromptCacheKey   string     `json:"prompt_cache_key,omitzero"`
 
+	// Original is the body the request was decoded from, set by the
+	// package's Decode function (not by UnmarshalJSON): for proxies that
+	// forward the client's exact bytes. It aliases the caller's buffer (no
+	// copy): do not modify that buffer while the request is in use.
+	Original []byte `json:"-"`
+
 	Extra protocols.Extra `json:"-"`
 }
 

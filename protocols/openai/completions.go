@@ -35,6 +35,12 @@ type CompletionRequest struct {
 
 	NvExt *nvext.NvExt `json:"nvext,omitzero"`
 
+	// Original is the body the request was decoded from, set by the
+	// package's Decode function (not by UnmarshalJSON): for proxies that
+	// forward the client's exact bytes. It aliases the caller's buffer (no
+	// copy): do not modify that buffer while the request is in use.
+	Original []byte `json:"-"`
+
 	Extra protocols.Extra `json:"-"`
 }
 

@@ -26,6 +26,7 @@ func DecodeChatRequest(data []byte, opts DecodeOptions) (*ChatRequest, error) {
 	if err := decode(data, &r, opts); err != nil {
 		return nil, err
 	}
+	r.Original = data
 	return &r, nil
 }
 
@@ -36,6 +37,7 @@ func DecodeCompletionRequest(data []byte, opts DecodeOptions) (*CompletionReques
 	if err := decode(data, &r, opts); err != nil {
 		return nil, err
 	}
+	r.Original = data
 	return &r, nil
 }
 

@@ -79,5 +79,6 @@ func DecodeRequest(data []byte, opts DecodeOptions) (*Request, error) {
 			return nil, NewAPIError(http.StatusBadRequest, "Unsupported parameter(s): "+strings.Join(quoted, ", "))
 		}
 	}
+	r.Original = data
 	return &r, nil
 }

@@ -79,6 +79,12 @@ type Request struct {
 	ChatTemplateArgs   map[string]RawJSON `json:"chat_template_args,omitzero"`
 	ChatTemplateKwargs map[string]RawJSON `json:"chat_template_kwargs,omitzero"`
 
+	// Original is the body the request was decoded from, set by the
+	// package's Decode function (not by UnmarshalJSON): for proxies that
+	// forward the client's exact bytes. It aliases the caller's buffer (no
+	// copy): do not modify that buffer while the request is in use.
+	Original []byte `json:"-"`
+
 	Extra protocols.Extra `json:"-"`
 }
 
