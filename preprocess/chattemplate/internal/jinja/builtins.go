@@ -43,6 +43,7 @@ func registerGlobals(s *scope) {
 func builtinNamespace(args []Value, kwargs map[string]Value) (Value, error) {
 	d := NewDict()
 	dict := d.AsDict()
+	dict.Namespace = true
 	for k, v := range kwargs {
 		dict.Set(k, v)
 	}

@@ -322,8 +322,10 @@ func (e *evaluator) execSet(n *setNode) error {
 
 	if n.namespace != "" {
 		nsVal, ok := e.scope.get(n.namespace)
-		if !ok || !nsVal.IsDict() {
-			return fmt.Errorf("set: namespace %q not found or not a dict", n.namespace)
+		if !ok || !nsVal.IsDict() || !nsVal.AsDict().Namespace {
+			// Patch: as in jinja2, only namespace objects take attribute
+			// assignment (input dicts stay unmodified).
+			return fmt.Errorf("TemplateRuntimeError: cannot assign attribute on non-namespace object")
 		}
 		nsVal.AsDict().Set(n.target, val)
 		return nil

@@ -309,8 +309,9 @@ func (l *List) Append(v Value) { l.Items = append(l.Items, v) }
 // Dict is an ordered map of string keys to values. Insertion order is
 // preserved via the Keys slice.
 type Dict struct {
-	Keys []string
-	Data map[string]Value
+	Keys      []string
+	Data      map[string]Value
+	Namespace bool // made by namespace(): the only dict {% set x.y %} may assign (patch)
 }
 
 // Get returns the value for key and reports whether it was found.
