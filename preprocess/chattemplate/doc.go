@@ -50,7 +50,7 @@
 // # Exactness
 //
 // The tests render 24 templates (23 real ones, with provenance, and one
-// feature template) with 15 agent-shaped conversations and 50 small
+// feature template) with 15 agent-shaped conversations and 51 small
 // expression templates, and compare with goldens written by an oracle
 // (testdata/chattemplate/oracle.py: Python's jinja2 set up as transformers
 // sets it up); all are byte-identical. Known limits: a lone UTF-16
