@@ -76,7 +76,7 @@ func truncate(text string, req *engine.Request) ([]string, engine.Finish, string
 var markers = []string{thinkOpen, thinkClose, callOpen, callClose, imEnd}
 
 // Pieces cuts text into deltas of about one token: markers whole, other
-// text before each space or newline and after at most 4 bytes (never
+// text before each space, around each newline and after at most 4 bytes (never
 // inside a UTF-8 sequence).
 func Pieces(text string) []string {
 	var out []string
@@ -89,7 +89,7 @@ func Pieces(text string) []string {
 		n := 0
 		for n < len(text) {
 			_, size := utf8.DecodeRuneInString(text[n:])
-			if n > 0 && (n+size > 4 || text[n] == ' ' || text[n] == '\n' || text[n] == '<' && markerAt(text[n:]) != "") {
+			if n > 0 && (n+size > 4 || text[n] == ' ' || text[n] == '\n' || text[n-1] == '\n' || text[n] == '<' && markerAt(text[n:]) != "") {
 				break
 			}
 			n += size
