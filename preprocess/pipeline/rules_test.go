@@ -419,3 +419,25 @@ func TestVisibilityAndRoutes(t *testing.T) {
 		}
 	}
 }
+
+// TestImmediateNamedStreams: a named tool_choice call streams its
+// arguments as they arrive; cut short, it is abandoned.
+func TestImmediateNamedStreams(t *testing.T) {
+	prep := prepFor(preprocess.APIChat, true, "", "")
+	prep.Response.ImmediateTool, prep.Response.ImmediateToolName = true, "get_weather"
+	got, body := both(t, prep, txtOuts(engine.FinishEOS, "\n", `{"ci`, `ty": "Pa`, `ris"}`))
+	if d := cmp.Diff(result{Calls: []call{{Name: "get_weather", Args: `{"city":"Paris"}`}}, Finish: "tool"}, got, cmpResult); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	if strings.Count(body, `"arguments":"`) < 4 { // the start and three fragments
+		t.Errorf("arguments not streamed:\n%s", body)
+	}
+	for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APIMessages, preprocess.APIResponses} {
+		prep := prepFor(api, true, "", "")
+		prep.Response.ImmediateTool, prep.Response.ImmediateToolName = true, "get_weather"
+		got, body := both(t, prep, txtOuts(engine.FinishLength, `{"ci`, `ty": "Pa`))
+		if len(got.Calls) != 0 || got.Content != "" || got.Finish != "length" {
+			t.Errorf("%s cut short: %+v\n%s", api, got, body)
+		}
+	}
+}
