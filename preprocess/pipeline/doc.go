@@ -38,10 +38,12 @@
 // Immediate mode (ResponsePlan.ImmediateTool). With guided decoding for
 // tool_choice required or named, the content after reasoning is the call
 // JSON itself: an array of {"name", "parameters"} objects, or the arguments
-// object of ResponsePlan.ImmediateToolName. It is buffered (bounded by
-// Parsers.MaxCallBuffer) and emitted as whole calls at the end of the
-// choice; content of another shape is released as content, unchanged.
-// With PRE.4 the bare-JSON branch goes through it too.
+// object of ResponsePlan.ImmediateToolName. The named call streams: it
+// starts at the object's first byte, its arguments are sent as they arrive,
+// and it is abandoned if they do not end as one JSON object. The array is
+// buffered (bounded by Parsers.MaxCallBuffer) and emitted as whole calls
+// at the end of the choice. Content of another shape is released as
+// content, unchanged. With PRE.4 the bare-JSON branch goes through it too.
 //
 // PRE.6 (ResponsePlan.StripLeadingThink). The output is held while its
 // left-trimmed text is empty or a strict prefix of "<think>"; one leading
