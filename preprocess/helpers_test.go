@@ -106,3 +106,9 @@ func anthropicToChat(r *anthropic.MessagesRequest, opts convert.AnthropicOptions
 	c, a, err := convert.AnthropicToChat(r, opts)
 	return c, a, err
 }
+
+type chatMessage = openai.Message
+
+func newMessage(role, text string) openai.Message {
+	return openai.Message{Role: role, Content: openai.TextContent(text)}
+}

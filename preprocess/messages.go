@@ -41,6 +41,9 @@ var iteratesContent = regexp.MustCompile(`for\s+\w+\s+in\s+(?:message|msg|m|mess
 //     bos_token and friends).
 func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools []openai.Tool, args Args) (chattemplate.Input, error) {
 	src := t.Source()
+	if t.NormalizeRoles {
+		msgs = normalizeRoles(msgs)
+	}
 	parts := iteratesContent.MatchString(src)
 	developer := strings.Contains(src, "developer")
 	open, close := p.replayMarkers()
@@ -253,4 +256,38 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// normalizeRoles rewrites a conversation for a template that rejects
+// several system messages or consecutive user messages (see
+// Template.NormalizeRoles). msgs is not modified.
+func normalizeRoles(msgs []openai.Message) []openai.Message {
+	out := make([]openai.Message, 0, len(msgs))
+	text := func(m *openai.Message) string {
+		c, _ := m.Content.Get()
+		return openai.ContentText(c, "\n")
+	}
+	mergeable := func(m *openai.Message) bool {
+		return len(m.ToolCalls) == 0 && m.ToolCallID == ""
+	}
+	for i := range msgs {
+		m := msgs[i]
+		if m.Role == openai.RoleDeveloper {
+			m.Role = openai.RoleSystem
+		}
+		last := len(out) - 1
+		switch {
+		case m.Role == openai.RoleSystem && last >= 0 && out[last].Role == openai.RoleSystem && last == 0:
+			out[last].Content = openai.TextContent(text(&out[last]) + "\n\n" + text(&m))
+			continue
+		case m.Role == openai.RoleSystem && last >= 0:
+			m.Role = openai.RoleUser
+		}
+		if m.Role == openai.RoleUser && last >= 0 && out[last].Role == openai.RoleUser && mergeable(&out[last]) && mergeable(&m) {
+			out[last].Content = openai.TextContent(text(&out[last]) + "\n\n" + text(&m))
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -104,19 +104,36 @@ type Template struct {
 	// ArgumentsAsString: the template branches on `arguments is string`,
 	// so tool-call arguments are passed as the client's JSON string.
 	ArgumentsAsString bool
+
+	// NormalizeRoles: a probe at load time showed the template rejects
+	// (raise_exception) a conversation with several system messages or
+	// consecutive user messages, so such conversations are normalised
+	// before rendering: a leading run of system messages is merged into
+	// one, later system messages become user messages, and consecutive
+	// user messages are joined (with "\n\n").
+	NormalizeRoles bool
 }
+
+// roleProbe is a conversation real harnesses send (Claude Code: system
+// text inside messages; Codex: consecutive user messages) that some
+// templates reject.
+const roleProbe = `[{"role":"system","content":"a"},{"role":"system","content":"b"},{"role":"user","content":"c"},{"role":"user","content":"d"},{"role":"assistant","content":"e"},{"role":"system","content":"f"},{"role":"user","content":"g"}]`
 
 func newTemplate(name, src string, now func() time.Time) (*Template, error) {
 	t, err := chattemplate.Parse(src, chattemplate.Options{Now: now})
 	if err != nil {
 		return nil, fmt.Errorf("chat template %q: %w", name, err)
 	}
-	return &Template{
+	tm := &Template{
 		Name:              name,
 		Template:          t,
 		HandlesReasoning:  strings.Contains(src, "reasoning_content"),
 		ArgumentsAsString: strings.Contains(src, "arguments is string") || strings.Contains(src, "arguments is not string"),
-	}, nil
+	}
+	_, err = t.Render(chattemplate.Input{Messages: json.RawMessage(roleProbe), AddGenerationPrompt: true})
+	var te *chattemplate.TemplateError
+	tm.NormalizeRoles = errors.As(err, &te)
+	return tm, nil
 }
 
 // Template returns the template for a request: tool_use when the request
