@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -239,16 +240,18 @@ func TestVLLMHeaders(t *testing.T) {
 // the pool: sequential requests share one connection.
 func TestKeepAlive(t *testing.T) {
 	p := httpProtos()[0]
-	u := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+	var conns atomic.Int32
+	u := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sseHandler([]byte(p.chunk("a")+p.end))(w, r)
 		time.Sleep(20 * time.Millisecond) // the end of the body arrives after [DONE]
-	})
-	var conns atomic.Int32
+	}))
 	u.Config.ConnState = func(_ net.Conn, s http.ConnState) {
 		if s == http.StateNew {
 			conns.Add(1)
 		}
 	}
+	u.Start()
+	defer u.Close()
 	eng, hc := p.engine(u.URL, Config{})
 	defer checkGoroutines(t, hc)()
 	for i := 0; i < 5; i++ {
