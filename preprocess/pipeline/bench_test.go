@@ -220,3 +220,25 @@ func TestStepAllocs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRequest measures whole requests (the 126-token capture, token
+// ids through the Replay engine) on a reused Pipeline: the per-request
+// cost that BenchmarkPipeline* leave out (Reset, the envelope and terminal
+// events, Generate).
+func BenchmarkRequest(b *testing.B) {
+	for _, api := range allAPIs {
+		b.Run(api.String(), func(b *testing.B) {
+			prep, eng, _ := benchSetup(b, api, true)
+			p := &Pipeline{}
+			buf := make([]byte, 0, 1<<16)
+			for i := 0; i < 3; i++ {
+				buf = runRequest(b, p, prep, eng, buf)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				buf = runRequest(b, p, prep, eng, buf)
+			}
+		})
+	}
+}
