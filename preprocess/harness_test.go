@@ -56,8 +56,16 @@ func TestHarnessCaptures(t *testing.T) {
 						require.True(t, strings.HasSuffix(e.Prompt, "<|start|>assistant"), e.Prompt[len(e.Prompt)-80:])
 					}
 					if strings.Contains(file, "0002") {
-						// Claude Code's turn 2 replays its tool call and result.
+						// Claude Code's turn 2 replays its thinking, its tool
+						// call and the result.
 						require.Contains(t, e.Prompt, "Bash")
+						const thought = "The user wants me to run a quick harmless check. I will call a read-only tool first."
+						switch name {
+						case "gptoss":
+							require.Contains(t, e.Prompt, "<|channel|>analysis<|message|>"+thought+"<|end|>")
+						default:
+							require.Contains(t, e.Prompt, "<think>\n"+thought+"\n</think>")
+						}
 					}
 				})
 			}

@@ -33,8 +33,8 @@ var iteratesContent = regexp.MustCompile(`for\s+\w+\s+in\s+(?:message|msg|m|mess
 //   - developer messages become system messages unless the template knows
 //     the developer role;
 //   - reasoning of earlier assistant turns is replayed: passed as
-//     reasoning_content (segments joined with "\n") when the template reads
-//     it, else folded into the content between the reasoning parser's own
+//     reasoning_content (segments joined with "\n"; "thinking" for
+//     gpt-oss's template) when the template reads it, else folded into the content between the reasoning parser's own
 //     markers (<think>…</think> when it has no paired text markers), one
 //     block per non-empty segment, prefixed to the content;
 //   - template arguments become top-level variables (they override
@@ -121,7 +121,9 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 			b = appendJSONString(b, fold)
 		}
 		if len(reasoning) > 0 && t.HandlesReasoning {
-			b = append(b, `,"reasoning_content":`...)
+			b = append(b, ',')
+			b = appendJSONString(b, t.ReasoningKey)
+			b = append(b, ':')
 			b = appendJSONString(b, openai.FlattenReasoning(reasoningOf(reasoning)))
 		}
 		if m.Name != "" && role != openai.RoleTool {

@@ -96,10 +96,12 @@ type Template struct {
 	Name string
 	*chattemplate.Template
 
-	// HandlesReasoning: the template reads reasoning_content itself, so
-	// earlier turns' reasoning is passed through rather than folded into
-	// content (reasoning replay).
+	// HandlesReasoning: the template reads earlier turns' reasoning
+	// itself, from the message key ReasoningKey ("reasoning_content", or
+	// "thinking" for gpt-oss's template), so it is passed through rather
+	// than folded into content (reasoning replay).
 	HandlesReasoning bool
+	ReasoningKey     string
 
 	// ArgumentsAsString: the template branches on `arguments is string`,
 	// so tool-call arguments are passed as the client's JSON string.
@@ -127,8 +129,13 @@ func newTemplate(name, src string, now func() time.Time) (*Template, error) {
 	tm := &Template{
 		Name:              name,
 		Template:          t,
-		HandlesReasoning:  strings.Contains(src, "reasoning_content"),
 		ArgumentsAsString: strings.Contains(src, "arguments is string") || strings.Contains(src, "arguments is not string"),
+	}
+	switch {
+	case strings.Contains(src, "reasoning_content"):
+		tm.HandlesReasoning, tm.ReasoningKey = true, "reasoning_content"
+	case strings.Contains(src, "message.thinking") || strings.Contains(src, `"thinking" in message`) || strings.Contains(src, `message['thinking']`):
+		tm.HandlesReasoning, tm.ReasoningKey = true, "thinking"
 	}
 	_, err = t.Render(chattemplate.Input{Messages: json.RawMessage(roleProbe), AddGenerationPrompt: true})
 	var te *chattemplate.TemplateError
