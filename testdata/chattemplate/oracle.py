@@ -111,11 +111,15 @@ def render_line(tmpl, req):
 
 
 def run(template_path, now, lines, out):
-    tmpl = compile_template(load_template(template_path), now)
+    try:
+        tmpl = compile_template(load_template(template_path), now)
+    except jinja2.exceptions.TemplateError as e:
+        tmpl, failure = None, {"error": "%s: %s" % (type(e).__name__, e)}
     for line in lines:
         if not line.strip():
             continue
-        out.write(json.dumps(render_line(tmpl, json.loads(line)), ensure_ascii=False) + "\n")
+        res = render_line(tmpl, json.loads(line)) if tmpl else failure
+        out.write(json.dumps(res, ensure_ascii=False) + "\n")
 
 
 def split_expressions(text):
