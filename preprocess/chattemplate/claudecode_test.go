@@ -26,8 +26,10 @@ const (
 
 // claudeLine converts the recorded 49 KB Claude Code request (turn 2 of a
 // Bash tool use: thinking, tool_use, tool_result) to one runner input line:
-// the chat messages and tools convert.AnthropicToChat produces.
-func claudeLine(t testing.TB) []byte {
+// the chat messages and tools convert.AnthropicToChat produces (with
+// objectArgs, tool-call arguments decoded to objects; map-based re-encoding
+// sorts message keys, which no template depends on).
+func claudeLine(t testing.TB, objectArgs bool) []byte {
 	t.Helper()
 	data, err := os.ReadFile(claudeCapture)
 	if err != nil {
@@ -59,6 +61,33 @@ func claudeLine(t testing.TB) []byte {
 	tools, err := json.Marshal(chat.Tools)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if objectArgs {
+		// The form a renderer gives templates that do not branch on
+		// `arguments is string`: arguments as JSON objects.
+		var raw []map[string]json.RawMessage
+		if err := json.Unmarshal(msgs, &raw); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range raw {
+			var calls []map[string]json.RawMessage
+			if m["tool_calls"] == nil || json.Unmarshal(m["tool_calls"], &calls) != nil {
+				continue
+			}
+			for _, c := range calls {
+				var fn map[string]json.RawMessage
+				if json.Unmarshal(c["function"], &fn) != nil {
+					continue
+				}
+				var args string
+				if json.Unmarshal(fn["arguments"], &args) == nil {
+					fn["arguments"] = json.RawMessage(args)
+				}
+				c["function"], _ = json.Marshal(fn)
+			}
+			m["tool_calls"], _ = json.Marshal(calls)
+		}
+		msgs, _ = json.Marshal(raw)
 	}
 	line, err := json.Marshal(map[string]any{
 		"messages":              json.RawMessage(msgs),
@@ -108,7 +137,10 @@ func loadClaude(t testing.TB) (*chattemplate.Template, chattemplate.Input) {
 // (claude-code/qwen3.golden.jsonl, oracle.py -template qwen3.jinja).
 func TestClaudeCodeQwen3(t *testing.T) {
 	if *updateClaude {
-		if err := os.WriteFile(filepath.Join(claudeDir, "request.jsonl"), append(claudeLine(t), '\n'), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(claudeDir, "request.jsonl"), append(claudeLine(t, false), '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(claudeDir, "request_object_args.jsonl"), append(claudeLine(t, true), '\n'), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

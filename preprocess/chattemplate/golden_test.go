@@ -3,6 +3,8 @@ package chattemplate
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -243,4 +245,58 @@ func TestExpressions(t *testing.T) {
 		}
 	}
 	t.Logf("exactness expressions %d/%d", exact, len(cases))
+}
+
+type claudeGolden struct {
+	goldenResult
+	Template string `json:"template"`
+	Request  string `json:"request"`
+	SHA256   string `json:"sha256"`
+	Bytes    int    `json:"bytes"`
+}
+
+// TestClaudeCodeAllTemplates renders the recorded 49 KB Claude Code request
+// (tool-call arguments as JSON strings, and as objects) with every template
+// and compares with the oracle's SHA-256 of each prompt
+// (claude-code/golden.jsonl, oracle.py -claude).
+func TestClaudeCodeAllTemplates(t *testing.T) {
+	goldens := readJSONLines[claudeGolden](t, filepath.Join(testdataDir, "claude-code", "golden.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(testdataDir, "templates", "*.jinja"))
+	if len(goldens) != 2*len(files) {
+		t.Fatalf("%d goldens for %d templates (regenerate with oracle.py -claude)", len(goldens), len(files))
+	}
+	requests := map[string]Input{}
+	for _, name := range []string{"request.jsonl", "request_object_args.jsonl"} {
+		requests[name] = readJSONLines[line](t, filepath.Join(testdataDir, "claude-code", name))[0].input()
+	}
+	exact := 0
+	for _, g := range goldens {
+		src, err := os.ReadFile(filepath.Join(testdataDir, "templates", g.Template+".jinja"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmpl, err := Parse(string(src), Options{Now: goldenNow})
+		var got string
+		if err == nil {
+			got, err = tmpl.Render(requests[g.Request])
+		}
+		if g.SHA256 != "" {
+			sum := sha256.Sum256([]byte(got))
+			switch {
+			case err != nil:
+				t.Errorf("%s %s: oracle renders, Go fails: %v", g.Template, g.Request, err)
+			case hex.EncodeToString(sum[:]) != g.SHA256:
+				t.Errorf("%s %s: prompt differs from the oracle's (%d bytes, oracle %d)", g.Template, g.Request, len(got), g.Bytes)
+			default:
+				exact++
+			}
+			continue
+		}
+		if diff := compare(got, err, g.goldenResult); diff != "" {
+			t.Errorf("%s %s: %s", g.Template, g.Request, diff)
+			continue
+		}
+		exact++
+	}
+	t.Logf("exactness claude-code %d/%d", exact, len(goldens))
 }

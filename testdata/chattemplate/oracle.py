@@ -25,11 +25,14 @@ Usage:  oracle.py -template FILE [-now YYYY-MM-DD] < in.jsonl > out.jsonl
         oracle.py -regen    (rewrite every golden in this folder)
         oracle.py -expressions (rewrite golden/expressions.jsonl: one
                     small template per case of expressions.txt)
+        oracle.py -claude  (rewrite claude-code/golden.jsonl: the recorded
+                    Claude Code request with every template, as SHA-256)
 
 Run with Debian's python3-jinja2 (jinja2 3.1.x):
     apt-get install -y python3-jinja2 && /usr/bin/python3 oracle.py -regen
 """
 import datetime
+import io
 import json
 import os
 import sys
@@ -149,6 +152,27 @@ def main(argv):
                     res = {"error": "%s: %s" % (type(e).__name__, e)}
                 res["template"] = case
                 out.write(json.dumps(res, ensure_ascii=False) + "\n")
+        if "-regen" not in argv:
+            return
+    if "-claude" in argv or "-regen" in argv:
+        # The recorded Claude Code request with every template; prompts are
+        # ~50 KB each, so the golden keeps their SHA-256 and length.
+        import hashlib
+        tdir = os.path.join(here, "templates")
+        with open(os.path.join(here, "claude-code", "golden.jsonl"), "w", encoding="utf-8") as out:
+            for name in sorted(os.listdir(tdir)):
+                if not name.endswith(".jinja"):
+                    continue
+                for req in ("request.jsonl", "request_object_args.jsonl"):
+                    with open(os.path.join(here, "claude-code", req), encoding="utf-8") as f:
+                        lines = f.readlines()
+                    buf = io.StringIO()
+                    run(os.path.join(tdir, name), now, lines, buf)
+                    res = json.loads(buf.getvalue())
+                    if "prompt" in res:
+                        p = res.pop("prompt").encode("utf-8")
+                        res["sha256"], res["bytes"] = hashlib.sha256(p).hexdigest(), len(p)
+                    out.write(json.dumps({"template": name[: -len(".jinja")], "request": req, **res}, ensure_ascii=False) + "\n")
         if "-regen" not in argv:
             return
     if "-regen" in argv:
