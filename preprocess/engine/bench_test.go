@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -195,3 +196,28 @@ func BenchmarkDecodeChunkGoccyRaw(b *testing.B) {
 		}
 	}
 }
+
+// memTransport answers every request with body from memory: the adapter's
+// own cost (SSE framing, decoding, timers) without loopback TCP and the
+// upstream's writes.
+type memTransport struct{ body []byte }
+
+func (m memTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}},
+		Body: io.NopCloser(bytes.NewReader(m.body)), Request: r}, nil
+}
+
+func benchMem(b *testing.B, name string) {
+	for _, p := range httpProtos() {
+		if p.name == name {
+			eng, _ := p.engine("http://engine.invalid", Config{Client: &http.Client{Transport: memTransport{bulkBody(p, benchStreamChunks)}}})
+			benchAdapter(b, eng, textReq())
+			return
+		}
+	}
+	b.Fatalf("no protocol %q", name)
+}
+
+func BenchmarkAdapterVLLMInMemory(b *testing.B)   { benchMem(b, "vllm") }
+func BenchmarkAdapterSGLangInMemory(b *testing.B) { benchMem(b, "sglang") }
+func BenchmarkAdapterChatInMemory(b *testing.B)   { benchMem(b, "chat") }

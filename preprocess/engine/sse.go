@@ -106,8 +106,11 @@ func (s *sseReader) next() ([]byte, bool, error) {
 func (s *sseReader) line() ([]byte, error) {
 	scanned := 0
 	for {
-		if i := bytes.IndexAny(s.buf[s.start+scanned:s.end], "\r\n"); i >= 0 {
+		if i := lineEnd(s.buf[s.start+scanned : s.end]); i >= 0 {
 			i += s.start + scanned
+			if i-s.start > s.maxLine {
+				return nil, errLineTooLong
+			}
 			line := s.buf[s.start:i]
 			next := i + 1
 			if s.buf[i] == '\r' {
@@ -142,6 +145,20 @@ func (s *sseReader) line() ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// lineEnd returns the index of the first CR or LF in b, or -1: two
+// vectorized IndexByte scans instead of a byte loop.
+func lineEnd(b []byte) int {
+	nl := bytes.IndexByte(b, '\n')
+	lim := nl
+	if nl < 0 {
+		lim = len(b)
+	}
+	if cr := bytes.IndexByte(b[:lim], '\r'); cr >= 0 {
+		return cr
+	}
+	return nl
 }
 
 // fill reads more bytes, compacting or growing the buffer (up to the line
