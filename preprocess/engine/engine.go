@@ -359,7 +359,9 @@ type ToolCallDelta struct {
 // Engine starts generations. Implementations are safe for concurrent use.
 type Engine interface {
 	// Generate starts req. Canceling ctx stops the generation upstream (a
-	// client disconnect stops the engine) and makes Next return ctx.Err().
+	// client disconnect stops the engine) and makes Next return ctx.Err()
+	// (the adapters of this package return an *Error of kind ErrCanceled,
+	// or ErrTimeout for an expired deadline, that unwraps to it).
 	// Errors before the first step (connection refused, an HTTP error
 	// status) are returned here as *Error when the engine gave a reason.
 	Generate(ctx context.Context, req *Request) (Stream, error)
