@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/convert"
 	"github.com/agentwire/agentwire/protocols/openai"
@@ -72,8 +73,9 @@ type Backend interface {
 	// PRE.1–PRE.6, parsers, reasoning visibility) and names the engine
 	// that runs it. Errors are answered in the request's API shape:
 	// protocols API errors keep their status, *engine.Error values map
-	// like engine failures (ErrContextLength → 400 with the API's
-	// "prompt is too long" message), and ModelNotFound gives 404.
+	// like engine failures (preprocess.ContextLengthError → 400 with the
+	// API's "prompt is too long" message), *protocols.Error values are
+	// shaped per API, and ModelNotFound gives 404.
 	Prepare(ctx context.Context, req *Request) (*preprocess.Prepared, engine.Engine, error)
 }
 
@@ -106,8 +108,9 @@ type ModelCard struct {
 
 // ModelNotFound returns the error a Backend gives for a model it does not
 // serve: 404 in the API's shape.
-func ModelNotFound(api preprocess.API, model string) error {
-	return apiError(api, http.StatusNotFound, fmt.Sprintf("The model `%s` does not exist.", truncate(model, 256)))
+func ModelNotFound(model string) error {
+	return &protocols.Error{Kind: protocols.ErrorNotFound, Model: truncate(model, 256),
+		Message: fmt.Sprintf("The model `%s` does not exist.", truncate(model, 256))}
 }
 
 // truncate bounds echoed client input.

@@ -65,38 +65,13 @@ func writeError(w http.ResponseWriter, api preprocess.API, err error) {
 	pipeline.WriteError(w, api, err)
 }
 
-// overloaded is the concurrency limit's answer: Anthropic 529
+// errOverloaded is the concurrency limit's answer: Anthropic 529
 // overloaded_error, OpenAI and Responses 503.
-func overloaded(api preprocess.API) error {
-	if api == preprocess.APIMessages {
-		return anthropic.NewAPIError(529, "Overloaded")
-	}
-	return apiError(api, http.StatusServiceUnavailable, "The server is overloaded: too many concurrent requests. Retry later.")
+var errOverloaded = &protocols.Error{Kind: protocols.ErrorOverloaded,
+	Message: "The server is overloaded: too many concurrent requests. Retry later."}
+
+// BadRequest returns a 400 in the request's API shape.
+func BadRequest(msg string) error {
+	return &protocols.Error{Kind: protocols.ErrorBadRequest, Message: msg}
 }
 
-// ContextLengthError is the answer to a prompt that does not fit the
-// model's context, in api's shape: Anthropic 400 invalid_request_error
-// "prompt is too long: N tokens > M maximum" (the message Claude Code
-// reacts to by compacting the conversation), OpenAI and Responses 400
-// with code context_length_exceeded and vLLM's wording.
-func ContextLengthError(api preprocess.API, promptTokens, maxContext int) error {
-	if api == preprocess.APIMessages {
-		return anthropic.NewAPIError(http.StatusBadRequest,
-			"prompt is too long: "+strconv.Itoa(promptTokens)+" tokens > "+strconv.Itoa(maxContext)+" maximum")
-	}
-	msg := "This model's maximum context length is " + strconv.Itoa(maxContext) + " tokens. However, your request has " +
-		strconv.Itoa(promptTokens) + " input tokens. Please reduce the length of the input messages."
-	if api == preprocess.APIResponses {
-		e := responses.NewAPIError(http.StatusBadRequest, msg)
-		e.Body.Error.Code = protocols.Some("context_length_exceeded")
-		return e
-	}
-	e := apiError(api, http.StatusBadRequest, msg).(*openai.APIError)
-	e.Body.Error.Code = openai.RawJSON(`"context_length_exceeded"`)
-	return e
-}
-
-// BadRequest returns a 400 in api's shape.
-func BadRequest(api preprocess.API, msg string) error {
-	return apiError(api, http.StatusBadRequest, msg)
-}

@@ -29,7 +29,7 @@ func (s *Server) generate(route int, api preprocess.API) http.Handler {
 		}
 		if !s.acquire() {
 			s.metrics.rejected.Add(1)
-			x.fail(overloaded(api))
+			x.fail(errOverloaded)
 			return
 		}
 		defer s.release()
@@ -113,7 +113,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, api preprocess
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, apiError(api, http.StatusRequestEntityTooLarge, "request body too large: the limit is "+formatBytes(s.maxBody))
+			return nil, &protocols.Error{Kind: protocols.ErrorRequestTooLarge, Message: "request body too large: the limit is " + formatBytes(s.maxBody)}
 		}
 		return nil, apiError(api, http.StatusBadRequest, "reading the request body: "+err.Error())
 	}
@@ -213,9 +213,9 @@ func (s *Server) getModel(x *exchange, r *http.Request) error {
 		}
 	}
 	if wantsAnthropic(r) {
-		return ModelNotFound(preprocess.APIMessages, id)
+		x.api = preprocess.APIMessages
 	}
-	return ModelNotFound(preprocess.APIChat, id)
+	return ModelNotFound(id)
 }
 
 func openaiModel(c ModelCard) openai.Model {

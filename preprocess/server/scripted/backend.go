@@ -104,7 +104,7 @@ func (b *Backend) Prepare(ctx context.Context, req *server.Request) (*preprocess
 			eng, pcfg, found = b.Replay(name)
 		}
 		if !found {
-			return nil, nil, server.ModelNotFound(req.API, req.Model)
+			return nil, nil, server.ModelNotFound(req.Model)
 		}
 	}
 	prep := &preprocess.Prepared{API: req.API, Stream: req.Stream}
@@ -120,7 +120,7 @@ func (b *Backend) Prepare(ctx context.Context, req *server.Request) (*preprocess
 		case len(c.Prompt.Texts) == 1:
 			prep.Engine.Prompt = c.Prompt.Texts[0]
 		default:
-			return nil, nil, server.BadRequest(req.API, "this server takes one text prompt per completions request")
+			return nil, nil, server.BadRequest("this server takes one text prompt per completions request")
 		}
 		if s, ok := c.Stop.Get(); ok {
 			prep.Engine.Stop.Strings = s.Strings
@@ -173,7 +173,7 @@ func (b *Backend) finish(prep *preprocess.Prepared, maxTokens int, eng engine.En
 	promptTokens := (len(prep.Engine.Prompt) + 3) / 4
 	window := b.window()
 	if promptTokens >= window {
-		return nil, nil, server.ContextLengthError(prep.API, promptTokens, window)
+		return nil, nil, preprocess.ContextLengthError(promptTokens, window)
 	}
 	if maxTokens <= 0 {
 		maxTokens = min(b.maxOut(), window-promptTokens)
