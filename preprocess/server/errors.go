@@ -74,4 +74,3 @@ var errOverloaded = &protocols.Error{Kind: protocols.ErrorOverloaded,
 func BadRequest(msg string) error {
 	return &protocols.Error{Kind: protocols.ErrorBadRequest, Message: msg}
 }
-

@@ -204,4 +204,3 @@ func TestUpstreamErrors(t *testing.T) {
 		t.Errorf("openai context: %v", err)
 	}
 }
-
