@@ -186,7 +186,7 @@ func TestClientDisconnect(t *testing.T) {
 			if !errors.Is(err, context.Canceled) {
 				t.Errorf("%s: Serve returned %v, want context.Canceled", api, err)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(10 * time.Second):
 			t.Fatalf("%s: Serve did not return after the client went away", api)
 		}
 		if eng.closed != 1 {
@@ -195,7 +195,7 @@ func TestClientDisconnect(t *testing.T) {
 		srv.Close()
 	}
 	http.DefaultClient.CloseIdleConnections()
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -19,12 +19,12 @@ import (
 )
 
 // vllmUpstream is an httptest server speaking vLLM's /v1/completions
-// stream; handle writes the response.
-func vllmUpstream(t testing.TB, handle http.HandlerFunc) (*httptest.Server, *engine.Completions) {
+// stream; handle writes the response. idle is the adapter's idle timeout
+// (0: its default).
+func vllmUpstream(t testing.TB, handle http.HandlerFunc, idle time.Duration) (*httptest.Server, *engine.Completions) {
 	srv := httptest.NewServer(handle)
 	t.Cleanup(srv.Close)
-	eng := engine.NewVLLM(engine.VLLMConfig{Config: engine.Config{BaseURL: srv.URL + "/v1",
-		IdleTimeout: 300 * time.Millisecond, FirstTokenTimeout: 2 * time.Second}})
+	eng := engine.NewVLLM(engine.VLLMConfig{Config: engine.Config{BaseURL: srv.URL + "/v1", IdleTimeout: idle}})
 	return srv, eng
 }
 
@@ -50,7 +50,7 @@ func sseBody(body []byte) http.HandlerFunc {
 // adapter, to every API surface, streamed and unary.
 func TestVLLMUpstream(t *testing.T) {
 	for _, c := range loadCaptures(t) {
-		_, eng := vllmUpstream(t, sseBody(vllmSSE(c.deltas, c.finish)))
+		_, eng := vllmUpstream(t, sseBody(vllmSSE(c.deltas, c.finish)), 0)
 		want := framed(c)
 		raw := result{Content: strings.Join(c.deltas, ""), Finish: want.Finish}
 		if raw.Finish == "tool" {
@@ -124,12 +124,16 @@ func TestVLLMUpstreamFaults(t *testing.T) {
 			w.(http.Flusher).Flush()
 			select {
 			case <-r.Context().Done():
-			case <-time.After(5 * time.Second):
+			case <-time.After(10 * time.Second):
 			}
 		}, 200, 200},
 	}
 	for _, tc := range cases {
-		srv, eng := vllmUpstream(t, tc.handle)
+		var idle time.Duration
+		if tc.name == "stall" {
+			idle = 300 * time.Millisecond
+		}
+		srv, eng := vllmUpstream(t, tc.handle, idle)
 		for _, api := range allAPIs {
 			for _, stream := range []bool{true, false} {
 				w := serve(t, eng, prepFor(api, stream, c.toolParser, c.reasoningParser))
@@ -176,7 +180,7 @@ func TestVLLMUpstreamFaults(t *testing.T) {
 func waitGoroutines(t *testing.T, before int) {
 	t.Helper()
 	http.DefaultClient.CloseIdleConnections()
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -214,7 +218,7 @@ func TestVLLMClientDisconnect(t *testing.T) {
 				w.(http.Flusher).Flush()
 			}
 		}
-	})
+	}, 0)
 	for _, api := range allAPIs {
 		done := make(chan error, 1)
 		front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -236,7 +240,7 @@ func TestVLLMClientDisconnect(t *testing.T) {
 			if !errors.Is(err, context.Canceled) {
 				t.Errorf("%s: Serve returned %v", api, err)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(10 * time.Second):
 			t.Fatalf("%s: Serve still running after the client left", api)
 		}
 		front.Close()
@@ -245,7 +249,7 @@ func TestVLLMClientDisconnect(t *testing.T) {
 	go func() { upstreamGone.Wait(); close(waitDone) }()
 	select {
 	case <-waitDone:
-	case <-time.After(5 * time.Second):
+	case <-time.After(10 * time.Second):
 		t.Fatal("the engine's requests were not canceled")
 	}
 	srv.Close()
