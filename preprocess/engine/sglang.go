@@ -18,7 +18,10 @@ type SGLangConfig struct {
 	// seen; a chunk that does not extend the text seen fails the stream
 	// with ErrMalformed rather than losing bytes. Token ids and logprobs
 	// need no setting: whether they are cumulative is read off
-	// meta_info.completion_tokens.
+	// meta_info.completion_tokens. Cumulative text makes every chunk as
+	// long as the output so far (quadratic bytes over a long generation):
+	// for long outputs run the server with --incremental-streaming-output,
+	// or use TokenIDsOnly with --stream-output.
 	IncrementalText bool
 
 	// TokenIDsOnly passes on only output_ids (Text nil, HasText false) of

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -313,6 +314,43 @@ func TestOpenAIFlavorCaptures(t *testing.T) {
 					t.Errorf("%s got return_token_ids", flavor)
 				}
 			})
+		}
+	}
+}
+
+// TestStreamReuse alternates requests of different shapes on one adapter
+// of each kind: a recycled stream starts from a clean state.
+func TestStreamReuse(t *testing.T) {
+	one := `{"text":"A","output_ids":[1],"meta_info":{"finish_reason":{"type":"stop","matched":null},"completion_tokens":1}}`
+	two := `{"index":1,"text":"B","output_ids":[2],"meta_info":{"finish_reason":{"type":"length"},"completion_tokens":1}}
+
+data: {"index":0,"text":"C","output_ids":[3],"meta_info":{"finish_reason":{"type":"length"},"completion_tokens":1}}`
+	var u *upstream
+	u = newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		body := one
+		if bytes.Contains(u.lastBody(), []byte(`"n":2`)) {
+			body = two
+		}
+		sseHandler([]byte("data: "+body+"\n\ndata: [DONE]\n\n"))(w, r)
+	})
+	e := NewSGLang(SGLangConfig{Config: Config{BaseURL: u.URL}})
+	for i := 0; i < 6; i++ {
+		n := 1 + i%2
+		st, err := e.Generate(ctxTimeout(t, 5*time.Second), &Request{Prompt: "p", MaxTokens: 5, N: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := drain(st)
+		st.Close()
+		if err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		want := map[int]string{0: "A"}
+		if n == 2 {
+			want = map[int]string{0: "C", 1: "B"}
+		}
+		if d := cmp.Diff(want, got.text); d != "" {
+			t.Errorf("request %d: %s", i, d)
 		}
 	}
 }
