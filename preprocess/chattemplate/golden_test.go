@@ -180,7 +180,7 @@ func TestGolden(t *testing.T) {
 		}
 	}
 	for key := range known {
-		if !seen[key] && !strings.Contains(key, "*") {
+		if !seen[key] && !strings.HasPrefix(key, "expressions/") {
 			name := strings.SplitN(key, "/", 2)[0]
 			if _, err := os.Stat(filepath.Join(testdataDir, "templates", name+".jinja")); err != nil {
 				t.Errorf("known_differences.tsv names a missing template: %s", key)

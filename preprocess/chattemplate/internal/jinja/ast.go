@@ -61,6 +61,7 @@ type setNode struct {
 	target    string
 	namespace string
 	value     expr
+	targets   []string // {% set a, b = … %} (patch)
 }
 
 func (n *setNode) nodeType() string { return "set" }

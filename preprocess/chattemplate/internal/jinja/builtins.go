@@ -280,6 +280,12 @@ func evalTest(name string, val Value, args []Value) (bool, error) {
 		return val.IsBool() && val.AsBool(), nil
 	case "false":
 		return val.IsBool() && !val.AsBool(), nil
+	case "divisibleby":
+		// Patch: jinja2's divisibleby test.
+		if len(args) == 0 || toInt64(args[0]) == 0 {
+			return false, fmt.Errorf("ZeroDivisionError: integer division or modulo by zero")
+		}
+		return toInt64(val)%toInt64(args[0]) == 0, nil
 	case "eq", "equalto", "==":
 		if len(args) < 1 {
 			return false, fmt.Errorf("test %q requires an argument", name)
@@ -649,25 +655,19 @@ func filterCapitalize(args []Value, kwargs map[string]Value) (Value, error) {
 }
 
 func filterFirst(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsList() {
-		return Undefined(), nil
+	items, err := pyIter(args)
+	if err != nil || len(items) == 0 {
+		return Undefined(), err
 	}
-	l := args[0].AsList()
-	if l.Len() == 0 {
-		return Undefined(), nil
-	}
-	return l.Get(0), nil
+	return items[0], nil
 }
 
 func filterLast(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsList() {
-		return Undefined(), nil
+	items, err := pyIter(args)
+	if err != nil || len(items) == 0 {
+		return Undefined(), err
 	}
-	l := args[0].AsList()
-	if l.Len() == 0 {
-		return Undefined(), nil
-	}
-	return l.Get(l.Len() - 1), nil
+	return items[len(items)-1], nil
 }
 
 func filterLength(args []Value, kwargs map[string]Value) (Value, error) {
@@ -824,24 +824,11 @@ func filterUnique(args []Value, kwargs map[string]Value) (Value, error) {
 }
 
 func filterList(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewList(nil), nil
+	items, err := pyIter(args)
+	if err != nil {
+		return Undefined(), err
 	}
-
-	v := args[0]
-	if v.IsList() {
-		return v, nil
-	}
-	if v.IsString() {
-		runes := []rune(v.AsString())
-		items := make([]Value, len(runes))
-		for i, r := range runes {
-			items[i] = NewString(string(r))
-		}
-		return NewList(items), nil
-	}
-
-	return NewList([]Value{v}), nil
+	return NewList(append([]Value(nil), items...)), nil
 }
 
 func filterInt(args []Value, kwargs map[string]Value) (Value, error) {
@@ -1285,27 +1272,33 @@ func filterMin(args []Value, kwargs map[string]Value) (Value, error) {
 }
 
 func filterSum(args []Value, kwargs map[string]Value) (Value, error) {
+	// Patch: jinja2's sum(iterable, attribute=None, start=0) with Python's
+	// typing (a non-number is a TypeError).
 	if len(args) == 0 || !args[0].IsList() {
 		return NewInt(0), nil
 	}
-
-	list := args[0].AsList()
-	var sumF float64
-	isFloat := false
-
-	for _, item := range list.Items {
-		if item.IsFloat() {
-			isFloat = true
-			sumF += item.AsFloat()
-		} else if item.IsInt() {
-			sumF += float64(item.AsInt())
+	total := NewInt(0)
+	if s, ok := kwargs["start"]; ok {
+		total = s
+	} else if len(args) > 2 {
+		total = args[2]
+	}
+	attr := ""
+	if a, ok := kwargs["attribute"]; ok && !a.IsNone() {
+		attr = printValue(a)
+	} else if len(args) > 1 && !args[1].IsNone() {
+		attr = printValue(args[1])
+	}
+	for _, item := range args[0].AsList().Items {
+		if attr != "" {
+			item = attrPath(item, attr)
 		}
+		if !isNumeric(item) || !isNumeric(total) {
+			return Undefined(), fmt.Errorf("TypeError: unsupported operand type(s) for +: %s and %s", pyTypeName(total), pyTypeName(item))
+		}
+		total, _ = pyAdd(total, item)
 	}
-
-	if isFloat {
-		return NewFloat(sumF), nil
-	}
-	return NewInt(int64(sumF)), nil
+	return total, nil
 }
 
 func filterBatch(args []Value, kwargs map[string]Value) (Value, error) {
@@ -1450,4 +1443,34 @@ func valueToGo(v Value) any {
 // string for None/Undefined).
 func printValue(v Value) string {
 	return pyStr(v)
+}
+
+// pyIter returns the items Python iterates over in args[0] (patch, for
+// first, last and list): a list's items, a dict's keys, a string's
+// characters, nothing for an undefined value; anything else is a TypeError.
+func pyIter(args []Value) ([]Value, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	v := args[0]
+	switch {
+	case v.IsList():
+		return v.AsList().Items, nil
+	case v.IsDict():
+		keys := v.AsDict().Keys
+		items := make([]Value, len(keys))
+		for i, k := range keys {
+			items[i] = NewString(k)
+		}
+		return items, nil
+	case v.IsString():
+		var items []Value
+		for _, r := range v.AsString() {
+			items = append(items, NewString(string(r)))
+		}
+		return items, nil
+	case v.IsUndefined():
+		return nil, nil
+	}
+	return nil, fmt.Errorf("TypeError: %s object is not iterable", pyTypeName(v))
 }

@@ -237,6 +237,8 @@ func (e *evaluator) execFor(n *forNode) error {
 	loop := NewDict()
 	ld := loop.AsDict()
 	ld.Set("length", NewInt(total))
+	ld.Set("depth", NewInt(1)) // patch: no recursive loops, so depth is 1
+	ld.Set("depth0", NewInt(0))
 
 	child := newScope(e.scope)
 	child.set("loop", loop)
@@ -318,6 +320,17 @@ func (e *evaluator) execSet(n *setNode) error {
 	val, err := e.evalExpr(n.value)
 	if err != nil {
 		return err
+	}
+
+	// Patch: {% set a, b = pair %} unpacks a list or tuple.
+	if len(n.targets) > 0 {
+		if !val.IsList() || val.AsList().Len() != len(n.targets) {
+			return fmt.Errorf("ValueError: cannot unpack %s into %d names", pyTypeName(val), len(n.targets))
+		}
+		for i, name := range n.targets {
+			e.scope.set(name, val.AsList().Items[i])
+		}
+		return nil
 	}
 
 	if n.namespace != "" {
@@ -1028,6 +1041,17 @@ func (e *evaluator) evalCallExpr(n *callExpr) (Value, error) {
 		}
 	}
 
+	// Patch: dict(...) and namespace(...) keep their keyword arguments in
+	// source order, as Python does.
+	if c := fn.AsCallable(); (c.Name == "dict" || c.Name == "namespace") && len(args) == 0 {
+		d := NewDict()
+		for _, kw := range n.kwargs {
+			d.AsDict().Set(kw.name, kwargs[kw.name])
+		}
+		d.AsDict().Namespace = c.Name == "namespace"
+		return d, nil
+	}
+
 	return fn.AsCallable().Fn(args, kwargs)
 }
 
@@ -1126,6 +1150,10 @@ func (e *evaluator) evalTestExpr(n *testExpr) (Value, error) {
 
 func (e *evaluator) stringMethod(obj Value, method string) (Value, error) {
 	s := obj.AsString()
+
+	if v, ok := pyStrMethod(s, method); ok {
+		return v, nil
+	}
 
 	switch method {
 	case "strip":
@@ -1371,6 +1399,27 @@ func (e *evaluator) listMethod(obj Value, method string) (Value, error) {
 			return val, nil
 		}), nil
 
+	case "index", "count":
+		// Patch: list.index and list.count.
+		return NewCallable("list."+method, func(args []Value, kwargs map[string]Value) (Value, error) {
+			if len(args) != 1 {
+				return Undefined(), fmt.Errorf("TypeError: list.%s takes one argument", method)
+			}
+			n := 0
+			for i, it := range list.Items {
+				if valuesEqual(it, args[0]) {
+					if method == "index" {
+						return NewInt(int64(i)), nil
+					}
+					n++
+				}
+			}
+			if method == "index" {
+				return Undefined(), fmt.Errorf("ValueError: value is not in list")
+			}
+			return NewInt(int64(n)), nil
+		}), nil
+
 	case "insert":
 		return NewCallable("list.insert", func(args []Value, kwargs map[string]Value) (Value, error) {
 			if len(args) < 2 {
@@ -1393,6 +1442,17 @@ func (e *evaluator) listMethod(obj Value, method string) (Value, error) {
 
 func (e *evaluator) dictMethod(obj Value, method string) (Value, error) {
 	d := obj.AsDict()
+
+	if method == "copy" {
+		// Patch: dict.copy.
+		return NewCallable("dict.copy", func(args []Value, kwargs map[string]Value) (Value, error) {
+			vals := make([]Value, len(d.Keys))
+			for i, k := range d.Keys {
+				vals[i] = d.Data[k]
+			}
+			return NewDictFrom(d.Keys, vals), nil
+		}), nil
+	}
 
 	switch method {
 	case "clear", "pop", "popitem", "setdefault", "update":

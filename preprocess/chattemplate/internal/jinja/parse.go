@@ -417,7 +417,16 @@ func (p *exprParser) parseComparison() (expr, error) {
 
 			// Parse optional arguments.
 			var testArgs []expr
-			if p.peek().kind == tokLParen {
+			// Patch: as in jinja2, one argument may follow without
+			// parentheses (`x is sameas false`, `n is divisibleby 3`).
+			if nt := p.peek(); nt.kind == tokString || nt.kind == tokInt || nt.kind == tokFloat || nt.kind == tokLBracket ||
+				nt.kind == tokName && nt.val != "and" && nt.val != "or" && nt.val != "else" && nt.val != "if" && nt.val != "is" && nt.val != "in" && nt.val != "not" {
+				arg, err := p.parsePostfix()
+				if err != nil {
+					return nil, err
+				}
+				testArgs = append(testArgs, arg)
+			} else if p.peek().kind == tokLParen {
 				p.advance()
 				for p.peek().kind != tokRParen && p.peek().kind != tokEOF {
 					arg, err := p.parseExpression()
@@ -1315,6 +1324,17 @@ func (p *templateParser) parseSet() (node, error) {
 	val, err := parseExpr(valueStr)
 	if err != nil {
 		return nil, fmt.Errorf("line %d: set value: %w", seg.line, err)
+	}
+
+	// Patch: tuple unpacking, {% set a, b = value %}.
+	if strings.Contains(target, ",") {
+		var names []string
+		for _, name := range strings.Split(strings.Trim(target, "()"), ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				names = append(names, name)
+			}
+		}
+		return &setNode{targets: names, value: val}, nil
 	}
 
 	// Check for namespace: ns.attr = value

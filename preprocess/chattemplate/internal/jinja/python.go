@@ -777,3 +777,164 @@ func wordNeedsEscape(x uint64) bool {
 	b := x ^ (ones * '\\')
 	return ((x-ones*0x20)&^x|(q-ones)&^q|(b-ones)&^b)&highs != 0
 }
+
+// pyStrMethod provides the str methods the engine lacks (patch): join,
+// splitlines, rsplit, rfind, index, rindex, isdigit, isalpha, isalnum,
+// isspace, isupper, islower, ljust, rjust, zfill, swapcase.
+func pyStrMethod(s, method string) (Value, bool) {
+	fn := func(f func(args []Value) (Value, error)) (Value, bool) {
+		return NewCallable("str."+method, func(args []Value, _ map[string]Value) (Value, error) { return f(args) }), true
+	}
+	strArg := func(args []Value, i int) (string, error) {
+		if len(args) <= i || !args[i].IsString() {
+			return "", fmt.Errorf("TypeError: str.%s expects a string argument", method)
+		}
+		return args[i].AsString(), nil
+	}
+	classify := func(pred func(rune) bool, cased bool) (Value, bool) {
+		return fn(func([]Value) (Value, error) {
+			if s == "" {
+				return NewBool(false), nil
+			}
+			seen := false
+			for _, r := range s {
+				if cased && !unicode.IsLetter(r) {
+					continue
+				}
+				if !pred(r) {
+					return NewBool(false), nil
+				}
+				seen = true
+			}
+			return NewBool(seen), nil
+		})
+	}
+	switch method {
+	case "join":
+		return fn(func(args []Value) (Value, error) {
+			if len(args) != 1 || !args[0].IsList() {
+				return Undefined(), fmt.Errorf("TypeError: can only join an iterable")
+			}
+			parts := make([]string, 0, args[0].AsList().Len())
+			for _, it := range args[0].AsList().Items {
+				if !it.IsString() {
+					return Undefined(), fmt.Errorf("TypeError: sequence item: expected str instance, %s found", strings.Trim(pyTypeName(it), "'"))
+				}
+				parts = append(parts, it.AsString())
+			}
+			return NewString(strings.Join(parts, s)), nil
+		})
+	case "splitlines":
+		return fn(func([]Value) (Value, error) {
+			var items []Value
+			rest := s
+			for rest != "" {
+				i := strings.IndexAny(rest, "\n\r\v\f\x1c\x1d\x1e\u0085\u2028\u2029")
+				if i < 0 {
+					items = append(items, NewString(rest))
+					break
+				}
+				items = append(items, NewString(rest[:i]))
+				_, n := utf8.DecodeRuneInString(rest[i:])
+				if strings.HasPrefix(rest[i:], "\r\n") {
+					n = 2
+				}
+				rest = rest[i+n:]
+			}
+			return NewList(items), nil
+		})
+	case "rsplit":
+		return fn(func(args []Value) (Value, error) {
+			sep, err := strArg(args, 0)
+			if err != nil || sep == "" {
+				return Undefined(), fmt.Errorf("ValueError: rsplit needs a non-empty separator")
+			}
+			max := -1
+			if len(args) > 1 {
+				max = int(toInt64(args[1]))
+			}
+			var parts []string
+			rest := s
+			for max != 0 {
+				i := strings.LastIndex(rest, sep)
+				if i < 0 {
+					break
+				}
+				parts = append(parts, rest[i+len(sep):])
+				rest = rest[:i]
+				max--
+			}
+			parts = append(parts, rest)
+			items := make([]Value, len(parts))
+			for i, p := range parts {
+				items[len(parts)-1-i] = NewString(p)
+			}
+			return NewList(items), nil
+		})
+	case "rfind", "index", "rindex":
+		return fn(func(args []Value) (Value, error) {
+			sub, err := strArg(args, 0)
+			if err != nil {
+				return Undefined(), err
+			}
+			i := strings.Index(s, sub)
+			if method != "index" {
+				i = strings.LastIndex(s, sub)
+			}
+			if i < 0 {
+				if method == "rfind" {
+					return NewInt(-1), nil
+				}
+				return Undefined(), fmt.Errorf("ValueError: substring not found")
+			}
+			return NewInt(int64(utf8.RuneCountInString(s[:i]))), nil
+		})
+	case "isdigit":
+		return classify(unicode.IsDigit, false)
+	case "isalpha":
+		return classify(unicode.IsLetter, false)
+	case "isalnum":
+		return classify(func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }, false)
+	case "isspace":
+		return classify(unicode.IsSpace, false)
+	case "isupper":
+		return classify(unicode.IsUpper, true)
+	case "islower":
+		return classify(unicode.IsLower, true)
+	case "ljust", "rjust", "zfill":
+		return fn(func(args []Value) (Value, error) {
+			if len(args) == 0 {
+				return Undefined(), fmt.Errorf("TypeError: str.%s expects a width", method)
+			}
+			width := min(int(toInt64(args[0])), 1<<20)
+			n := utf8.RuneCountInString(s)
+			if n >= width {
+				return NewString(s), nil
+			}
+			fill := " "
+			if method == "zfill" {
+				fill = "0"
+			} else if len(args) > 1 && args[1].IsString() {
+				fill = args[1].AsString()
+			}
+			pad := strings.Repeat(fill, width-n)
+			switch {
+			case method == "ljust":
+				return NewString(s + pad), nil
+			case method == "zfill" && (strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+")):
+				return NewString(s[:1] + pad + s[1:]), nil
+			}
+			return NewString(pad + s), nil
+		})
+	case "swapcase":
+		return fn(func([]Value) (Value, error) {
+			return NewString(strings.Map(func(r rune) rune {
+				if unicode.IsUpper(r) {
+					return unicode.ToLower(r)
+				}
+				return unicode.ToUpper(r)
+			}, s)), nil
+		})
+	}
+	return Undefined(), false
+}
