@@ -206,18 +206,20 @@ func TestClientDisconnect(t *testing.T) {
 }
 
 // TestStreamingFlushes checks each step reaches the client before the next
-// one is generated (one flush per step).
+// one is generated (one flush per step), through a ResponseWriter wrapper
+// that only offers Unwrap (as servers' metering wrappers do).
 func TestStreamingFlushes(t *testing.T) {
 	c := toolCapture(t)
 	step := make(chan struct{})
 	eng := &gatedEngine{outs: textOutputs(c.deltas[:5], engine.FinishStop), step: step}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		prep := prepFor(preprocess.APIChat, true, "", "")
-		_ = Serve(r.Context(), w, eng, prep)
+		_ = Serve(r.Context(), unwrapOnly{w}, eng, prep)
 	}))
 	defer srv.Close()
 	go func() { step <- struct{}{} }()
-	resp, err := http.Get(srv.URL)
+	client := &http.Client{Timeout: 20 * time.Second} // a missing flush fails instead of hanging
+	resp, err := client.Get(srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,6 +239,15 @@ func TestStreamingFlushes(t *testing.T) {
 		}
 	}
 }
+
+// unwrapOnly hides every optional interface of the ResponseWriter but
+// Unwrap.
+type unwrapOnly struct{ w http.ResponseWriter }
+
+func (u unwrapOnly) Header() http.Header         { return u.w.Header() }
+func (u unwrapOnly) Write(b []byte) (int, error) { return u.w.Write(b) }
+func (u unwrapOnly) WriteHeader(status int)      { u.w.WriteHeader(status) }
+func (u unwrapOnly) Unwrap() http.ResponseWriter { return u.w }
 
 // gatedEngine produces its next output only when step receives.
 type gatedEngine struct {

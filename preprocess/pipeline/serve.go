@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/engine"
@@ -17,11 +18,14 @@ var pipelines = sync.Pool{New: func() any { return new(Pipeline) }}
 
 // Serve runs prep on eng and answers on w: an SSE stream (one flush per
 // engine step) when the client asked for one, else the unary JSON body.
-// Errors before the first byte (the engine refused the request, failed
-// before its first output) are answered with the API's error status and
-// body; after it, with the API's in-stream error event. Canceling ctx (the
-// client went away) stops the engine. Serve returns the engine or client
-// error, if any, after answering.
+// The status line, headers and stream envelope are written with the first
+// engine output, so that errors before it (the engine refused the request
+// or failed before its first output) are answered with the API's error
+// status and body; after it, with the API's in-stream error event. A
+// stream clears the connection's write deadline (http.ResponseController)
+// so a server WriteTimeout does not cut it. Canceling ctx (the client went
+// away) stops the engine. Serve returns the engine or client error, if
+// any, after answering.
 func Serve(ctx context.Context, w http.ResponseWriter, eng engine.Engine, prep *preprocess.Prepared) error {
 	return ServeWith(ctx, w, eng, prep, Options{})
 }
@@ -94,7 +98,10 @@ func streamErr(ctx context.Context, err error) error {
 }
 
 func serveStream(ctx context.Context, w http.ResponseWriter, st engine.Stream, p *Pipeline, prep *preprocess.Prepared) error {
-	flusher, _ := w.(http.Flusher)
+	// ResponseController reaches Flush through wrappers that implement
+	// Unwrap; a stream must not be cut by the server's write timeout.
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{})
 	buf := p.buf[:0]
 	wrote := false
 	write := func() error {
@@ -111,8 +118,11 @@ func serveStream(ctx context.Context, w http.ResponseWriter, st engine.Stream, p
 		}
 		_, err := w.Write(buf)
 		buf = buf[:0]
-		if flusher != nil {
-			flusher.Flush()
+		if err == nil {
+			err = rc.Flush()
+			if errors.Is(err, http.ErrNotSupported) {
+				err = nil // an unbuffered or test writer
+			}
 		}
 		return err
 	}
