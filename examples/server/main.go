@@ -6,12 +6,19 @@
 //	go run ./examples/server                       # 127.0.0.1:8080, embedded engine
 //	go run ./examples/server -upstream http://127.0.0.1:8000/v1 -model-dir DIR
 //
-// See the package README (README text in the repository) for curl, SDK,
-// Claude Code and Codex examples.
+// The embedded engine serves the scripted agent under any model name (it
+// calls a declared tool, preferring a shell tool with "echo hello", and
+// answers once the result is back) and replays the captured engine
+// streams of testdata/engine-streams as models "replay/<path>" (run from
+// the repository root, or point -captures at them). With -upstream and
+// -model-dir the server renders the model's chat template, tokenizes, and
+// streams from the engine's completions API (vLLM by default; the engine
+// runs without its own reasoning and tool parsers).
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -22,22 +29,26 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/preprocess/pipeline"
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
+	"github.com/agentwire/agentwire/protocols/convert"
+	"github.com/agentwire/agentwire/protocols/responses"
 )
 
 type options struct {
-	addr           string
-	apiKey         string
-	maxConcurrent  int
-	maxBody        int64
-	requestTimeout time.Duration
-	drainTimeout   time.Duration
-	tokenDelay     time.Duration
-	logJSON        bool
-	strict         bool
-	stripPreamble  bool
-	reasoningDef   bool
+	addr, apiKey                   string
+	upstream, modelDir, engine     string
+	servedName, toolParser         string
+	reasoningParser, captures      string
+	maxConcurrent                  int
+	maxBody                        int64
+	requestTimeout, drainTimeout   time.Duration
+	tokenDelay                     time.Duration
+	logJSON, strict, stripPreamble bool
+	reasoningSummary, anyModel     bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -45,6 +56,13 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
+	fs.StringVar(&o.upstream, "upstream", "", "engine API root, e.g. http://127.0.0.1:8000/v1 (empty: the embedded engine)")
+	fs.StringVar(&o.modelDir, "model-dir", "", "Hugging Face model directory (tokenizer.json, tokenizer_config.json, …); required with -upstream")
+	fs.StringVar(&o.engine, "engine", "vllm", "engine protocol: vllm (/v1/completions), sglang (native /generate), sglang-openai, trtllm")
+	fs.StringVar(&o.servedName, "served-model-name", "", "model name the engine serves and the server lists (default: the model directory's name)")
+	fs.StringVar(&o.toolParser, "tool-parser", "", "tool-call parser (default: the model family's; \"none\" disables)")
+	fs.StringVar(&o.reasoningParser, "reasoning-parser", "", "reasoning parser (default: the model family's; \"none\" disables)")
+	fs.StringVar(&o.captures, "captures", "testdata/engine-streams", "embedded engine: directory of captured engine streams served as models replay/<path>")
 	fs.StringVar(&o.apiKey, "api-key", os.Getenv("AGENTWIRE_API_KEY"), "require this key (Authorization: Bearer KEY or x-api-key: KEY) on API routes; default $AGENTWIRE_API_KEY")
 	fs.IntVar(&o.maxConcurrent, "max-concurrent", 256, "generation requests in flight before answering overloaded (0: no limit)")
 	fs.Int64Var(&o.maxBody, "max-body-bytes", server.DefaultMaxBodyBytes, "request body limit in bytes")
@@ -54,21 +72,30 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.logJSON, "log-json", false, "write JSON logs instead of text")
 	fs.BoolVar(&o.strict, "strict", false, "reject request members the protocol types do not model")
 	fs.BoolVar(&o.stripPreamble, "strip-anthropic-preamble", false, "remove Claude Code's per-session x-anthropic-billing-header line from the system prompt (keeps the prompt prefix cacheable)")
-	fs.BoolVar(&o.reasoningDef, "responses-reasoning-summary", true, "Responses: show reasoning when the request asks for no summary (Codex's default)")
+	fs.BoolVar(&o.reasoningSummary, "responses-reasoning-summary", true, "Responses: show reasoning summaries when the request asks for none (Codex's default)")
+	fs.BoolVar(&o.anyModel, "accept-any-model", true, "serve requests for any model name with the model (harnesses send their own names); false answers 404 as vLLM does")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if (o.upstream == "") != (o.modelDir == "") {
+		return nil, errors.New("-upstream and -model-dir go together (the server renders and tokenizes with the model directory)")
 	}
 	return o, nil
 }
 
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Stderr); err != nil {
+	if err := run(context.Background(), os.Args[1:], os.Stderr, nil); err != nil {
 		fmt.Fprintln(os.Stderr, "server:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, args []string, stderr io.Writer) error {
+// run serves until ctx is canceled or a signal arrives; ready, when not
+// nil, receives the listening address.
+func run(ctx context.Context, args []string, stderr io.Writer, ready chan<- string) error {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
@@ -78,20 +105,14 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		h = slog.NewJSONHandler(stderr, nil)
 	}
 	log := slog.New(h)
-	backend := &scripted.Backend{
-		Engine:                  &scripted.Engine{TokenDelay: o.tokenDelay},
-		StripBillingHeader:      o.stripPreamble,
-		ReasoningSummaryDefault: o.reasoningDef,
+	backend, desc, err := newBackend(o, log)
+	if err != nil {
+		return err
 	}
 	srv, err := server.New(server.Config{
-		Backend:        backend,
-		APIKey:         o.apiKey,
-		MaxBodyBytes:   o.maxBody,
-		RequestTimeout: o.requestTimeout,
-		MaxConcurrent:  o.maxConcurrent,
-		Strict:         o.strict,
-		Logger:         log,
-		DrainTimeout:   o.drainTimeout,
+		Backend: backend, APIKey: o.apiKey, MaxBodyBytes: o.maxBody, RequestTimeout: o.requestTimeout,
+		MaxConcurrent: o.maxConcurrent, Strict: o.strict, Logger: log, DrainTimeout: o.drainTimeout,
+		Pipeline: pipeline.Options{Reasoning: responses.ReasoningPolicy{DefaultSummary: o.reasoningSummary}},
 	})
 	if err != nil {
 		return err
@@ -102,6 +123,54 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log.Info("listening", "addr", "http://"+ln.Addr().String(), "engine", "embedded", "auth", o.apiKey != "")
+	log.Info("listening", "addr", "http://"+ln.Addr().String(), "engine", desc, "auth", o.apiKey != "")
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
 	return srv.Serve(ctx, ln)
+}
+
+// newBackend builds the embedded backend or a model directory on an engine.
+func newBackend(o *options, log *slog.Logger) (server.Backend, string, error) {
+	if o.upstream == "" {
+		b := &scripted.Backend{PerToken: o.tokenDelay, StripBillingHeader: o.stripPreamble, ReasoningSummaryDefault: o.reasoningSummary}
+		if o.captures != "" {
+			recs, err := engine.LoadRecordings(o.captures)
+			if err != nil {
+				log.Warn("no replays", "captures", o.captures, "error", err)
+			}
+			b.Recordings = recs
+		}
+		return b, fmt.Sprintf("embedded (scripted agent, %d replays)", len(b.Models())-1), nil
+	}
+	m, err := preprocess.LoadModel(o.modelDir, preprocess.ModelOptions{ToolParser: o.toolParser, ReasoningParser: o.reasoningParser})
+	if err != nil {
+		return nil, "", err
+	}
+	pre := preprocess.New(m, preprocess.Options{
+		ServedModel:             o.servedName,
+		Anthropic:               convert.AnthropicOptions{StripBillingHeader: o.stripPreamble},
+		ReasoningSummaryDefault: o.reasoningSummary,
+		Warn:                    func(msg string) { log.Warn(msg) },
+	})
+	cfg := engine.Config{BaseURL: o.upstream, APIKey: os.Getenv("AGENTWIRE_UPSTREAM_API_KEY")}
+	var eng engine.Engine
+	switch o.engine {
+	case "vllm":
+		eng = engine.NewVLLM(engine.VLLMConfig{Config: cfg, TokenIDsOnly: true})
+	case "sglang":
+		eng = engine.NewSGLang(engine.SGLangConfig{Config: cfg, TokenIDsOnly: true})
+	case "sglang-openai":
+		eng = engine.NewSGLangCompletions(cfg)
+	case "trtllm":
+		eng = engine.NewTRTLLM(engine.TRTLLMConfig{Config: cfg})
+	default:
+		return nil, "", fmt.Errorf("-engine %q: want vllm, sglang, sglang-openai or trtllm", o.engine)
+	}
+	name := o.servedName
+	if name == "" {
+		name = m.Name
+	}
+	desc := fmt.Sprintf("%s at %s, model %s (tool parser %q, reasoning parser %q)", o.engine, o.upstream, name, m.ToolParser, m.ReasoningParser)
+	return &server.ModelBackend{Preprocessor: pre, Engine: eng, Name: name, AcceptAnyModel: o.anyModel}, desc, nil
 }

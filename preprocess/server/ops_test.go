@@ -138,7 +138,7 @@ func TestTimeout(t *testing.T) {
 
 // TestDrain: canceling Serve's context lets an in-flight stream finish.
 func TestDrain(t *testing.T) {
-	s, err := server.New(server.Config{Backend: &scripted.Backend{Engine: &scripted.Engine{TokenDelay: 5 * time.Millisecond}},
+	s, err := server.New(server.Config{Backend: &scripted.Backend{PerToken: 5 * time.Millisecond},
 		Logger: discardLogger(), DrainTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)

@@ -95,7 +95,7 @@ func TestPieces(t *testing.T) {
 func TestEngineLimits(t *testing.T) {
 	prompt := RenderChatML(chatRequest(t, `{"messages":[{"role":"user","content":"hi"}]}`), RenderOptions{DisableThinking: true})
 	collect := func(req *engine.Request) (string, engine.Finish, string) {
-		st, err := (&Engine{}).Generate(context.Background(), req)
+		st, err := NewEngine(nil, 0).Generate(context.Background(), req)
 		if err != nil {
 			t.Fatal(err)
 		}
