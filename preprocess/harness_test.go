@@ -24,9 +24,9 @@ func prepareTurn(tb testing.TB, p *Preprocessor, api API, file string) *Prepared
 
 // harnessModels are the models the captures are prepared on: the tiny
 // directory always, the large ones when fetched.
-func harnessModels(t *testing.T) map[string]*Model {
+func harnessModels(t *testing.T, names ...string) map[string]*Model {
 	ms := map[string]*Model{"tiny": tinyModel(t, ModelOptions{ContextLength: 1 << 20})}
-	for _, name := range []string{"qwen3", "gptoss"} {
+	for _, name := range names {
 		t.Run("load "+name, func(t *testing.T) { ms[name] = largeModel(t, name) })
 	}
 	return ms
@@ -36,7 +36,7 @@ func harnessModels(t *testing.T) map[string]*Model {
 // request and checks the prompt's shape and that its ids are the
 // tokenizer's own encoding of the prompt.
 func TestHarnessCaptures(t *testing.T) {
-	for name, m := range harnessModels(t) {
+	for name, m := range harnessModels(t, "qwen3", "gptoss", "kimi_k2") {
 		p := New(m, Options{PrefixCacheEntries: -1})
 		for _, c := range conversations {
 			for _, file := range c.turns {
@@ -54,6 +54,8 @@ func TestHarnessCaptures(t *testing.T) {
 						require.True(t, strings.HasSuffix(e.Prompt, "<|im_start|>assistant\n"), e.Prompt[len(e.Prompt)-80:])
 					case "gptoss":
 						require.True(t, strings.HasSuffix(e.Prompt, "<|start|>assistant"), e.Prompt[len(e.Prompt)-80:])
+					case "kimi_k2":
+						require.True(t, strings.HasSuffix(e.Prompt, "<|im_assistant|>assistant<|im_middle|>"), e.Prompt[len(e.Prompt)-80:])
 					}
 					if strings.Contains(file, "0002") {
 						// Claude Code's turn 2 replays its thinking, its tool
@@ -63,6 +65,8 @@ func TestHarnessCaptures(t *testing.T) {
 						switch name {
 						case "gptoss":
 							require.Contains(t, e.Prompt, "<|channel|>analysis<|message|>"+thought+"<|end|>")
+						case "kimi_k2":
+							// Kimi K2's template drops earlier reasoning.
 						default:
 							require.Contains(t, e.Prompt, "<think>\n"+thought+"\n</think>")
 						}
@@ -77,7 +81,7 @@ func TestHarnessCaptures(t *testing.T) {
 // turn prepared with the prefix cache has exactly the ids of a cold
 // encode, and that the next turn reuses most of the previous one.
 func TestPrefixCacheCaptures(t *testing.T) {
-	for name, m := range harnessModels(t) {
+	for name, m := range harnessModels(t, largeModels...) {
 		if !m.prefix.ok {
 			t.Logf("%s: tokenizer not prefix-cacheable", name)
 			continue

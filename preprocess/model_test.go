@@ -82,6 +82,7 @@ func TestLoadModelLarge(t *testing.T) {
 		"deepseek_v3": {"DeepSeek V3", "deepseek_v3", "", []uint32{1}, 163840},
 		"gptoss":      {"gpt-oss", "harmony", "gpt_oss", []uint32{200002, 199999, 200012}, 131072},
 		"llama3":      {"Llama 3", "llama3_json", "", []uint32{128001, 128009}, 8192},
+		"kimi_k2":     {"Kimi K2", "kimi_k2", "", []uint32{163586, 163585}, 131072},
 	}
 	for _, name := range largeModels {
 		t.Run(name, func(t *testing.T) {

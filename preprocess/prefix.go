@@ -19,14 +19,16 @@ import (
 //
 // A boundary is safe when the ids before it cannot depend on the text
 // after it. The tokenizer splits its input at added tokens and encodes the
-// pieces between them independently, so the position right after a
-// special added token T is safe when:
+// pieces between them independently, so the position right after an
+// added token T (special, or not special but matched on the raw text, such
+// as DeepSeek's <｜User｜>) is safe when:
 //   - T is matched there: no other added token overlaps T's start, and no
 //     longer added token matches at T's start;
 //   - no added token overlaps the position itself (it would be matched
 //     instead of what follows);
 //   - T has none of the flags that look at its neighbours (lstrip, rstrip,
-//     single_word) and is matched on the raw text (normalized false);
+//     single_word) and is matched on the raw text (normalized false), or
+//     the tokenizer has no normalizer that could change the text;
 //   - the tokenizer treats the start of its input like any other position
 //     (no Metaspace/Prepend normalizer or add_prefix_space pre-tokenizer,
 //     which would add a prefix to the encoded suffix). Tokenizers that do
@@ -41,7 +43,7 @@ import (
 type prefixRules struct {
 	ok      bool
 	added   []string // every added token's content
-	safe    []string // special tokens whose end is a boundary candidate, longest first
+	safe    []string // added tokens whose end is a boundary candidate, longest first
 	firstOf [256]bool
 }
 
@@ -58,6 +60,16 @@ func loadPrefixRules(path string) prefixRules {
 			return r
 		}
 	}
+	// Tokens matched on the normalized text split it just like the others
+	// when normalizing changes nothing (no normalizer, or an empty
+	// sequence); otherwise (NFC, say) normalizing the text after such a
+	// token could combine across it, so it is not a boundary.
+	identity := true
+	if n := members["normalizer"]; len(n) > 0 && string(n) != "null" {
+		var np fastjson.Parser
+		nv, err := np.ParseBytes(n)
+		identity = err == nil && string(nv.GetStringBytes("type")) == "Sequence" && len(nv.GetArray("normalizers")) == 0
+	}
 	var p fastjson.Parser
 	v, err := p.ParseBytes(members["added_tokens"])
 	if err != nil {
@@ -69,7 +81,7 @@ func loadPrefixRules(path string) prefixRules {
 			continue
 		}
 		r.added = append(r.added, c)
-		if a.GetBool("special") && !a.GetBool("lstrip") && !a.GetBool("rstrip") && !a.GetBool("single_word") && !a.GetBool("normalized") {
+		if !a.GetBool("lstrip") && !a.GetBool("rstrip") && !a.GetBool("single_word") && (!a.GetBool("normalized") || identity) {
 			r.safe = append(r.safe, c)
 			r.firstOf[c[0]] = true
 		}
