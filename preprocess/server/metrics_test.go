@@ -1,0 +1,53 @@
+package server
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestObserveAllocs(t *testing.T) {
+	m := NewMetrics()
+	if n := testing.AllocsPerRun(1000, func() {
+		m.ttft[routeChat].observe(0.012)
+		m.itl[routeMessages].observe(0.0003)
+		m.done(routeResponses, 529, false)
+		m.genTokens[routeChat].Add(3)
+	}); n != 0 {
+		t.Fatalf("%v allocations per observation", n)
+	}
+}
+
+func TestHistogramText(t *testing.T) {
+	m := NewMetrics()
+	m.ttft[routeChat].observe(0.0007) // le 0.001
+	m.ttft[routeChat].observe(1000)   // +Inf
+	m.done(routeChat, 200, false)
+	m.done(routeChat, 418, false) // counted as 4xx
+	var b strings.Builder
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`agentwire_time_to_first_token_seconds_bucket{api="chat",le="0.0005"} 0`,
+		`agentwire_time_to_first_token_seconds_bucket{api="chat",le="0.001"} 1`,
+		`agentwire_time_to_first_token_seconds_bucket{api="chat",le="640"} 1`,
+		`agentwire_time_to_first_token_seconds_bucket{api="chat",le="+Inf"} 2`,
+		`agentwire_time_to_first_token_seconds_sum{api="chat"} 1000.0007`,
+		`agentwire_time_to_first_token_seconds_count{api="chat"} 2`,
+		`agentwire_requests_total{route="chat",code="200"} 1`,
+		`agentwire_requests_total{route="chat",code="4xx"} 1`,
+		`agentwire_request_errors_total{route="chat"} 1`,
+	} {
+		if !strings.Contains(b.String(), want+"\n") {
+			t.Errorf("missing %q", want)
+		}
+	}
+}
+
+func BenchmarkObserve(b *testing.B) {
+	m := NewMetrics()
+	b.ReportAllocs()
+	for b.Loop() {
+		m.itl[routeChat].observe(0.004)
+	}
+}
