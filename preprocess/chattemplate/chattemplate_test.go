@@ -87,6 +87,8 @@ func TestLimits(t *testing.T) {
 		"repeat":    `{{ 'x' * 10000000000 }}`,
 		"range":     `{{ range(10000000000) | length }}`,
 		"recursion": `{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}`,
+		"copying":   `{% set big = 'x' * 60000 %}{% for i in range(1000) %}{% set y = big ~ i %}{% endfor %}`,
+		"filtering": `{% set big = 'x' * 60000 %}{% for i in range(1000) %}{% set y = big | upper %}{% endfor %}`,
 	}
 	for name, src := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -41,7 +41,8 @@
 //
 // A template is code shipped with a model and renders request data, so each
 // render is bounded: MaxSteps statements and loop iterations, MaxBytes for
-// the output and any string built, MaxDepth nested macro calls, ranges of at
+// the output and any string built, 4×MaxBytes for all the strings built
+// together, MaxDepth nested macro calls, ranges of at
 // most 2^20 items, and JSON input nested at most 512 levels. A render over a
 // bound fails with an error wrapping ErrLimit. Parse rejects expressions and
 // blocks nested more than 200 deep. An engine panic is recovered and

@@ -11,8 +11,8 @@ import (
 
 // Render limits. A template is code from the model repository, so every
 // render is bounded: at most MaxSteps statements and loop iterations, no
-// string or output larger than MaxBytes, and macro/call-block nesting of at
-// most MaxDepth. A render that exceeds one returns an error wrapping
+// string or output larger than MaxBytes, at most 4×MaxBytes of strings
+// built in all, and macro/call-block nesting of at most MaxDepth. A render that exceeds one returns an error wrapping
 // ErrLimit. Real chat templates stay far below: the 49 KB Claude Code
 // request renders with the Qwen3 template in about two thousand steps.
 const (

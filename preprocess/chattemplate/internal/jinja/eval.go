@@ -56,6 +56,7 @@ type budget struct {
 	steps, maxSteps int // statements and loop iterations executed
 	depth, maxDepth int // macro and caller nesting
 	maxBytes        int // largest string the render may build
+	built           int // bytes of strings built so far; at most 4*maxBytes
 }
 
 // ErrLimit is returned (wrapped) when a render exceeds its Limits.
@@ -76,10 +77,21 @@ func (e *evaluator) step() error {
 	return nil
 }
 
-// checkString rejects a string value larger than the render's byte budget.
+// checkString rejects a string value larger than the render's byte budget,
+// and counts it against the budget of bytes built (so a loop that copies
+// large strings over and over stops too).
 func (e *evaluator) checkString(v Value) error {
-	if e.budget != nil && e.budget.maxBytes > 0 && v.kind == KindString && len(v.v.(string)) > e.budget.maxBytes {
-		return fmt.Errorf("%w: string larger than %d bytes", ErrLimit, e.budget.maxBytes)
+	b := e.budget
+	if b == nil || b.maxBytes <= 0 || v.kind != KindString {
+		return nil
+	}
+	n := len(v.v.(string))
+	if n > b.maxBytes {
+		return fmt.Errorf("%w: string larger than %d bytes", ErrLimit, b.maxBytes)
+	}
+	b.built += n
+	if b.built > 4*b.maxBytes {
+		return fmt.Errorf("%w: more than %d bytes of strings built", ErrLimit, 4*b.maxBytes)
 	}
 	return nil
 }
@@ -1052,7 +1064,11 @@ func (e *evaluator) evalCallExpr(n *callExpr) (Value, error) {
 		return d, nil
 	}
 
-	return fn.AsCallable().Fn(args, kwargs)
+	v, err := fn.AsCallable().Fn(args, kwargs)
+	if err == nil {
+		err = e.checkString(v)
+	}
+	return v, err
 }
 
 func callableName(ex expr) string {
@@ -1114,7 +1130,11 @@ func (e *evaluator) evalFilter(n *filterExpr) (Value, error) {
 		}
 	}
 
-	return filterVal.AsCallable().Fn(args, kwargs)
+	v, err := filterVal.AsCallable().Fn(args, kwargs)
+	if err == nil {
+		err = e.checkString(v)
+	}
+	return v, err
 }
 
 func (e *evaluator) evalTestExpr(n *testExpr) (Value, error) {

@@ -567,7 +567,8 @@ func (e *evaluator) pyMul(a, b Value) (Value, error) {
 			return Undefined(), fmt.Errorf("%w: repetition larger than %d", ErrLimit, limit)
 		}
 		if a.IsString() {
-			return NewString(strings.Repeat(a.AsString(), int(n))), nil
+			v := NewString(strings.Repeat(a.AsString(), int(n)))
+			return v, e.checkString(v)
 		}
 		items := make([]Value, 0, size*n)
 		for i := int64(0); i < n; i++ {
