@@ -191,8 +191,11 @@ func (c *prefixCache) add(e *prefixEntry) {
 func commonPrefix(a, b string) int {
 	n := min(len(a), len(b))
 	i := 0
-	for i+8 <= n && a[i:i+8] == b[i:i+8] {
-		i += 8
+	for i+512 <= n && a[i:i+512] == b[i:i+512] {
+		i += 512
+	}
+	for i+16 <= n && a[i:i+16] == b[i:i+16] {
+		i += 16
 	}
 	for i < n && a[i] == b[i] {
 		i++
