@@ -129,6 +129,9 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 		c.textSteps++
 		c.pendingTok++
 	}
+	if c.rawText && p.prep.Response.Logprobs && len(out.Logprobs) > 0 {
+		p.comp[c.index].setLogprobs(out.Logprobs) // written with the step's first frame
+	}
 	switch {
 	case len(out.Reasoning) > 0 || len(out.ToolCalls) > 0:
 		c.passthrough(p, out)

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/openai"
 )
@@ -19,6 +20,12 @@ type completionEmitter struct {
 	aggregate bool
 	text      []byte // aggregate mode: the choice's text
 	finish    string
+
+	// legacy logprobs ({tokens, token_logprobs, top_logprobs, text_offset})
+	logprobs bool
+	pending  []engine.Logprob // the step's logprobs, for its next frame (aliases the engine output)
+	offset   int64            // text offset of the next token
+	agg      [4][]byte        // aggregate mode: the four arrays' elements
 }
 
 var _ protocols.Emitter = (*completionEmitter)(nil)
@@ -38,12 +45,119 @@ func (e *completionEmitter) reset(id, model string, created int64, index int, in
 	e.usage, e.aggregate = includeUsage, aggregate
 	e.text = e.text[:0]
 	e.finish = ""
+	e.logprobs, e.pending, e.offset = false, nil, 0
+	for i := range e.agg {
+		e.agg[i] = e.agg[i][:0]
+	}
+}
+
+// setLogprobs gives the logprobs of the current step; they go with the
+// step's first frame (flushLogprobs writes them alone if the step emitted
+// no text).
+func (e *completionEmitter) setLogprobs(lps []engine.Logprob) {
+	e.pending = lps
+}
+
+// flushLogprobs writes pending logprobs in a frame of their own.
+func (e *completionEmitter) flushLogprobs(dst []byte) []byte {
+	if len(e.pending) == 0 {
+		return dst
+	}
+	if e.aggregate {
+		e.aggLogprobs()
+		return dst
+	}
+	return e.frame(dst, nil, "")
+}
+
+// appendLogprobs writes the pending logprobs as the legacy object.
+func (e *completionEmitter) appendLogprobs(dst []byte) []byte {
+	lps := e.pending
+	e.pending = nil
+	dst = append(dst, `{"tokens":[`...)
+	for i := range lps {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, lps[i].Token)
+	}
+	dst = append(dst, `],"token_logprobs":[`...)
+	for i := range lps {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendFloat(dst, lps[i].Logprob)
+	}
+	dst = append(dst, `],"top_logprobs":[`...)
+	for i := range lps {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendTop(dst, lps[i].Top)
+	}
+	dst = append(dst, `],"text_offset":[`...)
+	for i := range lps {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendInt(dst, e.offset)
+		e.offset += int64(len(lps[i].Token))
+	}
+	return append(dst, "]}"...)
+}
+
+func appendTop(dst []byte, top []engine.TopLogprob) []byte {
+	dst = append(dst, '{')
+	for k := range top {
+		if k > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, top[k].Token)
+		dst = append(dst, ':')
+		dst = appendFloat(dst, top[k].Logprob)
+	}
+	return append(dst, '}')
+}
+
+// aggLogprobs adds the pending logprobs to the unary arrays.
+func (e *completionEmitter) aggLogprobs() {
+	for _, lp := range e.pending {
+		for i := range e.agg {
+			if len(e.agg[i]) > 0 {
+				e.agg[i] = append(e.agg[i], ',')
+			}
+		}
+		e.agg[0] = appendString(e.agg[0], lp.Token)
+		e.agg[1] = appendFloat(e.agg[1], lp.Logprob)
+		e.agg[2] = appendTop(e.agg[2], lp.Top)
+		e.agg[3] = appendInt(e.agg[3], e.offset)
+		e.offset += int64(len(lp.Token))
+	}
+	e.pending = nil
+}
+
+// unaryLogprobs returns the unary choice's logprobs (null unless asked).
+func (e *completionEmitter) unaryLogprobs() openai.RawJSON {
+	if !e.logprobs {
+		return openai.RawJSON("null")
+	}
+	b := append([]byte(`{"tokens":[`), e.agg[0]...)
+	b = append(append(b, `],"token_logprobs":[`...), e.agg[1]...)
+	b = append(append(b, `],"top_logprobs":[`...), e.agg[2]...)
+	b = append(append(b, `],"text_offset":[`...), e.agg[3]...)
+	return append(b, "]}"...)
 }
 
 func (e *completionEmitter) frame(dst, text []byte, finish string) []byte {
 	dst = append(dst, e.head...)
 	dst = appendString(dst, text)
-	dst = append(dst, `,"logprobs":null,"finish_reason":`...)
+	if len(e.pending) > 0 {
+		dst = append(dst, `,"logprobs":`...)
+		dst = e.appendLogprobs(dst)
+		dst = append(dst, `,"finish_reason":`...)
+	} else {
+		dst = append(dst, `,"logprobs":null,"finish_reason":`...)
+	}
 	if finish == "" {
 		dst = append(dst, "null"...)
 	} else {
@@ -62,6 +176,9 @@ func (e *completionEmitter) Content(dst, text []byte) []byte {
 	}
 	if e.aggregate {
 		e.text = append(e.text, text...)
+		if len(e.pending) > 0 {
+			e.aggLogprobs()
+		}
 		return dst
 	}
 	return e.frame(dst, text, "")

@@ -87,9 +87,12 @@
 // usage chunk and [DONE]. Anthropic Messages and Responses have one output
 // per response: choices past the first are dropped.
 //
-// Logprobs (chat). Each step's logprobs are sent in a chunk of their own
+// Logprobs. Chat: each step's logprobs are sent in a chunk of their own
 // (empty delta) after the step's events, and collected into the unary
-// choice.
+// choice. Completions: the legacy object (tokens, token_logprobs,
+// top_logprobs, text_offset) rides in the frame of the step's text (a
+// frame of its own when the step's text is held), and the unary choice
+// has the whole arrays.
 //
 // # Speed
 //

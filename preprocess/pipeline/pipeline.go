@@ -179,6 +179,7 @@ func (p *Pipeline) emitter(i int) protocols.Emitter {
 			p.comp = append(p.comp, &completionEmitter{})
 		}
 		p.comp[i].reset(p.id, p.model, p.created, i, plan.IncludeUsage, !prep.Stream)
+		p.comp[i].logprobs = plan.Logprobs
 		return p.comp[i]
 	case preprocess.APIMessages:
 		if i > 0 {
@@ -400,6 +401,10 @@ func (p *Pipeline) isStopString(s []byte) bool {
 // logprobs passes the logprobs of a step through (chat only): a chunk of
 // their own in a stream, collected for the unary answer.
 func (p *Pipeline) logprobs(c *choice, lps []engine.Logprob) {
+	if p.prep.API == preprocess.APICompletions {
+		p.buf = p.comp[c.index].flushLogprobs(p.buf)
+		return
+	}
 	if p.prep.API != preprocess.APIChat {
 		return
 	}

@@ -441,3 +441,28 @@ func TestImmediateNamedStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletionsLogprobs: completions carry the legacy logprobs object in
+// the frame of the step's text, and the unary choice the whole arrays.
+func TestCompletionsLogprobs(t *testing.T) {
+	prep := prepFor(preprocess.APICompletions, true, "", "")
+	prep.Response.Logprobs = true
+	outs := txtOuts(engine.FinishEOS, "Hello", " world")
+	outs[0].Logprobs = []engine.Logprob{{Token: []byte("Hello"), Logprob: -0.5,
+		Top: []engine.TopLogprob{{Token: []byte("Hello"), Logprob: -0.5}, {Token: []byte("Hi"), Logprob: -1.25}}}}
+	outs[1].Logprobs = []engine.Logprob{{Token: []byte(" world"), Logprob: -0.125, Top: []engine.TopLogprob{{Token: []byte(" world"), Logprob: -0.125}}}}
+	_, body := both(t, prep, outs)
+	for _, want := range []string{
+		`"text":"Hello","logprobs":{"tokens":["Hello"],"token_logprobs":[-0.5],"top_logprobs":[{"Hello":-0.5,"Hi":-1.25}],"text_offset":[0]}`,
+		`"text":" world","logprobs":{"tokens":[" world"],"token_logprobs":[-0.125],"top_logprobs":[{" world":-0.125}],"text_offset":[5]}`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("no %s in\n%s", want, body)
+		}
+	}
+	prep.Stream = false
+	w := serve(t, newFake(outs), prep)
+	if want := `"logprobs":{"tokens":["Hello"," world"],"token_logprobs":[-0.5,-0.125],"top_logprobs":[{"Hello":-0.5,"Hi":-1.25},{" world":-0.125}],"text_offset":[0,5]}`; !strings.Contains(w.Body.String(), want) {
+		t.Errorf("unary: %s", w.Body)
+	}
+}

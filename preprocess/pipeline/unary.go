@@ -30,7 +30,7 @@ func (p *Pipeline) Unary() (any, error) {
 			Model: p.model, Usage: protocols.Some(openai.UsageFrom(u))}
 		for i, e := range p.comp[:len(p.choices)] {
 			r.Choices = append(r.Choices, openai.CompletionChoice{Index: i, Text: string(e.text),
-				Logprobs: openai.RawJSON("null"), FinishReason: protocols.Some(e.finish)})
+				Logprobs: e.unaryLogprobs(), FinishReason: protocols.Some(e.finish)})
 		}
 		return r, nil
 	}
