@@ -231,3 +231,16 @@ func TestCompletion(t *testing.T) {
 	require.Equal(t, []uint32{1, 2, 3}, prep.Engine.PromptIDs)
 	require.Equal(t, 2045, prep.Engine.MaxTokens)
 }
+
+func TestLegacyAndParts(t *testing.T) {
+	const tmpl = `{% for m in messages %}[{{ m.role }}]{{ m.content }}{% for c in m.tool_calls or [] %}<{{ c.function.name }} {{ c.function.arguments | tojson }}>{% endfor %}{% endfor %}`
+	var warnings []string
+	p := New(tinyModel(t, ModelOptions{ChatTemplate: tmpl}), Options{Warn: func(s string) { warnings = append(warnings, s) }})
+	prep, err := p.Chat(context.Background(), chatReq(t, `{"messages":[
+		{"role":"user","content":[{"type":"text","text":"see"},{"type":"image_url","image_url":{"url":"data:,"}}]},
+		{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{\"x\": 1}"}}]}`))
+	require.NoError(t, err)
+	require.Equal(t, `[user]see[assistant]<f {"x": 1}>`, prep.Engine.Prompt)
+	require.Len(t, warnings, 1)
+	require.Contains(t, warnings[0], "image_url")
+}

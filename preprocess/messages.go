@@ -3,6 +3,7 @@ package preprocess
 import (
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"slices"
 	"strings"
 
@@ -30,6 +31,9 @@ var iteratesContent = regexp.MustCompile(`for\s+\w+\s+in\s+(?:message|msg|m|mess
 //     the client's string);
 //   - tool results: {"role":"tool","tool_call_id","name","content"}, the
 //     name taken from the assistant call with that id;
+//   - the deprecated function_call becomes a tool call (arguments parsed);
+//   - content parts other than text are left out, with a warning
+//     (Options.Warn): the prompt is text;
 //   - developer messages become system messages unless the template knows
 //     the developer role;
 //   - reasoning of earlier assistant turns is replayed: passed as
@@ -64,6 +68,13 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 		b = appendJSONString(b, role)
 
 		content, hasContent := m.Content.Get()
+		if hasContent && content.IsArray() {
+			for _, part := range content.Array {
+				if part.Type != openai.PartText {
+					p.warn("message " + strconv.Itoa(i) + ": a " + part.Type + " content part was left out of the prompt (text-only model input)")
+				}
+			}
+		}
 		var reasoning []string
 		if r, ok := m.ReasoningValue().Get(); ok && role == openai.RoleAssistant {
 			if r.IsArray() {
@@ -130,9 +141,15 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 			b = append(b, `,"name":`...)
 			b = appendJSONString(b, m.Name)
 		}
-		if len(m.ToolCalls) > 0 {
+		calls := m.ToolCalls
+		if len(calls) == 0 && m.FunctionCall != nil {
+			// The deprecated function_call is rendered as a tool call; its
+			// arguments are always parsed.
+			calls = []openai.ToolCall{{Type: openai.ToolTypeFunction, Function: *m.FunctionCall}}
+		}
+		if len(calls) > 0 {
 			b = append(b, `,"tool_calls":[`...)
-			for j, c := range m.ToolCalls {
+			for j, c := range calls {
 				if j > 0 {
 					b = append(b, ',')
 				}
@@ -143,7 +160,7 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 				b = appendJSONString(b, c.Function.Name)
 				b = append(b, `,"arguments":`...)
 				args := strings.TrimSpace(string(c.Function.Arguments))
-				if !t.ArgumentsAsString && strings.HasPrefix(args, "{") && json.Valid([]byte(args)) {
+				if (!t.ArgumentsAsString || m.FunctionCall != nil && len(m.ToolCalls) == 0) && strings.HasPrefix(args, "{") && json.Valid([]byte(args)) {
 					b = append(b, args...)
 				} else {
 					b = appendJSONString(b, string(c.Function.Arguments))
