@@ -3,8 +3,8 @@ package preprocess
 import (
 	"encoding/json"
 	"regexp"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentwire/agentwire/parsers"
