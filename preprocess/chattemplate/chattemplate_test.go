@@ -226,3 +226,39 @@ func TestPlainRun(t *testing.T) {
 }
 
 func plainRunOf(b []byte) int { d := jsonDecoder{data: b}; return d.plainRun(0) }
+
+// TestToolsCache renders the same tools through the cache from many
+// goroutines (run with -race) and checks a cached render equals an uncached
+// one, and that the cache keeps at most its size.
+func TestToolsCache(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(testdataDir, "templates", "qwen3.jinja"))
+	require.NoError(t, err)
+	cached, err := Parse(string(src), Options{Now: goldenNow, ToolsCache: 2})
+	require.NoError(t, err)
+	plain, err := Parse(string(src), Options{Now: goldenNow, ToolsCache: -1})
+	require.NoError(t, err)
+	require.Nil(t, plain.tools)
+	convs := readJSONLines[line](t, filepath.Join(testdataDir, "conversations.jsonl"))
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, c := range convs {
+				in := c.input()
+				// Pad the tools so they are worth caching, differently per
+				// conversation.
+				if len(in.Tools) > 2 {
+					in.Tools = json.RawMessage(strings.Replace(string(in.Tools), "Get the current weather", "Get the current weather"+strings.Repeat(" ", 1024+len(c.Name)), 1))
+				}
+				want, wantErr := plain.Render(in)
+				got, err := cached.Render(in)
+				if want != got || (wantErr == nil) != (err == nil) {
+					t.Errorf("%s: cached render differs", c.Name)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	require.LessOrEqual(t, len(cached.tools.entries), 2)
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/agentwire/agentwire/preprocess/chattemplate/internal/jinja"
@@ -36,6 +37,12 @@ type Options struct {
 	// MaxSteps and MaxBytes override the render limits (0 means the
 	// package's MaxSteps and MaxBytes).
 	MaxSteps, MaxBytes int
+	// ToolsCache is how many decoded tools lists the template keeps, keyed
+	// by their JSON bytes: an agent harness sends the same tools every turn,
+	// and decoding them is most of the cost of a render. 0 means 4; a
+	// negative value turns the cache off. Templates cannot modify their
+	// inputs (the sandbox), so cached values are shared safely.
+	ToolsCache int
 }
 
 // Template is a compiled chat template. It is safe for concurrent use by
@@ -45,6 +52,7 @@ type Template struct {
 	tmpl   *jinja.Template
 	now    func() time.Time
 	limits jinja.Limits
+	tools  *valueCache // nil when off
 }
 
 // TemplateError is the error of a render stopped by the template itself
@@ -79,7 +87,14 @@ func Parse(source string, opts Options) (tmpl *Template, err error) {
 	if opts.MaxBytes > 0 {
 		lim.MaxBytes = opts.MaxBytes
 	}
-	return &Template{src: source, tmpl: t, now: now, limits: lim}, nil
+	tmpl = &Template{src: source, tmpl: t, now: now, limits: lim}
+	switch {
+	case opts.ToolsCache == 0:
+		tmpl.tools = &valueCache{max: 4}
+	case opts.ToolsCache > 0:
+		tmpl.tools = &valueCache{max: opts.ToolsCache}
+	}
+	return tmpl, nil
 }
 
 // Source returns the template text given to Parse.
@@ -118,7 +133,7 @@ func (t *Template) Render(in Input) (out string, err error) {
 	if data["messages"], err = decodeOr(in.Messages, jinja.Undefined()); err != nil {
 		return "", fmt.Errorf("messages: %w", err)
 	}
-	if data["tools"], err = decodeOr(in.Tools, jinja.None()); err != nil {
+	if data["tools"], err = t.decodeTools(in.Tools); err != nil {
 		return "", fmt.Errorf("tools: %w", err)
 	}
 	if data["documents"], err = decodeOr(in.Documents, jinja.None()); err != nil {
@@ -178,4 +193,64 @@ func (t *Template) strftimeNow(args []jinja.Value, _ map[string]jinja.Value) (ji
 		return jinja.Undefined(), errors.New("strftime_now: expected one format string")
 	}
 	return jinja.NewString(jinja.Strftime(t.now(), args[0].AsString())), nil
+}
+
+// minCachedTools is the smallest tools JSON worth caching.
+const minCachedTools = 1024
+
+// decodeTools decodes the tools JSON, through the template's cache when the
+// list is large enough to be worth it.
+func (t *Template) decodeTools(raw json.RawMessage) (jinja.Value, error) {
+	if t.tools == nil || len(raw) < minCachedTools {
+		return decodeOr(raw, jinja.None())
+	}
+	if v, ok := t.tools.get(raw); ok {
+		return v, nil
+	}
+	v, err := decodeOr(raw, jinja.None())
+	if err == nil {
+		t.tools.put(raw, v)
+	}
+	return v, err
+}
+
+// valueCache keeps the most recently used decoded JSON values by their
+// bytes. Safe for concurrent use.
+type valueCache struct {
+	mu      sync.Mutex
+	max     int
+	entries []cacheEntry // most recent first
+}
+
+type cacheEntry struct {
+	key string
+	val jinja.Value
+}
+
+func (c *valueCache) get(raw []byte) (jinja.Value, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, e := range c.entries {
+		if e.key == string(raw) {
+			copy(c.entries[1:i+1], c.entries[:i])
+			c.entries[0] = e
+			return e.val, true
+		}
+	}
+	return jinja.Undefined(), false
+}
+
+func (c *valueCache) put(raw []byte, v jinja.Value) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.entries {
+		if e.key == string(raw) {
+			return
+		}
+	}
+	if len(c.entries) < c.max {
+		c.entries = append(c.entries, cacheEntry{})
+	}
+	copy(c.entries[1:], c.entries[:len(c.entries)-1])
+	c.entries[0] = cacheEntry{key: string(raw), val: v}
 }
