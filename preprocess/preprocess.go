@@ -60,11 +60,16 @@ type Options struct {
 
 	// PrefixCacheEntries is the number of rendered prompts whose token ids
 	// are kept to encode the next turn of the same conversation
-	// incrementally (0 means 64, negative disables the cache).
+	// incrementally (0 means 64, negative disables the cache). Each entry
+	// holds the prompt text and its ids (about 5 bytes per prompt byte: a
+	// 50 KB Claude Code prompt costs about 240 KB). Tokenizers whose
+	// encoding depends on the start of the text (Metaspace, Prepend,
+	// add_prefix_space) and tiktoken files are never cached.
 	PrefixCacheEntries int
 
 	// Warn receives warnings (PRE.1 lenient overrides, tool_choice auto
-	// without a tool parser). nil drops them.
+	// without a tool parser, content parts left out of the prompt). nil
+	// drops them. It is called from the goroutines that prepare requests.
 	Warn func(msg string)
 }
 
