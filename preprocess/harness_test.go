@@ -57,6 +57,17 @@ func TestHarnessCaptures(t *testing.T) {
 					case "kimi_k2":
 						require.True(t, strings.HasSuffix(e.Prompt, "<|im_assistant|>assistant<|im_middle|>"), e.Prompt[len(e.Prompt)-80:])
 					}
+					if c.api == APIResponses {
+						require.NotNil(t, prep.Response.Responses)
+						require.Nil(t, prep.Response.Anthropic)
+					} else {
+						require.NotNil(t, prep.Response.Anthropic)
+						require.False(t, prep.Response.HideReasoning, "Claude Code asks for adaptive thinking")
+					}
+					if strings.Contains(file, "0005") {
+						// Codex's turn 2 replays its exec_command call.
+						require.Contains(t, e.Prompt, "exec_command")
+					}
 					if strings.Contains(file, "0002") {
 						// Claude Code's turn 2 replays its thinking, its tool
 						// call and the result.
