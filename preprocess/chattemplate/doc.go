@@ -52,10 +52,10 @@
 //
 // The tests render 24 templates (23 real ones, with provenance, and one
 // feature template) with 15 agent-shaped conversations and with the recorded
-// 49 KB Claude Code request, plus 73 small expression templates, and compare
+// 49 KB Claude Code request, plus 75 small expression templates, and compare
 // with goldens written by an oracle (testdata/chattemplate/oracle.py:
 // Python's jinja2 set up as transformers sets it up). All template renders
-// are byte-identical; 68 of the 73 expressions are, and the other five are
+// are byte-identical; 70 of the 75 expressions are, and the other five are
 // listed in known_differences.tsv (the truncate, center, groupby and attr
 // filters, `1_000` literals, macro attributes). Other known limits: a lone
 // UTF-16 surrogate in the JSON input becomes U+FFFD (Python keeps it);

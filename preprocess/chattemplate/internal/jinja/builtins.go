@@ -805,22 +805,39 @@ func attrPath(v Value, path string) Value {
 }
 
 func filterUnique(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsList() {
-		return NewList(nil), nil
+	// Patch: jinja2's unique(case_sensitive=False, attribute=None): strings
+	// compare case-insensitively, values of different types never match.
+	items, err := pyIter(args)
+	if err != nil {
+		return Undefined(), err
 	}
-
-	src := args[0].AsList().Items
+	caseSensitive := false
+	if v, ok := kwargs["case_sensitive"]; ok {
+		caseSensitive = v.IsTruthy()
+	}
+	attr := ""
+	if v, ok := kwargs["attribute"]; ok && !v.IsNone() {
+		attr = printValue(v)
+	}
 	seen := make(map[string]bool)
-	var items []Value
-	for _, item := range src {
-		key := printValue(item)
+	var out []Value
+	for _, item := range items {
+		k := item
+		if attr != "" {
+			k = attrPath(item, attr)
+		}
+		key := string(appendPyRepr(nil, k))
+		if isNumeric(k) {
+			key = strconv.FormatFloat(toFloat64(k), 'g', -1, 64)
+		} else if k.IsString() && !caseSensitive {
+			key = string(appendPyRepr(nil, NewString(strings.ToLower(k.AsString()))))
+		}
 		if !seen[key] {
 			seen[key] = true
-			items = append(items, item)
+			out = append(out, item)
 		}
 	}
-
-	return NewList(items), nil
+	return NewList(out), nil
 }
 
 func filterList(args []Value, kwargs map[string]Value) (Value, error) {
@@ -1207,68 +1224,138 @@ func filterDictsort(args []Value, kwargs map[string]Value) (Value, error) {
 		return NewList(nil), nil
 	}
 
+	// Patch: jinja2's dictsort(case_sensitive=False, by='key',
+	// reverse=False), positionally or by keyword; strings compare
+	// case-insensitively unless case_sensitive.
 	d := args[0].AsDict()
-	reverse := false
-	if r, ok := kwargs["reverse"]; ok && r.IsBool() {
-		reverse = r.AsBool()
-	}
-
-	keys := make([]string, len(d.Keys))
-	copy(keys, d.Keys)
-
-	sort.SliceStable(keys, func(i, j int) bool {
-		if reverse {
-			return keys[i] > keys[j]
+	opt := func(pos int, name string) (Value, bool) {
+		if v, ok := kwargs[name]; ok {
+			return v, true
 		}
-		return keys[i] < keys[j]
-	})
-
-	items := make([]Value, len(keys))
-	for i, key := range keys {
-		items[i] = NewTuple([]Value{NewString(key), d.Data[key]})
+		if len(args) > pos {
+			return args[pos], true
+		}
+		return Undefined(), false
 	}
-
-	return NewList(items), nil
+	caseSensitive, byValue, reverse := false, false, false
+	if v, ok := opt(1, "case_sensitive"); ok {
+		caseSensitive = v.IsTruthy()
+	}
+	if v, ok := opt(2, "by"); ok {
+		switch printValue(v) {
+		case "key":
+		case "value":
+			byValue = true
+		default:
+			return Undefined(), fmt.Errorf("FilterArgumentError: You can only sort by either \"key\" or \"value\"")
+		}
+	}
+	if v, ok := opt(3, "reverse"); ok {
+		reverse = v.IsTruthy()
+	}
+	items := make([]Value, len(d.Keys))
+	keys := make([]Value, len(d.Keys))
+	for i, k := range d.Keys {
+		items[i] = NewTuple([]Value{NewString(k), d.Data[k]})
+		keys[i] = NewString(k)
+		if byValue {
+			keys[i] = d.Data[k]
+		}
+		if !caseSensitive && keys[i].IsString() {
+			keys[i] = NewString(strings.ToLower(keys[i].AsString()))
+		}
+	}
+	for i := 1; i < len(keys); i++ {
+		if err := orderable("<", keys[i], keys[0]); err != nil {
+			return Undefined(), err
+		}
+	}
+	idx := make([]int, len(items))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool {
+		c := compareValues(keys[idx[i]], keys[idx[j]])
+		if reverse {
+			return c > 0
+		}
+		return c < 0
+	})
+	out := make([]Value, len(items))
+	for i, j := range idx {
+		out[i] = items[j]
+	}
+	return NewList(out), nil
 }
 
 func filterMax(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsList() {
-		return Undefined(), nil
+	// Patch: jinja2's max(case_sensitive=False, attribute=None).
+	items, err := pyIter(args)
+	if err != nil || len(items) == 0 {
+		return Undefined(), err
 	}
-
-	list := args[0].AsList()
-	if list.Len() == 0 {
-		return Undefined(), nil
+	caseSensitive := false
+	if v, ok := kwargs["case_sensitive"]; ok {
+		caseSensitive = v.IsTruthy()
 	}
-
-	maxVal := list.Items[0]
-	for _, item := range list.Items[1:] {
-		if compareValues(item, maxVal) > 0 {
-			maxVal = item
+	attr := ""
+	if v, ok := kwargs["attribute"]; ok && !v.IsNone() {
+		attr = printValue(v)
+	}
+	key := func(v Value) Value {
+		if attr != "" {
+			v = attrPath(v, attr)
+		}
+		if !caseSensitive && v.IsString() {
+			v = NewString(strings.ToLower(v.AsString()))
+		}
+		return v
+	}
+	best := items[0]
+	for _, item := range items[1:] {
+		if err := orderable("<", key(item), key(best)); err != nil {
+			return Undefined(), err
+		}
+		if compareValues(key(item), key(best)) > 0 {
+			best = item
 		}
 	}
-
-	return maxVal, nil
+	return best, nil
 }
 
 func filterMin(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsList() {
-		return Undefined(), nil
+	// Patch: jinja2's min(case_sensitive=False, attribute=None).
+	items, err := pyIter(args)
+	if err != nil || len(items) == 0 {
+		return Undefined(), err
 	}
-
-	list := args[0].AsList()
-	if list.Len() == 0 {
-		return Undefined(), nil
+	caseSensitive := false
+	if v, ok := kwargs["case_sensitive"]; ok {
+		caseSensitive = v.IsTruthy()
 	}
-
-	minVal := list.Items[0]
-	for _, item := range list.Items[1:] {
-		if compareValues(item, minVal) < 0 {
-			minVal = item
+	attr := ""
+	if v, ok := kwargs["attribute"]; ok && !v.IsNone() {
+		attr = printValue(v)
+	}
+	key := func(v Value) Value {
+		if attr != "" {
+			v = attrPath(v, attr)
+		}
+		if !caseSensitive && v.IsString() {
+			v = NewString(strings.ToLower(v.AsString()))
+		}
+		return v
+	}
+	best := items[0]
+	for _, item := range items[1:] {
+		if err := orderable("<", key(item), key(best)); err != nil {
+			return Undefined(), err
+		}
+		if compareValues(key(item), key(best)) < 0 {
+			best = item
 		}
 	}
-
-	return minVal, nil
+	return best, nil
 }
 
 func filterSum(args []Value, kwargs map[string]Value) (Value, error) {
