@@ -12,7 +12,7 @@ import (
 func longText(b *testing.B) string {
 	data, err := os.ReadFile(filepath.Join(largeDir, "long_text.txt"))
 	if err != nil {
-		b.Skipf("long_text.txt is missing: %s", setupHint)
+		skipSetup(b, "long_text.txt")
 	}
 	return string(data)
 }
@@ -57,6 +57,70 @@ func BenchmarkEncodeMixed(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				dst = tok.AppendEncode(dst[:0], text, false)
+			}
+		})
+	}
+}
+
+// BenchmarkEncodeAgent measures single-thread encode throughput on the
+// agent-shaped corpus (testdata/agent, 250 KB: rendered Claude Code and
+// Codex requests, code, diffs, JSON, non-Latin text).
+func BenchmarkEncodeAgent(b *testing.B) {
+	text := agentText(b)
+	for _, f := range benchFiles {
+		b.Run(f.name, func(b *testing.B) {
+			tok := loadLarge(b, f.file)
+			dst := tok.AppendEncode(nil, text, false)
+			b.ReportMetric(float64(len(dst)), "tokens")
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				dst = tok.AppendEncode(dst[:0], text, false)
+			}
+		})
+	}
+}
+
+// BenchmarkEncodePrompt measures what a server does per request: encode one
+// 49 KB Claude Code request rendered by Qwen3's chat template into a fresh
+// slice (Encode, not AppendEncode into a reused one).
+func BenchmarkEncodePrompt(b *testing.B) {
+	text := agentTexts(b)["claude_code.txt"]
+	for _, f := range benchFiles {
+		b.Run(f.name, func(b *testing.B) {
+			tok := loadLarge(b, f.file)
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := tok.Encode(text, false); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkEncodeBatch measures EncodeBatch on 16 agent texts at once,
+// which spreads them over the available cores.
+func BenchmarkEncodeBatch(b *testing.B) {
+	all := agentTexts(b)
+	var texts []string
+	var n int64
+	for len(texts) < 16 {
+		for _, s := range all {
+			texts = append(texts, s)
+			n += int64(len(s))
+		}
+	}
+	for _, f := range benchFiles[:1] {
+		b.Run(f.name, func(b *testing.B) {
+			tok := loadLarge(b, f.file)
+			b.SetBytes(n)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := tok.EncodeBatch(texts, false); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}
@@ -108,7 +172,7 @@ func BenchmarkLoad(b *testing.B) {
 		b.Run(f.name, func(b *testing.B) {
 			path := filepath.Join(largeDir, f.file)
 			if _, err := os.Stat(path); err != nil {
-				b.Skipf("%s is missing: %s", path, setupHint)
+				skipSetup(b, path)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
