@@ -116,6 +116,7 @@ type bpeModel struct {
 
 // wordScratch is per-call scratch for encodeWord, reused through a pool.
 type wordScratch struct {
+	cache wordCache
 	ids   []uint32
 	ranks []uint32
 	unk   []bool
@@ -131,14 +132,6 @@ const linearLimit = 48
 
 // encodeWord appends the ids of one pre-tokenized word.
 func (m *bpeModel) encodeWord(dst []uint32, w string, sc *wordScratch) []uint32 {
-	if len(w) == 0 {
-		return dst
-	}
-	if m.ignoreMerges {
-		if id, ok := m.whole[w]; ok {
-			return append(dst, id)
-		}
-	}
 	if m.wordSep != "" && len(w) > len(m.wordSep) {
 		start := 0
 		for i := len(m.wordSep); i < len(w); {
@@ -148,14 +141,51 @@ func (m *bpeModel) encodeWord(dst []uint32, w string, sc *wordScratch) []uint32 
 			}
 			i += j
 			if !strings.HasSuffix(w[:i], m.wordSep) {
-				dst = m.encodePiece(dst, w[start:i], sc)
+				dst = m.encodeCached(dst, w[start:i], sc)
 				start = i
 			}
 			i += len(m.wordSep)
 		}
-		return m.encodePiece(dst, w[start:], sc)
+		return m.encodeCached(dst, w[start:], sc)
 	}
-	return m.encodePiece(dst, w, sc)
+	return m.encodeCached(dst, w, sc)
+}
+
+// encodeCached encodes a word (or an independent piece of one) through the
+// scratch's word cache.
+func (m *bpeModel) encodeCached(dst []uint32, w string, sc *wordScratch) []uint32 {
+	if len(w) == 0 {
+		return dst
+	}
+	if len(w) == 1 && m.byteLevel && m.hasByte[w[0]] {
+		return append(dst, m.byteIDs[w[0]])
+	}
+	var h uint32
+	if len(w) <= cacheMaxWord {
+		h = sc.cache.hash(w)
+		if ids, ok := sc.cache.get(w, h); ok {
+			return append(dst, ids...)
+		}
+	}
+	start := len(dst)
+	if id, ok := m.wholeID(w); ok {
+		dst = append(dst, id)
+	} else {
+		dst = m.encodePiece(dst, w, sc)
+	}
+	if len(w) <= cacheMaxWord {
+		sc.cache.put(w, h, dst[start:])
+	}
+	return dst
+}
+
+// wholeID returns the id of w when merges are ignored and w is a token.
+func (m *bpeModel) wholeID(w string) (uint32, bool) {
+	if !m.ignoreMerges {
+		return 0, false
+	}
+	id, ok := m.whole[w]
+	return id, ok
 }
 
 // encodePiece encodes a word (or an independent piece of one) by merges.
