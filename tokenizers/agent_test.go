@@ -92,7 +92,7 @@ func TestAgentGolden(t *testing.T) {
 				if !ok {
 					t.Fatalf("golden names %s, which is not in testdata/agent", file)
 				}
-				ids := tok.AppendEncode(nil, text, false)
+				ids, _ := tok.AppendEncode(nil, text, false)
 				if len(ids) != w.Count || idsDigest(ids) != w.SHA256 {
 					t.Errorf("%s: %d ids (digest %.12s), Hugging Face gives %d (%.12s)", file, len(ids), idsDigest(ids), w.Count, w.SHA256)
 				}
@@ -106,4 +106,51 @@ func TestAgentGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEncodeAllocsLarge asserts that AppendEncode into a slice with room
+// allocates nothing on the agent corpus for every file without a normalizer
+// (non-ASCII text included), and on its ASCII lines for Qwen3, whose NFC
+// normalizer leaves ASCII alone. (Mistral's Prepend and Replace normalizers
+// rewrite the text and allocate.)
+func TestEncodeAllocsLarge(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items under -race")
+	}
+	text := agentText(t)
+	var ascii strings.Builder
+	for line := range strings.Lines(text) {
+		if isASCII(line) {
+			ascii.WriteString(line)
+		}
+	}
+	cases := []struct{ name, file, text string }{
+		{"llama3", "llama3/tokenizer.json", text},
+		{"gptoss", "gptoss/tokenizer.json", text},
+		{"deepseek_v3", "deepseek_v3/tokenizer.json", text},
+		{"llama3_tiktoken", "llama3_tiktoken/tiktoken.model", text},
+		{"kimi_k2", "kimi_k2/tiktoken.model", text},
+		{"qwen3 ASCII", "qwen3/tokenizer.json", ascii.String()},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tok := loadLarge(t, c.file)
+			dst, err := tok.AppendEncode(nil, c.text, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a := testing.AllocsPerRun(3, func() { dst, _ = tok.AppendEncode(dst[:0], c.text, true) }); a != 0 {
+				t.Errorf("AppendEncode of %d bytes allocates %v times, want 0", len(c.text), a)
+			}
+		})
+	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -128,10 +128,10 @@ func FromJSON(data []byte) (*BPE, error) {
 	}
 
 	t := &BPE{}
-	if t.normalizer, err = parseNormalizer(f.Normalizer); err != nil {
+	if t.normalizer, err = parseNormalizer(f.Normalizer, 0); err != nil {
 		return nil, err
 	}
-	if t.pre, err = parsePreTokenizer(f.PreTokenizer); err != nil {
+	if t.pre, err = parsePreTokenizer(f.PreTokenizer, 0); err != nil {
 		return nil, err
 	}
 	if t.dec, err = parseDecoder(f.Decoder); err != nil {
@@ -361,7 +361,20 @@ func parseComponent(raw json.RawMessage, what string) (*hfComponent, error) {
 	return &c, nil
 }
 
-func parseNormalizer(raw json.RawMessage) ([]normStep, error) {
+// maxNesting bounds how deep Sequence components may nest. Real files nest
+// one or two levels; the bound keeps a hostile file (a Sequence inside a
+// Sequence thousands of times, which costs quadratic time to read) from
+// stalling the loader.
+const maxNesting = 16
+
+func tooDeep(what string) error {
+	return unsupported("%s: Sequence nested more than %d levels deep", what, maxNesting)
+}
+
+func parseNormalizer(raw json.RawMessage, depth int) ([]normStep, error) {
+	if depth > maxNesting {
+		return nil, tooDeep("normalizer")
+	}
 	c, err := parseComponent(raw, "normalizer")
 	if err != nil || c == nil {
 		return nil, err
@@ -370,7 +383,7 @@ func parseNormalizer(raw json.RawMessage) ([]normStep, error) {
 	case "Sequence":
 		var out []normStep
 		for _, r := range c.Normalizers {
-			s, err := parseNormalizer(r)
+			s, err := parseNormalizer(r, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -406,7 +419,10 @@ func parseNormalizer(raw json.RawMessage) ([]normStep, error) {
 	return nil, unsupported("normalizer %q", c.Type)
 }
 
-func parsePreTokenizer(raw json.RawMessage) ([]preStep, error) {
+func parsePreTokenizer(raw json.RawMessage, depth int) ([]preStep, error) {
+	if depth > maxNesting {
+		return nil, tooDeep("pre_tokenizer")
+	}
 	c, err := parseComponent(raw, "pre_tokenizer")
 	if err != nil || c == nil {
 		return nil, err
@@ -415,7 +431,7 @@ func parsePreTokenizer(raw json.RawMessage) ([]preStep, error) {
 	case "Sequence":
 		var out []preStep
 		for _, r := range c.Pretokenizers {
-			s, err := parsePreTokenizer(r)
+			s, err := parsePreTokenizer(r, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -457,6 +473,7 @@ func parsePreTokenizer(raw json.RawMessage) ([]preStep, error) {
 				if err != nil {
 					return nil, unsupported("Split pattern %q: %v", pat, err)
 				}
+				re.MatchTimeout = regexpMatchTimeout
 				st.re = re
 			}
 		default:
@@ -510,16 +527,19 @@ func parseDecoder(raw json.RawMessage) (decoderChain, error) {
 		return decoderChain{none: true}, nil
 	}
 	var ch decoderChain
-	if err := appendDecoder(&ch, c); err != nil {
+	if err := appendDecoder(&ch, c, 0); err != nil {
 		return decoderChain{}, err
 	}
 	ch.pureBL = len(ch.steps) == 1 && ch.steps[0].kind == decByteLevel
 	return ch, nil
 }
 
-func appendDecoder(ch *decoderChain, c *hfComponent) error {
+func appendDecoder(ch *decoderChain, c *hfComponent, depth int) error {
 	switch c.Type {
 	case "Sequence":
+		if depth >= maxNesting {
+			return tooDeep("decoder")
+		}
 		for _, r := range c.Decoders {
 			sub, err := parseComponent(r, "decoder")
 			if err != nil {
@@ -528,7 +548,7 @@ func appendDecoder(ch *decoderChain, c *hfComponent) error {
 			if sub == nil {
 				continue
 			}
-			if err := appendDecoder(ch, sub); err != nil {
+			if err := appendDecoder(ch, sub, depth+1); err != nil {
 				return err
 			}
 		}
@@ -574,15 +594,18 @@ func (t *BPE) parsePostProcessor(raw json.RawMessage) (postProcessor, error) {
 		return postProcessor{}, err
 	}
 	var pp postProcessor
-	if err := t.appendPost(&pp, c); err != nil {
+	if err := t.appendPost(&pp, c, 0); err != nil {
 		return postProcessor{}, err
 	}
 	return pp, nil
 }
 
-func (t *BPE) appendPost(pp *postProcessor, c *hfComponent) error {
+func (t *BPE) appendPost(pp *postProcessor, c *hfComponent, depth int) error {
 	switch c.Type {
 	case "Sequence":
+		if depth >= maxNesting {
+			return tooDeep("post_processor")
+		}
 		for _, r := range c.Processors {
 			sub, err := parseComponent(r, "post_processor")
 			if err != nil {
@@ -591,7 +614,7 @@ func (t *BPE) appendPost(pp *postProcessor, c *hfComponent) error {
 			if sub == nil {
 				continue
 			}
-			if err := t.appendPost(pp, sub); err != nil {
+			if err := t.appendPost(pp, sub, depth+1); err != nil {
 				return err
 			}
 		}

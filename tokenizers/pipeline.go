@@ -1,7 +1,9 @@
 package tokenizers
 
 import (
+	"fmt"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/dlclark/regexp2"
@@ -162,7 +164,7 @@ type preStep struct {
 // words with the model. first says that s starts at offset 0 of the encoded
 // text (Metaspace's prepend_scheme "first").
 func (t *BPE) preTokenize(dst []uint32, k int, s string, first bool, sc *encodeScratch) []uint32 {
-	if s == "" {
+	if s == "" || sc.err != nil {
 		return dst
 	}
 	if k == len(t.pre) {
@@ -271,8 +273,20 @@ func (t *BPE) splitWith(dst []uint32, k int, s string, first bool, scan scanFunc
 	return sp.finish()
 }
 
+// Bounds on the regexp fallback. Each match may take regexpMatchTimeout, and
+// one call of splitRegexp regexpBaseBudget plus regexpByteBudget per byte of
+// its text (0.1 MB/s; the fallback runs at about 2 MB/s on real patterns).
+// Past either bound the encode fails with ErrSplitTimeout.
+const (
+	regexpMatchTimeout = 100 * time.Millisecond
+	regexpBaseBudget   = time.Second
+	regexpByteBudget   = 10 * time.Microsecond
+)
+
 // splitRegexp is splitWith for a regexp2 pattern (positions in runes).
 func (t *BPE) splitRegexp(dst []uint32, k int, s string, first bool, st *preStep, sc *encodeScratch) []uint32 {
+	start := time.Now()
+	budget := regexpBaseBudget + time.Duration(len(s))*regexpByteBudget
 	runes := []rune(s)
 	// byte offset of each rune index
 	offs := make([]int, len(runes)+1)
@@ -291,6 +305,10 @@ func (t *BPE) splitRegexp(dst []uint32, k int, s string, first bool, st *preStep
 	gap := 0
 	m, err := st.re.FindRunesMatch(runes)
 	for err == nil && m != nil {
+		if time.Since(start) > budget {
+			err = fmt.Errorf("more than %v on %d bytes", budget, len(s))
+			break
+		}
 		a, b := offs[m.Index], offs[m.Index+m.Length]
 		if b > a {
 			if st.invert {
@@ -303,6 +321,12 @@ func (t *BPE) splitRegexp(dst []uint32, k int, s string, first bool, st *preStep
 			gap = b
 		}
 		m, err = st.re.FindNextMatch(m)
+	}
+	if err != nil {
+		if sc.err == nil {
+			sc.err = fmt.Errorf("%w: pattern %q (not one of the known patterns, so it runs on a backtracking engine): %v", ErrSplitTimeout, clip(st.re.String(), 80), err)
+		}
+		return dst
 	}
 	sp.piece(gap, len(s), st.invert)
 	return sp.finish()
@@ -404,4 +428,15 @@ func (sp *splitter) finish() []uint32 {
 // when encoding with addSpecialTokens.
 type postProcessor struct {
 	prefix, suffix []uint32
+}
+
+// clip shortens s to about n bytes for an error message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
 }

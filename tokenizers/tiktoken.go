@@ -55,7 +55,7 @@ func FromTiktoken(ranks []byte, cfg TiktokenConfig) (*BPE, error) {
 	t := &BPE{}
 	st := preStep{kind: preSplit, behavior: splitIsolated, scan: knownScanner(pattern)}
 	if st.scan == nil {
-		pre, err := parsePreTokenizer(json.RawMessage(fmt.Sprintf(`{"type":"Split","pattern":{"Regex":%q},"behavior":"Isolated","invert":false}`, pattern)))
+		pre, err := parsePreTokenizer(json.RawMessage(fmt.Sprintf(`{"type":"Split","pattern":{"Regex":%q},"behavior":"Isolated","invert":false}`, pattern)), 0)
 		if err != nil {
 			return nil, err
 		}

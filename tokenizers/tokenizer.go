@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Tokenizer turns text into token ids and back. Implementations are safe for
@@ -68,6 +70,13 @@ var (
 	ErrUnsupported = errors.New("tokenizers: unsupported")
 	// ErrInvalid is returned for a malformed tokenizer file.
 	ErrInvalid = errors.New("tokenizers: invalid tokenizer file")
+	// ErrSplitTimeout is returned by Encode for a tokenizer whose split
+	// pattern is not one of the known ones (so it runs on the
+	// backtracking regexp engine) when matching it takes too long: a
+	// pattern such as (a+)+$ needs exponential time on some texts. The
+	// known patterns run on hand-written linear scanners and never
+	// return it.
+	ErrSplitTimeout = errors.New("tokenizers: split pattern took too long")
 )
 
 // maxID bounds token ids: tables are indexed by id, so a corrupt file with a
@@ -152,6 +161,7 @@ var _ Tokenizer = (*BPE)(nil)
 type encodeScratch struct {
 	word wordScratch
 	buf  []byte
+	err  error // first error of this encode (ErrSplitTimeout)
 }
 
 func (t *BPE) getScratch() *encodeScratch {
@@ -163,15 +173,18 @@ func (t *BPE) getScratch() *encodeScratch {
 
 // Encode implements Tokenizer.
 func (t *BPE) Encode(text string, addSpecialTokens bool) ([]uint32, error) {
-	return t.AppendEncode(nil, text, addSpecialTokens), nil
+	return t.AppendEncode(nil, text, addSpecialTokens)
 }
 
 // AppendEncode appends the ids of text to dst and returns the extended
 // slice. With a dst of sufficient capacity it does not allocate, except
 // where a normalizer has to rewrite the text (Unicode normalization of
-// non-ASCII text, Prepend, Replace, Lowercase). It never fails.
-func (t *BPE) AppendEncode(dst []uint32, text string, addSpecialTokens bool) []uint32 {
+// non-ASCII text, Prepend, Replace, Lowercase). It fails only with
+// ErrSplitTimeout, for files whose split pattern runs on the regexp
+// fallback; dst is then returned unextended.
+func (t *BPE) AppendEncode(dst []uint32, text string, addSpecialTokens bool) ([]uint32, error) {
 	sc := t.getScratch()
+	n := len(dst)
 	if addSpecialTokens {
 		dst = append(dst, t.post.prefix...)
 	}
@@ -179,8 +192,13 @@ func (t *BPE) AppendEncode(dst []uint32, text string, addSpecialTokens bool) []u
 	if addSpecialTokens {
 		dst = append(dst, t.post.suffix...)
 	}
+	err := sc.err
+	sc.err = nil
 	t.scratch.Put(sc)
-	return dst
+	if err != nil {
+		return dst[:n], err
+	}
+	return dst, nil
 }
 
 // EncodeSegments implements Tokenizer.
@@ -196,7 +214,12 @@ func (t *BPE) EncodeSegments(segments []Segment, addSpecialTokens bool) ([]uint3
 	if addSpecialTokens {
 		dst = append(dst, t.post.suffix...)
 	}
+	err := sc.err
+	sc.err = nil
 	t.scratch.Put(sc)
+	if err != nil {
+		return nil, err
+	}
 	return dst, nil
 }
 
@@ -292,15 +315,55 @@ func (t *BPE) NumSpecialTokensAdded() int { return len(t.post.prefix) + len(t.po
 // <|image_pad|> from being split by BPE). Callers may log them.
 func (t *BPE) PromotedSpecialTokens() []string { return append([]string(nil), t.promoted...) }
 
-// EncodeBatch encodes each text; it is Encode in a loop, offered for
-// callers that hold a batch.
+// EncodeBatch encodes each text, spreading the texts over up to GOMAXPROCS
+// goroutines; out[i] holds exactly the ids Encode gives for texts[i]. Small
+// batches are encoded on the calling goroutine. The error, if any, is the
+// one of the first failing text.
 func (t *BPE) EncodeBatch(texts []string, addSpecialTokens bool) ([][]uint32, error) {
 	out := make([][]uint32, len(texts))
-	for i, s := range texts {
-		out[i] = t.AppendEncode(nil, s, addSpecialTokens)
+	total := 0
+	for _, s := range texts {
+		total += len(s)
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(texts))
+	if workers <= 1 || total < batchParallelBytes {
+		for i, s := range texts {
+			ids, err := t.AppendEncode(nil, s, addSpecialTokens)
+			if err != nil {
+				return nil, fmt.Errorf("text %d: %w", i, err)
+			}
+			out[i] = ids
+		}
+		return out, nil
+	}
+	errs := make([]error, len(texts))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(texts) {
+					return
+				}
+				out[i], errs[i] = t.AppendEncode(nil, texts[i], addSpecialTokens)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("text %d: %w", i, err)
+		}
 	}
 	return out, nil
 }
+
+// batchParallelBytes is the batch size below which EncodeBatch does not
+// start goroutines (about 0.5 ms of encoding).
+const batchParallelBytes = 16 << 10
 
 // IsSpecial reports whether id is a special token (skipped by Decode with
 // skipSpecialTokens).

@@ -33,13 +33,13 @@ func BenchmarkEncode(b *testing.B) {
 	for _, f := range benchFiles {
 		b.Run(f.name, func(b *testing.B) {
 			tok := loadLarge(b, f.file)
-			dst := tok.AppendEncode(nil, text, false)
+			dst, _ := tok.AppendEncode(nil, text, false)
 			b.ReportMetric(float64(len(dst)), "tokens")
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				dst = tok.AppendEncode(dst[:0], text, false)
+				dst, _ = tok.AppendEncode(dst[:0], text, false)
 			}
 		})
 	}
@@ -52,11 +52,11 @@ func BenchmarkEncodeMixed(b *testing.B) {
 	for _, f := range benchFiles {
 		b.Run(f.name, func(b *testing.B) {
 			tok := loadLarge(b, f.file)
-			dst := tok.AppendEncode(nil, text, false)
+			dst, _ := tok.AppendEncode(nil, text, false)
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			for b.Loop() {
-				dst = tok.AppendEncode(dst[:0], text, false)
+				dst, _ = tok.AppendEncode(dst[:0], text, false)
 			}
 		})
 	}
@@ -70,12 +70,12 @@ func BenchmarkEncodeAgent(b *testing.B) {
 	for _, f := range benchFiles {
 		b.Run(f.name, func(b *testing.B) {
 			tok := loadLarge(b, f.file)
-			dst := tok.AppendEncode(nil, text, false)
+			dst, _ := tok.AppendEncode(nil, text, false)
 			b.ReportMetric(float64(len(dst)), "tokens")
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			for b.Loop() {
-				dst = tok.AppendEncode(dst[:0], text, false)
+				dst, _ = tok.AppendEncode(dst[:0], text, false)
 			}
 		})
 	}
@@ -132,7 +132,7 @@ func BenchmarkDecodeStream(b *testing.B) {
 	for _, f := range benchFiles {
 		b.Run(f.name, func(b *testing.B) {
 			tok := loadLarge(b, f.file)
-			ids := tok.AppendEncode(nil, text, false)
+			ids, _ := tok.AppendEncode(nil, text, false)
 			s := NewDecodeStream(tok, nil, true)
 			b.ReportAllocs()
 			i := 0
@@ -155,7 +155,7 @@ func BenchmarkDecode(b *testing.B) {
 	for _, f := range benchFiles[:1] {
 		b.Run(f.name, func(b *testing.B) {
 			tok := loadLarge(b, f.file)
-			ids := tok.AppendEncode(nil, text, false)
+			ids, _ := tok.AppendEncode(nil, text, false)
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			for b.Loop() {
