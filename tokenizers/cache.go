@@ -36,7 +36,7 @@ const (
 	cacheMaxWord = 40
 	cacheMaxIDs  = 255
 	// cacheMaxProbe bounds the slots a get or put looks at.
-	cacheMaxProbe = 16
+	cacheMaxProbe = 32
 	// The table is cleared when it is three quarters full or an arena
 	// reaches its bound (both reached only by thousands of distinct
 	// words).
