@@ -112,6 +112,15 @@ type bpeModel struct {
 	// files without a pre-tokenizer) is encoded in independent pieces:
 	// exactly the same ids, in linear instead of n log n time.
 	wordSep string
+
+	// isolated marks ASCII characters that are not in the vocabulary and
+	// encode as their byte-fallback token, when no merge involves a
+	// byte-fallback token: such a character is a token of its own
+	// whatever surrounds it, so a word is cut before and after it (a
+	// newline or a tab in SentencePiece-style files). hasIsolated says
+	// whether any is set.
+	isolated    [128]bool
+	hasIsolated bool
 }
 
 // wordScratch is per-call scratch for encodeWord, reused through a pool.
@@ -130,25 +139,38 @@ type wordScratch struct {
 // pathological word cannot make encoding quadratic.
 const linearLimit = 48
 
-// encodeWord appends the ids of one pre-tokenized word.
+// encodeWord appends the ids of one pre-tokenized word. Where the model
+// allows (wordSep, isolated) the word is cut into pieces no merge can cross,
+// which are encoded independently: the same ids, in linear time, with short
+// pieces that repeat (and so hit the word cache).
 func (m *bpeModel) encodeWord(dst []uint32, w string, sc *wordScratch) []uint32 {
-	if m.wordSep != "" && len(w) > len(m.wordSep) {
-		start := 0
-		for i := len(m.wordSep); i < len(w); {
-			j := strings.Index(w[i:], m.wordSep)
-			if j < 0 {
-				break
+	if m.wordSep == "" && !m.hasIsolated {
+		return m.encodeCached(dst, w, sc)
+	}
+	sep := m.wordSep
+	start := 0
+	for i := 0; i < len(w); {
+		b := w[i]
+		if b < 0x80 {
+			if m.isolated[b] {
+				dst = m.encodeCached(dst, w[start:i], sc)
+				dst = append(dst, m.fallbackIDs[b])
+				start = i + 1
 			}
-			i += j
-			if !strings.HasSuffix(w[:i], m.wordSep) {
+			i++
+			continue
+		}
+		if sep != "" && i > start && b == sep[0] && strings.HasPrefix(w[i:], sep) {
+			if !strings.HasSuffix(w[start:i], sep) {
 				dst = m.encodeCached(dst, w[start:i], sc)
 				start = i
 			}
-			i += len(m.wordSep)
+			i += len(sep)
+			continue
 		}
-		return m.encodeCached(dst, w[start:], sc)
+		i++
 	}
-	return m.encodeCached(dst, w, sc)
+	return m.encodeCached(dst, w[start:], sc)
 }
 
 // encodeCached encodes a word (or an independent piece of one) through the

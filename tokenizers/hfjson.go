@@ -205,9 +205,28 @@ func (t *BPE) buildModel(m *hfModel, merges [][2][]byte, byteLevel bool) error {
 	if !byteLevel && !bm.ignoreMerges && separatorSafe(m.Vocab, "▁") {
 		bm.wordSep = "▁"
 	}
+	fallback := map[string]bool{}
 	for b := 0; b < 256; b++ {
-		if id, ok := m.Vocab[fmt.Sprintf("<0x%02X>", b)]; ok {
+		tok := fmt.Sprintf("<0x%02X>", b)
+		if id, ok := m.Vocab[tok]; ok {
 			bm.fallbackIDs[b], bm.hasFallback[b] = id, true
+			fallback[tok] = true
+		}
+	}
+	if !byteLevel && !bm.ignoreMerges && bm.byteFallback {
+		// isolated: ASCII characters outside the vocabulary, when no
+		// merge touches a byte-fallback token.
+		touches := false
+		for _, mg := range merges {
+			if fallback[string(mg[0])] || fallback[string(mg[1])] {
+				touches = true
+				break
+			}
+		}
+		for b := 0; b < 0x80 && !touches; b++ {
+			if _, ok := m.Vocab[string(rune(b))]; !ok && bm.hasFallback[b] {
+				bm.isolated[b], bm.hasIsolated = true, true
+			}
 		}
 	}
 	bm.merges = newPairTable(len(merges))
