@@ -141,6 +141,7 @@ func FromJSON(data []byte) (*BPE, error) {
 	if err := t.buildModel(m, merges, byteLevel); err != nil {
 		return nil, err
 	}
+	t.pre = dropNoOps(t.pre)
 	if err := t.setAdded(f.AddedTokens); err != nil {
 		return nil, err
 	}
@@ -148,6 +149,20 @@ func FromJSON(data []byte) (*BPE, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// dropNoOps removes the ByteLevel steps that neither add a prefix space nor
+// split (the byte-level mapping itself happens in the model, which works on
+// raw bytes), saving a call per word.
+func dropNoOps(pre []preStep) []preStep {
+	out := pre[:0]
+	for _, p := range pre {
+		if p.kind == preByteLevel && !p.addPrefixSpace && !p.useRegex {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // usesByteLevel reports whether the pre-tokenizer contains ByteLevel, which
@@ -485,7 +500,7 @@ func parsePreTokenizer(raw json.RawMessage, depth int) ([]preStep, error) {
 		case c.Pattern.Regex != nil:
 			pat := *c.Pattern.Regex
 			if !c.Invert {
-				st.scan = knownScanner(pat)
+				st.scan, st.starts = knownScanner(pat), knownStarts(pat)
 			}
 			if st.scan == nil {
 				re, err := regexp2.Compile(pat, regexp2.Unicode)

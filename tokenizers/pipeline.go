@@ -142,6 +142,7 @@ const (
 type preStep struct {
 	kind     preKind
 	scan     scanFunc        // hand-written pattern scanner, or nil
+	starts   *startSet       // where scan can match, or nil
 	re       *regexp2.Regexp // fallback pattern engine
 	literal  string          // Split with a String pattern
 	behavior splitBehavior
@@ -179,7 +180,7 @@ func (t *BPE) preTokenize(dst []uint32, k int, s string, first bool, sc *encodeS
 			s = " " + s
 		}
 		if st.useRegex {
-			return t.splitWith(dst, k, s, first, scanGPT2, splitIsolated, sc)
+			return t.splitWith(dst, k, s, first, scanGPT2, nil, splitIsolated, sc)
 		}
 		return t.preTokenize(dst, k+1, s, first, sc)
 	case preMetaspace:
@@ -207,11 +208,11 @@ func (t *BPE) preTokenize(dst []uint32, k int, s string, first bool, sc *encodeS
 		return t.preTokenize(dst, k+1, s[start:], first && start == 0, sc)
 	case preDigits:
 		if st.individual {
-			return t.splitWith(dst, k, s, first, scanOneDigit, splitIsolated, sc)
+			return t.splitWith(dst, k, s, first, scanOneDigit, digitStarts, splitIsolated, sc)
 		}
-		return t.splitWith(dst, k, s, first, scanOneDigit, splitContiguous, sc)
+		return t.splitWith(dst, k, s, first, scanOneDigit, digitStarts, splitContiguous, sc)
 	case preWhitespaceSplit:
-		return t.splitWith(dst, k, s, first, scanNonSpace, splitRemoved, sc)
+		return t.splitWith(dst, k, s, first, scanNonSpace, nil, splitRemoved, sc)
 	}
 	return dst
 }
@@ -238,7 +239,7 @@ func scanNonSpace(s string, i int) int {
 func (t *BPE) split(dst []uint32, k int, s string, first bool, st *preStep, sc *encodeScratch) []uint32 {
 	switch {
 	case st.scan != nil:
-		return t.splitWith(dst, k, s, first, st.scan, st.behavior, sc)
+		return t.splitWith(dst, k, s, first, st.scan, st.starts, st.behavior, sc)
 	case st.re != nil:
 		return t.splitRegexp(dst, k, s, first, st, sc)
 	default:
@@ -248,18 +249,27 @@ func (t *BPE) split(dst []uint32, k int, s string, first bool, st *preStep, sc *
 				return i + len(lit)
 			}
 			return -1
-		}, st.behavior, sc)
+		}, nil, st.behavior, sc)
 	}
 }
 
 // splitWith splits s with a scanner: at each position the pattern is tried;
 // where it does not match, the characters up to the next match form a gap.
-// Matches and gaps are then combined according to behavior.
-func (t *BPE) splitWith(dst []uint32, k int, s string, first bool, scan scanFunc, behavior splitBehavior, sc *encodeScratch) []uint32 {
+// Matches and gaps are then combined according to behavior. Bytes outside
+// starts (when set) are skipped without calling scan.
+func (t *BPE) splitWith(dst []uint32, k int, s string, first bool, scan scanFunc, starts *startSet, behavior splitBehavior, sc *encodeScratch) []uint32 {
 	var sp splitter
 	sp.init(t, dst, k, s, first, behavior, sc)
 	gap := 0
 	for i := 0; i < len(s); {
+		if starts != nil {
+			for i < len(s) && !starts[s[i]] {
+				i++
+			}
+			if i == len(s) {
+				break
+			}
+		}
 		e := scan(s, i)
 		if e <= i {
 			i += runeLen(s, i)
@@ -352,9 +362,15 @@ func (sp *splitter) init(t *BPE, dst []uint32, k int, s string, first bool, b sp
 }
 
 func (sp *splitter) emit(a, b int) {
-	if b > a {
-		sp.dst = sp.t.preTokenize(sp.dst, sp.k+1, sp.s[a:b], sp.first && a == 0, sp.sc)
+	if b <= a {
+		return
 	}
+	if sp.k+1 == len(sp.t.pre) {
+		// the last step: straight to the model
+		sp.dst = sp.t.model.encodeWord(sp.dst, sp.s[a:b], &sp.sc.word)
+		return
+	}
+	sp.dst = sp.t.preTokenize(sp.dst, sp.k+1, sp.s[a:b], sp.first && a == 0, sp.sc)
 }
 
 // piece receives the next match (isMatch) or gap [a, b).

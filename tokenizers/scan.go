@@ -36,6 +36,39 @@ const (
 // scanFunc returns the end of the match starting at s[i], or -1.
 type scanFunc func(s string, i int) int
 
+// startSet marks the bytes at which a scanner's match can start. The split
+// loop skips other bytes one at a time, so a set may leave out only ASCII
+// bytes and bytes that never start a character (continuation bytes) or that
+// start only characters the scanner never matches.
+type startSet [256]bool
+
+func newStartSet(may func(b byte) bool) *startSet {
+	var t startSet
+	for b := range 256 {
+		t[b] = may(byte(b))
+	}
+	return &t
+}
+
+var (
+	// \p{N} in ASCII is 0-9; any other character may be numeric.
+	digitStarts = newStartSet(func(b byte) bool { return '0' <= b && b <= '9' || b >= 0x80 })
+	// U+3040…U+9FA5 are encoded with lead bytes E3…E9.
+	deepSeekCJKStarts = newStartSet(func(b byte) bool { return 0xE3 <= b && b <= 0xE9 })
+)
+
+// knownStarts returns the start set of the hand-written scanner for
+// pattern, or nil when a match can start anywhere.
+func knownStarts(pattern string) *startSet {
+	switch pattern {
+	case patDigits3:
+		return digitStarts
+	case patDeepSeekCJK:
+		return deepSeekCJKStarts
+	}
+	return nil
+}
+
 // knownScanner returns the hand-written scanner for pattern, or nil.
 func knownScanner(pattern string) scanFunc {
 	switch pattern {
@@ -100,6 +133,13 @@ func contraction(s string, i int, fold bool) int {
 // intersects want.
 func run(s string, i int, want class) int {
 	for i < len(s) {
+		if b := s[i]; b < 0x80 {
+			if asciiClass[b]&want == 0 {
+				break
+			}
+			i++
+			continue
+		}
 		_, n, c := at(s, i)
 		if c&want == 0 {
 			break
@@ -125,6 +165,13 @@ func runMax(s string, i int, want class, max int) int {
 // (i itself when there is none).
 func notSpaceLetterNumber(s string, i int) int {
 	for i < len(s) {
+		if b := s[i]; b < 0x80 {
+			if asciiClass[b]&(cSpace|cL|cN) != 0 {
+				break
+			}
+			i++
+			continue
+		}
 		_, n, c := at(s, i)
 		if c&(cSpace|cL|cN) != 0 {
 			break
@@ -245,6 +292,19 @@ func scanKimi(s string, i int) int  { return scanO200(s, i, true) }
 // alternative, Han excluded from the letter classes, no '/' after
 // punctuation).
 func scanO200(s string, i int, kimi bool) int {
+	if b := s[i]; b < 0x80 {
+		// ASCII fast path: a letter run, or one ASCII character that is
+		// neither a letter, a digit nor CR/LF followed by a letter run.
+		if isASCIILetter(b) {
+			if e := o200kASCII(s, i); e >= 0 {
+				return e
+			}
+		} else if b != '\r' && b != '\n' && asciiClass[b]&cN == 0 && i+1 < len(s) && isASCIILetter(s[i+1]) {
+			if e := o200kASCII(s, i+1); e >= 0 {
+				return e
+			}
+		}
+	}
 	r, n, c := at(s, i)
 	if kimi && c&cHan != 0 {
 		return runHan(s, i)
@@ -280,6 +340,26 @@ func scanO200(s string, i int, kimi bool) int {
 		return spaces(s, i, true)
 	}
 	return -1
+}
+
+// o200kASCII matches the letter alternatives of the o200k pattern at s[j],
+// an ASCII letter, when the letters are ASCII: [A-Z]*[a-z]+ (first
+// alternative) or else [A-Z]+ (second), then a contraction. ASCII capitals
+// are not in W and ASCII lower-case letters not in U, so no backtracking is
+// needed. It returns -1 when a non-ASCII character follows the run (it
+// might extend it), leaving the case to the general path.
+func o200kASCII(s string, j int) int {
+	e := j
+	for e < len(s) && 'A' <= s[e] && s[e] <= 'Z' {
+		e++
+	}
+	for e < len(s) && 'a' <= s[e] && s[e] <= 'z' {
+		e++
+	}
+	if e < len(s) && s[e] >= 0x80 {
+		return -1
+	}
+	return e + contraction(s, e, true)
 }
 
 // runHan returns the end of the run of Han characters at s[i].

@@ -53,7 +53,7 @@ func FromTiktoken(ranks []byte, cfg TiktokenConfig) (*BPE, error) {
 		}
 	}
 	t := &BPE{}
-	st := preStep{kind: preSplit, behavior: splitIsolated, scan: knownScanner(pattern)}
+	st := preStep{kind: preSplit, behavior: splitIsolated, scan: knownScanner(pattern), starts: knownStarts(pattern)}
 	if st.scan == nil {
 		pre, err := parsePreTokenizer(json.RawMessage(fmt.Sprintf(`{"type":"Split","pattern":{"Regex":%q},"behavior":"Isolated","invert":false}`, pattern)), 0)
 		if err != nil {
