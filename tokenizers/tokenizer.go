@@ -374,10 +374,21 @@ func (t *BPE) IsSpecial(id uint32) bool { return int(id) < len(t.special) && t.s
 // max characters (Kimi's tokenization_kimi.py, which uses Python's
 // str.isspace).
 func kimiChunk(s string, max int) int {
+	if len(s) <= max {
+		return len(s) // no run of more than max characters fits
+	}
 	runLen, isSpace := 0, false
 	for i := 0; i < len(s); {
-		r, n, c := at(s, i)
-		sp := c&cSpace != 0 || 0x1c <= r && r <= 0x1f
+		var sp bool
+		n := 1
+		if b := s[i]; b < 0x80 {
+			sp = asciiClass[b]&cSpace != 0 || 0x1c <= b && b <= 0x1f
+		} else {
+			var r rune
+			var c class
+			r, n, c = at(s, i)
+			sp = c&cSpace != 0 || 0x1c <= r && r <= 0x1f
+		}
 		if i == 0 || sp != isSpace {
 			runLen, isSpace = 1, sp
 		} else {
