@@ -194,7 +194,14 @@ func newlines(s string, i int, slash bool) int {
 func spaces(s string, i int, nl bool) int {
 	j, last, lastNL, n := i, i, -1, 0
 	for j < len(s) {
-		r, sz, c := at(s, j)
+		var r rune
+		var sz int
+		var c class
+		if b := s[j]; b < 0x80 {
+			r, sz, c = rune(b), 1, asciiClass[b]
+		} else {
+			r, sz, c = at(s, j)
+		}
 		if c&cSpace == 0 {
 			break
 		}
@@ -293,15 +300,26 @@ func scanKimi(s string, i int) int  { return scanO200(s, i, true) }
 // punctuation).
 func scanO200(s string, i int, kimi bool) int {
 	if b := s[i]; b < 0x80 {
-		// ASCII fast path: a letter run, or one ASCII character that is
-		// neither a letter, a digit nor CR/LF followed by a letter run.
-		if isASCIILetter(b) {
+		// ASCII fast paths, equivalent to the general path below.
+		switch {
+		case isASCIILetter(b):
+			// a letter run
 			if e := o200kASCII(s, i); e >= 0 {
 				return e
 			}
-		} else if b != '\r' && b != '\n' && asciiClass[b]&cN == 0 && i+1 < len(s) && isASCIILetter(s[i+1]) {
-			if e := o200kASCII(s, i+1); e >= 0 {
-				return e
+		case '0' <= b && b <= '9':
+			// the letter alternatives cannot start at a digit
+			return runMax(s, i, cN, 3)
+		case b == '\r' || b == '\n' || i+1 == len(s) || s[i+1] < 0x80 && !isASCIILetter(s[i+1]):
+			// no letter alternative can match: neither s[i] nor, after
+			// an optional prefix character, s[i+1] is a letter
+			return o200kRest(s, i, rune(b), asciiClass[b], kimi)
+		default:
+			// a prefix character and a letter run
+			if isASCIILetter(s[i+1]) {
+				if e := o200kASCII(s, i+1); e >= 0 {
+					return e
+				}
 			}
 		}
 	}
@@ -329,6 +347,12 @@ func scanO200(s string, i int, kimi bool) int {
 	if c&cN != 0 {
 		return runMax(s, i, cN, 3)
 	}
+	return o200kRest(s, i, r, c, kimi)
+}
+
+// o200kRest matches the alternatives after the letters and digits:
+// ` ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+` (Kimi: no '/').
+func o200kRest(s string, i int, r rune, c class, kimi bool) int {
 	j := i
 	if r == ' ' {
 		j++
