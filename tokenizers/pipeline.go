@@ -258,6 +258,9 @@ func (t *BPE) split(dst []uint32, k int, s string, first bool, st *preStep, sc *
 // Matches and gaps are then combined according to behavior. Bytes outside
 // starts (when set) are skipped without calling scan.
 func (t *BPE) splitWith(dst []uint32, k int, s string, first bool, scan scanFunc, starts *startSet, behavior splitBehavior, sc *encodeScratch) []uint32 {
+	if behavior == splitIsolated {
+		return t.splitIsolated(dst, k, s, first, scan, starts, sc)
+	}
 	var sp splitter
 	sp.init(t, dst, k, s, first, behavior, sc)
 	gap := 0
@@ -281,6 +284,44 @@ func (t *BPE) splitWith(dst []uint32, k int, s string, first bool, scan scanFunc
 	}
 	sp.piece(gap, len(s), false)
 	return sp.finish()
+}
+
+// splitIsolated is splitWith for the Isolated behavior (every match and
+// every gap is a word), the one the large files use, without the splitter's
+// bookkeeping: the hot loop of encoding.
+func (t *BPE) splitIsolated(dst []uint32, k int, s string, first bool, scan scanFunc, starts *startSet, sc *encodeScratch) []uint32 {
+	last := k+1 == len(t.pre)
+	word := func(dst []uint32, a, b int) []uint32 {
+		if last {
+			return t.model.encodeWord(dst, s[a:b], &sc.word)
+		}
+		return t.preTokenize(dst, k+1, s[a:b], first && a == 0, sc)
+	}
+	gap := 0
+	for i := 0; i < len(s); {
+		if starts != nil {
+			for i < len(s) && !starts[s[i]] {
+				i++
+			}
+			if i == len(s) {
+				break
+			}
+		}
+		e := scan(s, i)
+		if e <= i {
+			i += runeLen(s, i)
+			continue
+		}
+		if gap < i {
+			dst = word(dst, gap, i)
+		}
+		dst = word(dst, i, e)
+		i, gap = e, e
+	}
+	if gap < len(s) {
+		dst = word(dst, gap, len(s))
+	}
+	return dst
 }
 
 // Bounds on the regexp fallback. Each match may take regexpMatchTimeout, and
