@@ -61,26 +61,41 @@ func (c *wordCache) hash(w string) uint32 {
 	return hashWord(w, c.seed) | 1
 }
 
-// hashWord is a seeded multiply-xorshift hash of w, eight bytes at a time.
-// The seed is random per cache; get and put also stop after cacheMaxProbe
-// slots, so text crafted to collide cannot make look-ups slow.
+// hashWord is a seeded multiply-xorshift hash of w, reading it eight bytes
+// at a time and short words with two overlapping loads. The seed is random
+// per cache; get and put also stop after cacheMaxProbe slots, so text
+// crafted to collide cannot make look-ups slow.
 func hashWord(w string, seed uint64) uint32 {
-	h := seed ^ uint64(len(w))*0x9E3779B97F4A7C15
-	for len(w) >= 8 {
-		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-		h = (h ^ x) * 0xBF58476D1CE4E5B9
-		h ^= h >> 31
-		w = w[8:]
-	}
+	n := len(w)
+	h := seed ^ uint64(n)*0x9E3779B97F4A7C15
 	var x uint64
-	for i := 0; i < len(w); i++ {
-		x |= uint64(w[i]) << (8 * i)
+	switch {
+	case n >= 8:
+		for i := 0; i+8 < n; i += 8 {
+			h = (h ^ le64(w[i:])) * 0xBF58476D1CE4E5B9
+			h ^= h >> 31
+		}
+		x = le64(w[n-8:]) // the last eight bytes, overlapping
+	case n >= 4:
+		x = uint64(le32(w)) | uint64(le32(w[n-4:]))<<32
+	case n > 0:
+		x = uint64(w[0])<<16 | uint64(w[n/2])<<8 | uint64(w[n-1])
 	}
 	h = (h ^ x) * 0x94D049BB133111EB
 	h ^= h >> 29
 	h *= 0xBF58476D1CE4E5B9
 	return uint32(h >> 32)
+}
+
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func le32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // get returns the cached ids of w (aliasing the cache: valid until the next
