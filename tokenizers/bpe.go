@@ -182,10 +182,14 @@ func (m *bpeModel) encodeCached(dst []uint32, w string, sc *wordScratch) []uint3
 	if len(w) == 1 && m.byteLevel && m.hasByte[w[0]] {
 		return append(dst, m.byteIDs[w[0]])
 	}
+	var key uint64
 	var h uint32
 	if len(w) <= cacheMaxWord {
-		h = sc.cache.hash(w)
-		if ids, ok := sc.cache.get(w, h); ok {
+		key, h = sc.cache.hash(w)
+		if id, ids, ok := sc.cache.get(w, key, h); ok {
+			if ids == nil {
+				return append(dst, id)
+			}
 			return append(dst, ids...)
 		}
 	}
@@ -196,7 +200,7 @@ func (m *bpeModel) encodeCached(dst []uint32, w string, sc *wordScratch) []uint3
 		dst = m.encodePiece(dst, w, sc)
 	}
 	if len(w) <= cacheMaxWord {
-		sc.cache.put(w, h, dst[start:])
+		sc.cache.put(w, key, h, dst[start:])
 	}
 	return dst
 }

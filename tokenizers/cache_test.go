@@ -2,32 +2,65 @@ package tokenizers
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
+func cacheGet(c *wordCache, w string) ([]uint32, bool) {
+	key, h := c.hash(w)
+	id, ids, ok := c.get(w, key, h)
+	if ok && ids == nil {
+		ids = []uint32{id}
+	}
+	return ids, ok
+}
+
+func cachePut(c *wordCache, w string, ids []uint32) {
+	key, h := c.hash(w)
+	c.put(w, key, h, ids)
+}
+
 func TestWordCache(t *testing.T) {
 	var c wordCache
-	h := c.hash("hello")
-	if _, ok := c.get("hello", h); ok {
-		t.Fatal("empty cache hit")
+	// Words of every length up to the bound, with one id and with several,
+	// and their near misses (one byte changed, one byte shorter).
+	for n := 1; n <= cacheMaxWord; n++ {
+		w := strings.Repeat("abcdefghij", 5)[:n]
+		if _, ok := cacheGet(&c, w); ok {
+			t.Fatalf("%q: hit before put", w)
+		}
+		ids := []uint32{uint32(n)}
+		if n%2 == 0 {
+			ids = append(ids, 7, 8)
+		}
+		cachePut(&c, w, ids)
 	}
-	c.put("hello", h, []uint32{1, 2})
-	got, ok := c.get("hello", h)
-	if !ok {
-		t.Fatal("miss after put")
-	}
-	if diff := cmp.Diff([]uint32{1, 2}, got); diff != "" {
-		t.Errorf("ids (-want +got):\n%s", diff)
-	}
-	if _, ok := c.get("hellp", c.hash("hellp")); ok {
-		t.Error("hit for another word")
+	for n := 1; n <= cacheMaxWord; n++ {
+		w := strings.Repeat("abcdefghij", 5)[:n]
+		got, ok := cacheGet(&c, w)
+		want := []uint32{uint32(n)}
+		if n%2 == 0 {
+			want = append(want, 7, 8)
+		}
+		if !ok {
+			t.Fatalf("%q: miss after put", w)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%q ids (-want +got):\n%s", w, diff)
+		}
+		for k := range n {
+			other := w[:k] + "X" + w[k+1:]
+			if _, ok := cacheGet(&c, other); ok {
+				t.Errorf("hit for %q", other)
+			}
+		}
 	}
 	// Words or id lists beyond the bounds are not cached.
-	long := string(make([]byte, cacheMaxWord+1))
-	c.put(long, c.hash(long), []uint32{1})
-	if _, ok := c.get(long, c.hash(long)); ok {
+	long := strings.Repeat("x", cacheMaxWord+1)
+	cachePut(&c, long, []uint32{1})
+	if _, ok := cacheGet(&c, long); ok {
 		t.Error("over-long word cached")
 	}
 }
@@ -37,19 +70,20 @@ func TestWordCache(t *testing.T) {
 func TestWordCacheCollisions(t *testing.T) {
 	var c wordCache
 	const h = 12345 | 1
-	c.hash("")
 	for i := range 100 {
-		w := fmt.Sprint("w", i)
-		c.put(w, h, []uint32{uint32(i)})
+		w := fmt.Sprint("word-", i)
+		key, _ := c.hash(w)
+		c.put(w, key, h, []uint32{uint32(i)})
 	}
 	for i := range 100 {
-		w := fmt.Sprint("w", i)
-		ids, ok := c.get(w, h)
+		w := fmt.Sprint("word-", i)
+		key, _ := c.hash(w)
+		id, _, ok := c.get(w, key, h)
 		if ok != (i < cacheMaxProbe) {
 			t.Errorf("word %d cached = %v", i, ok)
 		}
-		if ok && (len(ids) != 1 || ids[0] != uint32(i)) {
-			t.Errorf("word %d ids = %v", i, ids)
+		if ok && id != uint32(i) {
+			t.Errorf("word %d id = %v", i, id)
 		}
 	}
 }
@@ -61,16 +95,15 @@ func TestWordCacheClears(t *testing.T) {
 	var c wordCache
 	dropped := 0
 	for i := range 3 * cacheSlots {
-		w := fmt.Sprint("word", i)
-		h := c.hash(w)
-		if _, ok := c.get(w, h); ok {
+		w := fmt.Sprint("a longer word ", i)
+		if _, ok := cacheGet(&c, w); ok {
 			t.Fatalf("word %d cached before put", i)
 		}
-		c.put(w, h, []uint32{uint32(i), uint32(i + 1)})
-		ids, ok := c.get(w, h)
+		cachePut(&c, w, []uint32{uint32(i), uint32(i + 1)})
+		ids, ok := cacheGet(&c, w)
 		if !ok {
 			dropped++
-		} else if ids[0] != uint32(i) {
+		} else if ids[0] != uint32(i) || ids[1] != uint32(i+1) {
 			t.Fatalf("word %d: %v", i, ids)
 		}
 		if c.used > cacheMaxUsed || len(c.keys) > cacheKeyCap+cacheMaxWord || len(c.ids) > cacheIDCap+cacheMaxIDs {
