@@ -121,6 +121,40 @@ type bpeModel struct {
 	// whether any is set.
 	isolated    [128]bool
 	hasIsolated bool
+
+	// bytePairs[a<<8|b] is the merge of the byte symbols a and b, for
+	// byte-level models in which every byte is a symbol: the first round
+	// of pair look-ups of a word (one per byte) reads this dense 512 KB
+	// table, whose ASCII corner stays in the CPU cache, instead of
+	// probing the merge hash table (megabytes, a cache miss per probe).
+	bytePairs []pairMerge
+}
+
+// pairMerge is the rank and result of a merge; rank noRank means none.
+type pairMerge struct {
+	rank, id uint32
+}
+
+// buildBytePairs fills bytePairs from the merge table.
+func (m *bpeModel) buildBytePairs() {
+	if !m.byteLevel {
+		return
+	}
+	for b := range 256 {
+		if !m.hasByte[b] {
+			return
+		}
+	}
+	m.bytePairs = make([]pairMerge, 1<<16)
+	for a := range 256 {
+		for b := range 256 {
+			pm := pairMerge{rank: noRank}
+			if r, id, ok := m.merges.get(m.byteIDs[a], m.byteIDs[b]); ok {
+				pm = pairMerge{rank: r, id: id}
+			}
+			m.bytePairs[a<<8|b] = pm
+		}
+	}
 }
 
 // wordScratch is per-call scratch for encodeWord, reused through a pool.
@@ -246,10 +280,13 @@ func (m *bpeModel) encodePiece(dst []uint32, w string, sc *wordScratch) []uint32
 			i += n
 		}
 	}
-	if len(ids) > linearLimit {
+	switch {
+	case len(ids) > linearLimit:
 		ids = m.mergeHeap(ids, unks, sc)
-	} else {
-		ids = m.mergeLinear(ids, unks, sc)
+	case m.bytePairs != nil:
+		ids = m.mergeLinear(ids, unks, w, sc)
+	default:
+		ids = m.mergeLinear(ids, unks, "", sc)
 	}
 	dst = append(dst, ids...)
 	sc.ids, sc.unk = ids[:0], unks[:0]
@@ -280,16 +317,27 @@ func (m *bpeModel) pairRank(ids []uint32, unks []bool, i int) (uint32, uint32) {
 
 // mergeLinear applies merges lowest rank first (leftmost among equal ranks)
 // by scanning the pair ranks; for short words.
-func (m *bpeModel) mergeLinear(ids []uint32, unks []bool, sc *wordScratch) []uint32 {
+//
+// With bytes (a byte-level model's word, one symbol per byte) the first
+// round of pair look-ups reads bytePairs.
+func (m *bpeModel) mergeLinear(ids []uint32, unks []bool, bytes string, sc *wordScratch) []uint32 {
 	if len(ids) < 2 {
 		return ids
 	}
 	ranks := sc.ranks[:0]
 	results := sc.next[:0] // merged id per pair, stored as int32
-	for i := 0; i+1 < len(ids); i++ {
-		r, id := m.pairRank(ids, unks, i)
-		ranks = append(ranks, r)
-		results = append(results, int32(id))
+	if len(bytes) == len(ids) {
+		for i := 0; i+1 < len(bytes); i++ {
+			pm := m.bytePairs[int(bytes[i])<<8|int(bytes[i+1])]
+			ranks = append(ranks, pm.rank)
+			results = append(results, int32(pm.id))
+		}
+	} else {
+		for i := 0; i+1 < len(ids); i++ {
+			r, id := m.pairRank(ids, unks, i)
+			ranks = append(ranks, r)
+			results = append(results, int32(id))
+		}
 	}
 	for {
 		best, bi := uint32(noRank), -1

@@ -259,6 +259,7 @@ func (t *BPE) buildModel(m *hfModel, merges [][2][]byte, byteLevel bool) error {
 		}
 		bm.merges.put(a, b, uint32(rank), id)
 	}
+	bm.buildBytePairs()
 	return nil
 }
 

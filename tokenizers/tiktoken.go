@@ -129,6 +129,7 @@ func FromTiktoken(ranks []byte, cfg TiktokenConfig) (*BPE, error) {
 		}
 	}
 	bm.vocab = bm.whole
+	bm.buildBytePairs()
 
 	specials := cfg.Specials
 	seen := map[uint32]bool{}

@@ -173,8 +173,13 @@ func (t *BPE) getScratch() *encodeScratch {
 
 // Encode implements Tokenizer.
 func (t *BPE) Encode(text string, addSpecialTokens bool) ([]uint32, error) {
-	return t.AppendEncode(nil, text, addSpecialTokens)
+	return t.AppendEncode(make([]uint32, 0, idsEstimate(text)), text, addSpecialTokens)
 }
+
+// idsEstimate is the capacity Encode allocates for the ids of text: agent
+// text (English, code, JSON) averages three to four bytes per token, so one
+// allocation nearly always suffices.
+func idsEstimate(text string) int { return len(text)/3 + 16 }
 
 // AppendEncode appends the ids of text to dst and returns the extended
 // slice. With a dst of sufficient capacity it does not allocate, except
@@ -328,7 +333,7 @@ func (t *BPE) EncodeBatch(texts []string, addSpecialTokens bool) ([][]uint32, er
 	workers := min(runtime.GOMAXPROCS(0), len(texts))
 	if workers <= 1 || total < batchParallelBytes {
 		for i, s := range texts {
-			ids, err := t.AppendEncode(nil, s, addSpecialTokens)
+			ids, err := t.AppendEncode(make([]uint32, 0, idsEstimate(s)), s, addSpecialTokens)
 			if err != nil {
 				return nil, fmt.Errorf("text %d: %w", i, err)
 			}
@@ -348,7 +353,7 @@ func (t *BPE) EncodeBatch(texts []string, addSpecialTokens bool) ([][]uint32, er
 				if i >= len(texts) {
 					return
 				}
-				out[i], errs[i] = t.AppendEncode(nil, texts[i], addSpecialTokens)
+				out[i], errs[i] = t.AppendEncode(make([]uint32, 0, idsEstimate(texts[i])), texts[i], addSpecialTokens)
 			}
 		}()
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"strings"
 	"testing"
 )
@@ -94,20 +95,40 @@ func BenchmarkEncodeAgent(b *testing.B) {
 
 // BenchmarkEncodePrompt measures what a server does per request: encode one
 // 49 KB Claude Code request rendered by Qwen3's chat template into a fresh
-// slice (Encode, not AppendEncode into a reused one).
+// slice (Encode, not AppendEncode into a reused one). "warm" encodes the
+// same prompt again and again, as a server sees the same system prompt and
+// tools on every request of a session; "cold" drops the scratch pool, and
+// with it the word cache, before each encode (a server's first request).
 func BenchmarkEncodePrompt(b *testing.B) {
 	text := agentTexts(b)["claude_code.txt"]
 	for _, f := range benchFiles {
-		b.Run(f.name, func(b *testing.B) {
-			tok := loadLarge(b, f.file)
-			b.SetBytes(int64(len(text)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := tok.Encode(text, false); err != nil {
-					b.Fatal(err)
-				}
+		for _, cold := range []bool{false, true} {
+			name := f.name + "/warm"
+			if cold {
+				name = f.name + "/cold"
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				tok := loadLarge(b, f.file)
+				b.SetBytes(int64(len(text)))
+				b.ReportAllocs()
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				cpu0, ok := threadCPU()
+				n := 0
+				for b.Loop() {
+					if cold {
+						tok.scratch = sync.Pool{}
+					}
+					if _, err := tok.Encode(text, false); err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+				if cpu1, ok1 := threadCPU(); ok && ok1 && cpu1 > cpu0 {
+					b.ReportMetric(float64(n*len(text))/(cpu1-cpu0).Seconds()/1e6, "MB/cpu-s")
+				}
+			})
+		}
 	}
 }
 
