@@ -128,29 +128,65 @@ type bpeModel struct {
 	// table, whose ASCII corner stays in the CPU cache, instead of
 	// probing the merge hash table (megabytes, a cache miss per probe).
 	bytePairs []pairMerge
+
+	// For models whose symbols are characters: asciiIDs[b] is the id of
+	// the ASCII character b when asciiKnown[b], metaID the id of "▁" when
+	// hasMeta. In bytePairs these characters are numbered by their byte
+	// and smallMeta.
+	asciiIDs   [128]uint32
+	asciiKnown [128]bool
+	metaID     uint32
+	hasMeta    bool
 }
+
+// smallMeta numbers "▁" in bytePairs for character-symbol models.
+const smallMeta = 128
 
 // pairMerge is the rank and result of a merge; rank noRank means none.
 type pairMerge struct {
 	rank, id uint32
 }
 
-// buildBytePairs fills bytePairs from the merge table.
+// buildBytePairs fills bytePairs from the merge table: for byte-level models
+// every byte pair, for the others (whose symbols are characters) the pairs
+// of ASCII characters in the vocabulary, whose ids it also records in
+// asciiIDs.
 func (m *bpeModel) buildBytePairs() {
-	if !m.byteLevel {
-		return
-	}
-	for b := range 256 {
-		if !m.hasByte[b] {
-			return
+	if m.byteLevel {
+		for b := range 256 {
+			if !m.hasByte[b] {
+				return
+			}
 		}
+	} else {
+		for b := range 128 {
+			m.asciiIDs[b], m.asciiKnown[b] = m.vocab[string(rune(b))]
+		}
+		m.metaID, m.hasMeta = m.vocab["▁"]
+	}
+	charID := func(a int) (uint32, bool) {
+		switch {
+		case a < 128:
+			return m.asciiIDs[a], m.asciiKnown[a]
+		case a == smallMeta:
+			return m.metaID, m.hasMeta
+		}
+		return 0, false
 	}
 	m.bytePairs = make([]pairMerge, 1<<16)
 	for a := range 256 {
 		for b := range 256 {
 			pm := pairMerge{rank: noRank}
-			if r, id, ok := m.merges.get(m.byteIDs[a], m.byteIDs[b]); ok {
-				pm = pairMerge{rank: r, id: id}
+			var ok bool
+			if m.byteLevel {
+				pm.rank, pm.id, ok = m.merges.get(m.byteIDs[a], m.byteIDs[b])
+			} else if ia, ok1 := charID(a); ok1 {
+				if ib, ok2 := charID(b); ok2 {
+					pm.rank, pm.id, ok = m.merges.get(ia, ib)
+				}
+			}
+			if !ok {
+				pm = pairMerge{rank: noRank}
 			}
 			m.bytePairs[a<<8|b] = pm
 		}
@@ -160,6 +196,7 @@ func (m *bpeModel) buildBytePairs() {
 // wordScratch is per-call scratch for encodeWord, reused through a pool.
 type wordScratch struct {
 	cache wordCache
+	small []byte
 	ids   []uint32
 	ranks []uint32
 	unk   []bool
@@ -252,14 +289,35 @@ func (m *bpeModel) wholeID(w string) (uint32, bool) {
 func (m *bpeModel) encodePiece(dst []uint32, w string, sc *wordScratch) []uint32 {
 	ids := sc.ids[:0]
 	unks := sc.unk[:0]
+	// small numbers the symbols for bytePairs while pairsOK.
+	small := sc.small[:0]
+	pairsOK := m.bytePairs != nil && len(w) <= linearLimit
 	if m.byteLevel {
 		for i := 0; i < len(w); i++ {
 			if m.hasByte[w[i]] {
 				ids = append(ids, m.byteIDs[w[i]])
 			}
 		}
+		if pairsOK {
+			small = append(small, w...)
+		}
 	} else {
 		for i := 0; i < len(w); {
+			if b := w[i]; b < 0x80 && m.asciiKnown[b] {
+				ids = append(ids, m.asciiIDs[b])
+				unks = append(unks, false)
+				small = append(small, b)
+				i++
+				continue
+			}
+			if m.hasMeta && strings.HasPrefix(w[i:], "▁") {
+				ids = append(ids, m.metaID)
+				unks = append(unks, false)
+				small = append(small, smallMeta)
+				i += len("▁")
+				continue
+			}
+			pairsOK = false
 			n := runeLen(w, i)
 			if id, ok := m.vocab[w[i:i+n]]; ok {
 				ids = append(ids, id)
@@ -280,13 +338,14 @@ func (m *bpeModel) encodePiece(dst []uint32, w string, sc *wordScratch) []uint32
 			i += n
 		}
 	}
+	sc.small = small[:0]
 	switch {
 	case len(ids) > linearLimit:
 		ids = m.mergeHeap(ids, unks, sc)
-	case m.bytePairs != nil:
-		ids = m.mergeLinear(ids, unks, w, sc)
+	case pairsOK:
+		ids = m.mergeLinear(ids, unks, small, sc)
 	default:
-		ids = m.mergeLinear(ids, unks, "", sc)
+		ids = m.mergeLinear(ids, unks, nil, sc)
 	}
 	dst = append(dst, ids...)
 	sc.ids, sc.unk = ids[:0], unks[:0]
@@ -318,17 +377,17 @@ func (m *bpeModel) pairRank(ids []uint32, unks []bool, i int) (uint32, uint32) {
 // mergeLinear applies merges lowest rank first (leftmost among equal ranks)
 // by scanning the pair ranks; for short words.
 //
-// With bytes (a byte-level model's word, one symbol per byte) the first
+// With small (the symbols numbered for bytePairs, one per id) the first
 // round of pair look-ups reads bytePairs.
-func (m *bpeModel) mergeLinear(ids []uint32, unks []bool, bytes string, sc *wordScratch) []uint32 {
+func (m *bpeModel) mergeLinear(ids []uint32, unks []bool, small []byte, sc *wordScratch) []uint32 {
 	if len(ids) < 2 {
 		return ids
 	}
 	ranks := sc.ranks[:0]
 	results := sc.next[:0] // merged id per pair, stored as int32
-	if len(bytes) == len(ids) {
-		for i := 0; i+1 < len(bytes); i++ {
-			pm := m.bytePairs[int(bytes[i])<<8|int(bytes[i+1])]
+	if small != nil && len(small) == len(ids) {
+		for i := 0; i+1 < len(small); i++ {
+			pm := m.bytePairs[int(small[i])<<8|int(small[i+1])]
 			ranks = append(ranks, pm.rank)
 			results = append(results, int32(pm.id))
 		}
