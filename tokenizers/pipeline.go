@@ -58,21 +58,13 @@ func (t *BPE) normalize(s string) string {
 		}
 		switch st.kind {
 		case normNFC:
-			if !norm.NFC.IsNormalString(s) {
-				s = norm.NFC.String(s)
-			}
+			s = normalForm(norm.NFC, s)
 		case normNFD:
-			if !norm.NFD.IsNormalString(s) {
-				s = norm.NFD.String(s)
-			}
+			s = normalForm(norm.NFD, s)
 		case normNFKC:
-			if !norm.NFKC.IsNormalString(s) {
-				s = norm.NFKC.String(s)
-			}
+			s = normalForm(norm.NFKC, s)
 		case normNFKD:
-			if !norm.NFKD.IsNormalString(s) {
-				s = norm.NFKD.String(s)
-			}
+			s = normalForm(norm.NFKD, s)
 		case normLowercase:
 			s = lowercase(s)
 		case normPrepend:
@@ -89,6 +81,15 @@ func (t *BPE) normalize(s string) string {
 		}
 	}
 	return s
+}
+
+// normalForm returns s in form f. The quick check answers for most text
+// without allocating (IsNormalString allocates on every call).
+func normalForm(f norm.Form, s string) string {
+	if f.QuickSpanString(s) == len(s) || f.IsNormalString(s) {
+		return s
+	}
+	return f.String(s)
 }
 
 // lowercase maps each character to its full lowercase mapping, as Rust's
