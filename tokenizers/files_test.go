@@ -17,10 +17,20 @@ const setupHint = "run `bash .ci/setup.d/tokenizers.sh` at the repository root t
 // script has not placed the large files.
 var setupSkips atomic.Int32
 
+// requireLarge, set from the environment variable
+// AGENTWIRE_REQUIRE_LARGE_TOKENIZERS=1, turns those skips into failures, for
+// CI after the setup script (go test in package-list mode prints nothing of
+// a passing package, so TestMain's line is only seen in directory mode or
+// with -v).
+var requireLarge = os.Getenv("AGENTWIRE_REQUIRE_LARGE_TOKENIZERS") == "1"
+
 // skipSetup skips tb because a large file is missing, counting the skip so
 // that TestMain can report it without -v.
 func skipSetup(tb testing.TB, missing string) {
 	tb.Helper()
+	if requireLarge {
+		tb.Fatalf("%s is missing (AGENTWIRE_REQUIRE_LARGE_TOKENIZERS=1): %s", missing, setupHint)
+	}
 	setupSkips.Add(1)
 	tb.Skipf("%s is missing: %s", missing, setupHint)
 }

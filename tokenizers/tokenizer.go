@@ -173,7 +173,11 @@ func (t *BPE) getScratch() *encodeScratch {
 
 // Encode implements Tokenizer.
 func (t *BPE) Encode(text string, addSpecialTokens bool) ([]uint32, error) {
-	return t.AppendEncode(make([]uint32, 0, idsEstimate(text)), text, addSpecialTokens)
+	ids, err := t.AppendEncode(make([]uint32, 0, idsEstimate(text)), text, addSpecialTokens)
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
 }
 
 // idsEstimate is the capacity Encode allocates for the ids of text: agent
