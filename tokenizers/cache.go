@@ -45,7 +45,7 @@ const (
 	// words).
 	cacheMaxUsed = cacheSlots * 3 / 4
 	cacheKeyCap  = cacheMaxUsed * 8
-	cacheIDCap   = cacheMaxUsed * 2
+	cacheIDCap   = cacheMaxUsed * 4
 )
 
 func (c *wordCache) init() {
