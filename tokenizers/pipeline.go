@@ -166,7 +166,7 @@ type preStep struct {
 // words with the model. first says that s starts at offset 0 of the encoded
 // text (Metaspace's prepend_scheme "first").
 func (t *BPE) preTokenize(dst []uint32, k int, s string, first bool, sc *encodeScratch) []uint32 {
-	if s == "" || sc.err != nil {
+	if s == "" {
 		return dst
 	}
 	if k == len(t.pre) {
@@ -328,7 +328,10 @@ func (t *BPE) splitIsolated(dst []uint32, k int, s string, first bool, scan scan
 // Bounds on the regexp fallback. Each match may take regexpMatchTimeout, and
 // one call of splitRegexp regexpBaseBudget plus regexpByteBudget per byte of
 // its text (0.1 MB/s; the fallback runs at about 2 MB/s on real patterns).
-// Past either bound the encode fails with ErrSplitTimeout.
+// Past either bound the encode fails with ErrSplitTimeout (AppendEncode,
+// which cannot fail, encodes the rest of that text unsplit), and later
+// regexp splits of the same encode do not run at all, so one encode spends
+// at most one budget.
 const (
 	regexpMatchTimeout = 100 * time.Millisecond
 	regexpBaseBudget   = time.Second
@@ -354,6 +357,10 @@ func (t *BPE) splitRegexp(dst []uint32, k int, s string, first bool, st *preStep
 	offs[len(runes)] = len(s)
 	var sp splitter
 	sp.init(t, dst, k, s, first, st.behavior, sc)
+	if sc.err != nil {
+		sp.piece(0, len(s), false)
+		return sp.finish()
+	}
 	gap := 0
 	m, err := st.re.FindRunesMatch(runes)
 	for err == nil && m != nil {
@@ -375,10 +382,9 @@ func (t *BPE) splitRegexp(dst []uint32, k int, s string, first bool, st *preStep
 		m, err = st.re.FindNextMatch(m)
 	}
 	if err != nil {
-		if sc.err == nil {
-			sc.err = fmt.Errorf("%w: pattern %q (not one of the known patterns, so it runs on a backtracking engine): %v", ErrSplitTimeout, clip(st.re.String(), 80), err)
-		}
-		return dst
+		sc.err = fmt.Errorf("%w: pattern %q (not one of the known patterns, so it runs on a backtracking engine): %v", ErrSplitTimeout, clip(st.re.String(), 80), err)
+		sp.piece(gap, len(s), false) // the rest, unsplit
+		return sp.finish()
 	}
 	sp.piece(gap, len(s), st.invert)
 	return sp.finish()

@@ -59,8 +59,19 @@ func TestRegexpFallbackTimeout(t *testing.T) {
 		t.Errorf("EncodeBatch error = %v, want ErrSplitTimeout", err)
 	}
 	dst := []uint32{7}
-	if got, err := tok.AppendEncode(dst, strings.Repeat("a", 40)+"!", false); err == nil || len(got) != 1 {
-		t.Errorf("AppendEncode after timeout = %v, %v; want dst unextended and an error", got, err)
+	if got, err := tok.AppendEncodeChecked(dst, strings.Repeat("a", 40)+"!", false); !errors.Is(err, ErrSplitTimeout) || len(got) != 1 {
+		t.Errorf("AppendEncodeChecked = %v, %v; want dst unextended and ErrSplitTimeout", got, err)
+	}
+	// AppendEncode cannot fail: it encodes the rest unsplit, losing no
+	// byte, within the same time bound.
+	start = time.Now()
+	text := strings.Repeat("a", 40) + "!" + strings.Repeat("b", 40)
+	got := tok.AppendEncode(dst, text, false)
+	if elapsed := time.Since(start); elapsed > 5*time.Second {
+		t.Errorf("AppendEncode took %v", elapsed)
+	}
+	if back, _ := tok.Decode(got[1:], false); back != text || got[0] != 7 {
+		t.Errorf("AppendEncode after timeout decodes to %q (dst %v), want %q", back, got[:1], text)
 	}
 	// The same tokenizer still encodes text the pattern matches quickly.
 	if ids, err := tok.Encode("aaa", false); err != nil || len(ids) == 0 {

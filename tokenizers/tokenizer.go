@@ -70,7 +70,8 @@ var (
 	ErrUnsupported = errors.New("tokenizers: unsupported")
 	// ErrInvalid is returned for a malformed tokenizer file.
 	ErrInvalid = errors.New("tokenizers: invalid tokenizer file")
-	// ErrSplitTimeout is returned by Encode for a tokenizer whose split
+	// ErrSplitTimeout is returned by Encode, EncodeSegments, EncodeBatch
+	// and AppendEncodeChecked for a tokenizer whose split
 	// pattern is not one of the known ones (so it runs on the
 	// backtracking regexp engine) when matching it takes too long: a
 	// pattern such as (a+)+$ needs exponential time on some texts. The
@@ -173,7 +174,7 @@ func (t *BPE) getScratch() *encodeScratch {
 
 // Encode implements Tokenizer.
 func (t *BPE) Encode(text string, addSpecialTokens bool) ([]uint32, error) {
-	ids, err := t.AppendEncode(make([]uint32, 0, idsEstimate(text)), text, addSpecialTokens)
+	ids, err := t.AppendEncodeChecked(make([]uint32, 0, idsEstimate(text)), text, addSpecialTokens)
 	if err != nil {
 		return nil, err
 	}
@@ -188,12 +189,33 @@ func idsEstimate(text string) int { return len(text)/3 + 16 }
 // AppendEncode appends the ids of text to dst and returns the extended
 // slice. With a dst of sufficient capacity it does not allocate, except
 // where a normalizer has to rewrite the text (Unicode normalization of
-// non-ASCII text, Prepend, Replace, Lowercase). It fails only with
-// ErrSplitTimeout, for files whose split pattern runs on the regexp
-// fallback; dst is then returned unextended.
-func (t *BPE) AppendEncode(dst []uint32, text string, addSpecialTokens bool) ([]uint32, error) {
-	sc := t.getScratch()
+// non-ASCII text, Prepend, Replace, Lowercase).
+//
+// It cannot fail for files whose split patterns are the known ones. For a
+// file whose pattern runs on the regexp fallback, a split that exceeds the
+// time limit (see ErrSplitTimeout) is given up and the rest of that piece
+// of text is encoded unsplit: every byte is still encoded and decodes back,
+// but the ids are not the reference's. AppendEncodeChecked reports that case
+// instead.
+func (t *BPE) AppendEncode(dst []uint32, text string, addSpecialTokens bool) []uint32 {
+	dst, _ = t.appendEncode(dst, text, addSpecialTokens)
+	return dst
+}
+
+// AppendEncodeChecked is AppendEncode that fails with ErrSplitTimeout (and
+// returns dst unextended) when a regexp-fallback split exceeds its time
+// limit.
+func (t *BPE) AppendEncodeChecked(dst []uint32, text string, addSpecialTokens bool) ([]uint32, error) {
 	n := len(dst)
+	dst, err := t.appendEncode(dst, text, addSpecialTokens)
+	if err != nil {
+		return dst[:n], err
+	}
+	return dst, nil
+}
+
+func (t *BPE) appendEncode(dst []uint32, text string, addSpecialTokens bool) ([]uint32, error) {
+	sc := t.getScratch()
 	if addSpecialTokens {
 		dst = append(dst, t.post.prefix...)
 	}
@@ -204,10 +226,7 @@ func (t *BPE) AppendEncode(dst []uint32, text string, addSpecialTokens bool) ([]
 	err := sc.err
 	sc.err = nil
 	t.scratch.Put(sc)
-	if err != nil {
-		return dst[:n], err
-	}
-	return dst, nil
+	return dst, err
 }
 
 // EncodeSegments implements Tokenizer.
@@ -337,7 +356,7 @@ func (t *BPE) EncodeBatch(texts []string, addSpecialTokens bool) ([][]uint32, er
 	workers := min(runtime.GOMAXPROCS(0), len(texts))
 	if workers <= 1 || total < batchParallelBytes {
 		for i, s := range texts {
-			ids, err := t.AppendEncode(make([]uint32, 0, idsEstimate(s)), s, addSpecialTokens)
+			ids, err := t.AppendEncodeChecked(make([]uint32, 0, idsEstimate(s)), s, addSpecialTokens)
 			if err != nil {
 				return nil, fmt.Errorf("text %d: %w", i, err)
 			}
@@ -357,7 +376,7 @@ func (t *BPE) EncodeBatch(texts []string, addSpecialTokens bool) ([][]uint32, er
 				if i >= len(texts) {
 					return
 				}
-				out[i], errs[i] = t.AppendEncode(make([]uint32, 0, idsEstimate(texts[i])), texts[i], addSpecialTokens)
+				out[i], errs[i] = t.AppendEncodeChecked(make([]uint32, 0, idsEstimate(texts[i])), texts[i], addSpecialTokens)
 			}
 		}()
 	}

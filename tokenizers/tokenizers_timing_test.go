@@ -35,13 +35,13 @@ func BenchmarkEncode(b *testing.B) {
 	for _, f := range benchFiles {
 		b.Run(f.name, func(b *testing.B) {
 			tok := loadLarge(b, f.file)
-			dst, _ := tok.AppendEncode(nil, text, false)
+			dst := tok.AppendEncode(nil, text, false)
 			b.ReportMetric(float64(len(dst)), "tokens")
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				dst, _ = tok.AppendEncode(dst[:0], text, false)
+				dst = tok.AppendEncode(dst[:0], text, false)
 			}
 		})
 	}
@@ -54,11 +54,11 @@ func BenchmarkEncodeMixed(b *testing.B) {
 	for _, f := range benchFiles {
 		b.Run(f.name, func(b *testing.B) {
 			tok := loadLarge(b, f.file)
-			dst, _ := tok.AppendEncode(nil, text, false)
+			dst := tok.AppendEncode(nil, text, false)
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			for b.Loop() {
-				dst, _ = tok.AppendEncode(dst[:0], text, false)
+				dst = tok.AppendEncode(dst[:0], text, false)
 			}
 		})
 	}
@@ -74,7 +74,7 @@ func BenchmarkEncodeAgent(b *testing.B) {
 	for _, f := range benchFiles {
 		b.Run(f.name, func(b *testing.B) {
 			tok := loadLarge(b, f.file)
-			dst, _ := tok.AppendEncode(nil, text, false)
+			dst := tok.AppendEncode(nil, text, false)
 			b.ReportMetric(float64(len(dst)), "tokens")
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
@@ -83,7 +83,7 @@ func BenchmarkEncodeAgent(b *testing.B) {
 			cpu0, ok := threadCPU()
 			n := 0
 			for b.Loop() {
-				dst, _ = tok.AppendEncode(dst[:0], text, false)
+				dst = tok.AppendEncode(dst[:0], text, false)
 				n++
 			}
 			if cpu1, ok1 := threadCPU(); ok && ok1 && cpu1 > cpu0 {
@@ -164,7 +164,7 @@ func BenchmarkDecodeStream(b *testing.B) {
 	for _, f := range benchFiles {
 		b.Run(f.name, func(b *testing.B) {
 			tok := loadLarge(b, f.file)
-			ids, _ := tok.AppendEncode(nil, text, false)
+			ids := tok.AppendEncode(nil, text, false)
 			s := NewDecodeStream(tok, nil, true)
 			b.ReportAllocs()
 			i := 0
@@ -187,7 +187,7 @@ func BenchmarkDecode(b *testing.B) {
 	for _, f := range benchFiles[:1] {
 		b.Run(f.name, func(b *testing.B) {
 			tok := loadLarge(b, f.file)
-			ids, _ := tok.AppendEncode(nil, text, false)
+			ids := tok.AppendEncode(nil, text, false)
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			for b.Loop() {
