@@ -133,7 +133,8 @@ func BenchmarkEncodePrompt(b *testing.B) {
 }
 
 // BenchmarkEncodeBatch measures EncodeBatch on 16 agent texts at once,
-// which spreads them over the available cores.
+// which spreads them over the available cores, against encoding them one
+// after the other ("serial").
 func BenchmarkEncodeBatch(b *testing.B) {
 	all := agentTexts(b)
 	var texts []string
@@ -145,13 +146,24 @@ func BenchmarkEncodeBatch(b *testing.B) {
 		}
 	}
 	for _, f := range benchFiles[:1] {
-		b.Run(f.name, func(b *testing.B) {
-			tok := loadLarge(b, f.file)
+		tok := loadLarge(b, f.file)
+		b.Run(f.name+"/batch", func(b *testing.B) {
 			b.SetBytes(n)
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := tok.EncodeBatch(texts, false); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(f.name+"/serial", func(b *testing.B) {
+			b.SetBytes(n)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, s := range texts {
+					if _, err := tok.Encode(s, false); err != nil {
+						b.Fatal(err)
+					}
 				}
 			}
 		})
