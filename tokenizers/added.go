@@ -1,6 +1,7 @@
 package tokenizers
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -88,16 +89,27 @@ type addedMatcher struct {
 	tokens []addedToken
 	trie   *trie
 	first  [256]bool // bytes that can start a token
+	// only is the one byte every token starts with ('<' in the large
+	// files), found with strings.IndexByte; -1 when there are several.
+	only int
 }
 
 func newAddedMatcher(tokens []addedToken) *addedMatcher {
-	m := &addedMatcher{tokens: tokens, trie: newTrie()}
+	m := &addedMatcher{tokens: tokens, trie: newTrie(), only: -1}
+	firsts := 0
 	for i, t := range tokens {
 		if t.content == "" {
 			continue
 		}
 		m.trie.add(t.content, i)
-		m.first[t.content[0]] = true
+		if !m.first[t.content[0]] {
+			firsts++
+			m.first[t.content[0]] = true
+			m.only = int(t.content[0])
+		}
+	}
+	if firsts != 1 {
+		m.only = -1
 	}
 	return m
 }
@@ -111,7 +123,13 @@ func (m *addedMatcher) next(s string, from int) (tok *addedToken, start, end int
 		return nil, -1, -1
 	}
 	for i := from; i < len(s); i++ {
-		if !m.first[s[i]] {
+		if m.only >= 0 {
+			j := strings.IndexByte(s[i:], byte(m.only))
+			if j < 0 {
+				break
+			}
+			i += j
+		} else if !m.first[s[i]] {
 			continue
 		}
 		k, e := m.trie.longestAt(s, i)

@@ -112,10 +112,91 @@ type bpeModel struct {
 	// files without a pre-tokenizer) is encoded in independent pieces:
 	// exactly the same ids, in linear instead of n log n time.
 	wordSep string
+
+	// isolated marks ASCII characters that are not in the vocabulary and
+	// encode as their byte-fallback token, when no merge involves a
+	// byte-fallback token: such a character is a token of its own
+	// whatever surrounds it, so a word is cut before and after it (a
+	// newline or a tab in SentencePiece-style files). hasIsolated says
+	// whether any is set.
+	isolated    [128]bool
+	hasIsolated bool
+
+	// bytePairs[a<<8|b] is the merge of the byte symbols a and b, for
+	// byte-level models in which every byte is a symbol: the first round
+	// of pair look-ups of a word (one per byte) reads this dense 512 KB
+	// table, whose ASCII corner stays in the CPU cache, instead of
+	// probing the merge hash table (megabytes, a cache miss per probe).
+	bytePairs []pairMerge
+
+	// For models whose symbols are characters: asciiIDs[b] is the id of
+	// the ASCII character b when asciiKnown[b], metaID the id of "▁" when
+	// hasMeta. In bytePairs these characters are numbered by their byte
+	// and smallMeta.
+	asciiIDs   [128]uint32
+	asciiKnown [128]bool
+	metaID     uint32
+	hasMeta    bool
+}
+
+// smallMeta numbers "▁" in bytePairs for character-symbol models.
+const smallMeta = 128
+
+// pairMerge is the rank and result of a merge; rank noRank means none.
+type pairMerge struct {
+	rank, id uint32
+}
+
+// buildBytePairs fills bytePairs from the merge table: for byte-level models
+// every byte pair, for the others (whose symbols are characters) the pairs
+// of ASCII characters in the vocabulary, whose ids it also records in
+// asciiIDs.
+func (m *bpeModel) buildBytePairs() {
+	if m.byteLevel {
+		for b := range 256 {
+			if !m.hasByte[b] {
+				return
+			}
+		}
+	} else {
+		for b := range 128 {
+			m.asciiIDs[b], m.asciiKnown[b] = m.vocab[string(rune(b))]
+		}
+		m.metaID, m.hasMeta = m.vocab["▁"]
+	}
+	charID := func(a int) (uint32, bool) {
+		switch {
+		case a < 128:
+			return m.asciiIDs[a], m.asciiKnown[a]
+		case a == smallMeta:
+			return m.metaID, m.hasMeta
+		}
+		return 0, false
+	}
+	m.bytePairs = make([]pairMerge, 1<<16)
+	for a := range 256 {
+		for b := range 256 {
+			pm := pairMerge{rank: noRank}
+			var ok bool
+			if m.byteLevel {
+				pm.rank, pm.id, ok = m.merges.get(m.byteIDs[a], m.byteIDs[b])
+			} else if ia, ok1 := charID(a); ok1 {
+				if ib, ok2 := charID(b); ok2 {
+					pm.rank, pm.id, ok = m.merges.get(ia, ib)
+				}
+			}
+			if !ok {
+				pm = pairMerge{rank: noRank}
+			}
+			m.bytePairs[a<<8|b] = pm
+		}
+	}
 }
 
 // wordScratch is per-call scratch for encodeWord, reused through a pool.
 type wordScratch struct {
+	cache wordCache
+	small []byte
 	ids   []uint32
 	ranks []uint32
 	unk   []bool
@@ -129,47 +210,114 @@ type wordScratch struct {
 // pathological word cannot make encoding quadratic.
 const linearLimit = 48
 
-// encodeWord appends the ids of one pre-tokenized word.
+// encodeWord appends the ids of one pre-tokenized word. Where the model
+// allows (wordSep, isolated) the word is cut into pieces no merge can cross,
+// which are encoded independently: the same ids, in linear time, with short
+// pieces that repeat (and so hit the word cache).
 func (m *bpeModel) encodeWord(dst []uint32, w string, sc *wordScratch) []uint32 {
+	if m.wordSep == "" && !m.hasIsolated {
+		return m.encodeCached(dst, w, sc)
+	}
+	sep := m.wordSep
+	start := 0
+	for i := 0; i < len(w); {
+		b := w[i]
+		if b < 0x80 {
+			if m.isolated[b] {
+				dst = m.encodeCached(dst, w[start:i], sc)
+				dst = append(dst, m.fallbackIDs[b])
+				start = i + 1
+			}
+			i++
+			continue
+		}
+		if sep != "" && i > start && b == sep[0] && strings.HasPrefix(w[i:], sep) {
+			if !strings.HasSuffix(w[start:i], sep) {
+				dst = m.encodeCached(dst, w[start:i], sc)
+				start = i
+			}
+			i += len(sep)
+			continue
+		}
+		i++
+	}
+	return m.encodeCached(dst, w[start:], sc)
+}
+
+// encodeCached encodes a word (or an independent piece of one) through the
+// scratch's word cache.
+func (m *bpeModel) encodeCached(dst []uint32, w string, sc *wordScratch) []uint32 {
 	if len(w) == 0 {
 		return dst
 	}
-	if m.ignoreMerges {
-		if id, ok := m.whole[w]; ok {
-			return append(dst, id)
+	if len(w) == 1 && m.byteLevel && m.hasByte[w[0]] {
+		return append(dst, m.byteIDs[w[0]])
+	}
+	var key uint64
+	var h uint32
+	if len(w) <= cacheMaxWord {
+		key, h = sc.cache.hash(w)
+		if id, ids, ok := sc.cache.get(w, key, h); ok {
+			if ids == nil {
+				return append(dst, id)
+			}
+			return append(dst, ids...)
 		}
 	}
-	if m.wordSep != "" && len(w) > len(m.wordSep) {
-		start := 0
-		for i := len(m.wordSep); i < len(w); {
-			j := strings.Index(w[i:], m.wordSep)
-			if j < 0 {
-				break
-			}
-			i += j
-			if !strings.HasSuffix(w[:i], m.wordSep) {
-				dst = m.encodePiece(dst, w[start:i], sc)
-				start = i
-			}
-			i += len(m.wordSep)
-		}
-		return m.encodePiece(dst, w[start:], sc)
+	start := len(dst)
+	if id, ok := m.wholeID(w); ok {
+		dst = append(dst, id)
+	} else {
+		dst = m.encodePiece(dst, w, sc)
 	}
-	return m.encodePiece(dst, w, sc)
+	if len(w) <= cacheMaxWord {
+		sc.cache.put(w, key, h, dst[start:])
+	}
+	return dst
+}
+
+// wholeID returns the id of w when merges are ignored and w is a token.
+func (m *bpeModel) wholeID(w string) (uint32, bool) {
+	if !m.ignoreMerges {
+		return 0, false
+	}
+	id, ok := m.whole[w]
+	return id, ok
 }
 
 // encodePiece encodes a word (or an independent piece of one) by merges.
 func (m *bpeModel) encodePiece(dst []uint32, w string, sc *wordScratch) []uint32 {
 	ids := sc.ids[:0]
 	unks := sc.unk[:0]
+	// small numbers the symbols for bytePairs while pairsOK.
+	small := sc.small[:0]
+	pairsOK := m.bytePairs != nil && len(w) <= linearLimit
 	if m.byteLevel {
 		for i := 0; i < len(w); i++ {
 			if m.hasByte[w[i]] {
 				ids = append(ids, m.byteIDs[w[i]])
 			}
 		}
+		if pairsOK {
+			small = append(small, w...)
+		}
 	} else {
 		for i := 0; i < len(w); {
+			if b := w[i]; b < 0x80 && m.asciiKnown[b] {
+				ids = append(ids, m.asciiIDs[b])
+				unks = append(unks, false)
+				small = append(small, b)
+				i++
+				continue
+			}
+			if m.hasMeta && strings.HasPrefix(w[i:], "▁") {
+				ids = append(ids, m.metaID)
+				unks = append(unks, false)
+				small = append(small, smallMeta)
+				i += len("▁")
+				continue
+			}
+			pairsOK = false
 			n := runeLen(w, i)
 			if id, ok := m.vocab[w[i:i+n]]; ok {
 				ids = append(ids, id)
@@ -190,10 +338,14 @@ func (m *bpeModel) encodePiece(dst []uint32, w string, sc *wordScratch) []uint32
 			i += n
 		}
 	}
-	if len(ids) > linearLimit {
+	sc.small = small[:0]
+	switch {
+	case len(ids) > linearLimit:
 		ids = m.mergeHeap(ids, unks, sc)
-	} else {
-		ids = m.mergeLinear(ids, unks, sc)
+	case pairsOK:
+		ids = m.mergeLinear(ids, unks, small, sc)
+	default:
+		ids = m.mergeLinear(ids, unks, nil, sc)
 	}
 	dst = append(dst, ids...)
 	sc.ids, sc.unk = ids[:0], unks[:0]
@@ -224,16 +376,27 @@ func (m *bpeModel) pairRank(ids []uint32, unks []bool, i int) (uint32, uint32) {
 
 // mergeLinear applies merges lowest rank first (leftmost among equal ranks)
 // by scanning the pair ranks; for short words.
-func (m *bpeModel) mergeLinear(ids []uint32, unks []bool, sc *wordScratch) []uint32 {
+//
+// With small (the symbols numbered for bytePairs, one per id) the first
+// round of pair look-ups reads bytePairs.
+func (m *bpeModel) mergeLinear(ids []uint32, unks []bool, small []byte, sc *wordScratch) []uint32 {
 	if len(ids) < 2 {
 		return ids
 	}
 	ranks := sc.ranks[:0]
 	results := sc.next[:0] // merged id per pair, stored as int32
-	for i := 0; i+1 < len(ids); i++ {
-		r, id := m.pairRank(ids, unks, i)
-		ranks = append(ranks, r)
-		results = append(results, int32(id))
+	if small != nil && len(small) == len(ids) {
+		for i := 0; i+1 < len(small); i++ {
+			pm := m.bytePairs[int(small[i])<<8|int(small[i+1])]
+			ranks = append(ranks, pm.rank)
+			results = append(results, int32(pm.id))
+		}
+	} else {
+		for i := 0; i+1 < len(ids); i++ {
+			r, id := m.pairRank(ids, unks, i)
+			ranks = append(ranks, r)
+			results = append(results, int32(id))
+		}
 	}
 	for {
 		best, bi := uint32(noRank), -1

@@ -8,7 +8,8 @@
 //	tok, err := tokenizers.LoadFile("tokenizer.json") // or tiktoken.model
 //
 // A loaded *BPE is immutable and safe for concurrent use. Encode and Decode
-// allocate their results; AppendEncode appends to a caller's slice.
+// allocate their results; AppendEncode appends to a caller's slice;
+// EncodeBatch encodes many texts on all cores.
 //
 // Incremental decoding (one DecodeStream per generated sequence, not safe
 // for concurrent use):
@@ -21,7 +22,9 @@
 // The pre-tokenizer split patterns in wide use (GPT-2, Llama 3 / cl100k,
 // Qwen2/3, o200k / gpt-oss, DeepSeek-V3, Kimi) run on hand-written scanners
 // selected by the exact pattern string; any other pattern runs on
-// github.com/dlclark/regexp2. A file that needs a feature this package does
-// not implement fails to load with an error wrapping ErrUnsupported that
-// names the feature.
+// github.com/dlclark/regexp2, a backtracking engine, under a time limit
+// (ErrSplitTimeout). A file that needs a feature this package does not
+// implement fails to load with an error wrapping ErrUnsupported that names
+// the feature; so does one whose Sequence components nest more than 16
+// levels deep.
 package tokenizers

@@ -87,3 +87,34 @@ func ExampleStopDecoder() {
 	// Output:
 	// "Thought: search" StopHiddenString
 }
+
+func ExampleBPE_EncodeBatch() {
+	tok, err := tokenizers.LoadFile("testdata/tiny/tokenizer.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Many texts at once, on all cores; out[i] holds Encode(texts[i]).
+	out, err := tok.EncodeBatch([]string{"Hello world", "<|im_start|>Hello"}, false)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(out)
+	// Output:
+	// [[280 269 279] [296 280 269]]
+}
+
+func ExampleBPE_AppendEncode() {
+	tok, err := tokenizers.LoadFile("testdata/tiny/tokenizer.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	// A reused buffer: no allocation once it has room.
+	buf := make([]uint32, 0, 64)
+	for _, s := range []string{"Hello", "Hello world"} {
+		buf = tok.AppendEncode(buf[:0], s, false)
+		fmt.Println(buf)
+	}
+	// Output:
+	// [280 269]
+	// [280 269 279]
+}

@@ -1,6 +1,7 @@
 package tokenizers
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -137,6 +138,46 @@ func FuzzScanners(f *testing.F) {
 			got := scanPieces(s, tc.scan)
 			if !cmp.Equal(want, got) {
 				t.Fatalf("%s split of %q: regexp2 %q, scanner %q", tc.name, s, want, got)
+			}
+		}
+	})
+}
+
+// FuzzWordPieces checks that cutting a word into pieces no merge can cross
+// (wordSep, isolated characters) and the word cache give exactly the ids of
+// merging the whole word at once, on Mistral (SentencePiece-style, byte
+// fallback, when the setup script has run) and the committed Metaspace and
+// unk tokenizers.
+func FuzzWordPieces(f *testing.F) {
+	for _, s := range corpus(f) {
+		if len(s) < 500 {
+			f.Add(s)
+		}
+	}
+	f.Add("▁a\n▁▁b\t\tc▁▁\n▁")
+	var toks []*BPE
+	for _, name := range []string{"tiny_metaspace", "tiny_unk"} {
+		tok, err := LoadFile(filepath.Join("testdata", "tiny", tinyFiles[name]))
+		if err != nil {
+			f.Fatal(err)
+		}
+		toks = append(toks, tok)
+	}
+	if tok := tryLoadLarge("mistral/tokenizer.json"); tok != nil {
+		toks = append(toks, tok)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 2048 {
+			return
+		}
+		for _, tok := range toks {
+			w := tok.normalize(text)
+			var sc wordScratch
+			got := tok.model.encodeWord(nil, w, &sc)
+			again := tok.model.encodeWord(nil, w, &sc) // from the cache
+			whole := tok.model.encodePiece(nil, w, &wordScratch{})
+			if !cmp.Equal(whole, got) || !cmp.Equal(whole, again) {
+				t.Fatalf("%q: pieces %v, cached %v, whole word %v", w, got, again, whole)
 			}
 		}
 	})

@@ -128,10 +128,10 @@ func FromJSON(data []byte) (*BPE, error) {
 	}
 
 	t := &BPE{}
-	if t.normalizer, err = parseNormalizer(f.Normalizer); err != nil {
+	if t.normalizer, err = parseNormalizer(f.Normalizer, 0); err != nil {
 		return nil, err
 	}
-	if t.pre, err = parsePreTokenizer(f.PreTokenizer); err != nil {
+	if t.pre, err = parsePreTokenizer(f.PreTokenizer, 0); err != nil {
 		return nil, err
 	}
 	if t.dec, err = parseDecoder(f.Decoder); err != nil {
@@ -141,6 +141,7 @@ func FromJSON(data []byte) (*BPE, error) {
 	if err := t.buildModel(m, merges, byteLevel); err != nil {
 		return nil, err
 	}
+	t.pre = dropNoOps(t.pre)
 	if err := t.setAdded(f.AddedTokens); err != nil {
 		return nil, err
 	}
@@ -148,6 +149,20 @@ func FromJSON(data []byte) (*BPE, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// dropNoOps removes the ByteLevel steps that neither add a prefix space nor
+// split (the byte-level mapping itself happens in the model, which works on
+// raw bytes), saving a call per word.
+func dropNoOps(pre []preStep) []preStep {
+	out := pre[:0]
+	for _, p := range pre {
+		if p.kind == preByteLevel && !p.addPrefixSpace && !p.useRegex {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // usesByteLevel reports whether the pre-tokenizer contains ByteLevel, which
@@ -205,9 +220,28 @@ func (t *BPE) buildModel(m *hfModel, merges [][2][]byte, byteLevel bool) error {
 	if !byteLevel && !bm.ignoreMerges && separatorSafe(m.Vocab, "▁") {
 		bm.wordSep = "▁"
 	}
+	fallback := map[string]bool{}
 	for b := 0; b < 256; b++ {
-		if id, ok := m.Vocab[fmt.Sprintf("<0x%02X>", b)]; ok {
+		tok := fmt.Sprintf("<0x%02X>", b)
+		if id, ok := m.Vocab[tok]; ok {
 			bm.fallbackIDs[b], bm.hasFallback[b] = id, true
+			fallback[tok] = true
+		}
+	}
+	if !byteLevel && !bm.ignoreMerges && bm.byteFallback {
+		// isolated: ASCII characters outside the vocabulary, when no
+		// merge touches a byte-fallback token.
+		touches := false
+		for _, mg := range merges {
+			if fallback[string(mg[0])] || fallback[string(mg[1])] {
+				touches = true
+				break
+			}
+		}
+		for b := 0; b < 0x80 && !touches; b++ {
+			if _, ok := m.Vocab[string(rune(b))]; !ok && bm.hasFallback[b] {
+				bm.isolated[b], bm.hasIsolated = true, true
+			}
 		}
 	}
 	bm.merges = newPairTable(len(merges))
@@ -225,6 +259,7 @@ func (t *BPE) buildModel(m *hfModel, merges [][2][]byte, byteLevel bool) error {
 		}
 		bm.merges.put(a, b, uint32(rank), id)
 	}
+	bm.buildBytePairs()
 	return nil
 }
 
@@ -361,7 +396,20 @@ func parseComponent(raw json.RawMessage, what string) (*hfComponent, error) {
 	return &c, nil
 }
 
-func parseNormalizer(raw json.RawMessage) ([]normStep, error) {
+// maxNesting bounds how deep Sequence components may nest. Real files nest
+// one or two levels; the bound keeps a hostile file (a Sequence inside a
+// Sequence thousands of times, which costs quadratic time to read) from
+// stalling the loader.
+const maxNesting = 16
+
+func tooDeep(what string) error {
+	return unsupported("%s: Sequence nested more than %d levels deep", what, maxNesting)
+}
+
+func parseNormalizer(raw json.RawMessage, depth int) ([]normStep, error) {
+	if depth > maxNesting {
+		return nil, tooDeep("normalizer")
+	}
 	c, err := parseComponent(raw, "normalizer")
 	if err != nil || c == nil {
 		return nil, err
@@ -370,7 +418,7 @@ func parseNormalizer(raw json.RawMessage) ([]normStep, error) {
 	case "Sequence":
 		var out []normStep
 		for _, r := range c.Normalizers {
-			s, err := parseNormalizer(r)
+			s, err := parseNormalizer(r, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -406,7 +454,10 @@ func parseNormalizer(raw json.RawMessage) ([]normStep, error) {
 	return nil, unsupported("normalizer %q", c.Type)
 }
 
-func parsePreTokenizer(raw json.RawMessage) ([]preStep, error) {
+func parsePreTokenizer(raw json.RawMessage, depth int) ([]preStep, error) {
+	if depth > maxNesting {
+		return nil, tooDeep("pre_tokenizer")
+	}
 	c, err := parseComponent(raw, "pre_tokenizer")
 	if err != nil || c == nil {
 		return nil, err
@@ -415,7 +466,7 @@ func parsePreTokenizer(raw json.RawMessage) ([]preStep, error) {
 	case "Sequence":
 		var out []preStep
 		for _, r := range c.Pretokenizers {
-			s, err := parsePreTokenizer(r)
+			s, err := parsePreTokenizer(r, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -450,13 +501,14 @@ func parsePreTokenizer(raw json.RawMessage) ([]preStep, error) {
 		case c.Pattern.Regex != nil:
 			pat := *c.Pattern.Regex
 			if !c.Invert {
-				st.scan = knownScanner(pat)
+				st.scan, st.starts = knownScanner(pat), knownStarts(pat)
 			}
 			if st.scan == nil {
 				re, err := regexp2.Compile(pat, regexp2.Unicode)
 				if err != nil {
 					return nil, unsupported("Split pattern %q: %v", pat, err)
 				}
+				re.MatchTimeout = regexpMatchTimeout
 				st.re = re
 			}
 		default:
@@ -510,16 +562,19 @@ func parseDecoder(raw json.RawMessage) (decoderChain, error) {
 		return decoderChain{none: true}, nil
 	}
 	var ch decoderChain
-	if err := appendDecoder(&ch, c); err != nil {
+	if err := appendDecoder(&ch, c, 0); err != nil {
 		return decoderChain{}, err
 	}
 	ch.pureBL = len(ch.steps) == 1 && ch.steps[0].kind == decByteLevel
 	return ch, nil
 }
 
-func appendDecoder(ch *decoderChain, c *hfComponent) error {
+func appendDecoder(ch *decoderChain, c *hfComponent, depth int) error {
 	switch c.Type {
 	case "Sequence":
+		if depth >= maxNesting {
+			return tooDeep("decoder")
+		}
 		for _, r := range c.Decoders {
 			sub, err := parseComponent(r, "decoder")
 			if err != nil {
@@ -528,7 +583,7 @@ func appendDecoder(ch *decoderChain, c *hfComponent) error {
 			if sub == nil {
 				continue
 			}
-			if err := appendDecoder(ch, sub); err != nil {
+			if err := appendDecoder(ch, sub, depth+1); err != nil {
 				return err
 			}
 		}
@@ -574,15 +629,18 @@ func (t *BPE) parsePostProcessor(raw json.RawMessage) (postProcessor, error) {
 		return postProcessor{}, err
 	}
 	var pp postProcessor
-	if err := t.appendPost(&pp, c); err != nil {
+	if err := t.appendPost(&pp, c, 0); err != nil {
 		return postProcessor{}, err
 	}
 	return pp, nil
 }
 
-func (t *BPE) appendPost(pp *postProcessor, c *hfComponent) error {
+func (t *BPE) appendPost(pp *postProcessor, c *hfComponent, depth int) error {
 	switch c.Type {
 	case "Sequence":
+		if depth >= maxNesting {
+			return tooDeep("post_processor")
+		}
 		for _, r := range c.Processors {
 			sub, err := parseComponent(r, "post_processor")
 			if err != nil {
@@ -591,7 +649,7 @@ func (t *BPE) appendPost(pp *postProcessor, c *hfComponent) error {
 			if sub == nil {
 				continue
 			}
-			if err := t.appendPost(pp, sub); err != nil {
+			if err := t.appendPost(pp, sub, depth+1); err != nil {
 				return err
 			}
 		}

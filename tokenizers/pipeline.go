@@ -1,7 +1,9 @@
 package tokenizers
 
 import (
+	"fmt"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/dlclark/regexp2"
@@ -56,21 +58,13 @@ func (t *BPE) normalize(s string) string {
 		}
 		switch st.kind {
 		case normNFC:
-			if !norm.NFC.IsNormalString(s) {
-				s = norm.NFC.String(s)
-			}
+			s = normalForm(norm.NFC, s)
 		case normNFD:
-			if !norm.NFD.IsNormalString(s) {
-				s = norm.NFD.String(s)
-			}
+			s = normalForm(norm.NFD, s)
 		case normNFKC:
-			if !norm.NFKC.IsNormalString(s) {
-				s = norm.NFKC.String(s)
-			}
+			s = normalForm(norm.NFKC, s)
 		case normNFKD:
-			if !norm.NFKD.IsNormalString(s) {
-				s = norm.NFKD.String(s)
-			}
+			s = normalForm(norm.NFKD, s)
 		case normLowercase:
 			s = lowercase(s)
 		case normPrepend:
@@ -87,6 +81,15 @@ func (t *BPE) normalize(s string) string {
 		}
 	}
 	return s
+}
+
+// normalForm returns s in form f. The quick check answers for most text
+// without allocating (IsNormalString allocates on every call).
+func normalForm(f norm.Form, s string) string {
+	if f.QuickSpanString(s) == len(s) || f.IsNormalString(s) {
+		return s
+	}
+	return f.String(s)
 }
 
 // lowercase maps each character to its full lowercase mapping, as Rust's
@@ -140,6 +143,7 @@ const (
 type preStep struct {
 	kind     preKind
 	scan     scanFunc        // hand-written pattern scanner, or nil
+	starts   *startSet       // where scan can match, or nil
 	re       *regexp2.Regexp // fallback pattern engine
 	literal  string          // Split with a String pattern
 	behavior splitBehavior
@@ -177,7 +181,7 @@ func (t *BPE) preTokenize(dst []uint32, k int, s string, first bool, sc *encodeS
 			s = " " + s
 		}
 		if st.useRegex {
-			return t.splitWith(dst, k, s, first, scanGPT2, splitIsolated, sc)
+			return t.splitWith(dst, k, s, first, scanGPT2, nil, splitIsolated, sc)
 		}
 		return t.preTokenize(dst, k+1, s, first, sc)
 	case preMetaspace:
@@ -205,11 +209,11 @@ func (t *BPE) preTokenize(dst []uint32, k int, s string, first bool, sc *encodeS
 		return t.preTokenize(dst, k+1, s[start:], first && start == 0, sc)
 	case preDigits:
 		if st.individual {
-			return t.splitWith(dst, k, s, first, scanOneDigit, splitIsolated, sc)
+			return t.splitWith(dst, k, s, first, scanOneDigit, digitStarts, splitIsolated, sc)
 		}
-		return t.splitWith(dst, k, s, first, scanOneDigit, splitContiguous, sc)
+		return t.splitWith(dst, k, s, first, scanOneDigit, digitStarts, splitContiguous, sc)
 	case preWhitespaceSplit:
-		return t.splitWith(dst, k, s, first, scanNonSpace, splitRemoved, sc)
+		return t.splitWith(dst, k, s, first, scanNonSpace, nil, splitRemoved, sc)
 	}
 	return dst
 }
@@ -236,7 +240,7 @@ func scanNonSpace(s string, i int) int {
 func (t *BPE) split(dst []uint32, k int, s string, first bool, st *preStep, sc *encodeScratch) []uint32 {
 	switch {
 	case st.scan != nil:
-		return t.splitWith(dst, k, s, first, st.scan, st.behavior, sc)
+		return t.splitWith(dst, k, s, first, st.scan, st.starts, st.behavior, sc)
 	case st.re != nil:
 		return t.splitRegexp(dst, k, s, first, st, sc)
 	default:
@@ -246,18 +250,30 @@ func (t *BPE) split(dst []uint32, k int, s string, first bool, st *preStep, sc *
 				return i + len(lit)
 			}
 			return -1
-		}, st.behavior, sc)
+		}, nil, st.behavior, sc)
 	}
 }
 
 // splitWith splits s with a scanner: at each position the pattern is tried;
 // where it does not match, the characters up to the next match form a gap.
-// Matches and gaps are then combined according to behavior.
-func (t *BPE) splitWith(dst []uint32, k int, s string, first bool, scan scanFunc, behavior splitBehavior, sc *encodeScratch) []uint32 {
+// Matches and gaps are then combined according to behavior. Bytes outside
+// starts (when set) are skipped without calling scan.
+func (t *BPE) splitWith(dst []uint32, k int, s string, first bool, scan scanFunc, starts *startSet, behavior splitBehavior, sc *encodeScratch) []uint32 {
+	if behavior == splitIsolated {
+		return t.splitIsolated(dst, k, s, first, scan, starts, sc)
+	}
 	var sp splitter
 	sp.init(t, dst, k, s, first, behavior, sc)
 	gap := 0
 	for i := 0; i < len(s); {
+		if starts != nil {
+			for i < len(s) && !starts[s[i]] {
+				i++
+			}
+			if i == len(s) {
+				break
+			}
+		}
 		e := scan(s, i)
 		if e <= i {
 			i += runeLen(s, i)
@@ -271,8 +287,61 @@ func (t *BPE) splitWith(dst []uint32, k int, s string, first bool, scan scanFunc
 	return sp.finish()
 }
 
+// splitIsolated is splitWith for the Isolated behavior (every match and
+// every gap is a word), the one the large files use, without the splitter's
+// bookkeeping: the hot loop of encoding.
+func (t *BPE) splitIsolated(dst []uint32, k int, s string, first bool, scan scanFunc, starts *startSet, sc *encodeScratch) []uint32 {
+	last := k+1 == len(t.pre)
+	word := func(dst []uint32, a, b int) []uint32 {
+		if last {
+			return t.model.encodeWord(dst, s[a:b], &sc.word)
+		}
+		return t.preTokenize(dst, k+1, s[a:b], first && a == 0, sc)
+	}
+	gap := 0
+	for i := 0; i < len(s); {
+		if starts != nil {
+			for i < len(s) && !starts[s[i]] {
+				i++
+			}
+			if i == len(s) {
+				break
+			}
+		}
+		e := scan(s, i)
+		if e <= i {
+			i += runeLen(s, i)
+			continue
+		}
+		if gap < i {
+			dst = word(dst, gap, i)
+		}
+		dst = word(dst, i, e)
+		i, gap = e, e
+	}
+	if gap < len(s) {
+		dst = word(dst, gap, len(s))
+	}
+	return dst
+}
+
+// Bounds on the regexp fallback. Each match may take regexpMatchTimeout, and
+// one call of splitRegexp regexpBaseBudget plus regexpByteBudget per byte of
+// its text (0.1 MB/s; the fallback runs at about 2 MB/s on real patterns).
+// Past either bound the encode fails with ErrSplitTimeout (AppendEncode,
+// which cannot fail, encodes the rest of that text unsplit), and later
+// regexp splits of the same encode do not run at all, so one encode spends
+// at most one budget.
+const (
+	regexpMatchTimeout = 100 * time.Millisecond
+	regexpBaseBudget   = time.Second
+	regexpByteBudget   = 10 * time.Microsecond
+)
+
 // splitRegexp is splitWith for a regexp2 pattern (positions in runes).
 func (t *BPE) splitRegexp(dst []uint32, k int, s string, first bool, st *preStep, sc *encodeScratch) []uint32 {
+	start := time.Now()
+	budget := regexpBaseBudget + time.Duration(len(s))*regexpByteBudget
 	runes := []rune(s)
 	// byte offset of each rune index
 	offs := make([]int, len(runes)+1)
@@ -288,9 +357,17 @@ func (t *BPE) splitRegexp(dst []uint32, k int, s string, first bool, st *preStep
 	offs[len(runes)] = len(s)
 	var sp splitter
 	sp.init(t, dst, k, s, first, st.behavior, sc)
+	if sc.err != nil {
+		sp.piece(0, len(s), false)
+		return sp.finish()
+	}
 	gap := 0
 	m, err := st.re.FindRunesMatch(runes)
 	for err == nil && m != nil {
+		if time.Since(start) > budget {
+			err = fmt.Errorf("more than %v on %d bytes", budget, len(s))
+			break
+		}
 		a, b := offs[m.Index], offs[m.Index+m.Length]
 		if b > a {
 			if st.invert {
@@ -303,6 +380,11 @@ func (t *BPE) splitRegexp(dst []uint32, k int, s string, first bool, st *preStep
 			gap = b
 		}
 		m, err = st.re.FindNextMatch(m)
+	}
+	if err != nil {
+		sc.err = fmt.Errorf("%w: pattern %q (not one of the known patterns, so it runs on a backtracking engine): %v", ErrSplitTimeout, clip(st.re.String(), 80), err)
+		sp.piece(gap, len(s), false) // the rest, unsplit
+		return sp.finish()
 	}
 	sp.piece(gap, len(s), st.invert)
 	return sp.finish()
@@ -328,9 +410,15 @@ func (sp *splitter) init(t *BPE, dst []uint32, k int, s string, first bool, b sp
 }
 
 func (sp *splitter) emit(a, b int) {
-	if b > a {
-		sp.dst = sp.t.preTokenize(sp.dst, sp.k+1, sp.s[a:b], sp.first && a == 0, sp.sc)
+	if b <= a {
+		return
 	}
+	if sp.k+1 == len(sp.t.pre) {
+		// the last step: straight to the model
+		sp.dst = sp.t.model.encodeWord(sp.dst, sp.s[a:b], &sp.sc.word)
+		return
+	}
+	sp.dst = sp.t.preTokenize(sp.dst, sp.k+1, sp.s[a:b], sp.first && a == 0, sp.sc)
 }
 
 // piece receives the next match (isMatch) or gap [a, b).
@@ -404,4 +492,15 @@ func (sp *splitter) finish() []uint32 {
 // when encoding with addSpecialTokens.
 type postProcessor struct {
 	prefix, suffix []uint32
+}
+
+// clip shortens s to about n bytes for an error message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
 }

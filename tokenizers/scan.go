@@ -36,6 +36,39 @@ const (
 // scanFunc returns the end of the match starting at s[i], or -1.
 type scanFunc func(s string, i int) int
 
+// startSet marks the bytes at which a scanner's match can start. The split
+// loop skips other bytes one at a time, so a set may leave out only ASCII
+// bytes and bytes that never start a character (continuation bytes) or that
+// start only characters the scanner never matches.
+type startSet [256]bool
+
+func newStartSet(may func(b byte) bool) *startSet {
+	var t startSet
+	for b := range 256 {
+		t[b] = may(byte(b))
+	}
+	return &t
+}
+
+var (
+	// \p{N} in ASCII is 0-9; any other character may be numeric.
+	digitStarts = newStartSet(func(b byte) bool { return '0' <= b && b <= '9' || b >= 0x80 })
+	// U+3040…U+9FA5 are encoded with lead bytes E3…E9.
+	deepSeekCJKStarts = newStartSet(func(b byte) bool { return 0xE3 <= b && b <= 0xE9 })
+)
+
+// knownStarts returns the start set of the hand-written scanner for
+// pattern, or nil when a match can start anywhere.
+func knownStarts(pattern string) *startSet {
+	switch pattern {
+	case patDigits3:
+		return digitStarts
+	case patDeepSeekCJK:
+		return deepSeekCJKStarts
+	}
+	return nil
+}
+
 // knownScanner returns the hand-written scanner for pattern, or nil.
 func knownScanner(pattern string) scanFunc {
 	switch pattern {
@@ -100,6 +133,13 @@ func contraction(s string, i int, fold bool) int {
 // intersects want.
 func run(s string, i int, want class) int {
 	for i < len(s) {
+		if b := s[i]; b < 0x80 {
+			if asciiClass[b]&want == 0 {
+				break
+			}
+			i++
+			continue
+		}
 		_, n, c := at(s, i)
 		if c&want == 0 {
 			break
@@ -125,6 +165,13 @@ func runMax(s string, i int, want class, max int) int {
 // (i itself when there is none).
 func notSpaceLetterNumber(s string, i int) int {
 	for i < len(s) {
+		if b := s[i]; b < 0x80 {
+			if asciiClass[b]&(cSpace|cL|cN) != 0 {
+				break
+			}
+			i++
+			continue
+		}
 		_, n, c := at(s, i)
 		if c&(cSpace|cL|cN) != 0 {
 			break
@@ -147,7 +194,14 @@ func newlines(s string, i int, slash bool) int {
 func spaces(s string, i int, nl bool) int {
 	j, last, lastNL, n := i, i, -1, 0
 	for j < len(s) {
-		r, sz, c := at(s, j)
+		var r rune
+		var sz int
+		var c class
+		if b := s[j]; b < 0x80 {
+			r, sz, c = rune(b), 1, asciiClass[b]
+		} else {
+			r, sz, c = at(s, j)
+		}
 		if c&cSpace == 0 {
 			break
 		}
@@ -245,6 +299,30 @@ func scanKimi(s string, i int) int  { return scanO200(s, i, true) }
 // alternative, Han excluded from the letter classes, no '/' after
 // punctuation).
 func scanO200(s string, i int, kimi bool) int {
+	if b := s[i]; b < 0x80 {
+		// ASCII fast paths, equivalent to the general path below.
+		switch {
+		case isASCIILetter(b):
+			// a letter run
+			if e := o200kASCII(s, i); e >= 0 {
+				return e
+			}
+		case '0' <= b && b <= '9':
+			// the letter alternatives cannot start at a digit
+			return runMax(s, i, cN, 3)
+		case b == '\r' || b == '\n' || i+1 == len(s) || s[i+1] < 0x80 && !isASCIILetter(s[i+1]):
+			// no letter alternative can match: neither s[i] nor, after
+			// an optional prefix character, s[i+1] is a letter
+			return o200kRest(s, i, rune(b), asciiClass[b], kimi)
+		default:
+			// a prefix character and a letter run
+			if isASCIILetter(s[i+1]) {
+				if e := o200kASCII(s, i+1); e >= 0 {
+					return e
+				}
+			}
+		}
+	}
 	r, n, c := at(s, i)
 	if kimi && c&cHan != 0 {
 		return runHan(s, i)
@@ -269,6 +347,12 @@ func scanO200(s string, i int, kimi bool) int {
 	if c&cN != 0 {
 		return runMax(s, i, cN, 3)
 	}
+	return o200kRest(s, i, r, c, kimi)
+}
+
+// o200kRest matches the alternatives after the letters and digits:
+// ` ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+` (Kimi: no '/').
+func o200kRest(s string, i int, r rune, c class, kimi bool) int {
 	j := i
 	if r == ' ' {
 		j++
@@ -280,6 +364,26 @@ func scanO200(s string, i int, kimi bool) int {
 		return spaces(s, i, true)
 	}
 	return -1
+}
+
+// o200kASCII matches the letter alternatives of the o200k pattern at s[j],
+// an ASCII letter, when the letters are ASCII: [A-Z]*[a-z]+ (first
+// alternative) or else [A-Z]+ (second), then a contraction. ASCII capitals
+// are not in W and ASCII lower-case letters not in U, so no backtracking is
+// needed. It returns -1 when a non-ASCII character follows the run (it
+// might extend it), leaving the case to the general path.
+func o200kASCII(s string, j int) int {
+	e := j
+	for e < len(s) && 'A' <= s[e] && s[e] <= 'Z' {
+		e++
+	}
+	for e < len(s) && 'a' <= s[e] && s[e] <= 'z' {
+		e++
+	}
+	if e < len(s) && s[e] >= 0x80 {
+		return -1
+	}
+	return e + contraction(s, e, true)
 }
 
 // runHan returns the end of the run of Han characters at s[i].

@@ -54,6 +54,35 @@ func scanPieces(s string, scan scanFunc) []string {
 	return out
 }
 
+// startsPieces is scanPieces with the byte skipping of a start set, as
+// splitIsolated does it.
+func startsPieces(s string, scan scanFunc, starts *startSet) []string {
+	var out []string
+	gap := 0
+	for i := 0; i < len(s); {
+		for i < len(s) && !starts[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
+		e := scan(s, i)
+		if e <= i {
+			i += runeLen(s, i)
+			continue
+		}
+		if gap < i {
+			out = append(out, s[gap:i])
+		}
+		out = append(out, s[i:e])
+		i, gap = e, e
+	}
+	if gap < len(s) {
+		out = append(out, s[gap:])
+	}
+	return out
+}
+
 // regexpPieces splits s with regexp2 (Isolated).
 func regexpPieces(t testing.TB, re *regexp2.Regexp, s string) []string {
 	runes := []rune(s)
@@ -132,6 +161,20 @@ func TestScannersMatchRegexp(t *testing.T) {
 				got := scanPieces(s, tc.scan)
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Fatalf("split of %q (-regexp2 +scanner):\n%s", s, diff)
+				}
+				if starts := knownStarts(tc.pattern); starts != nil {
+					if diff := cmp.Diff(want, startsPieces(s, tc.scan, starts)); diff != "" {
+						t.Fatalf("split of %q with the start set (-regexp2 +scanner):\n%s", s, diff)
+					}
+				}
+			}
+			// Invalid UTF-8 too (regexp2 cannot judge it): the start
+			// set must not change the split.
+			if starts := knownStarts(tc.pattern); starts != nil {
+				for _, s := range []string{"\xe4\xb8", "a\xe4\xb8\xad\xff1\x80\xe3\x81\x82", "\xe3\xe4\xb8\xad", "1\xc3\xa9\xe9\xbe\xa5\xf0\x9f\x98\x80"} {
+					if diff := cmp.Diff(scanPieces(s, tc.scan), startsPieces(s, tc.scan, starts)); diff != "" {
+						t.Errorf("split of %q with the start set (-without +with):\n%s", s, diff)
+					}
 				}
 			}
 		})

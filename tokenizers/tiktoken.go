@@ -53,9 +53,9 @@ func FromTiktoken(ranks []byte, cfg TiktokenConfig) (*BPE, error) {
 		}
 	}
 	t := &BPE{}
-	st := preStep{kind: preSplit, behavior: splitIsolated, scan: knownScanner(pattern)}
+	st := preStep{kind: preSplit, behavior: splitIsolated, scan: knownScanner(pattern), starts: knownStarts(pattern)}
 	if st.scan == nil {
-		pre, err := parsePreTokenizer(json.RawMessage(fmt.Sprintf(`{"type":"Split","pattern":{"Regex":%q},"behavior":"Isolated","invert":false}`, pattern)))
+		pre, err := parsePreTokenizer(json.RawMessage(fmt.Sprintf(`{"type":"Split","pattern":{"Regex":%q},"behavior":"Isolated","invert":false}`, pattern)), 0)
 		if err != nil {
 			return nil, err
 		}
@@ -129,6 +129,7 @@ func FromTiktoken(ranks []byte, cfg TiktokenConfig) (*BPE, error) {
 		}
 	}
 	bm.vocab = bm.whole
+	bm.buildBytePairs()
 
 	specials := cfg.Specials
 	seen := map[uint32]bool{}

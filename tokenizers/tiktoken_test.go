@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -125,5 +127,37 @@ func TestTiktokenReplacementToken(t *testing.T) {
 	}
 	if got, _ := s.Step(0); string(got) != "\uFFFDa" {
 		t.Errorf("Step(a) = %q, want \"\\uFFFDa\"", got)
+	}
+}
+
+// TestKimiChunk compares kimiChunk with a direct implementation of Kimi's
+// rule (no run of white-space or non-white-space characters longer than max
+// inside a chunk) on runs around the bound, ASCII and not.
+func TestKimiChunk(t *testing.T) {
+	initClasses()
+	isSp := func(r rune) bool { return unicode.IsSpace(r) || 0x1c <= r && r <= 0x1f }
+	ref := func(s string, max int) int {
+		run, prev := 0, false
+		for i := 0; i < len(s); {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if sp := isSp(r); i > 0 && sp == prev {
+				run++
+			} else {
+				run, prev = 1, sp
+			}
+			if run > max {
+				return i
+			}
+			i += n
+		}
+		return len(s)
+	}
+	for _, s := range []string{
+		"", "abc", "abcd", "abcde", "ab  cd", "a     b", "a\u3000\u3000\u3000\u3000b", "中文中文中", "é\u00a0\u00a0\u00a0\u00a0é",
+		"ab\x1c\x1d\x1e\x1fcd", "abc   def", "x  中文中文 \t\n\ry", "\xff\xfe\xfd\xfc\xfb",
+	} {
+		if got, want := kimiChunk(s, 3), ref(s, 3); got != want {
+			t.Errorf("kimiChunk(%q, 3) = %d, want %d", s, got, want)
+		}
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Tokenizer turns text into token ids and back. Implementations are safe for
@@ -68,6 +70,14 @@ var (
 	ErrUnsupported = errors.New("tokenizers: unsupported")
 	// ErrInvalid is returned for a malformed tokenizer file.
 	ErrInvalid = errors.New("tokenizers: invalid tokenizer file")
+	// ErrSplitTimeout is returned by Encode, EncodeSegments, EncodeBatch
+	// and AppendEncodeChecked for a tokenizer whose split
+	// pattern is not one of the known ones (so it runs on the
+	// backtracking regexp engine) when matching it takes too long: a
+	// pattern such as (a+)+$ needs exponential time on some texts. The
+	// known patterns run on hand-written linear scanners and never
+	// return it.
+	ErrSplitTimeout = errors.New("tokenizers: split pattern took too long")
 )
 
 // maxID bounds token ids: tables are indexed by id, so a corrupt file with a
@@ -152,6 +162,7 @@ var _ Tokenizer = (*BPE)(nil)
 type encodeScratch struct {
 	word wordScratch
 	buf  []byte
+	err  error // first error of this encode (ErrSplitTimeout)
 }
 
 func (t *BPE) getScratch() *encodeScratch {
@@ -163,14 +174,47 @@ func (t *BPE) getScratch() *encodeScratch {
 
 // Encode implements Tokenizer.
 func (t *BPE) Encode(text string, addSpecialTokens bool) ([]uint32, error) {
-	return t.AppendEncode(nil, text, addSpecialTokens), nil
+	ids, err := t.AppendEncodeChecked(make([]uint32, 0, idsEstimate(text)), text, addSpecialTokens)
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
 }
+
+// idsEstimate is the capacity Encode allocates for the ids of text: agent
+// text (English, code, JSON) averages three to four bytes per token, so one
+// allocation nearly always suffices.
+func idsEstimate(text string) int { return len(text)/3 + 16 }
 
 // AppendEncode appends the ids of text to dst and returns the extended
 // slice. With a dst of sufficient capacity it does not allocate, except
 // where a normalizer has to rewrite the text (Unicode normalization of
-// non-ASCII text, Prepend, Replace, Lowercase). It never fails.
+// non-ASCII text, Prepend, Replace, Lowercase).
+//
+// It cannot fail for files whose split patterns are the known ones. For a
+// file whose pattern runs on the regexp fallback, a split that exceeds the
+// time limit (see ErrSplitTimeout) is given up and the rest of that piece
+// of text is encoded unsplit: every byte is still encoded and decodes back,
+// but the ids are not the reference's. AppendEncodeChecked reports that case
+// instead.
 func (t *BPE) AppendEncode(dst []uint32, text string, addSpecialTokens bool) []uint32 {
+	dst, _ = t.appendEncode(dst, text, addSpecialTokens)
+	return dst
+}
+
+// AppendEncodeChecked is AppendEncode that fails with ErrSplitTimeout (and
+// returns dst unextended) when a regexp-fallback split exceeds its time
+// limit.
+func (t *BPE) AppendEncodeChecked(dst []uint32, text string, addSpecialTokens bool) ([]uint32, error) {
+	n := len(dst)
+	dst, err := t.appendEncode(dst, text, addSpecialTokens)
+	if err != nil {
+		return dst[:n], err
+	}
+	return dst, nil
+}
+
+func (t *BPE) appendEncode(dst []uint32, text string, addSpecialTokens bool) ([]uint32, error) {
 	sc := t.getScratch()
 	if addSpecialTokens {
 		dst = append(dst, t.post.prefix...)
@@ -179,8 +223,10 @@ func (t *BPE) AppendEncode(dst []uint32, text string, addSpecialTokens bool) []u
 	if addSpecialTokens {
 		dst = append(dst, t.post.suffix...)
 	}
+	err := sc.err
+	sc.err = nil
 	t.scratch.Put(sc)
-	return dst
+	return dst, err
 }
 
 // EncodeSegments implements Tokenizer.
@@ -196,7 +242,12 @@ func (t *BPE) EncodeSegments(segments []Segment, addSpecialTokens bool) ([]uint3
 	if addSpecialTokens {
 		dst = append(dst, t.post.suffix...)
 	}
+	err := sc.err
+	sc.err = nil
 	t.scratch.Put(sc)
+	if err != nil {
+		return nil, err
+	}
 	return dst, nil
 }
 
@@ -292,15 +343,55 @@ func (t *BPE) NumSpecialTokensAdded() int { return len(t.post.prefix) + len(t.po
 // <|image_pad|> from being split by BPE). Callers may log them.
 func (t *BPE) PromotedSpecialTokens() []string { return append([]string(nil), t.promoted...) }
 
-// EncodeBatch encodes each text; it is Encode in a loop, offered for
-// callers that hold a batch.
+// EncodeBatch encodes each text, spreading the texts over up to GOMAXPROCS
+// goroutines; out[i] holds exactly the ids Encode gives for texts[i]. Small
+// batches are encoded on the calling goroutine. The error, if any, is the
+// one of the first failing text.
 func (t *BPE) EncodeBatch(texts []string, addSpecialTokens bool) ([][]uint32, error) {
 	out := make([][]uint32, len(texts))
-	for i, s := range texts {
-		out[i] = t.AppendEncode(nil, s, addSpecialTokens)
+	total := 0
+	for _, s := range texts {
+		total += len(s)
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(texts))
+	if workers <= 1 || total < batchParallelBytes {
+		for i, s := range texts {
+			ids, err := t.AppendEncodeChecked(make([]uint32, 0, idsEstimate(s)), s, addSpecialTokens)
+			if err != nil {
+				return nil, fmt.Errorf("text %d: %w", i, err)
+			}
+			out[i] = ids
+		}
+		return out, nil
+	}
+	errs := make([]error, len(texts))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(texts) {
+					return
+				}
+				out[i], errs[i] = t.AppendEncodeChecked(make([]uint32, 0, idsEstimate(texts[i])), texts[i], addSpecialTokens)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("text %d: %w", i, err)
+		}
 	}
 	return out, nil
 }
+
+// batchParallelBytes is the batch size below which EncodeBatch does not
+// start goroutines (about 0.5 ms of encoding).
+const batchParallelBytes = 16 << 10
 
 // IsSpecial reports whether id is a special token (skipped by Decode with
 // skipSpecialTokens).
@@ -311,10 +402,21 @@ func (t *BPE) IsSpecial(id uint32) bool { return int(id) < len(t.special) && t.s
 // max characters (Kimi's tokenization_kimi.py, which uses Python's
 // str.isspace).
 func kimiChunk(s string, max int) int {
+	if len(s) <= max {
+		return len(s) // no run of more than max characters fits
+	}
 	runLen, isSpace := 0, false
 	for i := 0; i < len(s); {
-		r, n, c := at(s, i)
-		sp := c&cSpace != 0 || 0x1c <= r && r <= 0x1f
+		var sp bool
+		n := 1
+		if b := s[i]; b < 0x80 {
+			sp = asciiClass[b]&cSpace != 0 || 0x1c <= b && b <= 0x1f
+		} else {
+			var r rune
+			var c class
+			r, n, c = at(s, i)
+			sp = c&cSpace != 0 || 0x1c <= r && r <= 0x1f
+		}
 		if i == 0 || sp != isSpace {
 			runLen, isSpace = 1, sp
 		} else {

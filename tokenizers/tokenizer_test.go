@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -355,5 +356,36 @@ func TestConcurrentUse(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestEncodeBatch checks that EncodeBatch, on a batch large enough to run
+// on several goroutines, gives exactly Encode's ids in order (run with
+// -race).
+func TestEncodeBatch(t *testing.T) {
+	tok := loadTiny(t)
+	var texts []string
+	total := 0
+	for total < 4*batchParallelBytes {
+		for _, s := range corpus(t) {
+			texts = append(texts, s)
+			total += len(s)
+		}
+	}
+	got, err := tok.EncodeBatch(texts, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(texts) {
+		t.Fatalf("%d results for %d texts", len(got), len(texts))
+	}
+	for i, s := range texts {
+		want, _ := tok.Encode(s, true)
+		if diff := cmp.Diff(want, got[i], cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("text %d (%q): EncodeBatch differs from Encode (-want +got):\n%s", i, short(s), diff)
+		}
+	}
+	if got, err := tok.EncodeBatch(nil, false); err != nil || len(got) != 0 {
+		t.Errorf("EncodeBatch(nil) = %v, %v", got, err)
 	}
 }

@@ -32,6 +32,9 @@ const (
 var (
 	bmpOnce  sync.Once
 	bmpClass []class
+	// asciiClass is bmpClass[:128] as an array: the scanners' fast path
+	// for ASCII indexes it without a bounds check.
+	asciiClass [128]class
 )
 
 func initClasses() {
@@ -61,6 +64,7 @@ func initClasses() {
 			}
 		}
 		bmpClass = t
+		copy(asciiClass[:], t)
 	})
 }
 
@@ -105,7 +109,7 @@ func classOf(r rune) class {
 func at(s string, i int) (rune, int, class) {
 	b := s[i]
 	if b < utf8.RuneSelf {
-		return rune(b), 1, bmpClass[b]
+		return rune(b), 1, asciiClass[b]
 	}
 	r, n := utf8.DecodeRuneInString(s[i:])
 	return r, n, classOf(r)
