@@ -154,7 +154,7 @@ func Script(prompt string) string {
 			if i > 0 {
 				b.WriteString("\n\n")
 			}
-			b.WriteString(clip(r, 400))
+			b.WriteString(quote(r, 400))
 		}
 		answer = b.String()
 	case len(c.tools) > 0:
@@ -176,7 +176,7 @@ func Script(prompt string) string {
 		answer = b.String()
 	default:
 		think = "The user said hello. I will greet them back."
-		answer = "Hello! I am the agentwire scripted agent. You said: " + clip(strings.TrimSpace(c.lastUserText()), 200)
+		answer = "Hello! I am the agentwire scripted agent. You said: " + quote(strings.TrimSpace(c.lastUserText()), 200)
 	}
 	switch c.reasoning {
 	case thinkOff:
@@ -357,6 +357,27 @@ func exampleValue(schema json.RawMessage, depth int) string {
 		return "null"
 	}
 	return `"hello"`
+}
+
+// unmark removes the format's markers from quoted text, so that quoting a
+// user message or a tool result never makes markup the parsers would act
+// on (a file with "<tool_call>" in it is quoted as text).
+var unmark = strings.NewReplacer(thinkOpen, "", thinkClose, "", callOpen, "", callClose, "",
+	imStart, "", imEnd, "", toolResponse, "", toolRespClose, "")
+
+// quote returns s without markers (removed until none is left: removing
+// one may join another), bounded to about n bytes.
+func quote(s string, n int) string {
+	if len(s) > 4*n {
+		s = s[:4*n] // bounds the passes below
+	}
+	for {
+		r := unmark.Replace(s)
+		if r == s {
+			return clip(s, n)
+		}
+		s = r
+	}
 }
 
 // clip bounds s to n bytes at a rune boundary.
