@@ -18,14 +18,17 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -58,8 +61,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
 	fs.StringVar(&o.upstream, "upstream", "", "engine API root, e.g. http://127.0.0.1:8000/v1 (empty: the embedded engine)")
 	fs.StringVar(&o.modelDir, "model-dir", "", "Hugging Face model directory (tokenizer.json, tokenizer_config.json, …); required with -upstream")
-	fs.StringVar(&o.engine, "engine", "vllm", "engine protocol: vllm (/v1/completions), sglang (native /generate), sglang-openai, trtllm")
-	fs.StringVar(&o.servedName, "served-model-name", "", "model name the engine serves and the server lists (default: the model directory's name)")
+	fs.StringVar(&o.engine, "engine", "auto", "engine protocol: vllm (/v1/completions), sglang (native /generate), sglang-openai, trtllm; auto asks the upstream's /v1/models (owned_by) and falls back to vllm")
+	fs.StringVar(&o.servedName, "served-model-name", "", "model name the engine serves and the server lists (default: the upstream's first model, else the model directory's name)")
 	fs.StringVar(&o.toolParser, "tool-parser", "", "tool-call parser (default: the model family's; \"none\" disables)")
 	fs.StringVar(&o.reasoningParser, "reasoning-parser", "", "reasoning parser (default: the model family's; \"none\" disables)")
 	fs.StringVar(&o.captures, "captures", "testdata/engine-streams", "embedded engine: directory of captured engine streams served as models replay/<path>")
@@ -147,15 +150,28 @@ func newBackend(o *options, log *slog.Logger) (server.Backend, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	cfg := engine.Config{BaseURL: o.upstream, APIKey: os.Getenv("AGENTWIRE_UPSTREAM_API_KEY")}
+	kind := o.engine
+	if kind == "auto" || o.servedName == "" {
+		owner, id := probe(o.upstream, cfg.APIKey)
+		if kind == "auto" {
+			kind = map[string]string{"sglang": "sglang-openai", "tensorrt_llm": "trtllm", "trtllm": "trtllm"}[owner]
+			if kind == "" {
+				kind = "vllm"
+			}
+		}
+		if o.servedName == "" {
+			o.servedName = id
+		}
+	}
 	pre := preprocess.New(m, preprocess.Options{
 		ServedModel:             o.servedName,
 		Anthropic:               convert.AnthropicOptions{StripBillingHeader: o.stripPreamble},
 		ReasoningSummaryDefault: o.reasoningSummary,
 		Warn:                    func(msg string) { log.Warn(msg) },
 	})
-	cfg := engine.Config{BaseURL: o.upstream, APIKey: os.Getenv("AGENTWIRE_UPSTREAM_API_KEY")}
 	var eng engine.Engine
-	switch o.engine {
+	switch kind {
 	case "vllm":
 		eng = engine.NewVLLM(engine.VLLMConfig{Config: cfg, TokenIDsOnly: true})
 	case "sglang":
@@ -165,12 +181,42 @@ func newBackend(o *options, log *slog.Logger) (server.Backend, string, error) {
 	case "trtllm":
 		eng = engine.NewTRTLLM(engine.TRTLLMConfig{Config: cfg})
 	default:
-		return nil, "", fmt.Errorf("-engine %q: want vllm, sglang, sglang-openai or trtllm", o.engine)
+		return nil, "", fmt.Errorf("-engine %q: want auto, vllm, sglang, sglang-openai or trtllm", o.engine)
 	}
 	name := o.servedName
 	if name == "" {
 		name = m.Name
 	}
-	desc := fmt.Sprintf("%s at %s, model %s (tool parser %q, reasoning parser %q)", o.engine, o.upstream, name, m.ToolParser, m.ReasoningParser)
+	desc := fmt.Sprintf("%s at %s, model %s (tool parser %q, reasoning parser %q)", kind, o.upstream, name, m.ToolParser, m.ReasoningParser)
 	return &server.ModelBackend{Preprocessor: pre, Engine: eng, Name: name, AcceptAnyModel: o.anyModel}, desc, nil
+}
+
+// probe asks the upstream's OpenAI-compatible /v1/models which server it
+// is (owned_by: vllm, sglang, tensorrt_llm) and what it serves (the first
+// id). Failures give empty answers: the flags' defaults apply.
+func probe(base, key string) (owner, id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "GET", strings.TrimSuffix(strings.TrimSuffix(base, "/"), "/v1")+"/v1/models", nil)
+	if err != nil {
+		return "", ""
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", ""
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Data []struct {
+			ID      string `json:"id"`
+			OwnedBy string `json:"owned_by"`
+		} `json:"data"`
+	}
+	if resp.StatusCode != 200 || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&list) != nil || len(list.Data) == 0 {
+		return "", ""
+	}
+	return strings.ToLower(list.Data[0].OwnedBy), list.Data[0].ID
 }

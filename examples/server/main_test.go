@@ -4,9 +4,13 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/server/scripted"
 )
 
 // TestRun starts the command on the embedded engine with an API key and
@@ -57,6 +61,55 @@ func TestRun(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("did not shut down")
+	}
+}
+
+// TestRunUpstream runs the real-engine path: the tiny Qwen3 model
+// directory (chat template, tokenizer) and an upstream that speaks vLLM's
+// protocol (the scripted agent as its model), found by -engine auto.
+func TestRunUpstream(t *testing.T) {
+	m, err := preprocess.LoadModel("../../testdata/models/tiny", preprocess.ModelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(&scripted.VLLM{Tok: m.Tokenizer, Model: "Qwen/tiny"})
+	defer up.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-upstream", up.URL + "/v1", "-model-dir", "../../testdata/models/tiny"}, io.Discard, ready)
+	}()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatal(err)
+	}
+	resp, err := http.Post("http://"+addr+"/v1/messages", "application/json", strings.NewReader(
+		`{"model":"claude-sonnet-4-5","max_tokens":300,"messages":[{"role":"user","content":"go"}],`+
+			`"tools":[{"name":"Bash","input_schema":{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"input":{"command":"echo hello"}`) || !strings.Contains(string(body), `"stop_reason":"tool_use"`) {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	mresp, err := http.Get("http://" + addr + "/v1/models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _ := io.ReadAll(mresp.Body)
+	mresp.Body.Close()
+	if !strings.Contains(string(list), `"id":"Qwen/tiny"`) {
+		t.Fatalf("served name not probed: %s", list)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
 

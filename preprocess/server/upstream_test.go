@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -22,53 +21,18 @@ import (
 const tinyDir = "../../testdata/models/tiny"
 
 // scriptedVLLM is an httptest upstream that speaks vLLM's streamed
-// /v1/completions: it decodes the prompt (token ids or text) with the
-// model's tokenizer, runs the scripted agent on it and streams the
-// model-format text in text_completion chunks, then a usage chunk and
-// [DONE]. status, when not 0, is answered instead (with vLLM's error body).
+// /v1/completions with the scripted agent as the model (scripted.VLLM);
+// status, when not 0, is answered instead, with vLLM's error body.
 func scriptedVLLM(t *testing.T, m *preprocess.Model, status int) *httptest.Server {
+	v := &scripted.VLLM{Tok: m.Tokenizer, Model: "tiny"}
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/completions" {
-			http.NotFound(w, r)
-			return
-		}
 		if status != 0 {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(status)
 			fmt.Fprintf(w, `{"object":"error","message":"upstream says %d","type":"ServiceUnavailableError","param":null,"code":%d}`, status, status)
 			return
 		}
-		var req struct {
-			Prompt    json.RawMessage `json:"prompt"`
-			MaxTokens int             `json:"max_tokens"`
-			Stream    bool            `json:"stream"`
-		}
-		body, _ := io.ReadAll(r.Body)
-		if err := json.Unmarshal(body, &req); err != nil || !req.Stream || req.MaxTokens <= 0 {
-			http.Error(w, "bad request: "+string(body), 400)
-			return
-		}
-		var prompt string
-		var ids []uint32
-		if json.Unmarshal(req.Prompt, &ids) == nil {
-			prompt, _ = m.Tokenizer.Decode(ids, false)
-		} else if err := json.Unmarshal(req.Prompt, &prompt); err != nil {
-			http.Error(w, "bad prompt", 400)
-			return
-		}
-		pieces := scripted.Pieces(scripted.Script(prompt))
-		w.Header().Set("Content-Type", "text/event-stream")
-		for i, p := range pieces {
-			finish := "null"
-			if i == len(pieces)-1 {
-				finish = `"stop"`
-			}
-			text, _ := json.Marshal(p)
-			fmt.Fprintf(w, "data: {\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"created\":1,\"model\":\"tiny\",\"choices\":[{\"index\":0,\"text\":%s,\"logprobs\":null,\"finish_reason\":%s,\"stop_reason\":null}],\"usage\":null}\n\n", text, finish)
-			w.(http.Flusher).Flush()
-		}
-		fmt.Fprintf(w, "data: {\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"created\":1,\"model\":\"tiny\",\"choices\":[],\"usage\":{\"prompt_tokens\":%d,\"completion_tokens\":%d,\"total_tokens\":%d}}\n\n", len(ids), len(pieces), len(ids)+len(pieces))
-		fmt.Fprint(w, "data: [DONE]\n\n")
+		v.ServeHTTP(w, r)
 	}))
 	t.Cleanup(ts.Close)
 	return ts
@@ -83,7 +47,7 @@ func tinyBackend(t *testing.T, upstreamStatus int) *server.ModelBackend {
 	up := scriptedVLLM(t, m, upstreamStatus)
 	return &server.ModelBackend{
 		Preprocessor:   preprocess.New(m, preprocess.Options{ServedModel: "tiny"}),
-		Engine:         engine.NewVLLM(engine.VLLMConfig{Config: engine.Config{BaseURL: up.URL + "/v1"}}),
+		Engine:         engine.NewVLLM(engine.VLLMConfig{Config: engine.Config{BaseURL: up.URL + "/v1"}, TokenIDsOnly: true}),
 		Name:           "Qwen/tiny",
 		AcceptAnyModel: true,
 	}

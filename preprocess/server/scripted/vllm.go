@@ -1,0 +1,96 @@
+package scripted
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/agentwire/agentwire/tokenizers"
+)
+
+// VLLM is an http.Handler that speaks vLLM's OpenAI-compatible API with
+// the scripted agent as its model: GET /v1/models (owned_by "vllm") and
+// streamed POST /v1/completions with a text or token-id prompt, each
+// delta a text_completion chunk carrying its text and, with
+// return_token_ids, its token ids, then a usage chunk and [DONE]. It lets
+// tests and demos run the real-engine path (chat template, tokenizer,
+// engine adapter, parsers) without an engine. Tok encodes the pieces and
+// decodes token-id prompts (the model directory's tokenizer).
+type VLLM struct {
+	Tok   tokenizers.Tokenizer
+	Model string // the served model name
+}
+
+func (v *VLLM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.Method == "GET" && r.URL.Path == "/v1/models":
+		w.Header().Set("Content-Type", "application/json")
+		name, _ := json.Marshal(v.Model)
+		fmt.Fprintf(w, `{"object":"list","data":[{"id":%s,"object":"model","created":0,"owned_by":"vllm"}]}`, name)
+	case r.Method == "POST" && r.URL.Path == "/v1/completions":
+		v.complete(w, r)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (v *VLLM) complete(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Prompt         json.RawMessage `json:"prompt"`
+		MaxTokens      int             `json:"max_tokens"`
+		Stream         bool            `json:"stream"`
+		ReturnTokenIDs bool            `json:"return_token_ids"`
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 32<<20))
+	if err != nil || json.Unmarshal(body, &req) != nil || !req.Stream || req.MaxTokens <= 0 {
+		http.Error(w, `{"object":"error","message":"want a streamed request with max_tokens","type":"BadRequestError","code":400}`, http.StatusBadRequest)
+		return
+	}
+	var prompt string
+	var ids []uint32
+	if json.Unmarshal(req.Prompt, &ids) == nil {
+		if prompt, err = v.Tok.Decode(ids, false); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+	} else if json.Unmarshal(req.Prompt, &prompt) != nil {
+		http.Error(w, `{"object":"error","message":"prompt must be a string or token ids","type":"BadRequestError","code":400}`, http.StatusBadRequest)
+		return
+	} else if ids, err = v.Tok.Encode(prompt, false); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	pieces := Pieces(Script(prompt))
+	finish := `"stop"`
+	if len(pieces) > req.MaxTokens {
+		pieces, finish = pieces[:req.MaxTokens], `"length"`
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	flusher, _ := w.(http.Flusher)
+	generated := 0
+	for i, p := range pieces {
+		text, _ := json.Marshal(p)
+		f := "null"
+		if i == len(pieces)-1 {
+			f = finish
+		}
+		tokens := ""
+		if req.ReturnTokenIDs {
+			pids, _ := v.Tok.Encode(p, false)
+			generated += len(pids)
+			b, _ := json.Marshal(pids)
+			tokens = `,"token_ids":` + string(b)
+		} else {
+			generated++
+		}
+		fmt.Fprintf(w, "data: {\"id\":\"cmpl-scripted\",\"object\":\"text_completion\",\"created\":0,\"model\":%q,\"choices\":[{\"index\":0,\"text\":%s,\"logprobs\":null,\"finish_reason\":%s,\"stop_reason\":null%s}],\"usage\":null}\n\n",
+			v.Model, text, f, tokens)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	fmt.Fprintf(w, "data: {\"id\":\"cmpl-scripted\",\"object\":\"text_completion\",\"created\":0,\"model\":%q,\"choices\":[],\"usage\":{\"prompt_tokens\":%d,\"completion_tokens\":%d,\"total_tokens\":%s}}\n\ndata: [DONE]\n\n",
+		v.Model, len(ids), generated, strconv.Itoa(len(ids)+generated))
+}
