@@ -17,6 +17,7 @@ import (
 	ooption "github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 
+	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
 )
@@ -389,4 +390,51 @@ func status(t *testing.T, req *http.Request) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// TestReplaySDK replays real captures (gpt-oss-20b on vLLM, Qwen3-0.6B on
+// SGLang) token by token through their model's parsers to the SDKs.
+func TestReplaySDK(t *testing.T) {
+	recs, err := engine.LoadRecordings("../../testdata/engine-streams")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newServer(t, server.Config{Backend: &scripted.Backend{Recordings: recs}})
+	ctx := ctxT(t)
+	stream := anthropicClient(ts, testKey).Messages.NewStreaming(ctx, anthropic.MessageNewParams{
+		Model: "replay/vllm/gpt-oss-20b/chat_completion_stream_f0c86d72-tool.json", MaxTokens: 1000,
+		Thinking: anthropic.ThinkingConfigParamOfEnabled(500),
+		Tools: []anthropic.ToolUnionParam{{OfTool: &anthropic.ToolParam{Name: "get_weather",
+			InputSchema: anthropic.ToolInputSchemaParam{Properties: map[string]any{"location": map[string]any{"type": "string"}}}}}},
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("weather in SF?"))},
+	})
+	var msg anthropic.Message
+	for stream.Next() {
+		if err := msg.Accumulate(stream.Current()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := stream.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(msg.Content) != 2 || msg.Content[0].Type != "thinking" || msg.Content[1].Type != "tool_use" ||
+		msg.Content[1].Name != "get_weather" || msg.StopReason != anthropic.StopReasonToolUse {
+		t.Fatalf("%s %+v", msg.StopReason, msg.Content)
+	}
+	var args map[string]string
+	if err := json.Unmarshal(msg.Content[1].Input, &args); err != nil || args["location"] != "San Francisco, CA" {
+		t.Fatalf("input %s", msg.Content[1].Input)
+	}
+
+	resp, err := openaiClient(ts, testKey).Chat.Completions.New(ctx, openai.ChatCompletionNewParams{
+		Model:    "replay/sglang/qwen3-0.6B/chat_completion_stream_f121d1ca-no-tool.json",
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Choices[0].Message.Content == "" || strings.Contains(resp.Choices[0].Message.Content, "<think>") ||
+		!strings.Contains(resp.RawJSON(), `"reasoning_content":`) {
+		t.Fatalf("%s", resp.RawJSON())
+	}
 }
