@@ -60,8 +60,10 @@ alias table of ` + "`preprocess.CanonicalReasoningParser`" + `) and the request:
   hidden stop ids. Not parser-specific.
 * **PRE.6** when PRE.2 disabled a Nemotron parser (and the request is not guided), one leading
   ` + "`<think>`" + ` of the output is dropped.
-* Tool parsing runs when tools are declared, a tool parser is configured and ` + "`tool_choice`" + ` is not
-  ` + "`none`" + `; without a parser, ` + "`required`" + `/named ` + "`tool_choice`" + ` parses the guided JSON itself (immediate mode).
+* Tool parsing runs when tools are declared, a tool parser is configured and ` + "`tool_choice`" + ` is
+  ` + "`auto`" + ` or unset. Under ` + "`required`" + `/named ` + "`tool_choice`" + ` guided decoding makes the output the call
+  JSON itself, which no model-format parser recognises: it is parsed as that JSON (immediate mode),
+  with or without a configured tool parser, as vLLM does.
 
 | Parser | Kind | PRE.1 special tokens | PRE.2 disabled when | PRE.3 after a tool result | PRE.4 under required/named | PRE.6 |
 |---|---|---|---|---|---|---|

@@ -190,8 +190,9 @@ func (p *Preprocessor) Responses(ctx context.Context, req *responses.Request) (*
 	prep.Stream = req.Stream.Or(false)
 	prep.Response.Model = req.Model
 	prep.Response.Responses = rctx
-	r := req.Reasoning.Value()
-	prep.Response.HideReasoning = r.Summary == "" && r.GenerateSummary == "" && !p.opts.ReasoningSummaryDefault
+	// Reasoning is never hidden here: the Responses emitter sends reasoning
+	// items (with the encrypted passback Codex replays) and decides whether
+	// they carry summary text from its own policy (pipeline.Options.Reasoning).
 	return prep, nil
 }
 

@@ -419,13 +419,16 @@ func Decide(s Situation) (Decision, error) {
 	guided := s.HasTools && (s.ToolChoice == "required" || s.ToolChoice == "function")
 	switch {
 	case !s.HasTools:
+	case guided:
+		// Guided decoding makes the output the call JSON itself, which no
+		// model-format tool parser recognises: immediate mode parses it,
+		// whether or not a tool parser is configured.
+		d.ImmediateTool = true
+		d.ImmediateToolName = s.ToolChoiceName
 	case s.ToolParser != "":
 		if s.ToolChoice != "none" {
 			d.ToolParser = s.ToolParser
 		}
-	case guided:
-		d.ImmediateTool = true
-		d.ImmediateToolName = s.ToolChoiceName
 	case s.ToolChoice == "auto":
 		d.Warning = join(d.Warning, "Tool choice 'auto' specified but no tool parser configured; proceeding without jailing")
 	}
