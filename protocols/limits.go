@@ -9,10 +9,11 @@ package protocols
 //
 // Decoding is linear in the body: every typed level reads its bytes once,
 // values are not copied on the way down, and arrays and objects may nest at
-// most MaxNestingDepth levels. Decoding allocates at most about six times the
-// body (the decoded strings and their unescaping buffers, the Go values,
-// the kept unknown members; asserted by the anthropic package's decode
-// memory test), whatever the shape of the request.
+// most MaxNestingDepth levels. Decoding allocates at most five times the
+// body (asserted by the anthropic package's decode memory test): about once
+// for a body of a few large strings (each string is decoded with one
+// allocation of its size), about four times for one of many tiny objects
+// (Go values are larger than their JSON).
 const MaxRequestBytes = 32 << 20
 
 // MaxNestingDepth is the deepest nesting of JSON arrays and objects a

@@ -156,6 +156,9 @@ func TestDecodeMemoryIsLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates tens of megabytes")
 	}
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates")
+	}
 	if jsonx.Impl != "goccy/go-json" {
 		t.Skip("the encoding/json fallback allocates a decoder per scalar")
 	}
@@ -166,7 +169,7 @@ func TestDecodeMemoryIsLinear(t *testing.T) {
 			}
 		})
 		t.Logf("%d-byte body: %d bytes allocated (%.1fx)", len(body), n, float64(n)/float64(len(body)))
-		if n > uint64(13*len(body)/2) {
+		if n > uint64(5*len(body)) {
 			t.Errorf("%d-byte body: decoding allocated %d bytes (%.1fx)", len(body), n, float64(n)/float64(len(body)))
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"unsafe"
 )
 
 // RawMessage is a raw encoded JSON value. It is encoding/json's type so that
@@ -49,8 +50,17 @@ var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 // its memory a small multiple of it whatever the nesting of typed values.
 // Anything else goes to the JSON library.
 func Decode(data []byte, v any) error {
-	if u, ok := v.(json.Unmarshaler); ok {
-		return u.UnmarshalJSON(data)
+	switch t := v.(type) {
+	case json.Unmarshaler:
+		return t.UnmarshalJSON(data)
+	case *string:
+		if Kind(data) == '"' {
+			s, err := decodeString(data)
+			if err == nil {
+				*t = s
+			}
+			return err
+		}
 	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Pointer && !rv.IsNil() {
@@ -147,4 +157,26 @@ func unescapeHTML(b []byte) []byte {
 		w, i = w+2, i+2
 	}
 	return b[:w]
+}
+
+// decodeString decodes the JSON string data (valid JSON, surrounding space
+// allowed) with one allocation of at most its length.
+func decodeString(data []byte) (string, error) {
+	data = bytes.TrimSpace(data)
+	raw := data[1:]
+	if len(raw) == 0 {
+		return "", syntaxErr(0, "unterminated string")
+	}
+	if bytes.IndexByte(raw, '\\') < 0 && raw[len(raw)-1] == '"' {
+		return string(raw[:len(raw)-1]), nil
+	}
+	buf := make([]byte, 0, len(raw))
+	buf, n, st := AppendUnquoted(buf, raw)
+	if st != UnquoteClosed || n != len(raw) {
+		return "", syntaxErr(n, "invalid string")
+	}
+	if len(buf) == 0 {
+		return "", nil
+	}
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), nil // buf is not kept
 }
