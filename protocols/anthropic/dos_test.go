@@ -209,3 +209,16 @@ func BenchmarkDecodeBigToolResult(b *testing.B) {
 		}
 	}
 }
+
+// The shape that took seconds and gigabytes before decoding was linear: a
+// tool_result nested 4,000 deep (~200 KB), rejected.
+func BenchmarkDecodeNestedToolResult(b *testing.B) {
+	body := nestedToolResults(4000)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{}); err == nil {
+			b.Fatal("accepted")
+		}
+	}
+}
