@@ -61,6 +61,8 @@ func Decode(data []byte, v any) error {
 			}
 			return err
 		}
+	case *[]string:
+		return decodeStrings(data, t)
 	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Pointer && !rv.IsNil() {
@@ -70,6 +72,38 @@ func Decode(data []byte, v any) error {
 		}
 	}
 	return libUnmarshal(data, v)
+}
+
+// decodeStrings decodes an array of strings into a slice of exactly its
+// length (null leaves a nil slice).
+func decodeStrings(data []byte, dst *[]string) error {
+	switch Kind(data) {
+	case 'n':
+		if IsNull(data) {
+			*dst = nil
+			return nil
+		}
+	case '[':
+		n := 0
+		if err := Elements(data, func([]byte) error { n++; return nil }); err != nil {
+			return err
+		}
+		out := make([]string, 0, n)
+		err := Elements(data, func(elem []byte) error {
+			if Kind(elem) != '"' {
+				return fmt.Errorf("expected a string, got %s", KindName(elem))
+			}
+			s, err := decodeString(elem)
+			out = append(out, s)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		*dst = out
+		return nil
+	}
+	return fmt.Errorf("expected an array of strings, got %s", KindName(data))
 }
 
 func decodeSlice(data []byte, s reflect.Value) error {

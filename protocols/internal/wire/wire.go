@@ -116,6 +116,9 @@ func Unmarshal(data []byte, plain any, known Fields) (protocols.Extra, error) {
 		if extra == nil {
 			extra = protocols.Extra{}
 		}
+		if len(extra) >= MaxExtra {
+			return nil, fmt.Errorf("protocols: more than %d unknown members in one object", MaxExtra)
+		}
 		extra[key] = bytes.Clone(value)
 	}
 	if err := it.Err(); err != nil {
@@ -123,6 +126,12 @@ func Unmarshal(data []byte, plain any, known Fields) (protocols.Extra, error) {
 	}
 	return extra, nil
 }
+
+// MaxExtra is the most unknown members one object may have. Each kept
+// member costs a map entry several times its JSON size, and no real request
+// has more than a handful (the APIs reject any), so a body of thousands is
+// refused rather than kept.
+const MaxExtra = 1000
 
 // decodeKey returns the member name; rawKey is the key between its quotes.
 func decodeKey(rawKey []byte) (string, error) {
