@@ -2,6 +2,7 @@ package tokenizers
 
 import (
 	"errors"
+	"math/rand"
 	"strings"
 	"testing"
 	"unicode"
@@ -155,9 +156,23 @@ func TestKimiChunk(t *testing.T) {
 	for _, s := range []string{
 		"", "abc", "abcd", "abcde", "ab  cd", "a     b", "a\u3000\u3000\u3000\u3000b", "中文中文中", "é\u00a0\u00a0\u00a0\u00a0é",
 		"ab\x1c\x1d\x1e\x1fcd", "abc   def", "x  中文中文 \t\n\ry", "\xff\xfe\xfd\xfc\xfb",
+		"abc", "ab c", "abc d", "a bcde", "ab éé", "aé bc", "a    ", "    a", "a \x1c\x1c\x1c b", "é\u00a0  \u00a0x",
+		"中ab", "ab中", "a中bc", "abcé", "é abc", " \u3000  x", "a\xffbc", "\xffabcd",
 	} {
 		if got, want := kimiChunk(s, 3), ref(s, 3); got != want {
 			t.Errorf("kimiChunk(%q, 3) = %d, want %d", s, got, want)
+		}
+	}
+	alphabet := []string{"a", "b", " ", "\t", "\n", "\x1c", "é", "中", "\u3000", "\u00a0", "\xff", "😀"}
+	rng := rand.New(rand.NewSource(3))
+	for range 20000 {
+		var b strings.Builder
+		for n := rng.Intn(16); n > 0; n-- {
+			b.WriteString(alphabet[rng.Intn(len(alphabet))])
+		}
+		s, max := b.String(), 1+rng.Intn(5)
+		if got, want := kimiChunk(s, max), ref(s, max); got != want {
+			t.Fatalf("kimiChunk(%q, %d) = %d, want %d", s, max, got, want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package anthropic_test
 import (
 	"errors"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -156,19 +157,47 @@ func TestDecodeMemoryIsLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates tens of megabytes")
 	}
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates")
+	}
 	if jsonx.Impl != "goccy/go-json" {
 		t.Skip("the encoding/json fallback allocates a decoder per scalar")
 	}
-	for _, body := range [][]byte{bigToolResult(8 << 20), manyMessages(8 << 20)} {
-		n := allocated(func() {
-			if _, err := anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{}); err != nil {
-				t.Fatal(err)
-			}
-		})
-		t.Logf("%d-byte body: %d bytes allocated (%.1fx)", len(body), n, float64(n)/float64(len(body)))
-		if n > uint64(13*len(body)/2) {
-			t.Errorf("%d-byte body: decoding allocated %d bytes (%.1fx)", len(body), n, float64(n)/float64(len(body)))
+	const size = 8 << 20
+	for _, tc := range []struct {
+		name  string
+		body  []byte
+		bound float64 // bytes allocated per body byte
+	}{
+		{"one big tool_result", bigToolResult(size), 1.5},
+		{"many small messages", manyMessages(size), 5},
+		{"empty strings", []byte(`{"model":"m","max_tokens":1,"messages":[],"stop_sequences":[` + strings.Repeat(`"",`, size/3) + `""]}`), 6},
+		{"empty text blocks", []byte(`{"model":"m","max_tokens":1,"messages":[{"role":"user","content":[` + strings.Repeat(`{"type":"text","text":""},`, size/26) + `{"type":"text","text":""}]}]}`), 7.5},
+		{"empty raw values", []byte(`{"model":"m","max_tokens":1,"messages":[],"metadata":{"z":[` + strings.Repeat(`{},`, size/3) + `{}]}}`), 1.5},
+	} {
+		var err error
+		n := allocated(func() { _, err = anthropic.DecodeMessagesRequest(tc.body, anthropic.DecodeOptions{}) })
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
 		}
+		ratio := float64(n) / float64(len(tc.body))
+		t.Logf("%s: %d-byte body, %d bytes allocated (%.1fx)", tc.name, len(tc.body), n, ratio)
+		if ratio > tc.bound {
+			t.Errorf("%s: decoding allocated %.1fx the body, bound %.1fx", tc.name, ratio, tc.bound)
+		}
+	}
+	// unknown members are capped: a body of thousands is refused cheaply
+	var b strings.Builder
+	b.WriteString(`{"model":"m","max_tokens":1,"messages":[]`)
+	for i := 0; b.Len() < size; i++ {
+		b.WriteString(`,"k` + strconv.Itoa(i) + `":1`)
+	}
+	b.WriteString(`}`)
+	var err error
+	body := []byte(b.String())
+	n := allocated(func() { _, err = anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{}) })
+	if e := apiError(t, err); e.Status != 400 || n > 1<<20 {
+		t.Errorf("many unknown members: %v, %d bytes allocated", err, n)
 	}
 }
 
@@ -203,6 +232,19 @@ func BenchmarkDecodeBigToolResult(b *testing.B) {
 	for b.Loop() {
 		if _, err := anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// The shape that took seconds and gigabytes before decoding was linear: a
+// tool_result nested 4,000 deep (~200 KB), rejected.
+func BenchmarkDecodeNestedToolResult(b *testing.B) {
+	body := nestedToolResults(4000)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{}); err == nil {
+			b.Fatal("accepted")
 		}
 	}
 }

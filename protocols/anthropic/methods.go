@@ -98,11 +98,7 @@ func (v TextBlock) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *TextBlock) UnmarshalJSON(data []byte) error {
 	type plain TextBlock
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = TextBlock(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -114,11 +110,7 @@ func (v ImageBlock) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *ImageBlock) UnmarshalJSON(data []byte) error {
 	type plain ImageBlock
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = ImageBlock(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -145,11 +137,7 @@ func (v ToolUseBlock) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *ToolUseBlock) UnmarshalJSON(data []byte) error {
 	type plain ToolUseBlock
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = ToolUseBlock(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -164,11 +152,7 @@ func (v *ToolResultBlock) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	type plain ToolResultBlock
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = ToolResultBlock(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -180,11 +164,7 @@ func (v ThinkingBlock) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *ThinkingBlock) UnmarshalJSON(data []byte) error {
 	type plain ThinkingBlock
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = ThinkingBlock(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -196,11 +176,7 @@ func (v RedactedThinkingBlock) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *RedactedThinkingBlock) UnmarshalJSON(data []byte) error {
 	type plain RedactedThinkingBlock
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = RedactedThinkingBlock(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -215,11 +191,7 @@ func (v ServerToolUseBlock) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *ServerToolUseBlock) UnmarshalJSON(data []byte) error {
 	type plain ServerToolUseBlock
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = ServerToolUseBlock(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -231,11 +203,7 @@ func (v WebSearchToolResultBlock) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *WebSearchToolResultBlock) UnmarshalJSON(data []byte) error {
 	type plain WebSearchToolResultBlock
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = WebSearchToolResultBlock(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.

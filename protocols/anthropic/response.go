@@ -61,11 +61,7 @@ func (v Response) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *Response) UnmarshalJSON(data []byte) error {
 	type plain Response
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = Response(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.

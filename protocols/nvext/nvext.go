@@ -251,3 +251,15 @@ func (r *Response) Merge(next *Response) {
 	r.CompletionTokenIDs = ids
 	r.Extra = extra
 }
+
+// UnmarshalJSON decodes strictly (exact member names, unknown ones
+// rejected), like the rest of nvext.
+func (s *SessionControl) UnmarshalJSON(data []byte) error {
+	type plain SessionControl
+	var p plain
+	if err := strictDecode(data, &p, wire.FieldsOf[plain](), ".session_control"); err != nil {
+		return err
+	}
+	*s = SessionControl(p)
+	return nil
+}

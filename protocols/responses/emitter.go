@@ -86,6 +86,7 @@ type itemState struct {
 	namespace []byte // itemCall, itemCustom
 	input     []byte // itemCustom: the decoded input so far
 	pend      []byte // itemCustom: argument bytes not decoded yet
+	scratch   []byte // itemCustom: the input decoded at the end
 	cstate    uint8  // itemCustom: customPrefix …
 }
 
@@ -206,7 +207,7 @@ func (e *Emitter) newItem(dst []byte, k itemKind, prefix string) ([]byte, int) {
 	i := len(e.items) - 1
 	it := &e.items[i]
 	*it = itemState{kind: k, id: e.ids.AppendHex(it.id[:0], prefix), text: it.text[:0], callID: it.callID[:0], name: it.name[:0],
-		namespace: it.namespace[:0], input: it.input[:0], pend: it.pend[:0], status: StatusInProgress}
+		namespace: it.namespace[:0], input: it.input[:0], pend: it.pend[:0], scratch: it.scratch[:0], status: StatusInProgress}
 	e.open = i
 	return dst, i
 }
@@ -532,9 +533,16 @@ func (e *Emitter) closeItem(dst []byte) []byte {
 			switch it.cstate {
 			case customPrefix, customFallback:
 				// arguments not of the streamed shape: decode them whole
-				it.input = CustomToolInput(it.input[:0], it.text)
-				if len(it.input) > 0 {
-					dst = e.customDelta(dst, i, it.input)
+				// and send what the deltas have not (all of it, unless an
+				// invalid escape stopped the streaming part way)
+				sent := len(it.input)
+				it.scratch = CustomToolInput(it.scratch[:0], it.text)
+				if !bytes.HasPrefix(it.scratch, it.input) {
+					sent = 0
+				}
+				it.input = append(it.input[:0], it.scratch...)
+				if len(it.input) > sent {
+					dst = e.customDelta(dst, i, it.input[sent:])
 				}
 			}
 			it.cstate = customClosed

@@ -87,11 +87,7 @@ func (v MessageItem) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *MessageItem) UnmarshalJSON(data []byte) error {
 	type plain MessageItem
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = MessageItem(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -103,11 +99,7 @@ func (v FunctionCallItem) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *FunctionCallItem) UnmarshalJSON(data []byte) error {
 	type plain FunctionCallItem
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = FunctionCallItem(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -119,11 +111,7 @@ func (v FunctionCallOutputItem) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *FunctionCallOutputItem) UnmarshalJSON(data []byte) error {
 	type plain FunctionCallOutputItem
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = FunctionCallOutputItem(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -138,11 +126,7 @@ func (v ReasoningItem) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *ReasoningItem) UnmarshalJSON(data []byte) error {
 	type plain ReasoningItem
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = ReasoningItem(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -154,11 +138,7 @@ func (v ItemReferenceItem) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *ItemReferenceItem) UnmarshalJSON(data []byte) error {
 	type plain ItemReferenceItem
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = ItemReferenceItem(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -170,11 +150,7 @@ func (v CustomToolCallItem) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *CustomToolCallItem) UnmarshalJSON(data []byte) error {
 	type plain CustomToolCallItem
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = CustomToolCallItem(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // MarshalJSON writes the modelled members and Extra.
@@ -186,11 +162,7 @@ func (v CustomToolOutputItem) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps unknown members in Extra.
 func (v *CustomToolOutputItem) UnmarshalJSON(data []byte) error {
 	type plain CustomToolOutputItem
-	var p plain
-	extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
-	*v = CustomToolOutputItem(p)
-	v.Extra = extra
-	return err
+	return wire.DecodeVariant(data, (*plain)(v), &v.Extra)
 }
 
 // UnmarshalJSON keeps unknown members in Extra.

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"unsafe"
 )
 
 // RawMessage is a raw encoded JSON value. It is encoding/json's type so that
@@ -49,8 +50,19 @@ var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 // its memory a small multiple of it whatever the nesting of typed values.
 // Anything else goes to the JSON library.
 func Decode(data []byte, v any) error {
-	if u, ok := v.(json.Unmarshaler); ok {
-		return u.UnmarshalJSON(data)
+	switch t := v.(type) {
+	case json.Unmarshaler:
+		return t.UnmarshalJSON(data)
+	case *string:
+		if Kind(data) == '"' {
+			s, err := decodeString(data)
+			if err == nil {
+				*t = s
+			}
+			return err
+		}
+	case *[]string:
+		return decodeStrings(data, t)
 	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Pointer && !rv.IsNil() {
@@ -60,6 +72,38 @@ func Decode(data []byte, v any) error {
 		}
 	}
 	return libUnmarshal(data, v)
+}
+
+// decodeStrings decodes an array of strings into a slice of exactly its
+// length (null leaves a nil slice).
+func decodeStrings(data []byte, dst *[]string) error {
+	switch Kind(data) {
+	case 'n':
+		if IsNull(data) {
+			*dst = nil
+			return nil
+		}
+	case '[':
+		n := 0
+		if err := Elements(data, func([]byte) error { n++; return nil }); err != nil {
+			return err
+		}
+		out := make([]string, 0, n)
+		err := Elements(data, func(elem []byte) error {
+			if Kind(elem) != '"' {
+				return fmt.Errorf("expected a string, got %s", KindName(elem))
+			}
+			s, err := decodeString(elem)
+			out = append(out, s)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		*dst = out
+		return nil
+	}
+	return fmt.Errorf("expected an array of strings, got %s", KindName(data))
 }
 
 func decodeSlice(data []byte, s reflect.Value) error {
@@ -147,4 +191,26 @@ func unescapeHTML(b []byte) []byte {
 		w, i = w+2, i+2
 	}
 	return b[:w]
+}
+
+// decodeString decodes the JSON string data (valid JSON, surrounding space
+// allowed) with one allocation of at most its length.
+func decodeString(data []byte) (string, error) {
+	data = bytes.TrimSpace(data)
+	raw := data[1:]
+	if len(raw) == 0 {
+		return "", syntaxErr(0, "unterminated string")
+	}
+	if bytes.IndexByte(raw, '\\') < 0 && raw[len(raw)-1] == '"' {
+		return string(raw[:len(raw)-1]), nil
+	}
+	buf := make([]byte, 0, len(raw))
+	buf, n, st := AppendUnquoted(buf, raw)
+	if st != UnquoteClosed || n != len(raw) {
+		return "", syntaxErr(n, "invalid string")
+	}
+	if len(buf) == 0 {
+		return "", nil
+	}
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), nil // buf is not kept
 }

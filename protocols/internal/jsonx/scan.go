@@ -200,3 +200,83 @@ func SkipValue(data []byte, i int) (int, error) {
 		return j, nil
 	}
 }
+
+// MemberIter walks the members of a JSON object like Members, without a
+// callback (so nothing escapes to the heap):
+//
+//	it := jsonx.Object(data)
+//	for key, value, ok := it.Next(); ok; key, value, ok = it.Next() { … }
+//	if err := it.Err(); err != nil { … }
+type MemberIter struct {
+	data  []byte
+	i     int
+	first bool
+	done  bool
+	err   error
+}
+
+// Object returns an iterator over the members of the object data.
+func Object(data []byte) MemberIter {
+	i := skipWS(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return MemberIter{done: true, err: syntaxErr(i, "expected object")}
+	}
+	return MemberIter{data: data, i: skipWS(data, i+1), first: true}
+}
+
+// Next returns the next member's raw key (without quotes, escapes not
+// decoded) and raw value; ok is false at the end or on an error (see Err).
+func (it *MemberIter) Next() (key, value []byte, ok bool) {
+	if it.done {
+		return nil, nil, false
+	}
+	data, i := it.data, it.i
+	if it.first {
+		it.first = false
+		if i < len(data) && data[i] == '}' {
+			it.done = true
+			return nil, nil, false
+		}
+	} else {
+		if i >= len(data) {
+			return it.fail(syntaxErr(i, "unterminated object"))
+		}
+		switch data[i] {
+		case ',':
+			i = skipWS(data, i+1)
+		case '}':
+			it.done = true
+			return nil, nil, false
+		default:
+			return it.fail(syntaxErr(i, "expected ',' or '}'"))
+		}
+	}
+	if i >= len(data) || data[i] != '"' {
+		return it.fail(syntaxErr(i, "expected object key"))
+	}
+	end, err := skipString(data, i)
+	if err != nil {
+		return it.fail(err)
+	}
+	key = data[i+1 : end-1]
+	i = skipWS(data, end)
+	if i >= len(data) || data[i] != ':' {
+		return it.fail(syntaxErr(i, "expected ':'"))
+	}
+	i = skipWS(data, i+1)
+	vend, err := SkipValue(data, i)
+	if err != nil {
+		return it.fail(err)
+	}
+	value = data[i:vend]
+	it.i = skipWS(data, vend)
+	return key, value, true
+}
+
+func (it *MemberIter) fail(err error) ([]byte, []byte, bool) {
+	it.done, it.err = true, err
+	return nil, nil, false
+}
+
+// Err returns the syntax error that stopped the iteration, if any.
+func (it *MemberIter) Err() error { return it.err }

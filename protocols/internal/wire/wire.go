@@ -86,43 +86,52 @@ func Unmarshal(data []byte, plain any, known Fields) (protocols.Extra, error) {
 	rv := reflect.ValueOf(plain).Elem()
 	si := structOf(rv.Type())
 	var extra protocols.Extra
-	err := jsonx.Members(data, func(rawKey, value []byte) error {
+	it := jsonx.Object(data)
+	for rawKey, value, ok := it.Next(); ok; rawKey, value, ok = it.Next() {
 		var key string
-		f, ok := si[string(rawKey)] // no allocation
-		if !ok {
+		f, found := si[string(rawKey)] // no allocation
+		if !found {
 			k, err := decodeKey(rawKey)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			key = k
-			f, ok = si[key]
+			f, found = si[key]
 		}
-		if ok {
+		if found {
 			if err := decodeField(rv.FieldByIndex(f.index), value); err != nil {
 				if f.typed {
-					return err // the type's own message
+					return nil, err // the type's own message
 				}
 				if key == "" {
 					key = string(rawKey)
 				}
-				return fmt.Errorf("%s: %w", Clip(key, 64), err)
+				return nil, fmt.Errorf("%s: %w", Clip(key, 64), err)
 			}
-			return nil
+			continue
 		}
 		if _, ok := known[key]; ok {
-			return nil // handled outside the struct ("type" of a union variant)
+			continue // handled outside the struct ("type" of a union variant)
 		}
 		if extra == nil {
 			extra = protocols.Extra{}
 		}
+		if len(extra) >= MaxExtra {
+			return nil, fmt.Errorf("protocols: more than %d unknown members in one object", MaxExtra)
+		}
 		extra[key] = bytes.Clone(value)
-		return nil
-	})
-	if err != nil {
+	}
+	if err := it.Err(); err != nil {
 		return nil, err
 	}
 	return extra, nil
 }
+
+// MaxExtra is the most unknown members one object may have. Each kept
+// member costs a map entry several times its JSON size, and no real request
+// has more than a handful (the APIs reject any), so a body of thousands is
+// refused rather than kept.
+const MaxExtra = 1000
 
 // decodeKey returns the member name; rawKey is the key between its quotes.
 func decodeKey(rawKey []byte) (string, error) {
@@ -232,15 +241,25 @@ func Clip(s string, n int) string {
 // Decode is the body of UnmarshalJSON for a type T that keeps unknown members
 // in an Extra field: P is T's plain shadow (type plain T, no methods), dst
 // points at the value being decoded as a *P, and extra at its Extra field.
-// On success *dst holds the decoded members and *extra the unknown ones; on
-// error both are left unchanged.
+// *dst is reset and decoded in place (no temporary copy); on error it may
+// hold part of the input.
 func Decode[P any](data []byte, dst *P, extra *protocols.Extra) error {
-	var v P
-	x, err := Unmarshal(data, &v, FieldsOf[P]())
+	return decodeInto(data, dst, extra, FieldsOf[P]())
+}
+
+// DecodeVariant is Decode for a variant of a union keyed by "type": the
+// "type" member is expected and not kept in Extra.
+func DecodeVariant[P any](data []byte, dst *P, extra *protocols.Extra) error {
+	return decodeInto(data, dst, extra, FieldsOf[P]("type"))
+}
+
+func decodeInto[P any](data []byte, dst *P, extra *protocols.Extra, known Fields) error {
+	var zero P
+	*dst = zero // resets *extra too: it is a field of *dst
+	x, err := Unmarshal(data, dst, known)
 	if err != nil {
 		return err
 	}
-	*dst = v // resets *extra too: it is a field of *dst
 	*extra = x
 	return nil
 }
@@ -302,19 +321,19 @@ func PeekType(data []byte) (string, error) {
 	if jsonx.Kind(data) != '{' {
 		return "", fmt.Errorf("protocols: expected an object, got %s", kindName(data))
 	}
-	var typ string
-	var found bool
-	err := jsonx.Members(data, func(rawKey, value []byte) error {
-		if found || string(rawKey) != "type" {
-			return nil
+	it := jsonx.Object(data)
+	for key, value, ok := it.Next(); ok; key, value, ok = it.Next() {
+		if string(key) != "type" {
+			continue
 		}
-		found = true
 		if jsonx.Kind(value) != '"' {
-			return fmt.Errorf("protocols: \"type\" must be a string, got %s", kindName(value))
+			return "", fmt.Errorf("protocols: \"type\" must be a string, got %s", kindName(value))
 		}
-		return jsonx.Decode(value, &typ)
-	})
-	return typ, err
+		var typ string
+		err := jsonx.Decode(value, &typ)
+		return typ, err
+	}
+	return "", it.Err()
 }
 
 // MarshalUnion encodes the one non-nil member of a "struct of pointers"

@@ -1,0 +1,5 @@
+//go:build race
+
+package anthropic_test
+
+const raceEnabled = true
