@@ -10,6 +10,12 @@
 #   examples/server/e2e.sh            # from the repository root
 #   E2E_DIR=/tmp/e2e PORT=18080 examples/server/e2e.sh
 #
+# With E2E_MODEL_DIR=DIR (a Hugging Face Qwen3 model directory: config.json,
+# tokenizer.json, tokenizer_config.json) it runs the CLIs a second time on
+# the real-engine path: the model's chat template and tokenizer, the vLLM
+# adapter, and the scripted agent behind vLLM's protocol (-upstream
+# scripted) as the engine.
+#
 # Needs go, node (>= 18) and npm.
 set -euo pipefail
 
@@ -32,11 +38,15 @@ echo "claude $("$CLAUDE" --version 2>/dev/null || true); codex $("$CODEX" --vers
 
 # The server.
 (cd "$ROOT" && go build -o "$WORK/server" ./examples/server)
-"$WORK/server" -addr "127.0.0.1:$PORT" -api-key "$KEY" -token-delay 1ms -log-json 2>"$WORK/server.log" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true' EXIT
-for _ in $(seq 50); do curl -fs "$BASE/health" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fs "$BASE/health" >/dev/null
+SERVER=
+trap '[ -n "$SERVER" ] && kill $SERVER 2>/dev/null || true' EXIT
+start_server() { # args: extra server flags
+	[ -n "$SERVER" ] && { kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; }
+	(cd "$ROOT" && exec "$WORK/server" -addr "127.0.0.1:$PORT" -api-key "$KEY" -token-delay 1ms -log-json "$@" 2>>"$WORK/server.log") &
+	SERVER=$!
+	for _ in $(seq 100); do curl -fs "$BASE/health" >/dev/null 2>&1 && break; sleep 0.1; done
+	curl -fs "$BASE/health" >/dev/null
+}
 
 # No telemetry, error reporting or update checks: nothing leaves loopback.
 export DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 DISABLE_BUG_COMMAND=1 \
@@ -46,45 +56,55 @@ PROJECT=$WORK/project
 mkdir -p "$PROJECT"
 fail=0
 
-# ---- Claude Code: Anthropic Messages ----
-echo "== Claude Code"
-mkdir -p "$WORK/home-claude"
-(cd "$PROJECT" && HOME="$WORK/home-claude" ANTHROPIC_BASE_URL="$BASE" ANTHROPIC_API_KEY="$KEY" \
-	ANTHROPIC_MODEL=agent ANTHROPIC_SMALL_FAST_MODEL=agent \
-	timeout 180 "$CLAUDE" -p "Say hello using the shell." --allowedTools "Bash" --output-format json \
-	>"$WORK/claude.out" 2>"$WORK/claude.err") || echo "claude exited with $?"
-cat "$WORK/claude.out"; echo
-if grep -q 'Done. The tool returned' "$WORK/claude.out" && grep -q 'hello' "$WORK/claude.out"; then
-	echo "Claude Code: PASS (tool ran, answer arrived)"
-else
-	echo "Claude Code: FAIL (see $WORK/claude.out, $WORK/claude.err, $WORK/server.log)"; fail=1
-fi
+run_clis() { # arg: label
+	# ---- Claude Code: Anthropic Messages ----
+	echo "== Claude Code ($1)"
+	mkdir -p "$WORK/home-claude"
+	(cd "$PROJECT" && HOME="$WORK/home-claude" ANTHROPIC_BASE_URL="$BASE" ANTHROPIC_API_KEY="$KEY" \
+		ANTHROPIC_MODEL=agent ANTHROPIC_SMALL_FAST_MODEL=agent \
+		timeout 180 "$CLAUDE" -p "Say hello using the shell." --allowedTools "Bash" --output-format json \
+		>"$WORK/claude-$1.out" 2>"$WORK/claude-$1.err") || echo "claude exited with $?"
+	cat "$WORK/claude-$1.out"; echo
+	if grep -q 'Done. The tool returned' "$WORK/claude-$1.out" && grep -q 'hello' "$WORK/claude-$1.out"; then
+		echo "Claude Code ($1): PASS (tool ran, answer arrived)"
+	else
+		echo "Claude Code ($1): FAIL (see $WORK/claude-$1.out, $WORK/claude-$1.err, $WORK/server.log)"; fail=1
+	fi
 
-# ---- Codex: OpenAI Responses ----
-echo "== Codex"
-mkdir -p "$WORK/codex-home"
-cat >"$WORK/codex-home/config.toml" <<TOML
-model = "agent"
-model_provider = "agentwire"
-check_for_update_on_startup = false
+	# ---- Codex: OpenAI Responses ----
+	echo "== Codex ($1)"
+	mkdir -p "$WORK/codex-home"
+	cat >"$WORK/codex-home/config.toml" <<-TOML
+	model = "agent"
+	model_provider = "agentwire"
+	check_for_update_on_startup = false
 
-[model_providers.agentwire]
-name = "agentwire"
-base_url = "$BASE/v1"
-env_key = "AGENTWIRE_API_KEY"
-wire_api = "responses"
+	[model_providers.agentwire]
+	name = "agentwire"
+	base_url = "$BASE/v1"
+	env_key = "AGENTWIRE_API_KEY"
+	wire_api = "responses"
 
-[analytics]
-enabled = false
-TOML
-(cd "$PROJECT" && CODEX_HOME="$WORK/codex-home" AGENTWIRE_API_KEY="$KEY" \
-	timeout 180 "$CODEX" exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox \
-	"Say hello using the shell." >"$WORK/codex.out" 2>"$WORK/codex.err") || echo "codex exited with $?"
-cat "$WORK/codex.out"; tail -20 "$WORK/codex.err"
-if grep -q 'Done. The tool returned' "$WORK/codex.out" && grep -q 'hello' "$WORK/codex.out"; then
-	echo "Codex: PASS (tool ran, answer arrived)"
-else
-	echo "Codex: FAIL (see $WORK/codex.out, $WORK/codex.err, $WORK/server.log)"; fail=1
+	[analytics]
+	enabled = false
+	TOML
+	(cd "$PROJECT" && CODEX_HOME="$WORK/codex-home" AGENTWIRE_API_KEY="$KEY" \
+		timeout 180 "$CODEX" exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox \
+		"Say hello using the shell." >"$WORK/codex-$1.out" 2>"$WORK/codex-$1.err") || echo "codex exited with $?"
+	cat "$WORK/codex-$1.out"; tail -20 "$WORK/codex-$1.err"
+	if grep -q 'Done. The tool returned' "$WORK/codex-$1.out" && grep -q 'hello' "$WORK/codex-$1.out"; then
+		echo "Codex ($1): PASS (tool ran, answer arrived)"
+	else
+		echo "Codex ($1): FAIL (see $WORK/codex-$1.out, $WORK/codex-$1.err, $WORK/server.log)"; fail=1
+	fi
+
+}
+
+start_server
+run_clis embedded
+if [ -n "${E2E_MODEL_DIR:-}" ]; then
+	start_server -upstream scripted -model-dir "$E2E_MODEL_DIR" -max-model-len 262144
+	run_clis model-dir
 fi
 
 echo "== server requests"

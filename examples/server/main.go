@@ -17,6 +17,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -46,7 +47,7 @@ type options struct {
 	upstream, modelDir, engine     string
 	servedName, toolParser         string
 	reasoningParser, captures      string
-	maxConcurrent                  int
+	maxConcurrent, maxModelLen     int
 	maxBody                        int64
 	requestTimeout, drainTimeout   time.Duration
 	tokenDelay                     time.Duration
@@ -59,12 +60,13 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
-	fs.StringVar(&o.upstream, "upstream", "", "engine API root, e.g. http://127.0.0.1:8000/v1 (empty: the embedded engine)")
+	fs.StringVar(&o.upstream, "upstream", "", "engine API root, e.g. http://127.0.0.1:8000/v1 (empty: the embedded engine; \"scripted\": the scripted agent behind vLLM's protocol on a loopback port, to try the real-engine path without an engine)")
 	fs.StringVar(&o.modelDir, "model-dir", "", "Hugging Face model directory (tokenizer.json, tokenizer_config.json, …); required with -upstream")
 	fs.StringVar(&o.engine, "engine", "auto", "engine protocol: vllm (/v1/completions), sglang (native /generate), sglang-openai, trtllm; auto asks the upstream's /v1/models (owned_by) and falls back to vllm")
 	fs.StringVar(&o.servedName, "served-model-name", "", "model name the engine serves and the server lists (default: the upstream's first model, else the model directory's name)")
 	fs.StringVar(&o.toolParser, "tool-parser", "", "tool-call parser (default: the model family's; \"none\" disables)")
 	fs.StringVar(&o.reasoningParser, "reasoning-parser", "", "reasoning parser (default: the model family's; \"none\" disables)")
+	fs.IntVar(&o.maxModelLen, "max-model-len", 0, "context length (default: the model directory's config.json)")
 	fs.StringVar(&o.captures, "captures", "testdata/engine-streams", "embedded engine: directory of captured engine streams served as models replay/<path>")
 	fs.StringVar(&o.apiKey, "api-key", os.Getenv("AGENTWIRE_API_KEY"), "require this key (Authorization: Bearer KEY or x-api-key: KEY) on API routes; default $AGENTWIRE_API_KEY")
 	fs.IntVar(&o.maxConcurrent, "max-concurrent", 256, "generation requests in flight before answering overloaded (0: no limit)")
@@ -146,9 +148,19 @@ func newBackend(o *options, log *slog.Logger) (server.Backend, string, error) {
 		}
 		return b, fmt.Sprintf("embedded (scripted agent, %d replays)", len(b.Models())-1), nil
 	}
-	m, err := preprocess.LoadModel(o.modelDir, preprocess.ModelOptions{ToolParser: o.toolParser, ReasoningParser: o.reasoningParser})
+	m, err := preprocess.LoadModel(o.modelDir, preprocess.ModelOptions{ToolParser: o.toolParser, ReasoningParser: o.reasoningParser,
+		ContextLength: o.maxModelLen})
 	if err != nil {
 		return nil, "", err
+	}
+	if o.upstream == "scripted" {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, "", err
+		}
+		name := cmp.Or(o.servedName, m.Name)
+		go func() { _ = http.Serve(ln, &scripted.VLLM{Tok: m.Tokenizer, Model: name}) }()
+		o.upstream = "http://" + ln.Addr().String() + "/v1"
 	}
 	cfg := engine.Config{BaseURL: o.upstream, APIKey: os.Getenv("AGENTWIRE_UPSTREAM_API_KEY")}
 	kind := o.engine
