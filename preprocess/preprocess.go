@@ -54,9 +54,6 @@ type Options struct {
 	Anthropic convert.AnthropicOptions
 	Responses convert.ResponsesOptions
 
-	// ReasoningSummaryDefault shows reasoning on the Responses API when the
-	// request asks for no summary.
-	ReasoningSummaryDefault bool
 
 	// PrefixCacheEntries is the number of rendered prompts whose token ids
 	// are kept to encode the next turn of the same conversation
@@ -172,7 +169,7 @@ func (p *Preprocessor) Messages(ctx context.Context, req *anthropic.MessagesRequ
 	prep.Stream = actx.Stream
 	prep.Response.Model = req.Model
 	prep.Response.Anthropic = actx
-	prep.Response.HideReasoning = actx.ThinkingType != "enabled" && actx.ThinkingType != "adaptive"
+	prep.Response.HideReasoning = actx.Thinking == anthropic.ThinkingHidden
 	return prep, nil
 }
 

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 
@@ -103,7 +102,7 @@ func ErrorBody(api preprocess.API, err error) (int, []byte) {
 		}
 		return openai.ErrorBody(e)
 	}
-	body, mErr := json.Marshal(v)
+	body, mErr := MarshalJSON(v)
 	if mErr != nil {
 		return http.StatusInternalServerError, []byte(`{"error":{"message":"internal error","type":"server_error","param":null,"code":null}}`)
 	}

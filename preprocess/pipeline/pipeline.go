@@ -26,6 +26,12 @@ type Options struct {
 	// Reasoning is the server's reasoning-summary policy on the Responses
 	// API (summaries for requests that set no reasoning.summary).
 	Reasoning responses.ReasoningPolicy
+	// ToolCallDispatch adds the tool_call_dispatch side channel to chat
+	// streams: one event per completed call, so a harness can start the
+	// tool while the model is still generating (openai.ChunkConfig). Off by
+	// default: the official SDKs ignore the extra events, but strict
+	// clients may not.
+	ToolCallDispatch bool
 }
 
 // Pipeline turns the engine outputs of one request into one API's bytes
@@ -225,7 +231,7 @@ func (p *Pipeline) emitter(i int) protocols.Emitter {
 		p.chat = append(p.chat, nil)
 	}
 	cfg := openai.ChunkConfig{ID: p.id, Model: p.model, Created: p.created, ChoiceIndex: i,
-		IncludeUsage: plan.IncludeUsage, OmitDone: true}
+		IncludeUsage: plan.IncludeUsage, OmitDone: true, ToolCallDispatch: p.opts.ToolCallDispatch}
 	if p.chat[i] == nil {
 		p.chat[i] = openai.NewChunkEmitter(cfg)
 	} else {

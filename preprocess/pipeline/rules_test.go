@@ -466,3 +466,25 @@ func TestCompletionsLogprobs(t *testing.T) {
 		t.Errorf("unary: %s", w.Body)
 	}
 }
+
+// TestToolCallDispatch: Options.ToolCallDispatch adds the chat stream's
+// tool_call_dispatch event for a completed call, and only with the option.
+func TestToolCallDispatch(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		p, err := New(prepFor(preprocess.APIChat, true, "hermes", ""), Options{ToolCallDispatch: on})
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := p.Start(nil)
+		for _, out := range txtOuts(engine.FinishEOS, `<tool_call>{"name":"f",`, `"arguments":{"a":1}}</tool_call>`) {
+			if buf, err = p.Step(buf, &out); err != nil {
+				t.Fatal(err)
+			}
+		}
+		buf = p.Finish(buf)
+		if got := strings.Contains(string(buf), "tool_call_dispatch"); got != on {
+			t.Errorf("ToolCallDispatch %v: dispatch event present = %v\n%s", on, got, buf)
+		}
+		p.Release()
+	}
+}

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"encoding/json"
 
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/protocols"
@@ -79,5 +78,5 @@ func (p *Pipeline) UnaryJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(v)
+	return MarshalJSON(v)
 }

@@ -144,7 +144,7 @@ func (s *Server) handle(route int, errAPI preprocess.API, h func(x *exchange, r 
 }
 
 func writeJSON(w http.ResponseWriter, v any) error {
-	body, err := json.Marshal(v)
+	body, err := pipeline.MarshalJSON(v)
 	if err != nil {
 		return err
 	}

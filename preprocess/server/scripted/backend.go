@@ -12,6 +12,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/server"
+	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/convert"
 	"github.com/agentwire/agentwire/protocols/openai"
 )
@@ -54,9 +55,11 @@ type Backend struct {
 	// StripBillingHeader removes Claude Code's per-session billing line
 	// from the system prompt.
 	StripBillingHeader bool
-	// ReasoningSummaryDefault shows reasoning on Responses requests that
-	// ask for no summary (Codex's default).
-	ReasoningSummaryDefault bool
+	// ShowThinkingByDefault shows thinking to Anthropic requests without a
+	// thinking member (convert.AnthropicOptions.ShowThinkingByDefault).
+	// Responses summaries are the pipeline's policy
+	// (pipeline.Options.Reasoning), not the backend's.
+	ShowThinkingByDefault bool
 
 	once sync.Once
 	eng  engine.Engine
@@ -139,7 +142,7 @@ func (b *Backend) Prepare(ctx context.Context, req *server.Request) (*preprocess
 	}
 
 	chat, actx, rctx, err := req.Hourglass(server.HourglassOptions{
-		Anthropic: convert.AnthropicOptions{StripBillingHeader: b.StripBillingHeader, ReasoningParser: true},
+		Anthropic: convert.AnthropicOptions{StripBillingHeader: b.StripBillingHeader, ReasoningParser: true, ShowThinkingByDefault: b.ShowThinkingByDefault},
 	})
 	if err != nil {
 		return nil, nil, err
@@ -167,12 +170,8 @@ func (b *Backend) Prepare(ctx context.Context, req *server.Request) (*preprocess
 	if so := chat.StreamOptions; so != nil {
 		prep.Response.IncludeUsage = so.IncludeUsage.Or(false)
 	}
-	switch {
-	case actx != nil:
-		prep.Response.HideReasoning = actx.ThinkingType != "enabled" && actx.ThinkingType != "adaptive"
-	case rctx != nil:
-		r := rctx.Request.Reasoning.Value()
-		prep.Response.HideReasoning = r.Summary == "" && r.GenerateSummary == "" && !b.ReasoningSummaryDefault
+	if actx != nil {
+		prep.Response.HideReasoning = actx.Thinking == anthropic.ThinkingHidden
 	}
 	maxTokens := chat.MaxCompletionTokens.Or(chat.MaxTokens.Or(0))
 	return b.finish(prep, maxTokens, eng)
