@@ -54,7 +54,6 @@ type Options struct {
 	Anthropic convert.AnthropicOptions
 	Responses convert.ResponsesOptions
 
-
 	// PrefixCacheEntries is the number of rendered prompts whose token ids
 	// are kept to encode the next turn of the same conversation
 	// incrementally (0 means 64, negative disables the cache). Each entry

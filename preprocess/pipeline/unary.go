@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/convert"
