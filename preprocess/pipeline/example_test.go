@@ -14,6 +14,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/pipeline"
+	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/openai"
 )
@@ -80,28 +81,28 @@ func ExampleServeWith() {
 // and decides; the pipeline streams (or aggregates) the answer, and
 // answers errors in the API's shape.
 func Example_harnessBackend() {
-	model, err := preprocess.LoadModel("/models/Qwen3-8B", preprocess.ModelOptions{})
+	model, err := preprocess.LoadModel("/models/Qwen3-8B", preprocess.ModelOptions{}) // parsers from the family table
 	if err != nil {
 		log.Fatal(err)
 	}
 	pre := preprocess.New(model, preprocess.Options{ServedModel: "Qwen/Qwen3-8B"})
-	eng := engine.NewVLLM(engine.VLLMConfig{Config: engine.Config{BaseURL: "http://127.0.0.1:8000/v1"}})
+	eng := engine.NewVLLM(engine.VLLMConfig{Config: engine.Config{BaseURL: "http://127.0.0.1:8000/v1"}, TokenIDsOnly: true})
 
 	http.HandleFunc("POST /v1/messages", func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 32<<20))
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, protocols.MaxRequestBytes))
 		var req *anthropic.MessagesRequest
 		if err == nil {
 			req, err = anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{})
 		}
 		var prep *preprocess.Prepared
 		if err == nil {
-			prep, err = pre.Messages(r.Context(), req)
+			prep, err = pre.Messages(r.Context(), req) // template, PRE.1–PRE.6, tokens, stops
 		}
 		if err != nil {
-			pipeline.WriteError(w, preprocess.APIMessages, err)
+			pipeline.WriteError(w, preprocess.APIMessages, err) // the API's own error shape
 			return
 		}
-		_ = pipeline.Serve(r.Context(), w, eng, prep) // SSE or JSON; engine errors in the API's shape
+		_ = pipeline.Serve(r.Context(), w, eng, prep) // SSE or JSON; a client disconnect stops the engine
 	})
 	log.Fatal(http.ListenAndServe("127.0.0.1:8080", nil))
 }
