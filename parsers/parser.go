@@ -34,6 +34,23 @@ type framing interface {
 	frames() bool
 }
 
+// bareNamer is implemented by grammars whose call body may come without its
+// opener, starting with a name in the text (glm47's bare body). The text
+// state holds a trailing candidate name until the next bytes decide it; the
+// marker with opener arg bareArg confirms it.
+type bareNamer interface {
+	// bareTail returns the length of the suffix of text that is a candidate
+	// name (0: none). afterSpace reports whether the content before text
+	// ends in whitespace or is empty; exact is set when the confirming
+	// marker follows text (the name must be complete, not a prefix).
+	bareTail(text []byte, afterSpace, exact bool) int
+	// bareArg is the opener arg of the confirming marker.
+	bareArg() int
+	// openBare starts the call block after the confirming marker; name is
+	// the candidate bareTail measured.
+	openBare(name []byte)
+}
+
 // blockStatus is what a grammar's feed stopped at.
 type blockStatus uint8
 
@@ -67,6 +84,7 @@ type Parser struct {
 	cfg    Config
 	reason *reasoningSpec // nil: no reasoning parser (or a framing grammar handles it)
 	tool   toolGrammar    // nil: no tool parser
+	bare   bareNamer      // tool, when its bodies may come without an opener
 	framed bool           // tool owns the whole stream
 	textMs [2][2]matcher  // content state, by [contentStart][reasoning openers legal]
 	reasM  matcher        // reasoning state
@@ -121,6 +139,7 @@ func New(cfg Config) (*Parser, error) {
 			return nil, err
 		}
 		p.tool = g
+		p.bare, _ = g.(bareNamer)
 		if f, ok := g.(framing); ok && f.frames() {
 			if p.reason != nil {
 				return nil, fmt.Errorf("%w: tool parser %q frames the whole output and runs only with its own reasoning parser (or none), not %q",
@@ -346,6 +365,26 @@ func (p *Parser) scanText(b []byte, final bool) (int, bool) {
 		// text ends the start, and the rest is scanned again.
 		p.emitContent(b[:pos])
 		return pos, false
+	}
+	if p.bare != nil {
+		afterSpace := p.lastContent == 0 || isSpace(p.lastContent)
+		switch {
+		case mi >= 0 && m.ms[mi].act == actToolOpen && m.ms[mi].arg == p.bare.bareArg():
+			if k := p.bare.bareTail(b[:pos], afterSpace, true); k > 0 {
+				p.emitContent(b[:pos-k])
+				p.outStart, p.contentStart = false, false
+				p.mode = mCall
+				p.bare.openBare(b[pos-k : pos])
+				return pos + len(m.ms[mi].text), false
+			}
+		case mi < 0 && !final:
+			if k := p.bare.bareTail(b[:pos], afterSpace, false); k > 0 {
+				// A possible bare-body name: held until the next bytes
+				// decide it.
+				p.emitContent(b[:pos-k])
+				return pos - k, true
+			}
+		}
 	}
 	p.emitContent(b[:pos])
 	if mi < 0 {
