@@ -130,7 +130,6 @@ func New(cfg Config) (*Parser, error) {
 			return p, nil
 		}
 		p.reason = spec
-		p.reasM = newMatcher(spec.reasoningMarkers()...)
 		p.label = []byte(spec.label)
 	}
 	if cfg.ToolParser != "" {
@@ -147,6 +146,13 @@ func New(cfg Config) (*Parser, error) {
 			}
 			p.framed = true
 		}
+	}
+	if p.reason != nil {
+		var tool toolGrammar
+		if !p.framed {
+			tool = p.tool
+		}
+		p.reasM = newMatcher(p.reason.reasoningMarkers(tool)...)
 	}
 	for cs := 0; cs < 2; cs++ {
 		for op := 0; op < 2; op++ {
