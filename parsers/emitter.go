@@ -17,6 +17,9 @@ type emitter struct {
 
 	argEv    int // index of the args event whose text is arena[argStart:], or -1
 	argStart int
+	txtEv    int // index of the text event whose text is tbuf[txtStart:], or -1
+	txtStart int
+	tbuf     []byte // text gathered from non-contiguous pieces; reset by begin
 
 	next    int    // index of the next visible call
 	seed    uint64 // per-stream id seed (random)
@@ -33,12 +36,14 @@ type emitter struct {
 func (e *emitter) begin() {
 	e.events = e.events[:0]
 	e.arena = e.arena[:0]
-	e.argEv = -1
+	e.tbuf = e.tbuf[:0]
+	e.argEv, e.txtEv = -1, -1
 }
 
 func (e *emitter) reset() {
 	e.begin()
 	e.arena = shrink(e.arena)
+	e.tbuf = shrink(e.tbuf)
 	e.next = 0
 	e.seed = rand.Uint64()
 	e.minted = 0
@@ -64,15 +69,30 @@ func (e *emitter) copyString(s string) []byte {
 
 // text appends a content or reasoning event. b must stay valid until the next
 // Feed (it aliases the input, the parser's work buffer or the arena).
-// Adjacent pieces of one contiguous buffer are merged into one event.
+// Adjacent text of one kind is one event: pieces of one contiguous buffer
+// are merged in place; others (text on both sides of removed markup, a
+// released candidate) are gathered in tbuf, so a Feed never returns a
+// run of small text events however its bytes were decided.
 func (e *emitter) text(k EventKind, b []byte) {
 	if len(b) == 0 {
 		return
 	}
 	if n := len(e.events); n > 0 {
 		last := &e.events[n-1]
-		if last.Kind == k && extends(last.Text, b) {
-			last.Text = last.Text[:len(last.Text)+len(b)]
+		if last.Kind == k {
+			if extends(last.Text, b) {
+				last.Text = last.Text[:len(last.Text)+len(b)]
+				return
+			}
+			if e.txtEv != n-1 {
+				// Move the event's text to tbuf's tail, once per run;
+				// only this run writes tbuf until the next event.
+				e.txtStart = len(e.tbuf)
+				e.tbuf = append(e.tbuf, last.Text...)
+				e.txtEv = n - 1
+			}
+			e.tbuf = append(e.tbuf, b...)
+			last.Text = e.tbuf[e.txtStart:len(e.tbuf):len(e.tbuf)]
 			return
 		}
 	}

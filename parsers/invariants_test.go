@@ -24,7 +24,8 @@ import (
 //   - no markup in content or reasoning;
 //   - every event stream is well formed (calls open, stream fragments and
 //     close in order; ended calls carry one valid JSON object; no text event
-//     ends inside a character);
+//     ends inside a character; one Feed never returns two adjacent text
+//     events of one kind);
 //   - held-back bytes stay bounded by the longest marker plus a partial rune;
 //   - whole-call mode yields the same calls.
 func TestInvariants(t *testing.T) {
@@ -65,7 +66,11 @@ func streamOf(t *testing.T, p *Parser, chunks [][]byte, how string) ([]normEvent
 	}
 	add := func(evs []Event) {
 		acc.Add(evs)
-		for _, e := range evs {
+		for i, e := range evs {
+			if i > 0 && (e.Kind == EventContent || e.Kind == EventReasoning) && evs[i-1].Kind == e.Kind {
+				t.Fatalf("%s: two adjacent %s events from one call (%q, %q): adjacent text of one kind is one event",
+					how, e.Kind, evs[i-1].Text, e.Text)
+			}
 			if err := wf.check(e); err != nil {
 				t.Fatalf("%s: %v (event %v)", how, err, e)
 			}
