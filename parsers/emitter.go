@@ -19,7 +19,8 @@ type emitter struct {
 	argStart int
 	txtEv    int // index of the text event whose text is tbuf[txtStart:], or -1
 	txtStart int
-	tbuf     []byte // text gathered from non-contiguous pieces; reset by begin
+	tbuf     []byte    // text gathered from non-contiguous pieces; reset by begin
+	af       argFilter // the open call's undecided argument tail
 
 	next    int    // index of the next visible call
 	seed    uint64 // per-stream id seed (random)
@@ -52,6 +53,7 @@ func (e *emitter) reset() {
 	e.name = e.name[:0]
 	e.argBuf = shrink(e.argBuf)
 	e.id = e.id[:0]
+	e.af.n = 0
 }
 
 // copyBytes copies b into the arena and returns the copy.
@@ -182,6 +184,8 @@ func appendHex(b []byte, x uint64, digits int) []byte {
 func (e *emitter) startCall(name, id []byte) {
 	e.inCall = true
 	e.dropped = false
+	e.af.n = 0
+	name = e.validName(name)
 	if e.whole {
 		e.name = append(e.name[:0], name...)
 		e.id = append(e.id[:0], id...)
@@ -205,6 +209,14 @@ func (e *emitter) startCall(name, id []byte) {
 // that are not contiguous (an escape between two runs of input) are gathered
 // in the arena.
 func (e *emitter) args(b []byte) {
+	if !e.inCall || len(b) == 0 {
+		return
+	}
+	e.filterArgs(b) // passes the text on to argsRaw
+}
+
+// argsRaw appends argument text the filter passed.
+func (e *emitter) argsRaw(b []byte) {
 	if len(e.events) == 0 && e.inCall && !e.whole && len(b) > 0 {
 		// Fast path: the first event of a Feed (streaming small chunks).
 		ev := e.slot()
@@ -214,8 +226,14 @@ func (e *emitter) args(b []byte) {
 	e.addArgs(b, "")
 }
 
-// argsString appends a constant fragment (an escape, "{}").
-func (e *emitter) argsString(s string) { e.addArgs(nil, s) }
+// argsString appends a constant fragment (an escape, "{}"); a held tail of
+// the model's text before it is decided first.
+func (e *emitter) argsString(s string) {
+	if e.af.n > 0 {
+		e.flushArgs()
+	}
+	e.addArgs(nil, s)
+}
 
 func (e *emitter) addArgs(b []byte, s string) {
 	if !e.inCall || len(b)+len(s) == 0 {
@@ -265,6 +283,9 @@ func (e *emitter) endCall() {
 	if !e.inCall {
 		return
 	}
+	if e.af.n > 0 {
+		e.flushArgs()
+	}
 	e.inCall = false
 	if !e.whole {
 		ev := e.slot()
@@ -293,6 +314,7 @@ func (e *emitter) abandonCall() {
 	if !e.inCall {
 		return
 	}
+	e.af.n = 0
 	e.inCall = false
 	if !e.whole {
 		ev := e.slot()

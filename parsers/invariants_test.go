@@ -126,6 +126,9 @@ func (w *wellFormed) check(e Event) error {
 		if e.Index != w.starts {
 			return fmt.Errorf("call index %d, want %d", e.Index, w.starts)
 		}
+		if !utf8.Valid(e.Name) {
+			return fmt.Errorf("call name is not valid UTF-8: %q", e.Name)
+		}
 		if len(e.Name) == 0 || len(e.ID) == 0 {
 			return fmt.Errorf("call start without name or id")
 		}
@@ -148,6 +151,9 @@ func (w *wellFormed) check(e Event) error {
 		if !json.Valid([]byte(a)) || !strings.HasPrefix(a, "{") {
 			return fmt.Errorf("call %d ended with arguments that are not one JSON object: %q", e.Index, a)
 		}
+		if !utf8.ValidString(a) || hasLoneSurrogate(a) {
+			return fmt.Errorf("call %d ended with arguments that are not valid UTF-8 JSON: %q", e.Index, a)
+		}
 		w.open = false
 	case EventToolCallAbandoned:
 		if !w.open || e.Index != w.idx {
@@ -158,6 +164,22 @@ func (w *wellFormed) check(e Event) error {
 		return fmt.Errorf("unknown event kind %d", e.Kind)
 	}
 	return nil
+}
+
+// hasLoneSurrogate reports whether JSON text a holds a \uXXXX escape of a
+// surrogate that is not part of a high-low pair.
+func hasLoneSurrogate(a string) bool {
+	for i := 0; i < len(a); i++ {
+		if a[i] != '\\' {
+			continue
+		}
+		n, rep, _ := argDecide([]byte(a[i:]), true)
+		if rep != "" {
+			return true
+		}
+		i += n - 1 // past the escape (an escaped backslash is no escape)
+	}
+	return false
 }
 
 func maxMarkerLen(p *Parser) int {

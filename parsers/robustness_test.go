@@ -1,8 +1,10 @@
 package parsers
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // hostileRuns are inputs that make a grammar open and fail a candidate at
@@ -39,5 +41,76 @@ func TestNoAmplification(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestArgumentsValidUTF8: invalid UTF-8 and lone surrogate escapes in the
+// model's bytes reach an ended call's arguments (and its name) as U+FFFD,
+// however the input is chunked; valid characters and surrogate pairs are
+// kept byte for byte.
+func TestArgumentsValidUTF8(t *testing.T) {
+	type payload struct{ in, json, xml string } // model bytes; decoded value in a JSON family; in an XML family
+	payloads := []payload{
+		{"a\xffb", "a\uFFFDb", "a\uFFFDb"},
+		{"\xed\xa0\x80x", "\uFFFD\uFFFD\uFFFDx", "\uFFFD\uFFFD\uFFFDx"}, // an encoded surrogate
+		{"end\xe2\x82", "end\uFFFD\uFFFD", "end\uFFFD\uFFFD"},           // a character cut short
+		{`\ud800`, "\uFFFD", `\ud800`},
+		{`x\udc00y`, "x\uFFFDy", `x\udc00y`},
+		{`\ud800\u0041`, "\uFFFDA", `\ud800\u0041`},
+		{`\ud800\ud800\udc00`, "\uFFFD\U00010000", `\ud800\ud800\udc00`},
+		{`\ud83c\udf89 é 世界`, "🎉 é 世界", `\ud83c\udf89 é 世界`},
+		{`\\ud800`, `\ud800`, `\\ud800`}, // an escaped backslash: no escape
+	}
+	families := []struct {
+		parser, tmpl string
+		xml          bool
+	}{
+		{"hermes", `<tool_call>{"name": "f", "arguments": {"s": "P"}}</tool_call>`, false},
+		{"mistral", `[TOOL_CALLS]f[ARGS]{"s": "P"}`, false},
+		{"llama3_json", `<|python_tag|>{"name": "f", "parameters": {"s": "P"}}`, false},
+		{"harmony", `<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"s": "P"}<|call|>`, false},
+		{"qwen3_coder", "<tool_call>\n<function=f>\n<parameter=s>\nP\n</parameter>\n</function>\n</tool_call>", true},
+		{"glm47", `<tool_call>f<arg_key>s</arg_key><arg_value>P</arg_value></tool_call>`, true},
+	}
+	for _, f := range families {
+		for _, pl := range payloads {
+			in := []byte(strings.Replace(f.tmpl, "P", pl.in, 1))
+			want := pl.json
+			if f.xml {
+				want = pl.xml
+			}
+			for _, whole := range []bool{false, true} {
+				p, err := New(Config{ToolParser: f.parser, WholeCalls: whole})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, chunks := range [][][]byte{{in}, splitEvery(in, 1), splitEvery(in, 5)} {
+					p.Reset()
+					var acc Accumulator
+					for _, c := range chunks {
+						acc.Add(p.Feed(c))
+					}
+					acc.Add(p.Finish())
+					calls := acc.Result().Calls
+					if len(calls) != 1 {
+						t.Errorf("%s %q: %d calls", f.parser, pl.in, len(calls))
+						continue
+					}
+					a := calls[0].Arguments
+					if !utf8.ValidString(a) || hasLoneSurrogate(a) {
+						t.Errorf("%s %q: arguments not valid UTF-8 JSON: %q", f.parser, pl.in, a)
+					}
+					var got map[string]string
+					if err := json.Unmarshal([]byte(a), &got); err != nil || got["s"] != want {
+						t.Errorf("%s %q (whole %v, %d chunks): arguments %q, want s=%q (%v)", f.parser, pl.in, whole, len(chunks), a, want, err)
+					}
+				}
+			}
+		}
+	}
+	// Names get the UTF-8 replacement too.
+	res, err := Parse(Config{ToolParser: "hermes"}, "<tool_call>{\"name\": \"f\xff\", \"arguments\": {}}</tool_call>")
+	if err != nil || len(res.Calls) != 1 || res.Calls[0].Name != "f\uFFFD" {
+		t.Errorf("name with an invalid byte: %+v %v", res.Calls, err)
 	}
 }
