@@ -266,9 +266,11 @@ func (g *gemma4) keep(b []byte) {
 	if !g.bare || len(b) == 0 {
 		return
 	}
-	if !g.released && len(g.raw)+len(b) > g.limit {
+	if !g.released && len(g.raw)+len(g.conv)+len(b) > g.limit {
+		// The raw bytes and the arguments converted from them both count
+		// against the limit.
 		g.p.emitContent(g.p.out.copyBytes(g.raw))
-		g.raw = g.raw[:0]
+		g.raw, g.conv = g.raw[:0], g.conv[:0]
 		g.released = true
 	}
 	if g.released {
@@ -751,7 +753,7 @@ func (g *gemma4) closed(b []byte, i int) (n int, st blockStatus, done bool) {
 		g.st = gmAfter
 		return 0, 0, false
 	}
-	if g.released || len(g.raw)+i-g.mark > g.limit {
+	if g.released || len(g.raw)+len(g.conv)+i-g.mark > g.limit {
 		// Held past the limit: content, like any bare body that is
 		// not proven; the closer is then an orphan.
 		g.keep(b[g.mark:i])

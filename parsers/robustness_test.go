@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -112,5 +113,61 @@ func TestArgumentsValidUTF8(t *testing.T) {
 	res, err := Parse(Config{ToolParser: "hermes"}, "<tool_call>{\"name\": \"f\xff\", \"arguments\": {}}</tool_call>")
 	if err != nil || len(res.Calls) != 1 || res.Calls[0].Name != "f\uFFFD" {
 		t.Errorf("name with an invalid byte: %+v %v", res.Calls, err)
+	}
+}
+
+// retainedBound is the documented bound on what one stream retains, in
+// units of Config.MaxCallBuffer (PARSER_CASES.md, "Limits"): the candidate
+// or call held under the limit, what a grammar parsed from it, and buffers
+// that once carried a limit-sized release to the caller. Per-Feed output
+// (events and their copies) comes on top, proportional to the chunk.
+const retainedBound = 4
+
+// TestRetainedMemory feeds every tool grammar hostile streams of 16× the
+// per-call limit in small chunks and checks the heap the parser retains
+// stays under retainedBound × the limit.
+func TestRetainedMemory(t *testing.T) {
+	heads := []string{"[", "{", "x", `{"name": "f", "arguments": {"a": "`, `<tool_call>{"name": "f", "arguments": {"a": "`,
+		`[TOOL_CALLS]f[ARGS]{"a": "`, "[f(a='", `functools[{"name": "f", "arguments": {"a": "`, `<|tool_call>call:f{a:<|"|>`,
+		`call:f{a:<|"|>`, "<tool_call>f<arg_key>a</arg_key><arg_value>", "<tool_call>\n<function=f>\n<parameter=a>\n",
+		` to=functions.f<|channel|>commentary json<|message|>{"a": "`}
+	fills := []string{
+		strings.Repeat("abcdefgh", 128),
+		strings.Repeat("f(a=1), ", 128),
+		strings.Repeat(" ", 1024),
+		strings.Repeat(`{"name":"f","arguments":{}},`, 40)[:1024],
+	}
+	const limit = 16 << 10
+	seen := map[string]bool{}
+	var ms runtime.MemStats
+	for _, tp := range ToolParsers() {
+		info, _ := ToolParser(tp)
+		if seen[info.Grammar] {
+			continue // aliases share the machine
+		}
+		seen[info.Grammar] = true
+		for _, h := range heads {
+			for _, fill := range fills {
+				p, err := New(Config{ToolParser: tp, MaxCallBuffer: limit})
+				if err != nil {
+					t.Fatal(err)
+				}
+				chunk := []byte(fill)
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				base := ms.HeapAlloc
+				p.Feed([]byte(h))
+				for range 16 * limit / len(chunk) {
+					p.Feed(chunk)
+				}
+				p.Feed(nil)
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				runtime.KeepAlive(p)
+				if ms.HeapAlloc > base && ms.HeapAlloc-base > retainedBound*limit {
+					t.Errorf("%s after %q, then %q…: retains %d bytes, %.1f× the limit", tp, h, fill[:8], ms.HeapAlloc-base, float64(ms.HeapAlloc-base)/limit)
+				}
+			}
+		}
 	}
 }
