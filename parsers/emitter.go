@@ -247,7 +247,7 @@ func (e *emitter) addArgs(b []byte, s string) {
 			e.dropped = true
 			return
 		}
-		e.argBuf = append(append(e.argBuf, b...), s...)
+		e.argBuf = append(appendHeld(e.argBuf, b, e.limit), s...)
 		return
 	}
 	n := len(e.events)

@@ -223,7 +223,7 @@ func (g *gemma4) finish() {
 // cut the arguments into a fragment per escape.
 func (g *gemma4) out(b []byte) {
 	if !g.released {
-		g.conv = append(g.conv, b...)
+		g.conv = appendHeld(g.conv, b, g.limit)
 	}
 }
 
@@ -277,7 +277,7 @@ func (g *gemma4) keep(b []byte) {
 		g.p.emitContent(b)
 		return
 	}
-	g.raw = append(g.raw, b...)
+	g.raw = appendHeld(g.raw, b, g.limit)
 }
 
 // malformed ends a call that cannot complete at b[i] (not consumed): an

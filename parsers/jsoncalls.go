@@ -493,7 +493,7 @@ func (j *jsonCalls) argBytes(b []byte) {
 		j.markBad()
 		return
 	}
-	j.pending = append(j.pending, b...)
+	j.pending = appendHeld(j.pending, b, j.limit)
 	if j.idWait > 0 && len(j.pending) > j.idWait {
 		j.startIfReady()
 	}

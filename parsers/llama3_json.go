@@ -177,7 +177,7 @@ func (g *llama3JSON) feedTag(b []byte) (int, blockStatus) {
 		return i, g.releaseWith(b[:i])
 	}
 	if i == len(b) {
-		g.buf = append(g.buf, b...)
+		g.buf = appendHeld(g.buf, b, g.p.limit)
 		return i, blockMore
 	}
 	if c := b[i]; c == '{' || c == '[' {
@@ -201,7 +201,7 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 				g.kept = false
 				g.buf = g.buf[:0]
 			} else {
-				g.buf = append(g.buf, b[:n]...)
+				g.buf = appendHeld(g.buf, b[:n], g.p.limit)
 			}
 		}
 		switch r {
@@ -230,12 +230,12 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 		g.spec = false // a call started: the body is a call (group)
 		if g.releaseBroken {
 			g.kept = true
-			g.buf = append(g.buf, part[:n]...)
+			g.buf = appendHeld(g.buf, part[:n], g.p.limit)
 		} else {
 			g.buf = g.buf[:0]
 		}
 	} else {
-		g.buf = append(g.buf, part[:n]...)
+		g.buf = appendHeld(g.buf, part[:n], g.p.limit)
 	}
 	switch {
 	case r == jcEnd && !g.spec:
@@ -280,7 +280,7 @@ func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
 		if len(g.buf)+i > g.p.limit {
 			return i, g.releaseWith(b[:i])
 		}
-		g.buf = append(g.buf, b[:i]...)
+		g.buf = appendHeld(g.buf, b[:i], g.p.limit)
 		if c == '{' || c == '[' {
 			// Another object of the group: a call if it has the call shape.
 			g.semi = false
@@ -299,7 +299,7 @@ func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
 	if len(g.buf)+i > g.p.limit {
 		return i, g.releaseWith(b)
 	}
-	g.buf = append(g.buf, b...)
+	g.buf = appendHeld(g.buf, b, g.p.limit)
 	return i, blockMore
 }
 

@@ -197,6 +197,23 @@ func (p *Parser) Reset() {
 	}
 }
 
+// heldStep is the size past which a held buffer (a candidate, arguments
+// waiting for their name, a whole call) grows straight to the per-call
+// limit instead of doubling: it is then never copied again, so no Feed
+// stalls on copying a multi-megabyte buffer, and its capacity never exceeds
+// the limit.
+const heldStep = 64 << 10
+
+// appendHeld appends b to a held buffer dst bounded by limit (see heldStep).
+func appendHeld(dst, b []byte, limit int) []byte {
+	if n := len(dst) + len(b); n > cap(dst) && n > heldStep {
+		nd := make([]byte, len(dst), max(limit, n))
+		copy(nd, dst)
+		dst = nd
+	}
+	return append(dst, b...)
+}
+
 // maxRetained bounds the capacity a buffer keeps across Reset, so a pooled
 // Parser that once saw a huge chunk does not pin that memory forever.
 const maxRetained = 1 << 20

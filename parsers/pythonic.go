@@ -286,7 +286,7 @@ func (g *pythonic) keep(b []byte) {
 		g.p.emitContent(b)
 		return
 	}
-	g.raw = append(g.raw, b...)
+	g.raw = appendHeld(g.raw, b, g.limit)
 }
 
 // fail releases the candidate as content; b[i] (not consumed) is where it
