@@ -3,6 +3,7 @@ package parsers
 import (
 	"math/bits"
 	"math/rand/v2"
+	"unicode/utf8"
 )
 
 // emitter collects the events of one Feed or Finish and owns the call
@@ -212,7 +213,30 @@ func (e *emitter) args(b []byte) {
 	if !e.inCall || len(b) == 0 {
 		return
 	}
+	if e.af.n == 0 && plainArgs(b) {
+		// Nothing for the filter to decide.
+		if len(e.events) == 0 && !e.whole {
+			// Fast path: the first event of a Feed (streaming small chunks).
+			ev := e.slot()
+			ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, b
+			return
+		}
+		e.addArgs(b, "")
+		return
+	}
 	e.filterArgs(b) // passes the text on to argsRaw
+}
+
+// plainArgs reports whether b is ASCII without a backslash: nothing for the
+// argument filter to decide. (Small enough to inline: the common fragment is
+// a few bytes.)
+func plainArgs(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // argsRaw appends argument text the filter passed.
