@@ -207,11 +207,15 @@ const heldStep = 64 << 10
 // appendHeld appends b to a held buffer dst bounded by limit (see heldStep).
 func appendHeld(dst, b []byte, limit int) []byte {
 	if n := len(dst) + len(b); n > cap(dst) && n > heldStep {
-		nd := make([]byte, len(dst), max(limit, n))
-		copy(nd, dst)
-		dst = nd
+		dst = growHeld(dst, max(limit, n))
 	}
 	return append(dst, b...)
+}
+
+func growHeld(dst []byte, c int) []byte {
+	nd := make([]byte, len(dst), c)
+	copy(nd, dst)
+	return nd
 }
 
 // maxRetained bounds the capacity a buffer keeps across Reset, so a pooled
