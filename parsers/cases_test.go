@@ -184,7 +184,11 @@ func renderRegistry() string {
 		if i.Forced {
 			forced = "yes"
 		}
-		fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s | %s |\n", n, i.Grammar, codeList(i.Starts), codeList(i.Ends), forced, codeList(i.ToolStarts))
+		starts := codeList(i.ToolStarts)
+		if len(i.ToolOpeners) > 0 {
+			starts = codeList(i.ToolOpeners) + " when the tool parser opens calls with it"
+		}
+		fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s | %s |\n", n, i.Grammar, codeList(i.Starts), codeList(i.Ends), forced, starts)
 	}
 	return b.String()
 }

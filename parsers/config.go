@@ -35,6 +35,14 @@ type Config struct {
 	// more of its markup is released (whitespace after a call is released as
 	// content instead). Arguments streamed as fragments are never buffered
 	// and not limited.
+	//
+	// The limit counts what a candidate holds, including what a grammar parsed
+	// from it (pythonic's call records and converted arguments, gemma4's
+	// converted arguments). What a whole stream retains is bounded by 4 ×
+	// MaxCallBuffer (the held bytes with the slack of buffer growth, plus
+	// buffers that once carried a limit-sized release to the caller), plus
+	// output proportional to the largest chunk fed; a test checks this for
+	// every tool grammar.
 	MaxCallBuffer int
 }
 

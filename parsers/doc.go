@@ -34,11 +34,18 @@
 //     (PARSER_CASES.md).
 //   - At Finish, a call is recovered only when it is provably complete.
 //   - Markers inside JSON strings are text.
-//   - Held-back bytes are bounded by the longest marker (plus a partial
-//     character); per-call buffers by Config.MaxCallBuffer.
+//   - Held-back bytes are bounded by the longest marker (glm47: a candidate
+//     bare-body name of at most 128 bytes and its <arg_key>), plus a partial
+//     character; per-call buffers by Config.MaxCallBuffer.
 //   - No panics on any input; Feed is linear in the chunk.
 //   - No event ends inside a UTF-8 character: a partial character at the end
 //     of a chunk is held until it completes (or until Finish).
+//   - Adjacent text of one kind from one Feed is one event, however many
+//     candidates failed inside it.
+//   - Tool names are valid UTF-8 and an ended call's arguments are valid
+//     UTF-8 JSON: a byte that starts no valid UTF-8 sequence becomes U+FFFD,
+//     a \uXXXX escape of a lone surrogate becomes \ufffd; everything else
+//     is the model's bytes.
 //
 // Parse is the buffered form: New, one Feed with the whole text, Finish, and
 // the events collected into a Result that owns its memory.

@@ -3,6 +3,7 @@ package parsers
 import (
 	"math/bits"
 	"math/rand/v2"
+	"unicode/utf8"
 )
 
 // emitter collects the events of one Feed or Finish and owns the call
@@ -17,6 +18,10 @@ type emitter struct {
 
 	argEv    int // index of the args event whose text is arena[argStart:], or -1
 	argStart int
+	txtEv    int // index of the text event whose text is tbuf[txtStart:], or -1
+	txtStart int
+	tbuf     []byte    // text gathered from non-contiguous pieces; reset by begin
+	af       argFilter // the open call's undecided argument tail
 
 	next    int    // index of the next visible call
 	seed    uint64 // per-stream id seed (random)
@@ -33,12 +38,14 @@ type emitter struct {
 func (e *emitter) begin() {
 	e.events = e.events[:0]
 	e.arena = e.arena[:0]
-	e.argEv = -1
+	e.tbuf = e.tbuf[:0]
+	e.argEv, e.txtEv = -1, -1
 }
 
 func (e *emitter) reset() {
 	e.begin()
 	e.arena = shrink(e.arena)
+	e.tbuf = shrink(e.tbuf)
 	e.next = 0
 	e.seed = rand.Uint64()
 	e.minted = 0
@@ -47,6 +54,7 @@ func (e *emitter) reset() {
 	e.name = e.name[:0]
 	e.argBuf = shrink(e.argBuf)
 	e.id = e.id[:0]
+	e.af.n = 0
 }
 
 // copyBytes copies b into the arena and returns the copy.
@@ -64,15 +72,30 @@ func (e *emitter) copyString(s string) []byte {
 
 // text appends a content or reasoning event. b must stay valid until the next
 // Feed (it aliases the input, the parser's work buffer or the arena).
-// Adjacent pieces of one contiguous buffer are merged into one event.
+// Adjacent text of one kind is one event: pieces of one contiguous buffer
+// are merged in place; others (text on both sides of removed markup, a
+// released candidate) are gathered in tbuf, so a Feed never returns a
+// run of small text events however its bytes were decided.
 func (e *emitter) text(k EventKind, b []byte) {
 	if len(b) == 0 {
 		return
 	}
 	if n := len(e.events); n > 0 {
 		last := &e.events[n-1]
-		if last.Kind == k && extends(last.Text, b) {
-			last.Text = last.Text[:len(last.Text)+len(b)]
+		if last.Kind == k {
+			if extends(last.Text, b) {
+				last.Text = last.Text[:len(last.Text)+len(b)]
+				return
+			}
+			if e.txtEv != n-1 {
+				// Move the event's text to tbuf's tail, once per run;
+				// only this run writes tbuf until the next event.
+				e.txtStart = len(e.tbuf)
+				e.tbuf = append(e.tbuf, last.Text...)
+				e.txtEv = n - 1
+			}
+			e.tbuf = append(e.tbuf, b...)
+			last.Text = e.tbuf[e.txtStart:len(e.tbuf):len(e.tbuf)]
 			return
 		}
 	}
@@ -162,6 +185,8 @@ func appendHex(b []byte, x uint64, digits int) []byte {
 func (e *emitter) startCall(name, id []byte) {
 	e.inCall = true
 	e.dropped = false
+	e.af.n = 0
+	name = e.validName(name)
 	if e.whole {
 		e.name = append(e.name[:0], name...)
 		e.id = append(e.id[:0], id...)
@@ -185,6 +210,37 @@ func (e *emitter) startCall(name, id []byte) {
 // that are not contiguous (an escape between two runs of input) are gathered
 // in the arena.
 func (e *emitter) args(b []byte) {
+	if !e.inCall || len(b) == 0 {
+		return
+	}
+	if e.af.n == 0 && plainArgs(b) {
+		// Nothing for the filter to decide.
+		if len(e.events) == 0 && !e.whole {
+			// Fast path: the first event of a Feed (streaming small chunks).
+			ev := e.slot()
+			ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, b
+			return
+		}
+		e.addArgs(b, "")
+		return
+	}
+	e.filterArgs(b) // passes the text on to argsRaw
+}
+
+// plainArgs reports whether b is ASCII without a backslash: nothing for the
+// argument filter to decide. (Small enough to inline: the common fragment is
+// a few bytes.)
+func plainArgs(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// argsRaw appends argument text the filter passed.
+func (e *emitter) argsRaw(b []byte) {
 	if len(e.events) == 0 && e.inCall && !e.whole && len(b) > 0 {
 		// Fast path: the first event of a Feed (streaming small chunks).
 		ev := e.slot()
@@ -194,8 +250,14 @@ func (e *emitter) args(b []byte) {
 	e.addArgs(b, "")
 }
 
-// argsString appends a constant fragment (an escape, "{}").
-func (e *emitter) argsString(s string) { e.addArgs(nil, s) }
+// argsString appends a constant fragment (an escape, "{}"); a held tail of
+// the model's text before it is decided first.
+func (e *emitter) argsString(s string) {
+	if e.af.n > 0 {
+		e.flushArgs()
+	}
+	e.addArgs(nil, s)
+}
 
 func (e *emitter) addArgs(b []byte, s string) {
 	if !e.inCall || len(b)+len(s) == 0 {
@@ -209,7 +271,7 @@ func (e *emitter) addArgs(b []byte, s string) {
 			e.dropped = true
 			return
 		}
-		e.argBuf = append(append(e.argBuf, b...), s...)
+		e.argBuf = append(appendHeld(e.argBuf, b, e.limit), s...)
 		return
 	}
 	n := len(e.events)
@@ -245,6 +307,9 @@ func (e *emitter) endCall() {
 	if !e.inCall {
 		return
 	}
+	if e.af.n > 0 {
+		e.flushArgs()
+	}
 	e.inCall = false
 	if !e.whole {
 		ev := e.slot()
@@ -273,6 +338,7 @@ func (e *emitter) abandonCall() {
 	if !e.inCall {
 		return
 	}
+	e.af.n = 0
 	e.inCall = false
 	if !e.whole {
 		ev := e.slot()

@@ -223,7 +223,7 @@ func (g *gemma4) finish() {
 // cut the arguments into a fragment per escape.
 func (g *gemma4) out(b []byte) {
 	if !g.released {
-		g.conv = append(g.conv, b...)
+		g.conv = appendHeld(g.conv, b, g.limit)
 	}
 }
 
@@ -266,16 +266,18 @@ func (g *gemma4) keep(b []byte) {
 	if !g.bare || len(b) == 0 {
 		return
 	}
-	if !g.released && len(g.raw)+len(b) > g.limit {
+	if !g.released && len(g.raw)+len(g.conv)+len(b) > g.limit {
+		// The raw bytes and the arguments converted from them both count
+		// against the limit.
 		g.p.emitContent(g.p.out.copyBytes(g.raw))
-		g.raw = g.raw[:0]
+		g.raw, g.conv = g.raw[:0], g.conv[:0]
 		g.released = true
 	}
 	if g.released {
 		g.p.emitContent(b)
 		return
 	}
-	g.raw = append(g.raw, b...)
+	g.raw = appendHeld(g.raw, b, g.limit)
 }
 
 // malformed ends a call that cannot complete at b[i] (not consumed): an
@@ -751,7 +753,7 @@ func (g *gemma4) closed(b []byte, i int) (n int, st blockStatus, done bool) {
 		g.st = gmAfter
 		return 0, 0, false
 	}
-	if g.released || len(g.raw)+i-g.mark > g.limit {
+	if g.released || len(g.raw)+len(g.conv)+i-g.mark > g.limit {
 		// Held past the limit: content, like any bare body that is
 		// not proven; the closer is then an orphan.
 		g.keep(b[g.mark:i])

@@ -14,7 +14,10 @@ import "bytes"
 // emitting unknown tools, §1 goal 7). Values follow §5.3. A repeated key is
 // emitted again (decoders keep the last value, as Dynamo does). There is no
 // recovery at the end of the stream: a block without </tool_call> is
-// abandoned (§4.4).
+// abandoned (§4.4). A bare body (NAME<arg_key>… without <tool_call>) is a
+// call too: the text state holds a candidate name until <arg_key> confirms
+// it (bareTail), and the end of the stream completes a bare body whose last
+// value closed.
 type glm47 struct {
 	out    *emitter
 	limit  int
@@ -30,6 +33,9 @@ type glm47 struct {
 	st      glmState
 	drop    bool // the block yields no call (empty or undeclared name, abandoned)
 	started bool
+	bare    bool     // a bare body (no <tool_call>): recovered at the end of the stream
+	loose   bool     // text was dropped between pairs (the body is not well formed)
+	names   []string // declared tool names (bare-name candidates must prefix one)
 	nparams int
 	tool    toolSchema
 	attr    []byte // name or key being read
@@ -57,9 +63,12 @@ func init() {
 		Closers: []string{"</tool_call>", "</arg_key>", "</arg_value>"},
 		Malformed: "a block whose name is empty, contains whitespace, '>', braces, brackets or '\"', or (with declared tools) is not declared, is " +
 			"not a call and is dropped; a '<' in the name or a key that does not start its tag, or text between " +
-			"</arg_key> and <arg_value>, abandons the call and drops the block up to </tool_call>; <arg_key>/<arg_value> outside a block start a bare body whose " +
-			"arguments are dropped up to </tool_call> (the name before them stays content); orphan closers are removed",
-		Truncated: "no recovery: a block without </tool_call> is abandoned and its markup dropped",
+			"</arg_key> and <arg_value>, abandons the call and drops the block up to </tool_call>; a bare body NAME<arg_key>… (no <tool_call>; NAME a plain " +
+			"identifier of at most 128 bytes, at the start of the output or after whitespace, optionally followed by whitespace; with declared tools a declared name) " +
+			"is a call from NAME on: the candidate name is held until <arg_key> confirms it and never reaches content; any other <arg_key>/<arg_value> outside a block " +
+			"has its arguments dropped up to </tool_call> (the text before it stays content); orphan closers are removed",
+		Truncated: "no recovery: a block without </tool_call> is abandoned and its markup dropped; a bare body is recovered when its last value closed " +
+			"and only whitespace follows it",
 	}, newGLM47,
 		"glm47",
 		"glm45", // vLLM, SGLang (GLM-4.5/4.6 spelling, newlines between tags)
@@ -69,6 +78,9 @@ func init() {
 
 func newGLM47(p *Parser) toolGrammar {
 	g := &glm47{out: &p.out, limit: p.limit, schema: newSchemaIndex(p.cfg.Tools)}
+	for _, t := range p.cfg.Tools {
+		g.names = append(g.names, t.Name)
+	}
 	g.nameM = newMatcher(marker{text: "<arg_key>", arg: glmArgKey}, marker{text: "</tool_call>", arg: glmClose})
 	g.keyM = newMatcher(marker{text: "</arg_key>"})
 	g.kvM = newMatcher(marker{text: "<arg_value>"})
@@ -101,7 +113,7 @@ func (g *glm47) textMarkers() []marker {
 
 func (g *glm47) open(arg int) {
 	g.st = glName
-	g.drop, g.started, g.nparams, g.tool = false, false, 0, nil
+	g.drop, g.started, g.bare, g.loose, g.nparams, g.tool = false, false, false, false, 0, nil
 	g.attr = g.attr[:0]
 	switch arg {
 	case glmOpenKey:
@@ -112,9 +124,77 @@ func (g *glm47) open(arg int) {
 	}
 }
 
-// maxHold is the most feed ever asks the driver to hold (tests).
+// maxHold is the most feed ever asks the driver to hold (tests), including
+// a bare-body name candidate held in the text state.
 func (g *glm47) maxHold() int {
-	return max(g.nameM.maxLen, g.keyM.maxLen, g.kvM.maxLen, g.val.maxLen())
+	return max(g.nameM.maxLen, g.keyM.maxLen, g.kvM.maxLen, g.val.maxLen(), glmBareMax+bareSpaceMax+len("<arg_key>"))
+}
+
+// Bare bodies: "NAME<arg_key>…"
+// without <tool_call>, at the start of the output or after whitespace. The
+// text state holds a trailing candidate name (a plain identifier of at most
+// glmBareMax bytes, optionally followed by up to bareSpaceMax bytes of
+// whitespace; with declared tools only a prefix of a declared name) until
+// the next bytes show whether <arg_key> follows; then the body is a call
+// from its name on, and the name never reaches content.
+const (
+	glmBareMax   = 128
+	bareSpaceMax = 8
+)
+
+func isGLMNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// bareTail implements bareNamer: the length of the suffix of text that is a
+// bare-body name candidate (0: none). afterSpace says whether the output
+// before text ends in whitespace or has no content yet. exact asks for a
+// complete name (the <arg_key> is there) rather than a possible prefix.
+func (g *glm47) bareTail(text []byte, afterSpace, exact bool) int {
+	end := len(text)
+	for end > 0 && isSpace(text[end-1]) && len(text)-end < bareSpaceMax {
+		end--
+	}
+	if end > 0 && isSpace(text[end-1]) {
+		return 0 // more whitespace than a name is followed by
+	}
+	start := end
+	for start > 0 && isGLMNameByte(text[start-1]) && end-start <= glmBareMax {
+		start--
+	}
+	switch {
+	case start == end, end-start > glmBareMax:
+		return 0
+	case start > 0 && !isSpace(text[start-1]):
+		return 0
+	case start == 0 && !afterSpace:
+		return 0
+	}
+	if len(g.names) > 0 {
+		name, ok := text[start:end], false
+		for _, n := range g.names {
+			if exact && n == string(name) || !exact && len(n) >= len(name) && n[:len(name)] == string(name) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return 0
+		}
+	}
+	return len(text) - start
+}
+
+func (g *glm47) bareArg() int { return glmOpenKey }
+
+// openBare starts a bare body whose name (with trailing whitespace) was
+// held by the text state and whose <arg_key> was just consumed.
+func (g *glm47) openBare(name []byte) {
+	g.open(glmOpenBlock)
+	g.bare = true
+	g.attr = append(g.attr[:0], name...)
+	g.nameDone()
+	g.st, g.attr = glKey, g.attr[:0]
 }
 
 func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
@@ -199,6 +279,9 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 			// Text between pairs is dropped (Dynamo reads the pairs with a
 			// global match, which skips it).
 			pos, mi := g.pairsM.find(b[i:], final)
+			if !g.loose && hasNonSpace(b[i:i+pos]) {
+				g.loose = true
+			}
 			if mi < 0 {
 				if i+pos < len(b) {
 					return i + pos, blockHold
@@ -279,7 +362,12 @@ func (g *glm47) malformed() {
 }
 
 func (g *glm47) finish() {
-	// No end-of-stream recovery for GLM (§4.4, §6.9).
+	// No end-of-stream recovery for a GLM block (§4.4, §6.9); a bare body
+	// whose last value closed, with only whitespace after it, is complete.
+	if g.bare && g.started && g.st == glPairs && !g.loose {
+		g.end()
+		return
+	}
 	g.abandon()
 	g.st = glName
 }

@@ -14,6 +14,12 @@ const (
 	hmCall      = "<|call|>"
 
 	hmFunctions = "functions."
+
+	// hmLead is how an output starts that continues the assistant header the
+	// prompt opened (<|start|>assistant at the end of the prompt) with a
+	// recipient; hmRole stands in for the prompt's part of that header.
+	hmLead = " to="
+	hmRole = hmStart + "assistant"
 )
 
 // Marker kinds (marker.arg) of the Harmony matcher.
@@ -52,7 +58,8 @@ func (s harmonyState) String() string { return enumName(harmonyStateNames[:], s,
 // Routing, decided when the header ends at <|message|>:
 //
 //   - recipient functions.NAME (on any channel, in the role or the channel
-//     header): a tool call named NAME whose arguments are the body, a JSON
+//     header, including the header the prompt opened when the output starts
+//     with " to="): a tool call named NAME whose arguments are the body, a JSON
 //     object streamed as the model's bytes. With calls off (gpt_oss without
 //     the harmony tool parser) the message is forwarded to content as its raw
 //     envelope bytes instead (§4.8).
@@ -84,6 +91,8 @@ type harmony struct {
 	sep      bool   // hsText: emit the "\n" separator before the body's first byte
 	seenR    bool   // a reasoning message has emitted text
 	seenC    bool   // a content message has emitted text
+	lead     bool   // nothing consumed yet: the output may continue the prompt's header
+	synth    int    // bytes of hdr that stand in for the prompt's header (not the model's)
 	vs       jsonScan
 }
 
@@ -152,16 +161,31 @@ func (h *harmony) open(int) {
 	h.hdr = h.hdr[:0]
 	h.roleEnd, h.chanAt = -1, -1
 	h.overflow, h.raw, h.reason, h.sep = false, false, false, false
+	h.synth = 0
 }
 
 func (h *harmony) reset() {
 	h.open(-1)
 	h.hdr = shrink(h.hdr)
 	h.seenR, h.seenC = false, false
+	h.lead = true
 	h.vs.reset()
 }
 
 func (h *harmony) feed(b []byte, final bool) (int, blockStatus) {
+	if h.lead && h.st == hsOut {
+		// An output that starts with " to=" continues the assistant header
+		// the prompt opened: the header carries a recipient exactly as a
+		// later <|start|>assistant to=… header would.
+		if len(b) < len(hmLead) && !final && hmLead[:len(b)] == string(b) {
+			return 0, blockHold
+		}
+		h.lead = false
+		if len(b) >= len(hmLead) && string(b[:len(hmLead)]) == hmLead {
+			h.beginHeader(hmRole, false)
+			h.synth = len(h.hdr)
+		}
+	}
 	i := 0
 	for i < len(b) {
 		var n int
@@ -326,7 +350,7 @@ func (h *harmony) route() {
 			return
 		}
 		h.raw = true
-		h.p.emitContent(h.out.copyBytes(h.hdr))
+		h.p.emitContent(h.out.copyBytes(h.hdr[h.synth:]))
 		h.p.emitContent(h.out.copyString(hmMessage))
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -17,12 +18,14 @@ import (
 //
 //   - the buffered result equals the case's expectation;
 //   - the event stream (adjacent text merged) is identical fed whole, byte by
-//     byte, rune by rune, split at every single point, in seeded random chunk
-//     sizes, and in the captured chunks when the case has them;
+//     byte, rune by rune, split at every single point (sampled past
+//     everySplitMax bytes, with more random chunkings instead), in seeded
+//     random chunk sizes, and in the captured chunks when the case has them;
 //   - no markup in content or reasoning;
 //   - every event stream is well formed (calls open, stream fragments and
 //     close in order; ended calls carry one valid JSON object; no text event
-//     ends inside a character);
+//     ends inside a character; one Feed never returns two adjacent text
+//     events of one kind);
 //   - held-back bytes stay bounded by the longest marker plus a partial rune;
 //   - whole-call mode yields the same calls.
 func TestInvariants(t *testing.T) {
@@ -63,7 +66,11 @@ func streamOf(t *testing.T, p *Parser, chunks [][]byte, how string) ([]normEvent
 	}
 	add := func(evs []Event) {
 		acc.Add(evs)
-		for _, e := range evs {
+		for i, e := range evs {
+			if i > 0 && (e.Kind == EventContent || e.Kind == EventReasoning) && evs[i-1].Kind == e.Kind {
+				t.Fatalf("%s: two adjacent %s events from one call (%q, %q): adjacent text of one kind is one event",
+					how, e.Kind, evs[i-1].Text, e.Text)
+			}
 			if err := wf.check(e); err != nil {
 				t.Fatalf("%s: %v (event %v)", how, err, e)
 			}
@@ -119,6 +126,9 @@ func (w *wellFormed) check(e Event) error {
 		if e.Index != w.starts {
 			return fmt.Errorf("call index %d, want %d", e.Index, w.starts)
 		}
+		if !utf8.Valid(e.Name) {
+			return fmt.Errorf("call name is not valid UTF-8: %q", e.Name)
+		}
 		if len(e.Name) == 0 || len(e.ID) == 0 {
 			return fmt.Errorf("call start without name or id")
 		}
@@ -141,6 +151,9 @@ func (w *wellFormed) check(e Event) error {
 		if !json.Valid([]byte(a)) || !strings.HasPrefix(a, "{") {
 			return fmt.Errorf("call %d ended with arguments that are not one JSON object: %q", e.Index, a)
 		}
+		if !utf8.ValidString(a) || hasLoneSurrogate(a) {
+			return fmt.Errorf("call %d ended with arguments that are not valid UTF-8 JSON: %q", e.Index, a)
+		}
 		w.open = false
 	case EventToolCallAbandoned:
 		if !w.open || e.Index != w.idx {
@@ -151,6 +164,22 @@ func (w *wellFormed) check(e Event) error {
 		return fmt.Errorf("unknown event kind %d", e.Kind)
 	}
 	return nil
+}
+
+// hasLoneSurrogate reports whether JSON text a holds a \uXXXX escape of a
+// surrogate that is not part of a high-low pair.
+func hasLoneSurrogate(a string) bool {
+	for i := 0; i < len(a); i++ {
+		if a[i] != '\\' {
+			continue
+		}
+		n, rep, _ := argDecide([]byte(a[i:]), true)
+		if rep != "" {
+			return true
+		}
+		i += n - 1 // past the escape (an escaped backslash is no escape)
+	}
+	return false
 }
 
 func maxMarkerLen(p *Parser) int {
@@ -198,17 +227,28 @@ func checkRun(t *testing.T, r run) {
 	same := func(how string, chunks [][]byte) {
 		t.Helper()
 		got, _, _ := streamOf(t, p, chunks, how)
+		if slices.Equal(whole, got) {
+			return // the common case, without cmp's reflection
+		}
 		if diff := cmp.Diff(whole, got); diff != "" {
 			t.Fatalf("%s: event stream differs from the whole feed (-whole +%s):\n%s", how, how, diff)
 		}
 	}
 	same("bytes", splitEvery(in, 1))
 	same("runes", splitRunes(in))
-	for i := 1; i < len(in); i++ {
+	for _, i := range splitPoints(in) {
 		same(fmt.Sprintf("split@%d", i), [][]byte{in[:i], in[i:]})
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
 		same(fmt.Sprintf("random(seed=%d)", seed), splitRandom(in, seed))
+	}
+	if len(in) > everySplitMax {
+		// Past everySplitMax the two-way splits are sampled; many more
+		// seeded chunkings of small and mixed sizes put a chunk boundary
+		// at almost every position of the markup.
+		for seed := uint64(5); seed < 5+extraChunkings; seed++ {
+			same(fmt.Sprintf("random(seed=%d)", seed), splitRandomMax(in, seed, 2+int(seed%31)))
+		}
 	}
 	if len(r.c.Chunks) > 0 {
 		var cs [][]byte
@@ -284,6 +324,53 @@ func compareExpected(t *testing.T, how string, got Result, abandoned int, want f
 	if abandoned >= 0 && abandoned != want.Abandoned {
 		t.Errorf("%s: %d abandoned calls, want %d", how, abandoned, want.Abandoned)
 	}
+}
+
+// everySplitMax is the input size up to which the harness feeds every
+// two-way split. Checking every split point costs time quadratic in the input
+// size, and a few 10–14 KB cases would dominate the whole suite under -race
+// (about 1,100 CPU-seconds before this limit), so larger inputs get every
+// split within edgeSplits bytes of either end (where the fixtures' markup
+// is), sampledSplits seeded points in between, and extraChunkings more
+// seeded random chunkings. Every class of check still runs on every case.
+const (
+	everySplitMax  = 2 << 10
+	edgeSplits     = 128
+	sampledSplits  = 32
+	extraChunkings = 32
+)
+
+// splitPoints returns the two-way split positions the harness checks for in:
+// all of them up to everySplitMax bytes, otherwise the edges plus a seeded
+// sample (deterministic per input length).
+func splitPoints(in []byte) []int {
+	var pts []int
+	if len(in) <= everySplitMax {
+		for i := 1; i < len(in); i++ {
+			pts = append(pts, i)
+		}
+		return pts
+	}
+	for i := 1; i <= edgeSplits; i++ {
+		pts = append(pts, i, len(in)-i)
+	}
+	rng := rand.New(rand.NewPCG(uint64(len(in)), 0x5eed))
+	for range sampledSplits {
+		pts = append(pts, edgeSplits+1+rng.IntN(len(in)-2*edgeSplits-1))
+	}
+	return pts
+}
+
+// splitRandomMax cuts b into seeded random chunks of 1 to max bytes.
+func splitRandomMax(b []byte, seed uint64, max int) [][]byte {
+	rng := rand.New(rand.NewPCG(seed, seed*104729))
+	var out [][]byte
+	for len(b) > 0 {
+		n := min(1+rng.IntN(max), len(b))
+		out = append(out, b[:n])
+		b = b[n:]
+	}
+	return out
 }
 
 func splitEvery(b []byte, n int) [][]byte {

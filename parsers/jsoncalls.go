@@ -40,6 +40,7 @@ type jsonCalls struct {
 	idWait int
 
 	starts int // calls started so far (never reset): lets a grammar see a commit
+	ends   int // calls ended so far (never reset)
 
 	st      jcState
 	inArray bool
@@ -160,6 +161,7 @@ func (j *jsonCalls) objectEnd() {
 			j.out.argsString("{}")
 		}
 		j.out.endCall()
+		j.ends++
 	}
 	j.started = false
 	if j.inArray {
@@ -491,7 +493,7 @@ func (j *jsonCalls) argBytes(b []byte) {
 		j.markBad()
 		return
 	}
-	j.pending = append(j.pending, b...)
+	j.pending = appendHeld(j.pending, b, j.limit)
 	if j.idWait > 0 && len(j.pending) > j.idWait {
 		j.startIfReady()
 	}

@@ -21,7 +21,10 @@ package parsers
 //     arguments begin ("arguments" or "parameters" is required here, as in
 //     vLLM). A body that closes, breaks or reaches the limit before it
 //     commits is released as content, together with the separator before it;
-//     a JSON-formatted answer is delayed, never corrupted.
+//     a JSON-formatted answer is delayed, never corrupted. A body that
+//     committed and then breaks (a syntax error) before any of its calls
+//     ended is released as content unchanged too — its call is abandoned —
+//     while its bytes fit the per-call limit (llama3_json only).
 //
 // Between the calls of a group, ';' and whitespace are markup. Whitespace not
 // followed by another call follows the whitespace-after-a-call rule; a ';'
@@ -35,6 +38,14 @@ type llama3JSON struct {
 	spec bool   // the body has not committed: its bytes may still be content
 	semi bool   // the gap holds the ';' separator
 	buf  []byte // held bytes: whitespace after the tag, the gap between calls, a speculative body (with its gap)
+
+	// releaseBroken (llama3_json): a bare body that committed and then
+	// breaks before any of its calls ended is released as content,
+	// unchanged. Its bytes stay in buf (bounded by the per-call limit:
+	// past it the body can no longer be released and is dropped).
+	releaseBroken bool
+	kept          bool // buf holds the committed bare body
+	ends0         int  // body.ends when the body began
 }
 
 // l3State is where a llama3JSON block is.
@@ -64,14 +75,17 @@ func init() {
 			"dropped up to the next tag (or the end), text that is not JSON is content with the tag removed; bare JSON " +
 			"(start of output, or after a call and `;`/whitespace) is a call only with a string `name` and an " +
 			"`arguments`/`parameters` key: until that is decided it is held (up to the per-call limit) and released as " +
-			"content when it closes, breaks or outgrows the limit",
+			"content when it closes, breaks or outgrows the limit; a bare body that became a call and then hits a JSON syntax " +
+			"error before any of its calls ended is released as content unchanged (its call abandoned), while it fits the limit",
 		Truncated: "a closed object is a call; a committed call cut mid-value is abandoned and dropped; an undecided bare " +
 			"object is content; whitespace or `;` after the last call is dropped",
 	}, newLlama3JSON, "llama3_json", "llama4_json", "llama3")
 }
 
 func newLlama3JSON(p *Parser) toolGrammar {
-	return newLlama3(p, "<|python_tag|>")
+	g := newLlama3(p, "<|python_tag|>")
+	g.releaseBroken = true
+	return g
 }
 
 // newLlama3 builds the machine; skipTo lists every opener of the owning
@@ -122,6 +136,8 @@ func (g *llama3JSON) open(arg int) {
 // bytes already in buf (a gap) stay held with it.
 func (g *llama3JSON) beginBody(spec bool) {
 	g.spec = spec
+	g.kept = false
+	g.ends0 = g.body.ends
 	g.body.requireArgs = spec
 	g.body.begin()
 	g.st = l3Body
@@ -161,7 +177,7 @@ func (g *llama3JSON) feedTag(b []byte) (int, blockStatus) {
 		return i, g.releaseWith(b[:i])
 	}
 	if i == len(b) {
-		g.buf = append(g.buf, b...)
+		g.buf = appendHeld(g.buf, b, g.p.limit)
 		return i, blockMore
 	}
 	if c := b[i]; c == '{' || c == '[' {
@@ -178,10 +194,28 @@ func (g *llama3JSON) feedTag(b []byte) (int, blockStatus) {
 func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 	if !g.spec {
 		n, r := g.body.feed(b)
+		if g.kept {
+			if len(g.buf)+n > g.p.limit || g.body.ends != g.ends0 {
+				// Too long to release, or a call of it ended: the body
+				// stands as calls.
+				g.kept = false
+				g.buf = g.buf[:0]
+			} else {
+				g.buf = appendHeld(g.buf, b[:n], g.p.limit)
+			}
+		}
 		switch r {
 		case jcEnd:
 			g.st = l3Gap
+			g.kept = false
+			g.buf = g.buf[:0]
 		case jcBad:
+			if g.kept {
+				// A bare body that looked like a call broke: its call was
+				// abandoned; the body is content, unchanged.
+				g.kept = false
+				return n, g.releaseWith(nil)
+			}
 			g.st = l3Skip
 		}
 		return n, blockMore
@@ -194,18 +228,35 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 	n, r := g.body.feed(part)
 	if g.body.starts != before {
 		g.spec = false // a call started: the body is a call (group)
-		g.buf = g.buf[:0]
+		if g.releaseBroken {
+			g.kept = true
+			g.buf = appendHeld(g.buf, part[:n], g.p.limit)
+		} else {
+			g.buf = g.buf[:0]
+		}
 	} else {
-		g.buf = append(g.buf, part[:n]...)
+		g.buf = appendHeld(g.buf, part[:n], g.p.limit)
 	}
 	switch {
 	case r == jcEnd && !g.spec:
 		g.st = l3Gap
+		g.kept = false
+		g.buf = g.buf[:0]
+	case r == jcBad && !g.spec && g.kept && g.body.ends == g.ends0:
+		g.kept = false
+		return n, g.releaseWith(nil)
 	case r == jcBad && !g.spec:
+		g.kept = false
+		g.buf = g.buf[:0]
 		g.st = l3Skip
 	case r != jcMore:
 		// Closed or broken before it became a call: content.
 		return n, g.releaseWith(nil)
+	case !g.spec:
+		if len(g.buf) >= g.p.limit {
+			g.kept = false // too long to release if it breaks
+			g.buf = g.buf[:0]
+		}
 	case len(g.buf) >= g.p.limit:
 		// Too long to hold: content. The limit may cut a character; its
 		// first bytes go back to the text state with the rest of it.
@@ -229,7 +280,7 @@ func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
 		if len(g.buf)+i > g.p.limit {
 			return i, g.releaseWith(b[:i])
 		}
-		g.buf = append(g.buf, b[:i]...)
+		g.buf = appendHeld(g.buf, b[:i], g.p.limit)
 		if c == '{' || c == '[' {
 			// Another object of the group: a call if it has the call shape.
 			g.semi = false
@@ -248,7 +299,7 @@ func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
 	if len(g.buf)+i > g.p.limit {
 		return i, g.releaseWith(b)
 	}
-	g.buf = append(g.buf, b...)
+	g.buf = appendHeld(g.buf, b, g.p.limit)
 	return i, blockMore
 }
 
@@ -283,13 +334,14 @@ func (g *llama3JSON) finish() {
 			g.body.finish()
 		}
 	}
+	g.kept = false
 	g.buf = g.buf[:0]
 	g.semi = false
 }
 
 func (g *llama3JSON) reset() {
 	g.st = l3Tag
-	g.spec, g.semi = false, false
+	g.spec, g.semi, g.kept = false, false, false
 	g.buf = shrink(g.buf)
 	g.body.begin()
 }

@@ -1,7 +1,5 @@
 package parsers
 
-import "bytes"
-
 // mistral is Mistral's tool-call grammar in all its wire forms (GRAMMARS.md
 // §6.3 and §8.1); production traffic mixes them:
 //
@@ -15,8 +13,10 @@ import "bytes"
 // call has its own "[TOOL_CALLS]"; whitespace between calls is markup.
 //
 // Names and ids run up to "[CALL_ID]", "[ARGS]" or '{' and are trimmed; a
-// name or id with whitespace inside, an empty name, or one longer than the
-// per-call limit is malformed. The call starts when the name (and the id,
+// '[' that does not start one of those markers, whitespace inside an id, an
+// empty name, or a token longer than the per-call limit is malformed. A name
+// with whitespace inside that is not followed by a terminator is prose: the
+// marker is removed and the text is content. The call starts when the name (and the id,
 // when "[CALL_ID]" is present) is complete; the arguments are the JSON
 // object, streamed as the model's bytes, ending when it closes.
 //
@@ -43,8 +43,9 @@ type mistral struct {
 
 	st   msState
 	tok  []byte // the name or id being read
+	lead []byte // whitespace between "[TOOL_CALLS]" and the name (content if prose follows)
 	name []byte // the complete name (while the id is read)
-	mark int    // start of the bytes after whitespace inside tok (-1: none)
+	br   int    // start of a possible marker ('[') inside tok (-1: none)
 }
 
 // msState is where a mistral block is.
@@ -77,10 +78,11 @@ func init() {
 	registerTool(ToolInfo{
 		Openers: []string{mistralOpen},
 		Closers: []string{"[/TOOL_CALLS]", mistralArgs, mistralCallID},
-		Malformed: "a name or id with whitespace inside, an empty name, arguments that are not a JSON object, or a " +
+		Malformed: "a name or id with a '[' that does not start [ARGS]/[CALL_ID], whitespace inside an id, an empty name, arguments that are not a JSON object, or a " +
 			"pre-v11 body that breaks: the call is abandoned (if it started) and dropped up to the next `[TOOL_CALLS]` " +
 			"(or the end); pre-v11 elements that are not call objects are skipped; `[/TOOL_CALLS]`, `[ARGS]` and " +
-			"`[CALL_ID]` outside a call are removed, `</s>` right after a call too",
+			"`[CALL_ID]` outside a call are removed, `</s>` right after a call too; `[TOOL_CALLS]` followed by prose (a would-be name " +
+			"with whitespace inside, not followed by a terminator) is content with the marker removed",
 		Truncated: "a closed arguments object is a call; arguments cut mid-value are abandoned; a name or id cut by the " +
 			"end is dropped; in an unclosed pre-v11 array every closed element is a call",
 	}, newMistral, "mistral")
@@ -115,8 +117,9 @@ func (g *mistral) textMarkers() []marker {
 func (g *mistral) open(int) {
 	g.st = msStart
 	g.tok = g.tok[:0]
+	g.lead = g.lead[:0]
 	g.name = g.name[:0]
-	g.mark = -1
+	g.br = -1
 }
 
 func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
@@ -129,6 +132,11 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 			for n < len(b)-i && isSpace(b[i+n]) {
 				n++
 			}
+			if len(g.lead)+n > g.p.limit {
+				g.fail()
+				break
+			}
+			g.lead = append(g.lead, b[i:i+n]...)
 			if i+n < len(b) {
 				if c := b[i+n]; c == '[' || c == '{' {
 					g.body.begin()
@@ -147,7 +155,7 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 				g.st = msSkip
 			}
 		case msName, msID:
-			n = g.feedToken(b[i:])
+			n, st = g.feedToken(b[i:])
 		case msArgsWait:
 			for n < len(b)-i && isSpace(b[i+n]) {
 				n++
@@ -197,70 +205,79 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 
 // feedToken reads name or id bytes up to "[CALL_ID]" (names only), "[ARGS]"
 // or '{'. Bytes are kept (bounded) until a terminator decides them; a
-// "[TOOL_CALLS]" inside the token starts a new call.
-func (g *mistral) feedToken(b []byte) int {
+// "[TOOL_CALLS]" inside the token starts a new call. A '[' that does not
+// start one of those markers is never part of a name or id: the call is
+// malformed. Whitespace inside a name followed by anything but a terminator
+// is prose, not a name: the bytes after "[TOOL_CALLS]" are released as
+// content (blockText) and the text state scans on from c.
+func (g *mistral) feedToken(b []byte) (int, blockStatus) {
 	for i, c := range b {
 		if c == '{' {
+			if g.br >= 0 {
+				g.fail() // a '[' that started no marker
+				return i, blockMore
+			}
 			if g.endToken(0) {
 				g.vs.reset()
 				g.st = msArgs
 			}
-			return i
+			return i, blockMore
 		}
 		if len(g.tok) == 0 && isSpace(c) {
-			continue // leading whitespace
+			continue // leading whitespace (of an id)
+		}
+		if g.br < 0 && c != '[' && !isSpace(c) && len(g.tok) > 0 && isSpace(g.tok[len(g.tok)-1]) {
+			// After whitespace only a terminator may follow.
+			if g.st == msName {
+				g.prose()
+				return i, blockText
+			}
+			g.fail()
+			return i + 1, blockMore
+		}
+		if c == '[' && g.br < 0 {
+			g.br = len(g.tok)
 		}
 		g.tok = append(g.tok, c)
-		if c == ']' {
-			switch {
-			case bytes.HasSuffix(g.tok, []byte(mistralArgs)):
-				if g.endToken(len(mistralArgs)) {
-					g.st = msArgsWait
-				}
-				return i + 1
-			case g.st == msName && bytes.HasSuffix(g.tok, []byte(mistralCallID)):
-				g.endToken(len(mistralCallID))
-				return i + 1
-			case bytes.HasSuffix(g.tok, []byte(mistralOpen)):
-				// A new call before this one was complete: this one is
-				// dropped (nothing of it started).
-				g.open(0)
-				return i + 1
-			}
-		}
-		if !g.tokenOK(c) {
+		if len(g.tok) > g.p.limit {
 			g.fail()
-			return i + 1
+			return i + 1, blockMore
+		}
+		if g.br < 0 {
+			continue
+		}
+		t := g.tok[g.br:]
+		switch {
+		case string(t) == mistralArgs:
+			if g.endToken(len(mistralArgs)) {
+				g.st = msArgsWait
+			}
+			return i + 1, blockMore
+		case g.st == msName && string(t) == mistralCallID:
+			g.endToken(len(mistralCallID))
+			return i + 1, blockMore
+		case string(t) == mistralOpen:
+			// A new call before this one was complete: this one is
+			// dropped (nothing of it started).
+			g.open(0)
+			return i + 1, blockMore
+		case !isPrefix(t, mistralArgs) && !isPrefix(t, mistralOpen) && !(g.st == msName && isPrefix(t, mistralCallID)):
+			g.fail()
+			return i + 1, blockMore
 		}
 	}
-	return len(b)
+	return len(b), blockMore
 }
 
-// tokenOK checks the token after appending c: whitespace may only trail it
-// (before a terminator), and it is bounded by the per-call limit.
-func (g *mistral) tokenOK(c byte) bool {
-	if len(g.tok) > g.p.limit {
-		return false
-	}
-	if isSpace(c) {
-		return true
-	}
-	if g.mark < 0 {
-		// The first non-space byte after whitespace starts the mark.
-		if k := len(g.tok) - 1; k > 0 && isSpace(g.tok[k-1]) {
-			g.mark = k
-		} else {
-			return true
-		}
-	}
-	// After whitespace only a terminator may follow.
-	t := g.tok[g.mark:]
-	for _, m := range [...]string{mistralArgs, mistralCallID, mistralOpen} {
-		if len(t) <= len(m) && string(t) == m[:len(t)] {
-			return true
-		}
-	}
-	return false
+func isPrefix(b []byte, s string) bool { return len(b) <= len(s) && string(b) == s[:len(b)] }
+
+// prose releases the bytes after "[TOOL_CALLS]" (the whitespace and the
+// would-be name) as content: the marker was followed by prose, not a call.
+func (g *mistral) prose() {
+	out := &g.p.out
+	g.p.emitContent(out.copyBytes(g.lead))
+	g.p.emitContent(out.copyBytes(g.tok))
+	g.open(0)
 }
 
 // endToken completes the name or id (its terminator, of length cut, is at
@@ -268,7 +285,7 @@ func (g *mistral) tokenOK(c byte) bool {
 // reports whether the call started.
 func (g *mistral) endToken(cut int) bool {
 	t := trimSpace(g.tok[:len(g.tok)-cut])
-	g.mark = -1
+	g.br = -1
 	if g.st == msName {
 		if len(t) == 0 {
 			g.fail() // an empty name is not a call
@@ -336,5 +353,6 @@ func (g *mistral) finish() {
 func (g *mistral) reset() {
 	g.open(0)
 	g.tok = shrink(g.tok)
+	g.lead = shrink(g.lead)
 	g.body.begin()
 }

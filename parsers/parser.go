@@ -34,6 +34,23 @@ type framing interface {
 	frames() bool
 }
 
+// bareNamer is implemented by grammars whose call body may come without its
+// opener, starting with a name in the text (glm47's bare body). The text
+// state holds a trailing candidate name until the next bytes decide it; the
+// marker with opener arg bareArg confirms it.
+type bareNamer interface {
+	// bareTail returns the length of the suffix of text that is a candidate
+	// name (0: none). afterSpace reports whether the content before text
+	// ends in whitespace or is empty; exact is set when the confirming
+	// marker follows text (the name must be complete, not a prefix).
+	bareTail(text []byte, afterSpace, exact bool) int
+	// bareArg is the opener arg of the confirming marker.
+	bareArg() int
+	// openBare starts the call block after the confirming marker; name is
+	// the candidate bareTail measured.
+	openBare(name []byte)
+}
+
 // blockStatus is what a grammar's feed stopped at.
 type blockStatus uint8
 
@@ -67,6 +84,7 @@ type Parser struct {
 	cfg    Config
 	reason *reasoningSpec // nil: no reasoning parser (or a framing grammar handles it)
 	tool   toolGrammar    // nil: no tool parser
+	bare   bareNamer      // tool, when its bodies may come without an opener
 	framed bool           // tool owns the whole stream
 	textMs [2][2]matcher  // content state, by [contentStart][reasoning openers legal]
 	reasM  matcher        // reasoning state
@@ -112,7 +130,6 @@ func New(cfg Config) (*Parser, error) {
 			return p, nil
 		}
 		p.reason = spec
-		p.reasM = newMatcher(spec.reasoningMarkers()...)
 		p.label = []byte(spec.label)
 	}
 	if cfg.ToolParser != "" {
@@ -121,6 +138,7 @@ func New(cfg Config) (*Parser, error) {
 			return nil, err
 		}
 		p.tool = g
+		p.bare, _ = g.(bareNamer)
 		if f, ok := g.(framing); ok && f.frames() {
 			if p.reason != nil {
 				return nil, fmt.Errorf("%w: tool parser %q frames the whole output and runs only with its own reasoning parser (or none), not %q",
@@ -128,6 +146,13 @@ func New(cfg Config) (*Parser, error) {
 			}
 			p.framed = true
 		}
+	}
+	if p.reason != nil {
+		var tool toolGrammar
+		if !p.framed {
+			tool = p.tool
+		}
+		p.reasM = newMatcher(p.reason.reasoningMarkers(tool)...)
 	}
 	for cs := 0; cs < 2; cs++ {
 		for op := 0; op < 2; op++ {
@@ -170,6 +195,27 @@ func (p *Parser) Reset() {
 			p.tool.open(-1)
 		}
 	}
+}
+
+// heldStep is the size past which a held buffer (a candidate, arguments
+// waiting for their name, a whole call) grows straight to the per-call
+// limit instead of doubling: it is then never copied again, so no Feed
+// stalls on copying a multi-megabyte buffer, and its capacity never exceeds
+// the limit.
+const heldStep = 64 << 10
+
+// appendHeld appends b to a held buffer dst bounded by limit (see heldStep).
+func appendHeld(dst, b []byte, limit int) []byte {
+	if n := len(dst) + len(b); n > cap(dst) && n > heldStep {
+		dst = growHeld(dst, max(limit, n))
+	}
+	return append(dst, b...)
+}
+
+func growHeld(dst []byte, c int) []byte {
+	nd := make([]byte, len(dst), c)
+	copy(nd, dst)
+	return nd
 }
 
 // maxRetained bounds the capacity a buffer keeps across Reset, so a pooled
@@ -346,6 +392,26 @@ func (p *Parser) scanText(b []byte, final bool) (int, bool) {
 		// text ends the start, and the rest is scanned again.
 		p.emitContent(b[:pos])
 		return pos, false
+	}
+	if p.bare != nil {
+		afterSpace := p.lastContent == 0 || isSpace(p.lastContent)
+		switch {
+		case mi >= 0 && m.ms[mi].act == actToolOpen && m.ms[mi].arg == p.bare.bareArg():
+			if k := p.bare.bareTail(b[:pos], afterSpace, true); k > 0 {
+				p.emitContent(b[:pos-k])
+				p.outStart, p.contentStart = false, false
+				p.mode = mCall
+				p.bare.openBare(b[pos-k : pos])
+				return pos + len(m.ms[mi].text), false
+			}
+		case mi < 0 && !final:
+			if k := p.bare.bareTail(b[:pos], afterSpace, false); k > 0 {
+				// A possible bare-body name: held until the next bytes
+				// decide it.
+				p.emitContent(b[:pos-k])
+				return pos - k, true
+			}
+		}
 	}
 	p.emitContent(b[:pos])
 	if mi < 0 {

@@ -95,8 +95,8 @@ type pythonic struct {
 
 // pyCall locates one call of the list in names and conv.
 type pyCall struct {
-	n0, n1 int // name
-	a0, a1 int // arguments
+	n0, n1 int32 // name
+	a0, a1 int32 // arguments
 }
 
 // pyCont is a container open inside an argument value.
@@ -196,7 +196,7 @@ func init() {
 }
 
 func newPythonic(p *Parser) toolGrammar {
-	return &pythonic{p: p, limit: p.limit, tags: newMatcher(
+	return &pythonic{p: p, limit: min(p.limit, pyMaxLimit), tags: newMatcher(
 		marker{text: pythonStart, act: actClose}, marker{text: pythonEnd, act: actClose})}
 }
 
@@ -255,13 +255,28 @@ func (g *pythonic) finish() {
 	g.st = pyAfter
 }
 
+// pyCallSize is what one parsed call costs in calls (four int32 offsets;
+// the limit is clamped to pyMaxLimit so they cannot overflow).
+const (
+	pyCallSize = 16
+	pyMaxLimit = 1 << 30
+)
+
+// held is what the candidate holds: its raw bytes and whitespace, and what
+// was parsed from them (names, converted arguments, call records, open
+// containers). The per-call limit bounds all of it, so a list of many small
+// calls retains no more than the limit.
+func (g *pythonic) held() int {
+	return len(g.ws) + len(g.raw) + len(g.conv) + len(g.names) + len(g.kw) + pyCallSize*len(g.calls) + 16*len(g.stk)
+}
+
 // keep records candidate bytes b (consumed from the current input): held in
 // raw, or emitted as content once the candidate outgrew the limit.
 func (g *pythonic) keep(b []byte) {
 	if len(b) == 0 {
 		return
 	}
-	if !g.released && len(g.ws)+len(g.raw)+len(b) > g.limit {
+	if !g.released && g.held()+len(b) > g.limit {
 		g.p.emitContent(g.p.out.copyBytes(g.ws))
 		g.p.emitContent(g.p.out.copyBytes(g.raw))
 		g.ws, g.raw = g.ws[:0], g.raw[:0]
@@ -271,7 +286,7 @@ func (g *pythonic) keep(b []byte) {
 		g.p.emitContent(b)
 		return
 	}
-	g.raw = append(g.raw, b...)
+	g.raw = appendHeld(g.raw, b, g.limit)
 }
 
 // fail releases the candidate as content; b[i] (not consumed) is where it
@@ -291,7 +306,7 @@ func (g *pythonic) fail(b []byte, i int) (int, blockStatus) {
 // succeed emits the calls of the list that closed at b[i-1]. done reports
 // that feed must return (n, st); otherwise it goes on after the list.
 func (g *pythonic) succeed(b []byte, i int) (n int, st blockStatus, done bool) {
-	if g.released || len(g.ws)+len(g.raw)+i-g.mark > g.limit {
+	if g.released || g.held()+i-g.mark > g.limit {
 		// Too long to have been held: it is content like any other
 		// candidate past the limit.
 		g.keep(b[g.mark:i])
@@ -414,7 +429,7 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 				return g.fail(b, i)
 			}
 			if !g.released {
-				g.calls = append(g.calls, pyCall{n0: len(g.names)})
+				g.calls = append(g.calls, pyCall{n0: int32(len(g.names))})
 				g.names = append(g.names, b[i:i+n]...)
 			}
 			i += n
@@ -429,7 +444,7 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 				continue
 			}
 			if !g.released {
-				g.calls[len(g.calls)-1].n1 = len(g.names)
+				g.calls[len(g.calls)-1].n1 = int32(len(g.names))
 			}
 			g.st = pyAfterCallee
 
@@ -439,7 +454,7 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 			}
 			i++
 			if !g.released {
-				g.calls[len(g.calls)-1].a0 = len(g.conv)
+				g.calls[len(g.calls)-1].a0 = int32(len(g.conv))
 			}
 			g.putS("{")
 			g.kwN, g.afterSep = 0, false
@@ -1137,7 +1152,7 @@ func (g *pythonic) endArg() {
 func (g *pythonic) endCall() {
 	g.putS("}")
 	if !g.released {
-		g.calls[len(g.calls)-1].a1 = len(g.conv)
+		g.calls[len(g.calls)-1].a1 = int32(len(g.conv))
 	}
 	g.afterSep = false
 	g.st = pyAfterCall

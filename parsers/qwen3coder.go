@@ -14,18 +14,21 @@ package parsers
 // Values are typed from the tool's schema (§5.2): strings stream as they
 // arrive without one framing newline on each side; typed values are
 // converted at </parameter>. A value whose </parameter> is missing ends at
-// </function> (§4.8). <function=…> without the wrapper is a call (back-off).
+// </function> (§4.8) or at a newline immediately followed by <parameter=,
+// where the next parameter starts (a string value containing exactly that
+// text is cut there: the accepted loss). <function=…> without the wrapper is a call (back-off).
 var qwen3CoderSpec = tagSpec{
-	blockOpen:  []string{"<tool_call>"},
-	blockClose: "</tool_call>",
-	fnOpen:     "<function=",
-	fnClose:    "</function>",
-	parOpen:    "<parameter=",
-	parClose:   "</parameter>",
-	fnEndsVal:  true,
-	trim:       trimFraming,
-	ents:       &htmlEntities,
-	conv:       convXML,
+	blockOpen:    []string{"<tool_call>"},
+	blockClose:   "</tool_call>",
+	fnOpen:       "<function=",
+	fnClose:      "</function>",
+	parOpen:      "<parameter=",
+	parClose:     "</parameter>",
+	fnEndsVal:    true,
+	nlParEndsVal: true,
+	trim:         trimFraming,
+	ents:         &htmlEntities,
+	conv:         convXML,
 }
 
 func init() {
@@ -36,7 +39,8 @@ func init() {
 			"lacks its '>' is abandoned and dropped up to </function>; an empty name parses and drops the function; a " +
 			"parameter outside a function (bare <parameter=) is dropped up to </function>; a value that cannot take its " +
 			"schema type stays a string",
-		Truncated: "a function needs </function> (a value without </parameter> ends there); one cut anywhere before it " +
+		Truncated: "a function needs </function> (a value without </parameter> ends there, or at a newline immediately followed by " +
+			"<parameter=, where the next parameter starts); one cut anywhere before it " +
 			"is abandoned, even after a complete parameter; </tool_call> may be missing",
 	}, func(p *Parser) toolGrammar { return newTagCalls(p, &qwen3CoderSpec) },
 		"qwen3_coder",

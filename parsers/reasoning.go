@@ -10,6 +10,9 @@ type reasoningSpec struct {
 	ends       []string // closers
 	forced     bool     // the output starts inside reasoning
 	toolStarts []string // tokens that end reasoning and stay in the content stream
+	// toolOpeners end reasoning like toolStarts, but only when the
+	// configured tool parser opens calls with them (qwen3's <tool_call>).
+	toolOpeners []string
 
 	label     string // stripped right after an opener when the span starts with it (gemma4 "thought\n")
 	atStart   bool   // openers count only at the start of the output, after whitespace (granite)
@@ -26,7 +29,9 @@ type reasoningSpec struct {
 // The marker-delimited reasoning grammars. Every parser of one group shares
 // the machine; they differ only in markers, forcing and tool-start tokens.
 var (
-	thinkPlain  = &reasoningSpec{name: "basic", starts: []string{"<think>"}, ends: []string{"</think>"}}
+	thinkPlain = &reasoningSpec{name: "basic", starts: []string{"<think>"}, ends: []string{"</think>"}}
+	qwen3Think = &reasoningSpec{name: "qwen3", starts: []string{"<think>"}, ends: []string{"</think>"},
+		toolOpeners: []string{"<tool_call>"}}
 	thinkForced = &reasoningSpec{name: "deepseek_r1", starts: []string{"<think>"}, ends: []string{"</think>"}, forced: true}
 	kimiK25     = &reasoningSpec{name: "kimi_k25", starts: []string{"<think>"}, ends: []string{"</think>"}, forced: true,
 		toolStarts: []string{"<|tool_calls_section_begin|>"}}
@@ -45,7 +50,8 @@ var (
 )
 
 func init() {
-	registerReasoning(thinkPlain, "basic", "qwen", "qwen3", "nemotron_deci", "glm45", "glm47")
+	registerReasoning(thinkPlain, "basic", "qwen", "nemotron_deci", "glm45", "glm47")
+	registerReasoning(qwen3Think, "qwen3")
 	registerReasoning(thinkForced, "deepseek_r1", "deepseek-r1", "deepseek_v3", "deepseek_v3_1", "deepseek_v3_2",
 		"step3", "nemotron_nano", "nemotron3", "nemotron_v3", "nemotron_3")
 	registerReasoning(deepseekV4, "deepseek_v4", "deepseek-v4", "deepseekv4")
@@ -60,9 +66,21 @@ func init() {
 
 // reasoningMarkers returns the markers the reasoning state recognises: a
 // closer ends the span, an opener inside reasoning is markup (dropped), a
-// tool-start token ends the span without being consumed.
-func (r *reasoningSpec) reasoningMarkers() []marker {
+// tool-start token ends the span without being consumed — and so does a
+// toolOpeners token that tool (the configured tool grammar, or nil) opens
+// calls with.
+func (r *reasoningSpec) reasoningMarkers(tool toolGrammar) []marker {
 	var ms []marker
+	if tool != nil {
+		for _, t := range r.toolOpeners {
+			for _, m := range tool.textMarkers() {
+				if m.act == actToolOpen && m.text == t && !m.atStart {
+					ms = append(ms, marker{text: t, act: actToolStart})
+					break
+				}
+			}
+		}
+	}
 	for _, t := range r.ends {
 		ms = append(ms, marker{text: t, act: actReasonEnd})
 	}

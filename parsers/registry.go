@@ -31,7 +31,11 @@ type ReasoningInfo struct {
 	Ends       []string // closing markers
 	Forced     bool     // output starts inside reasoning
 	ToolStarts []string // tokens that end reasoning and stay in the content stream
-	Framing    bool     // the grammar frames the whole output (channels/blocks), not marker pairs
+	// ToolOpeners end reasoning like ToolStarts, but only when the configured
+	// tool parser opens calls with them (qwen3's <tool_call>); without such a
+	// tool parser they are reasoning text.
+	ToolOpeners []string
+	Framing     bool // the grammar frames the whole output (channels/blocks), not marker pairs
 }
 
 type toolEntry struct {
@@ -96,7 +100,8 @@ func ReasoningParser(name string) (ReasoningInfo, bool) {
 		return ReasoningInfo{}, false
 	}
 	return ReasoningInfo{Name: strings.ToLower(name), Grammar: s.name, Starts: slices.Clone(s.starts), Ends: slices.Clone(s.ends),
-		Forced: s.forced, ToolStarts: slices.Clone(s.toolStarts), Framing: s.framer != nil}, true
+		Forced: s.forced, ToolStarts: slices.Clone(s.toolStarts), ToolOpeners: slices.Clone(s.toolOpeners),
+		Framing: s.framer != nil}, true
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -20,10 +20,14 @@ type tagSpec struct {
 	parOpen    string // parameter opener prefix; in text it opens a nameless, dropped function
 	parClose   string
 	fnEndsVal  bool // FN-CLOSE also ends a value whose PAR-CLOSE is missing (§4.8)
-	dsml       bool // parameter attributes carry string="true"/"false" (§5.4)
-	trim       trimRule
-	ents       *matcher
-	conv       convRule
+	// nlParEndsVal: a newline immediately followed by PAR-OPEN also ends a
+	// value whose PAR-CLOSE is missing, and the next parameter starts there
+	// (qwen3_coder; a string value containing exactly that text is cut).
+	nlParEndsVal bool
+	dsml         bool // parameter attributes carry string="true"/"false" (§5.4)
+	trim         trimRule
+	ents         *matcher
+	conv         convRule
 }
 
 // Opener args of a tag grammar's text markers.
@@ -49,6 +53,7 @@ type tagCalls struct {
 	bodyM  matcher // in a function, between parameters
 	skipM  matcher // in a malformed function
 	val    paramValue
+	nlPar  int // index of "\n"+PAR-OPEN in val.ends (-1: not an end)
 
 	st      tcState
 	drop    bool       // the function yields no call (empty name, orphan parameter, abandoned)
@@ -92,6 +97,11 @@ func newTagCalls(p *Parser, spec *tagSpec) *tagCalls {
 	ends := []marker{{text: spec.parClose}}
 	if spec.fnEndsVal {
 		ends = append(ends, marker{text: spec.fnClose})
+	}
+	g.nlPar = -1
+	if spec.nlParEndsVal {
+		g.nlPar = len(ends)
+		ends = append(ends, marker{text: "\n" + spec.parOpen})
 	}
 	g.val = paramValue{out: &p.out, limit: p.limit, ends: newMatcher(ends...), ents: spec.ents, trim: spec.trim, conv: spec.conv}
 	return g
@@ -209,10 +219,13 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 			if hold {
 				return i, blockHold
 			}
-			switch end {
-			case 0:
+			switch {
+			case end == 0:
 				g.st = tcBody
-			case 1: // FN-CLOSE ended the value (its PAR-CLOSE is missing)
+			case end > 0 && end == g.nlPar: // a new parameter ended the value (its PAR-CLOSE is missing)
+				g.st = tcKey
+				g.attr = g.attr[:0]
+			case end == 1: // FN-CLOSE ended the value (its PAR-CLOSE is missing)
 				g.endFunction()
 				return i, blockDone
 			}
