@@ -120,7 +120,7 @@ func TestStopsAndEOS(t *testing.T) {
 	require.Equal(t, engine.Stop{}, prep.Engine.Stop)
 	require.True(t, prep.Engine.IgnoreEOS)
 
-	// §5.2: a tool parser's end token that is an EOS id becomes visible
+	// Tool end tokens stay visible: a tool parser's end token that is an EOS id becomes visible
 	// (here </tool_call> is made an EOS id through the request: it must
 	// stay hidden, the request's stop ids win) …
 	p = New(tinyModel(t, ModelOptions{}), Options{})

@@ -44,7 +44,7 @@ type Prepared struct {
 	Engine engine.Request
 
 	// Parsers configures the parser for every choice. ToolParser is "" when
-	// tool parsing is off for this request (the §5.1 "jail" decision:
+	// tool parsing is off for this request (the "jail" decision:
 	// tool_choice none, no tools); InReasoning is the PRE.3 decision.
 	Parsers parsers.Config
 
@@ -81,10 +81,10 @@ type ResponsePlan struct {
 	// thinking disabled).
 	StripLeadingThink bool
 
-	// ImmediateTool is §5.1 immediate mode (no tool parser configured,
-	// tool_choice required or named): the output is the guided JSON itself,
-	// an array of {"name","parameters"} (ImmediateToolName "") or the
-	// arguments object of ImmediateToolName.
+	// ImmediateTool is immediate mode (tool_choice required or named, so
+	// guided decoding made the output the call JSON itself): an array of
+	// {"name","parameters"} (ImmediateToolName "") or the arguments object
+	// of ImmediateToolName.
 	ImmediateTool     bool
 	ImmediateToolName string
 

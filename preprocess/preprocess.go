@@ -362,7 +362,7 @@ func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api AP
 	prep.Engine.Sampling = samplingOf(req.Temperature, req.TopP, req.PresencePenalty, req.FrequencyPenalty, req.Seed, &req.EngineExt)
 	prep.Engine.Guided = guidedOf(req, choice, tc.Function)
 
-	// Tool end tokens stay visible (§5.2) when the tool parser runs.
+	// Tool end tokens stay visible (see PARSER_CASES.md, request decisions) when the tool parser runs.
 	var toolEnds []string
 	if d.ToolParser != "" {
 		if info, ok := parsers.ToolParser(d.ToolParser); ok {
@@ -387,7 +387,7 @@ func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api AP
 	return prep, nil
 }
 
-// finish assembles stops (PRE.5, §5.2, §6.1), checks the context length
+// finish assembles stops (PRE.5, visible tool end tokens, hidden and visible stops), checks the context length
 // and settles max_tokens.
 func (p *Preprocessor) finish(prep *Prepared, ext *openai.EngineExt, stop openai.Stop, stopIDs []uint32, maxTokens protocols.Opt[int], toolEnds []string) error {
 	m := p.model

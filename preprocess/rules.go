@@ -377,7 +377,7 @@ type Decision struct {
 	ShapeDetect, StripThinkFirst bool // PRE.4
 	StripLeadingThink            bool // PRE.6
 
-	// ImmediateTool is §5.1's immediate mode; ImmediateToolName the named
+	// ImmediateTool is immediate mode (the output is the guided call JSON); ImmediateToolName the named
 	// tool ("" for required).
 	ImmediateTool     bool
 	ImmediateToolName string
@@ -415,7 +415,7 @@ func Decide(s Situation) (Decision, error) {
 		return d, err
 	}
 
-	// §5.1: whether the tool parser runs.
+	// Whether the tool parser runs (the "jail" decision).
 	guided := s.HasTools && (s.ToolChoice == "required" || s.ToolChoice == "function")
 	switch {
 	case !s.HasTools:

@@ -247,7 +247,7 @@ type Sampling struct {
 	Seed              *int64
 }
 
-// Stop holds the assembled stop conditions (PREPROCESS §6.1).
+// Stop holds the assembled stop conditions: hidden vs visible stop ids and stop strings.
 type Stop struct {
 	// Strings are stop strings. They are hidden (not part of the output)
 	// unless IncludeStrings is set.

@@ -8,7 +8,7 @@ import (
 	"github.com/agentwire/agentwire/protocols"
 )
 
-// immediate parses guided tool-call output (§5.1 immediate mode: the
+// immediate parses guided tool-call output (immediate mode: the
 // request forced tool_choice required or named and no marker-based tool
 // parser applies): the content after reasoning is the guided JSON itself,
 // an array of {"name", "parameters"} objects (required) or the arguments

@@ -34,20 +34,20 @@ const UnsetDPRank = ^uint32(0)
 
 // NvExt is the request extension (newest Dynamo, strict).
 type NvExt struct {
-	GreedSampling      Opt[bool]           `json:"greed_sampling,omitzero"`       // force greedy sampling
-	UseRawPrompt       Opt[bool]           `json:"use_raw_prompt,omitzero"`       // skip the chat template
-	Annotations        []string            `json:"annotations,omitzero"`          // side-channel SSE annotations
-	BackendInstanceID  Opt[uint64]         `json:"backend_instance_id,omitzero"`  // pin a worker
-	TokenData          []uint32            `json:"token_data,omitzero"`           // pre-tokenized prompt
-	MaxThinkingTokens  Opt[uint32]         `json:"max_thinking_tokens,omitzero"`  // reasoning budget
-	CacheSalt          Opt[string]         `json:"cache_salt,omitzero"`           // KV-cache salt
-	ExtraFields        []string            `json:"extra_fields,omitzero"`         // opt-in response nvext fields
-	MetadataUpload     *MetadataUpload     `json:"metadata_upload,omitzero"`      // forwarded upload target
-	PrefillWorkerID    Opt[uint64]         `json:"prefill_worker_id,omitzero"`    // disaggregated pinning
-	DecodeWorkerID     Opt[uint64]         `json:"decode_worker_id,omitzero"`     // disaggregated pinning
-	DPRank             Opt[uint32]         `json:"dp_rank,omitzero"`              // data-parallel rank
-	PrefillDPRank      Opt[uint32]         `json:"prefill_dp_rank,omitzero"`      // prefill data-parallel rank
-	AgentHints         *AgentHints         `json:"agent_hints,omitzero"`          // §5.2
+	GreedSampling      Opt[bool]           `json:"greed_sampling,omitzero"`      // force greedy sampling
+	UseRawPrompt       Opt[bool]           `json:"use_raw_prompt,omitzero"`      // skip the chat template
+	Annotations        []string            `json:"annotations,omitzero"`         // side-channel SSE annotations
+	BackendInstanceID  Opt[uint64]         `json:"backend_instance_id,omitzero"` // pin a worker
+	TokenData          []uint32            `json:"token_data,omitzero"`          // pre-tokenized prompt
+	MaxThinkingTokens  Opt[uint32]         `json:"max_thinking_tokens,omitzero"` // reasoning budget
+	CacheSalt          Opt[string]         `json:"cache_salt,omitzero"`          // KV-cache salt
+	ExtraFields        []string            `json:"extra_fields,omitzero"`        // opt-in response nvext fields
+	MetadataUpload     *MetadataUpload     `json:"metadata_upload,omitzero"`     // forwarded upload target
+	PrefillWorkerID    Opt[uint64]         `json:"prefill_worker_id,omitzero"`   // disaggregated pinning
+	DecodeWorkerID     Opt[uint64]         `json:"decode_worker_id,omitzero"`    // disaggregated pinning
+	DPRank             Opt[uint32]         `json:"dp_rank,omitzero"`             // data-parallel rank
+	PrefillDPRank      Opt[uint32]         `json:"prefill_dp_rank,omitzero"`     // prefill data-parallel rank
+	AgentHints         *AgentHints         `json:"agent_hints,omitzero"`
 	RequestTimestampMs Opt[float64]        `json:"request_timestamp_ms,omitzero"` // trace replay / virtual time
 	RoutingConstraints *RoutingConstraints `json:"routing_constraints,omitzero"`  // router taints
 	Router             *RouterHints        `json:"router,omitzero"`               // router SLO hints
