@@ -18,8 +18,9 @@ import (
 //	           "prompt_tokens_details": {"cached_tokens"}} | null}
 //
 // and in-stream errors ({"error": {...}} or {"object": "error", ...}).
-// One fastjson.Parser is reused for every chunk; the outputs alias the
-// parser's buffer and the decoder's own buffers.
+// feedFast decodes the common chunk shape without fastjson; anything
+// else goes to feedJSON: one fastjson.Parser reused for every chunk. The
+// outputs alias the parser's buffer and the decoder's own buffers.
 type completionsDecoder struct {
 	p         fastjson.Parser
 	stopField string // the per-choice stop reason member
@@ -35,6 +36,11 @@ type completionsDecoder struct {
 	topSpan []span // per entry of lps
 	usage   Usage
 	fin     finishTracker
+
+	// The fast path's copies of text and stop strings, and their spans
+	// (two per output: text, stop reason).
+	text      []byte
+	textSpans []span
 }
 
 // span is a [start, end) range of a decoder buffer, turned into a slice
@@ -57,6 +63,14 @@ func (d *completionsDecoder) pop() (*Output, bool) {
 }
 
 func (d *completionsDecoder) feed(data []byte, isError bool) error {
+	if !isError && d.feedFast(data) {
+		return nil
+	}
+	return d.feedJSON(data, isError)
+}
+
+// feedJSON is the general decoder: any chunk, with fastjson.
+func (d *completionsDecoder) feedJSON(data []byte, isError bool) error {
 	d.outs, d.next = d.outs[:0], 0
 	v, err := d.p.ParseBytes(data)
 	if err != nil {
@@ -241,13 +255,18 @@ func finishOf(out *Output, fr, sr *fastjson.Value) error {
 	}
 	out.Finish = mapFinish(reason, hasStop)
 	if out.Finish == FinishError {
-		msg := "the engine failed the generation"
-		if len(reason) > len("error: ") && string(reason[:7]) == "error: " {
-			msg = "engine error: " + string(reason[7:])
-		}
-		out.Err = newError(ErrUpstream, 0, msg)
+		out.Err = finishError(reason)
 	}
 	return nil
+}
+
+// finishError is the Output.Err of an "error" or "error: <msg>" finish.
+func finishError(reason []byte) error {
+	msg := "the engine failed the generation"
+	if len(reason) > len("error: ") && string(reason[:7]) == "error: " {
+		msg = "engine error: " + string(reason[7:])
+	}
+	return newError(ErrUpstream, 0, msg)
 }
 
 func mapFinish(reason []byte, hasStop bool) Finish {

@@ -1,0 +1,162 @@
+package engine
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// fastChunkSeeds are completions chunks of the common shape and of the
+// shapes next to it (the fast path must decode the first and may give up
+// on the others, but never disagree with fastjson).
+var fastChunkSeeds = []string{
+	string(benchChunk),
+	`{"id":"c","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"a\nb\t\u00e9\/","logprobs":null,"finish_reason":null,"stop_reason":null,"token_ids":[1,2,3]}],"usage":null}`,
+	`{"id":"c","object":"text_completion","created":1,"model":"m","choices":[{"index":1,"text":"","logprobs":null,"finish_reason":"stop","stop_reason":"</answer>","token_ids":[]}],"usage":null}`,
+	`{"id":"c","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"x","logprobs":null,"finish_reason":"stop","stop_reason":151645,"token_ids":[151645]},{"index":1,"text":"y","finish_reason":"length","stop_reason":null}],"usage":null}`,
+	`{"id":"c","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"x","finish_reason":"error: boom","matched_stop":7}],"usage":null}`,
+	`{"choices":[{"text":"x","finish_reason":"stop","matched_stop":"END"}]}`,
+	` { "choices" : [ { "index" : 0 , "text" : "x" , "token_ids" : null } ] } ` + "\r\n",
+	`{"id":"c","object":"text_completion","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":4}}`,
+	`{"choices":[{"text":"x","logprobs":{"tokens":["x"],"token_logprobs":[-0.5],"top_logprobs":[{"x":-0.5}]}}]}`,
+	`{"object":"error","message":"boom","code":500}`,
+	`{"error":{"message":"boom"},"choices":[]}`,
+	`{"choices":[{"index":0,"text":"a"}],"choices":[{"index":1,"text":"b"}]}`,
+	`{"choices":[{"index":0,"index":1,"text":"a"}]}`,
+	`{"choices":[{"\u0069ndex":1,"text":"a"}]}`,
+	`{"choices":[{"index":01,"text":"a\ud83d\ude00"}]}`,
+	`{"choices":[{"index":0,"text":"a","token_ids":[4294967296]}]}`,
+	`{"choices":[{"index":2000,"text":"a"}]}`,
+	`{"choices":null}`,
+	`{"choices":[{"text":"a\"}]}`,
+	`{"choices":[{"text":"a\\"}]} x`,
+}
+
+// decodeBoth decodes data with the fast path (when it accepts it) and
+// with fastjson, each on a fresh decoder, and fails on any difference.
+func decodeBoth(t *testing.T, data []byte, stopField string, idsOnly bool) (fast bool) {
+	t.Helper()
+	newDec := func() *completionsDecoder {
+		d := &completionsDecoder{stopField: stopField, idsOnly: idsOnly}
+		d.reset(&Request{N: 3})
+		return d
+	}
+	fd, jd := newDec(), newDec()
+	if !fd.feedFast(data) {
+		return false
+	}
+	if err := jd.feedJSON(data, false); err != nil {
+		t.Fatalf("fast path accepted %q, fastjson fails it: %v", data, err)
+	}
+	opts := cmp.Options{
+		cmpopts.EquateEmpty(),
+		cmp.Comparer(func(a, b error) bool { return a == nil && b == nil || a != nil && b != nil && a.Error() == b.Error() }),
+	}
+	if diff := cmp.Diff(jd.outs, fd.outs, opts); diff != "" {
+		t.Fatalf("%q (stop field %s, ids only %v): outputs differ (-fastjson +fast):\n%s", data, stopField, idsOnly, diff)
+	}
+	if diff := cmp.Diff(jd.fin, fd.fin, cmp.AllowUnexported(finishTracker{})); diff != "" {
+		t.Fatalf("%q: finish tracking differs (-fastjson +fast):\n%s", data, diff)
+	}
+	return true
+}
+
+func TestFastPathAgrees(t *testing.T) {
+	accepted := 0
+	for _, s := range fastChunkSeeds {
+		for _, sf := range []string{"stop_reason", "matched_stop"} {
+			for _, ids := range []bool{false, true} {
+				if decodeBoth(t, []byte(s), sf, ids) {
+					accepted++
+				}
+			}
+		}
+	}
+	// The common shapes (the first seven seeds, under their stop field)
+	// must take the fast path, or it is dead code.
+	for _, s := range fastChunkSeeds[:7] {
+		sf := "stop_reason"
+		if strings.Contains(s, "matched_stop") {
+			sf = "matched_stop"
+		}
+		d := &completionsDecoder{stopField: sf}
+		d.reset(&Request{N: 3})
+		if !d.feedFast([]byte(s)) {
+			t.Errorf("fast path gave up on %s", s)
+		}
+	}
+	// Every chunk of the rendered recordings takes the fast path except
+	// the usage chunk.
+	for _, name := range fastPathRecordings(t) {
+		rec, err := LoadRecording(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(vllmWire(rec, "stop_reason", true), []byte("\n\n")) {
+			data, ok := bytes.CutPrefix(line, []byte("data: "))
+			if !ok || string(data) == "[DONE]" {
+				continue
+			}
+			if !decodeBoth(t, data, "stop_reason", false) && !bytes.Contains(data, []byte(`"usage":{`)) {
+				t.Errorf("%s: fast path gave up on %s", name, data)
+			}
+		}
+	}
+}
+
+// fastPathRecordings are the vLLM and SGLang recordings of the test data.
+func fastPathRecordings(t testing.TB) []string {
+	var names []string
+	for _, dir := range []string{"vllm/*/*.json", "sglang/*/*.json"} {
+		m, err := filepath.Glob(filepath.Join(streamsDir, dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, m...)
+	}
+	return names
+}
+
+// FuzzCompletionsFastPath: on any input the fast path either gives up or
+// yields exactly what the fastjson path yields.
+func FuzzCompletionsFastPath(f *testing.F) {
+	for _, s := range fastChunkSeeds {
+		f.Add([]byte(s))
+	}
+	for _, name := range fastPathRecordings(f) {
+		rec, err := LoadRecording(name)
+		if err != nil {
+			continue
+		}
+		// The first chunks and the last ones (finish, usage) of each:
+		// enough shapes, few enough seeds for a short fuzz run.
+		lines := bytes.Split(vllmWire(rec, "stop_reason", true), []byte("\n\n"))
+		if len(lines) > 8 {
+			lines = append(lines[:4:4], lines[len(lines)-4:]...)
+		}
+		for _, line := range lines {
+			if data, ok := bytes.CutPrefix(line, []byte("data: ")); ok {
+				f.Add(data)
+			}
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(streamsDir, "replays/agent-harness/text.sse")); err == nil {
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if d, ok := bytes.CutPrefix(line, []byte("data: ")); ok {
+				f.Add(d)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, sf := range []string{"stop_reason", "matched_stop"} {
+			for _, ids := range []bool{false, true} {
+				decodeBoth(t, data, sf, ids)
+			}
+		}
+	})
+}
