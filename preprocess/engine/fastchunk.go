@@ -79,40 +79,34 @@ func (f *fastScan) key() ([]byte, bool) {
 	if !f.eat('"') {
 		return nil, false
 	}
-	n := bytes.IndexByte(f.s[f.i:], '"')
-	if n < 0 {
-		return nil, false
+	for j := f.i; j < len(f.s); j++ {
+		switch f.s[j] {
+		case '\\':
+			return nil, false
+		case '"':
+			k := f.s[f.i:j]
+			f.i = j + 1
+			return k, f.eat(':')
+		}
 	}
-	k := f.s[f.i : f.i+n]
-	if bytes.IndexByte(k, '\\') >= 0 {
-		return nil, false
-	}
-	f.i += n + 1
-	return k, f.eat(':')
+	return nil, false
 }
 
 // rawString reads a string (after its opening quote) and returns its raw
 // contents and whether it holds a backslash.
 func (f *fastScan) rawString() (raw []byte, esc, ok bool) {
-	start := f.i
-	for {
-		n := bytes.IndexByte(f.s[f.i:], '"')
-		if n < 0 {
-			return nil, false, false
-		}
-		end := f.i + n
-		f.i = end + 1
-		// The quote ends the string unless an odd number of backslashes
-		// precede it.
-		bs := 0
-		for j := end - 1; j >= start && f.s[j] == '\\'; j-- {
-			bs++
-		}
-		if bs%2 == 0 {
-			raw = f.s[start:end]
-			return raw, bytes.IndexByte(raw, '\\') >= 0, true
+	for j := f.i; j < len(f.s); j++ {
+		switch f.s[j] {
+		case '\\':
+			esc = true
+			j++
+		case '"':
+			raw = f.s[f.i:j]
+			f.i = j + 1
+			return raw, esc, true
 		}
 	}
+	return nil, false, false
 }
 
 // uint reads a plain non-negative integer (no sign, fraction, exponent or
@@ -415,7 +409,13 @@ func (d *completionsDecoder) fastChoice(f *fastScan) bool {
 					}
 					reason = raw
 				}
-			case d.stopField:
+			default:
+				if string(k) != d.stopField {
+					if !f.scalar() {
+						return false
+					}
+					break
+				}
 				if !mark(fcStop) {
 					return false
 				}
@@ -439,10 +439,6 @@ func (d *completionsDecoder) fastChoice(f *fastScan) bool {
 						return false
 					}
 					stopID, hasStopID = id, true
-				}
-			default:
-				if !f.scalar() {
-					return false
 				}
 			}
 			if f.eat(',') {
