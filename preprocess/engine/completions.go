@@ -41,6 +41,10 @@ type completionsDecoder struct {
 	// (two per output: text, stop reason).
 	text      []byte
 	textSpans []span
+	// The bytes of the last fast-decoded chunk up to its choices, and
+	// whether usage and object preceded them.
+	prefix                    []byte
+	prefixUsage, prefixObject bool
 }
 
 // span is a [start, end) range of a decoder buffer, turned into a slice

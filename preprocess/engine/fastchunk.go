@@ -197,6 +197,12 @@ func unescape(dst, raw []byte) ([]byte, bool) {
 	return dst, true
 }
 
+// choicesKey is the member the remembered prefix ends with; maxPrefix
+// bounds the prefix kept.
+var choicesKey = []byte("choices")
+
+const maxPrefix = 512
+
 // Member bits of a choice (a repeated member gives up).
 const (
 	fcIndex = 1 << iota
@@ -211,25 +217,40 @@ const (
 // it did; when it did not, the caller decodes data with fastjson.
 func (d *completionsDecoder) feedFast(data []byte) bool {
 	f := fastScan{s: data}
-	if !f.eat('{') {
-		return false
+	var seenChoices, seenUsage, seenObject bool
+	// The members before "choices" (id, object, created, model) are the
+	// same bytes in every chunk of a stream: when data starts with the
+	// prefix of the last chunk this path decoded, the scan resumes where
+	// it stood after that prefix (the scanner reads no byte beyond it).
+	resume := len(d.prefix) > 0 && bytes.HasPrefix(data, d.prefix)
+	resumed := resume
+	if resume {
+		f.i, seenUsage, seenObject = len(d.prefix), d.prefixUsage, d.prefixObject
+	} else if !f.eat('{') || f.peek() == '}' {
+		return false // not an object, or no choices
 	}
 	d.outs, d.next = d.outs[:0], 0
 	d.ids, d.idSpans = d.ids[:0], d.idSpans[:0]
 	d.lps, d.lpSpans, d.tops, d.topSpan = d.lps[:0], d.lpSpans[:0], d.tops[:0], d.topSpan[:0]
 	d.text, d.textSpans = d.text[:0], d.textSpans[:0]
-	var seenChoices, seenUsage, seenObject bool
-	if f.peek() == '}' {
-		return false // no choices
-	}
+	prefixEnd, prefixUsage, prefixObject := -1, false, false
 	for {
-		k, ok := f.key()
-		if !ok {
-			return false
+		var k []byte
+		if resume {
+			k, resume = choicesKey, false
+		} else {
+			var ok bool
+			if k, ok = f.key(); !ok {
+				return false
+			}
 		}
 		switch string(k) {
 		case "choices":
-			if seenChoices || !d.fastChoices(&f) {
+			if seenChoices {
+				return false
+			}
+			prefixEnd, prefixUsage, prefixObject = f.i, seenUsage, seenObject
+			if !d.fastChoices(&f) {
 				return false
 			}
 			seenChoices = true
@@ -264,6 +285,10 @@ func (d *completionsDecoder) feedFast(data []byte) bool {
 	}
 	if f.ws(); f.i != len(data) || !seenChoices {
 		return false
+	}
+	if !resumed && prefixEnd <= maxPrefix {
+		d.prefix = append(d.prefix[:0], data[:prefixEnd]...)
+		d.prefixUsage, d.prefixObject = prefixUsage, prefixObject
 	}
 	for i := range d.outs {
 		out := &d.outs[i]

@@ -16,6 +16,7 @@ import (
 // on the others, but never disagree with fastjson).
 var fastChunkSeeds = []string{
 	string(benchChunk),
+	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":1,"text":"v","finish_reason":"length"}],"usage":null}`,
 	`{"id":"c","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"a\nb\t\u00e9\/","logprobs":null,"finish_reason":null,"stop_reason":null,"token_ids":[1,2,3]}],"usage":null}`,
 	`{"id":"c","object":"text_completion","created":1,"model":"m","choices":[{"index":1,"text":"","logprobs":null,"finish_reason":"stop","stop_reason":"</answer>","token_ids":[]}],"usage":null}`,
 	`{"id":"c","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"x","logprobs":null,"finish_reason":"stop","stop_reason":151645,"token_ids":[151645]},{"index":1,"text":"y","finish_reason":"length","stop_reason":null}],"usage":null}`,
@@ -35,6 +36,9 @@ var fastChunkSeeds = []string{
 	`{"choices":null}`,
 	`{"choices":[{"text":"a\"}]}`,
 	`{"choices":[{"text":"a\\"}]} x`,
+	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"v"}],"choices":[],"usage":null}`,
+	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":1}}`,
+	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"v"}],"error":{}}`,
 }
 
 // decodeBoth decodes data with the fast path (when it accepts it) and
@@ -46,25 +50,40 @@ func decodeBoth(t *testing.T, data []byte, stopField string, idsOnly bool) (fast
 		d.reset(&Request{N: 3})
 		return d
 	}
-	fd, jd := newDec(), newDec()
-	if !fd.feedFast(data) {
-		return false
-	}
-	if err := jd.feedJSON(data, false); err != nil {
-		t.Fatalf("fast path accepted %q, fastjson fails it: %v", data, err)
-	}
+	jd := newDec()
+	jerr := jd.feedJSON(data, false)
 	opts := cmp.Options{
 		cmpopts.EquateEmpty(),
 		cmp.Comparer(func(a, b error) bool { return a == nil && b == nil || a != nil && b != nil && a.Error() == b.Error() }),
 	}
-	if diff := cmp.Diff(jd.outs, fd.outs, opts); diff != "" {
-		t.Fatalf("%q (stop field %s, ids only %v): outputs differ (-fastjson +fast):\n%s", data, stopField, idsOnly, diff)
-	}
-	if diff := cmp.Diff(jd.fin, fd.fin, cmp.AllowUnexported(finishTracker{})); diff != "" {
-		t.Fatalf("%q: finish tracking differs (-fastjson +fast):\n%s", data, diff)
+	// A fresh decoder; one that remembers the prefix of a common chunk
+	// (and may resume after it); the same one again on data, now
+	// remembering data's own prefix.
+	warm := newDec()
+	warm.feedFast(warmChunk)
+	for i, fd := range []*completionsDecoder{newDec(), warm, warm} {
+		if !fd.feedFast(data) {
+			if i == 0 {
+				return false
+			}
+			t.Fatalf("%q: the fast path accepted it fresh, not after a warm-up (%d)", data, i)
+		}
+		if jerr != nil {
+			t.Fatalf("fast path accepted %q, fastjson fails it: %v", data, jerr)
+		}
+		if diff := cmp.Diff(jd.outs, fd.outs, opts); diff != "" {
+			t.Fatalf("%q (stop field %s, ids only %v, run %d): outputs differ (-fastjson +fast):\n%s", data, stopField, idsOnly, i, diff)
+		}
+		if diff := cmp.Diff(jd.fin, fd.fin, cmp.AllowUnexported(finishTracker{})); diff != "" {
+			t.Fatalf("%q (run %d): finish tracking differs (-fastjson +fast):\n%s", data, i, diff)
+		}
 	}
 	return true
 }
+
+// warmChunk has the prefix most seeds share (no finish, so the finish
+// tracking stays comparable).
+var warmChunk = []byte(`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"w","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":null}`)
 
 func TestFastPathAgrees(t *testing.T) {
 	accepted := 0
@@ -77,9 +96,9 @@ func TestFastPathAgrees(t *testing.T) {
 			}
 		}
 	}
-	// The common shapes (the first seven seeds, under their stop field)
+	// The common shapes (the first eight seeds, under their stop field)
 	// must take the fast path, or it is dead code.
-	for _, s := range fastChunkSeeds[:7] {
+	for _, s := range fastChunkSeeds[:8] {
 		sf := "stop_reason"
 		if strings.Contains(s, "matched_stop") {
 			sf = "matched_stop"
