@@ -111,11 +111,12 @@ func (d *completionsDecoder) feedJSON(data []byte, isError bool) error {
 			out.Text, out.HasText = t.GetStringBytes(), true
 		}
 		start := len(d.ids)
-		if d.ids, err = appendIDs(d.ids, c.Get("token_ids")); err != nil {
+		tv := c.Get("token_ids")
+		if d.ids, err = appendIDs(d.ids, tv); err != nil {
 			return err
 		}
 		d.idSpans = append(d.idSpans, span{int32(start), int32(len(d.ids))})
-		if tv := c.Get("token_ids"); d.idsOnly && (len(out.Text) == 0 || tv != nil && tv.Type() == fastjson.TypeArray) {
+		if d.idsOnly && (len(out.Text) == 0 || tv != nil && tv.Type() == fastjson.TypeArray) {
 			out.Text, out.HasText = nil, false
 		}
 		lpStart := len(d.lps)
