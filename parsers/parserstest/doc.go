@@ -58,7 +58,13 @@
 //     or is abandoned before the next call starts; no call is open after
 //     Finish, and a second Finish returns nothing.
 //   - Allocs: after Reset, feeding the case again (in its captured deltas, or
-//     in 16-byte chunks) allocates nothing (testing.AllocsPerRun).
+//     in 16-byte chunks) allocates nothing (testing.AllocsPerRun). The
+//     count is process-wide: Run never marks its subtests parallel, and a
+//     caller that runs Run inside a parallel test should skip this check.
+//
+// What the parsers package's own tests check beyond this (held-back bytes
+// bounded by the longest marker) needs the parser's internals and is not
+// offered here.
 //
 // # Fixture format
 //
