@@ -1,0 +1,5 @@
+//go:build !race
+
+package parserstest_test
+
+const raceEnabled = false
