@@ -89,6 +89,9 @@ func ToolParser(name string) (ToolInfo, bool) {
 	}
 	info := e.info
 	info.Name = strings.ToLower(name)
+	// The caller owns the result: its slices are copies, never the
+	// registry's own.
+	info.Openers, info.Closers = slices.Clone(info.Openers), slices.Clone(info.Closers)
 	return info, true
 }
 
