@@ -106,7 +106,7 @@ def code():
     diff review would carry them."""
     commit = "8ceaf89"
     out = []
-    for path in ["parsers/pythonic.go", "parsers/emitter.go", "parsers/minimaxm3.go"]:
+    for path in ["parsers/pythonic.go", "parsers/emitter.go", "parsers/minimax_m3.go"]:
         out.append(f"$ cat -n {path}\n")
         for n, line in enumerate(git("show", f"{commit}:{path}").splitlines(), 1):
             out.append(f"{n:6}\t{line}\n")
