@@ -167,7 +167,7 @@ func (g *gemma4) open(arg int) {
 		g.st = gmOpen
 		return
 	}
-	if last := g.p.lastContent; last != 0 && !isSpace(last) {
+	if g.p.hasContent && !isSpace(g.p.lastContent) {
 		// "recall:" and the like: text.
 		g.p.emitContent(g.p.out.copyString(gemmaCall))
 		g.st = gmText

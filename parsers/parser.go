@@ -99,7 +99,8 @@ type Parser struct {
 	labelOn      bool // at the start of a span whose label may still follow
 	labelN       int  // label bytes matched so far
 	prepended    bool // the prepend marker was emitted
-	lastContent  byte // the last byte emitted as content (0: none yet)
+	lastContent  byte // the last byte emitted as content (valid when hasContent)
+	hasContent   bool // some content was emitted (a NUL byte is content too)
 	held         []byte
 	work         []byte // held + chunk, when held was not empty
 	ws           []byte // whitespace after a call block, pending
@@ -180,7 +181,7 @@ func (p *Parser) Reset() {
 	p.mode = mText
 	p.outStart, p.contentStart, p.spanDone = true, true, false
 	p.labelOn, p.labelN, p.prepended = false, 0, false
-	p.lastContent = 0
+	p.lastContent, p.hasContent = 0, false
 	if r := p.reason; r != nil && !r.prepend && (r.forced || p.cfg.InReasoning) {
 		p.enterReasoning()
 	}
@@ -347,7 +348,7 @@ func (p *Parser) emitContent(b []byte) {
 	if p.contentStart && hasNonSpace(b) {
 		p.contentStart, p.outStart = false, false
 	}
-	p.lastContent = b[len(b)-1]
+	p.lastContent, p.hasContent = b[len(b)-1], true
 	p.out.content(b)
 }
 
@@ -394,7 +395,7 @@ func (p *Parser) scanText(b []byte, final bool) (int, bool) {
 		return pos, false
 	}
 	if p.bare != nil {
-		afterSpace := p.lastContent == 0 || isSpace(p.lastContent)
+		afterSpace := !p.hasContent || isSpace(p.lastContent)
 		switch {
 		case mi >= 0 && m.ms[mi].act == actToolOpen && m.ms[mi].arg == p.bare.bareArg():
 			if k := p.bare.bareTail(b[:pos], afterSpace, true); k > 0 {
