@@ -14,7 +14,7 @@ var update = flag.Bool("update", false, "rewrite the generated sections of ../PA
 
 // toolLeaves and reasoningLeaves are the case ids every tool-call and every
 // reasoning parser must cover with a fixture or declare N/A with a reason
-// (CASES.md §4).
+// (PARSER_CASES.md).
 var toolLeaves = expand("TOOLCALLING.",
 	"batch.1", "batch.2.a-d", "batch.3", "batch.4.a-e", "batch.5.a-e", "batch.6.a-c", "batch.7.a-f",
 	"batch.8.a-d", "batch.9.a-c", "batch.10", "batch.13.a-d", "batch.30.a-c", "batch.31.a-b",

@@ -15,7 +15,7 @@ type Config struct {
 	// Tools are the tools the request declared. JSON grammars keep the
 	// model's argument bytes and do not need them; parameter grammars type
 	// their values from the schemas. Calls to undeclared tools are still
-	// emitted (GRAMMARS.md §4.5) unless a grammar documents otherwise.
+	// emitted (PARSER_CASES.md) unless a grammar documents otherwise.
 	Tools []Tool
 
 	// InReasoning says the prompt already opened the reasoning block (the

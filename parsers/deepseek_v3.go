@@ -1,7 +1,7 @@
 package parsers
 
 // deepseekV3 is the DeepSeek V3 / R1-0528 and V3.1 / V3.1-Terminus tool-call
-// grammar (GRAMMARS.md §6.5). Every marker uses the full-width vertical line
+// grammar (PARSER_CASES.md). Every marker uses the full-width vertical line
 // U+FF5C and U+2581 (three bytes each), so chunk boundaries fall inside them
 // routinely; the byte-level matcher holds any prefix.
 //
@@ -17,7 +17,7 @@ package parsers
 //	<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>
 //
 // The machine is sectionCalls; see there for the decisions. Arguments are
-// the model's JSON bytes (§5.1): raw control characters inside strings are
+// the model's JSON bytes: raw control characters inside strings are
 // escaped instead of Dynamo's retry that left-trims every line and joins the
 // lines with spaces.
 var deepseekMarkers = secMarkers{

@@ -1,6 +1,6 @@
 package parsers
 
-// defaultJSON is Dynamo's "default" tool-call parser (GRAMMARS.md §6.1): the
+// defaultJSON is Dynamo's "default" tool-call parser (PARSER_CASES.md): the
 // basic JSON parser with two start tokens,
 //
 //	<TOOLCALL>[…]</TOOLCALL>        JSON in wrapper tags (the nemotron_deci machine)
@@ -11,7 +11,7 @@ package parsers
 // shape; otherwise it is content (Dynamo slices from the first '{' or '['
 // anywhere, so prose containing JSON becomes a call). After <|python_tag|>
 // the llama3_json rules apply unchanged (a JSON value that is not a call is
-// markup, GRAMMARS.md §4.8; text that is not JSON is content, the tag
+// markup, PARSER_CASES.md; text that is not JSON is content, the tag
 // removed).
 type defaultJSON struct {
 	wrapped *hermes

@@ -1,6 +1,6 @@
 package parsers
 
-// DSML is DeepSeek's markup for tool calls (GRAMMARS.md §6.6): V3.2 writes
+// DSML is DeepSeek's markup for tool calls (PARSER_CASES.md): V3.2 writes
 // the block as function_calls, V4 as tool_calls.
 //
 //	<｜DSML｜tool_calls>
@@ -12,7 +12,7 @@ package parsers
 //
 // string="true" values are strings taken verbatim (no trimming, no entity
 // decoding); other values are JSON, trimmed and lexically compacted, or the
-// string as written when they are not JSON (§5.4). DeepSeek's encoder writes
+// string as written when they are not JSON. DeepSeek's encoder writes
 // "\n\n" between the text and the block; it is part of the opener, so it
 // does not surface as trailing content. A bare invoke (no block opener) is a
 // call.

@@ -150,7 +150,7 @@ const shortIDStep = 0x9e3779b97f4a7c15 % shortIDSpace
 
 // mintShortID returns a fresh Mistral-shaped id: exactly 9 ASCII
 // alphanumerics, the shape mistral-common validates on the next turn
-// (GRAMMARS.md §3). Unique within the stream, random across streams; written
+// (PARSER_CASES.md). Unique within the stream, random across streams; written
 // into the arena.
 func (e *emitter) mintShortID() []byte {
 	const alnum = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"

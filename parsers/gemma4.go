@@ -1,6 +1,6 @@
 package parsers
 
-// gemma4 is the Gemma 4 tool-call grammar (GRAMMARS.md §6.13, §5.5):
+// gemma4 is the Gemma 4 tool-call grammar (PARSER_CASES.md):
 //
 //	<|tool_call>call:get_weather{location:<|"|>Tokyo<|"|>,count:42,opts:{deep:true},tags:[<|"|>a<|"|>]}<tool_call|>
 //
@@ -28,7 +28,7 @@ package parsers
 //   - End of stream: a call whose argument object closed is recovered (a
 //     partial closer after it is text); otherwise it is abandoned and its
 //     markup dropped.
-//   - Bare body (§4.8): "call:NAME{…}" without the opener, at the start of
+//   - Bare body: "call:NAME{…}" without the opener, at the start of
 //     the output (no content yet) or after whitespace (the last content
 //     byte, or whitespace after a call), is held (bounded by the per-call
 //     limit) and becomes a call, emitted whole, when its object closes and

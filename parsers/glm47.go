@@ -2,7 +2,7 @@ package parsers
 
 import "bytes"
 
-// glm47 is the GLM-4.5/4.6/4.7 grammar (GRAMMARS.md §6.9), compact or with
+// glm47 is the GLM-4.5/4.6/4.7 grammar (PARSER_CASES.md), compact or with
 // newlines between the tags:
 //
 //	block = "<tool_call>" NAME *( *WS "<arg_key>" KEY "</arg_key>" *WS "<arg_value>" VALUE "</arg_value>" ) *WS "</tool_call>"
@@ -14,7 +14,7 @@ import "bytes"
 // emitting unknown tools, §1 goal 7). Values follow §5.3. A repeated key is
 // emitted again (decoders keep the last value, as Dynamo does). There is no
 // recovery at the end of the stream: a block without </tool_call> is
-// abandoned (§4.4). A bare body (NAME<arg_key>… without <tool_call>) is a
+// abandoned. A bare body (NAME<arg_key>… without <tool_call>) is a
 // call too: the text state holds a candidate name until <arg_key> confirms
 // it (bareTail), and the end of the stream completes a bare body whose last
 // value closed.
@@ -203,7 +203,7 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 		switch g.st {
 		case glName, glKey:
 			// A name or key runs to its tag; any other '<' in it makes the
-			// block malformed (GRAMMARS.md §6.9: KEY has no '<'; a name
+			// block malformed (PARSER_CASES.md: KEY has no '<'; a name
 			// with '<' is no name either).
 			m := &g.nameM
 			if g.st == glKey {
@@ -362,7 +362,7 @@ func (g *glm47) malformed() {
 }
 
 func (g *glm47) finish() {
-	// No end-of-stream recovery for a GLM block (§4.4, §6.9); a bare body
+	// No end-of-stream recovery for a GLM block; a bare body
 	// whose last value closed, with only whitespace after it, is complete.
 	if g.bare && g.started && g.st == glPairs && !g.loose {
 		g.end()

@@ -35,7 +35,7 @@ const (
 type harmonyState uint8
 
 const (
-	hsOut     harmonyState = iota // outside any message: content (GRAMMARS.md §4.8)
+	hsOut     harmonyState = iota // outside any message: content (PARSER_CASES.md)
 	hsHeader                      // inside a message header (buffered, bounded)
 	hsText                        // message body routed to content or reasoning
 	hsArgsPre                     // directed body before its JSON object
@@ -47,7 +47,7 @@ var harmonyStateNames = [...]string{"hsOut", "hsHeader", "hsText", "hsArgsPre", 
 
 func (s harmonyState) String() string { return enumName(harmonyStateNames[:], s, "harmonyState") }
 
-// harmony is the gpt-oss Harmony machine (GRAMMARS.md §6.11, §7.7). It frames
+// harmony is the gpt-oss Harmony machine (PARSER_CASES.md). It frames
 // the whole output, so one machine serves the `harmony` tool parser and the
 // `gpt_oss` reasoning parser:
 //
@@ -62,7 +62,7 @@ func (s harmonyState) String() string { return enumName(harmonyStateNames[:], s,
 //     with " to="): a tool call named NAME whose arguments are the body, a JSON
 //     object streamed as the model's bytes. With calls off (gpt_oss without
 //     the harmony tool parser) the message is forwarded to content as its raw
-//     envelope bytes instead (§4.8).
+//     envelope bytes instead.
 //   - any other recipient: the message is dropped.
 //   - channel analysis: reasoning.
 //   - any other channel (final, commentary, unknown or none): content.

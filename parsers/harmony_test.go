@@ -6,7 +6,7 @@ import (
 )
 
 // TestHarmonyCombinations pins what each pairing of the Harmony parsers does
-// (GRAMMARS.md §4.8, §7.7): one machine serves both roles; gpt_oss without a
+// (PARSER_CASES.md): one machine serves both roles; gpt_oss without a
 // tool parser forwards directed messages raw to content; Harmony does not
 // combine with another family's parser.
 func TestHarmonyCombinations(t *testing.T) {

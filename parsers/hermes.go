@@ -1,7 +1,7 @@
 package parsers
 
 // hermes is the JSON-in-wrapper-tags grammar of Hermes, Qwen 2.5 and Qwen3
-// (GRAMMARS.md §6.1):
+// (PARSER_CASES.md):
 //
 //	call-block = "<tool_call>" *WS body *WS "</tool_call>"
 //	body       = call-object / "[" [ call-object *( "," call-object ) ] "]"

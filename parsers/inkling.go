@@ -42,7 +42,7 @@ var inklingStateNames = [...]string{"ikStart", "ikText", "ikThink", "ikTool", "i
 
 func (s inklingState) String() string { return enumName(inklingStateNames[:], s, "inklingState") }
 
-// inkling is the thinkingmachines Inkling block machine (GRAMMARS.md §8.4).
+// inkling is the thinkingmachines Inkling block machine (PARSER_CASES.md).
 // It frames the whole output, so one machine serves the inkling tool parser
 // and the inkling reasoning parser:
 //
@@ -53,7 +53,7 @@ func (s inklingState) String() string { return enumName(inklingStateNames[:], s,
 // The generation prompt consumes the first header, so the first block has
 // none. Thinking blocks are reasoning, text blocks and marker-less text are
 // content, placeholder blocks are dropped. A tool block's JSON object has
-// "name" and "args" ("arguments" is accepted too, §5.1); it is scanned
+// "name" and "args" ("arguments" is accepted too); it is scanned
 // string-aware, so <|end_message|> counts only after the object closed, and
 // the call ends when the object closes (the block end may be missing at the
 // end of the stream). The bare NAME before <|content_invoke_tool_json|> is a
@@ -61,7 +61,7 @@ func (s inklingState) String() string { return enumName(inklingStateNames[:], s,
 // until a marker shows they are a header, and released as content as soon as
 // a byte that cannot be in a name shows they are text. Stray framing tokens
 // are removed. At Finish a held marker prefix is text only when it is "<" or
-// "<|"; longer prefixes are the parser's and dropped (§8.4).
+// "<|"; longer prefixes are the parser's and dropped.
 //
 // With calls off (the inkling reasoning parser without the tool parser) tool
 // blocks pass through to content verbatim, the header re-inserted:

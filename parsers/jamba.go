@@ -1,12 +1,12 @@
 package parsers
 
-// jamba is AI21 Jamba's grammar (GRAMMARS.md §6.1):
+// jamba is AI21 Jamba's grammar (PARSER_CASES.md):
 //
 //	call-block = "<tool_calls>" *WS body *WS "</tool_calls>"
 //	body       = "[" [ call-object *( "," call-object ) ] "]" / call-object
 //
 // It is the hermes machine with other tags: a JSON array of call objects
-// (a bare call object is accepted too, GRAMMARS.md §5.1).
+// (a bare call object is accepted too, PARSER_CASES.md).
 func init() {
 	registerTool(ToolInfo{
 		Openers: []string{"<tool_calls>"},

@@ -1,7 +1,7 @@
 package parsers
 
 // jsonArgs streams one JSON arguments object as the model's own bytes
-// (GRAMMARS.md §5.1) for grammars whose markers, not a JSON envelope, frame
+// (PARSER_CASES.md) for grammars whose markers, not a JSON envelope, frame
 // the call (DeepSeek V3/V3.1, Kimi K2): leading whitespace is skipped, the
 // value must be an object, raw control characters inside strings are
 // escaped, and the bytes after the closing brace are left to the caller.

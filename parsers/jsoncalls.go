@@ -3,7 +3,7 @@ package parsers
 import "unicode/utf8"
 
 // jsonCalls reads a JSON call body — one call object, or an array of them —
-// incrementally, and turns it into call events (GRAMMARS.md §5.1):
+// incrementally, and turns it into call events (PARSER_CASES.md):
 //
 //   - the envelope is an object with a string "name" and an "arguments" or
 //     "parameters" object, keys in any order (plus optional extra keys);

@@ -7,7 +7,7 @@ import (
 )
 
 // kimiK2 is the Kimi K2 / K2-Instruct / K2-Thinking / K2.5 tool-call grammar
-// (GRAMMARS.md §6.10):
+// (PARSER_CASES.md):
 //
 //	<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>
 //
@@ -16,7 +16,7 @@ import (
 // The call id is the model's own, verbatim (surrounding whitespace
 // trimmed); the name is the part between an optional "functions." and the
 // last ':' when the id has the shape [functions.]NAME:DIGITS, else the
-// whole id. Arguments are the model's JSON (§5.1); invalid JSON abandons
+// whole id. Arguments are the model's JSON; invalid JSON abandons
 // the call (library rule; Dynamo keeps it as a raw string). A call without
 // <|tool_call_end|> is abandoned even when its JSON is complete (Dynamo;
 // TOOLCALLING.stream.4.a). The machine is sectionCalls.

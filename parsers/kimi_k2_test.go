@@ -38,7 +38,7 @@ func TestKimiK2Allocs(t *testing.T) {
 }
 
 // TestKimiRepeatedID: the model's ids are kept verbatim even when it repeats
-// one (GRAMMARS.md §3: the next turn's template renders them back). The
+// one (PARSER_CASES.md: the next turn's template renders them back). The
 // fixture harness rejects duplicate ids in general, so this lives here.
 func TestKimiRepeatedID(t *testing.T) {
 	call := kimiMarkers.callBegin + " functions.get_weather:0\n" + kimiMarkers.sep + `{"location": "NYC"}` + kimiMarkers.callEnd

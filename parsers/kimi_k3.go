@@ -44,7 +44,7 @@ var k3StateNames = [...]string{"k3Out", "k3Resp", "k3Think", "k3Tools", "k3Call"
 
 func (s k3State) String() string { return enumName(k3StateNames[:], s, "k3State") }
 
-// kimiK3 is the Kimi K3 XTML machine (GRAMMARS.md §8.3, Moonshot's
+// kimiK3 is the Kimi K3 XTML machine (PARSER_CASES.md, Moonshot's
 // encoding_k3.py). It frames the whole output, so one machine serves the
 // kimi_k3 tool parser and the kimi_k3 reasoning parser:
 //

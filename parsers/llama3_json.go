@@ -1,14 +1,14 @@
 package parsers
 
-// llama3JSON is the Llama 3.x / 4 JSON tool-call grammar (GRAMMARS.md §6.2):
+// llama3JSON is the Llama 3.x / 4 JSON tool-call grammar (PARSER_CASES.md):
 //
 //	output = [ "<|python_tag|>" ] call *( ";" *WS call )
-//	call   = {"name": NAME, "parameters"|"arguments": {…}}   (or an array of calls, §5.1)
+//	call   = {"name": NAME, "parameters"|"arguments": {…}}   (or an array of calls)
 //
 // There is no closer: a call ends when its object closes. Two kinds of body:
 //
 //   - Tagged: the JSON value right after <|python_tag|> (after whitespace) is
-//     a call body. A JSON value that is not a call is markup (GRAMMARS.md
+//     a call body. A JSON value that is not a call is markup (PARSER_CASES.md
 //     §4.8); a body that breaks mid-way abandons its call and is dropped up
 //     to the next opener (or the end). Text after the tag that does not
 //     start a JSON value ('{' or '[') is content, the tag removed (Llama's

@@ -1,6 +1,6 @@
 package parsers
 
-// minimaxM2 is MiniMax-M2's invoke grammar (GRAMMARS.md §6.8):
+// minimaxM2 is MiniMax-M2's invoke grammar (PARSER_CASES.md):
 //
 //	<minimax:tool_call>
 //	<invoke name="get_weather">
@@ -10,7 +10,7 @@ package parsers
 //
 // Strict: </parameter> ends a value (</invoke> inside one is text) and
 // </invoke> ends a call; both are required (MiniMax's spec, §1 goal 5).
-// Values are typed from the schema (§5.2); string values are fully trimmed.
+// Values are typed from the schema; string values are fully trimmed.
 // A bare <invoke name=…> without the wrapper is a call.
 var minimaxM2Spec = tagSpec{
 	blockOpen:  []string{"<minimax:tool_call>"},

@@ -36,7 +36,7 @@ var m3StateNames = [...]string{"m3Block", "m3Invoke", "m3Value", "m3Tag"}
 
 func (s m3State) String() string { return enumName(m3StateNames[:], s, "m3State") }
 
-// minimaxM3 is the MiniMax M3 namespaced-XML grammar (GRAMMARS.md §8.2):
+// minimaxM3 is the MiniMax M3 namespaced-XML grammar (PARSER_CASES.md):
 //
 //	NS<tool_call> { NS<invoke name="N"> { NS<KEY>VALUE NS</KEY> } NS</invoke> } NS</tool_call>
 //
@@ -44,10 +44,10 @@ func (s m3State) String() string { return enumName(m3StateNames[:], s, "m3State"
 // a call block of its own (it ends at NS</invoke>; a following block close is
 // an orphan and removed). The call starts at the invoke tag's '>', with the
 // name from name= (double or single quotes, or a bare word). A value ends at
-// its own close tag (or at NS</invoke>, §4.8); NS</invoke> is required
+// its own close tag (or at NS</invoke>); NS</invoke> is required
 // (MiniMax's spec): an invoke cut by the end of stream is abandoned.
 //
-// Values (§8.2), typed from the request's tool schemas: a parameter whose
+// Values, typed from the request's tool schemas: a parameter whose
 // schema admits strings and not null streams as a JSON string as it arrives
 // (entities decoded); every other value is buffered (bounded) and converted
 // at its close tag: nested NS<child> tags become an object (repeated tags an
@@ -863,7 +863,7 @@ func m3AppendTextJSON(dst, t []byte) []byte {
 	return m3AppendUnescaped(dst, t, true)
 }
 
-// scalar appends the JSON value of scalar text v under schema node (§8.2).
+// scalar appends the JSON value of scalar text v under schema node.
 func (m *minimaxM3) scalar(dst, v []byte, node any) []byte {
 	u := m3AppendUnescaped(m.tmp2[:0], v, false)
 	m.tmp2 = u

@@ -1,6 +1,6 @@
 package parsers
 
-// mistral is Mistral's tool-call grammar in all its wire forms (GRAMMARS.md
+// mistral is Mistral's tool-call grammar in all its wire forms (PARSER_CASES.md
 // §6.3 and §8.1); production traffic mixes them:
 //
 //	pre-v11  "[TOOL_CALLS]" *WS "[" call-object *( "," call-object ) "]" [ "[/TOOL_CALLS]" ]
@@ -25,7 +25,7 @@ package parsers
 // mistral-common validates that shape on the next turn). Pre-v11 Mistral
 // writes the id after the arguments, and the start event carries the id, so
 // the start of a pre-v11 call waits for its id while at most mistralIDWait
-// bytes of arguments are held (decision, GRAMMARS.md is silent): a typical
+// bytes of arguments are held (decision, PARSER_CASES.md is silent): a typical
 // call keeps the model's id; a call with longer arguments starts then with a
 // minted id and streams on.
 //

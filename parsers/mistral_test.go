@@ -23,7 +23,7 @@ func isMistralID(id string) bool {
 	return true
 }
 
-// TestMistralIDs pins GRAMMARS.md §3 for mistral: the model's id when it
+// TestMistralIDs pins PARSER_CASES.md for mistral: the model's id when it
 // gives one, else a minted id of 9 ASCII alphanumerics, distinct within the
 // stream (and across streams), in both call modes.
 func TestMistralIDs(t *testing.T) {

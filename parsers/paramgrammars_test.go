@@ -87,7 +87,7 @@ func paramContent(size int) string {
 	return strings.Repeat(line, size/len(line)+1)[:size]
 }
 
-// TestParamStreaming pins GRAMMARS.md §4.2 / §9.4: a large string value is
+// TestParamStreaming pins PARSER_CASES.md / §9.4: a large string value is
 // streamed while it is generated (never buffered until its close tag),
 // typed values come whole at their close, and the fragments concatenate to
 // the buffered result.
@@ -162,7 +162,7 @@ func TestParamFeedAllocs(t *testing.T) {
 	}
 }
 
-// TestParamLimit pins GRAMMARS.md §4.7 for the parameter grammars: a typed
+// TestParamLimit pins PARSER_CASES.md for the parameter grammars: a typed
 // value (or a held whitespace run) past Config.MaxCallBuffer abandons the
 // call; streamed strings are not limited.
 func TestParamLimit(t *testing.T) {

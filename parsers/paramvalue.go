@@ -4,10 +4,10 @@ import "bytes"
 
 // paramValue reads one parameter value of a tag grammar (qwen3_coder,
 // minimax_m2, glm47, DSML) up to its close tag and writes it into the call's
-// arguments as JSON (GRAMMARS.md §5.2–§5.4):
+// arguments as JSON (PARSER_CASES.md):
 //
 //   - XML-style values have no escaping: the first close tag ends the value;
-//     every other marker inside it is text (§4.3);
+//     every other marker inside it is text;
 //   - entities are decoded first where the family does it (§5.2 step 1,
 //     §5.3);
 //   - a value typed as a string streams as it arrives, as a JSON string,
@@ -21,7 +21,7 @@ import "bytes"
 //     its close tag.
 //
 // A value whose buffer would pass the limit sets over; the grammar then
-// abandons the call (§4.7).
+// abandons the call.
 type paramValue struct {
 	out   *emitter
 	limit int
@@ -603,7 +603,7 @@ func (v *paramValue) convert(dst []byte) []byte {
 }
 
 // appendCommaList appends v split on commas into trimmed strings, as a JSON
-// array (GRAMMARS.md §5.3, array fallback).
+// array (PARSER_CASES.md, array fallback).
 func appendCommaList(dst, v []byte) []byte {
 	dst = append(dst, '[')
 	for i := 0; ; i++ {

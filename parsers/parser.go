@@ -494,7 +494,7 @@ func (p *Parser) scanLabel(b []byte, final bool) (int, bool) {
 	return i, false
 }
 
-// scanAfterCall handles whitespace after a call block (GRAMMARS.md §1,
+// scanAfterCall handles whitespace after a call block (PARSER_CASES.md,
 // "whitespace after a call"): it is markup if another call follows, content
 // if text follows, and dropped at Finish.
 func (p *Parser) scanAfterCall(b []byte, final bool) (int, bool) {

@@ -1,6 +1,6 @@
 package parsers
 
-// phi4 is Phi-4-mini's grammar (GRAMMARS.md §6.4; llama.cpp FIREFUNCTION_V2
+// phi4 is Phi-4-mini's grammar (PARSER_CASES.md; llama.cpp FIREFUNCTION_V2
 // uses the same one):
 //
 //	call-block = "functools" *WS "[" [ call-object *( "," call-object ) ] "]"
@@ -11,7 +11,7 @@ package parsers
 // functools stays content; Dynamo drops everything). The text state holds a
 // prefix of the word only while it still matches, so "funny joke" is
 // released at its 'n'. The block ends after the array's ']'; in an unclosed
-// array every closed element is a call (GRAMMARS.md §4.8). A body that breaks
+// array every closed element is a call (PARSER_CASES.md). A body that breaks
 // abandons its call and is dropped up to the next "functools" (or the end).
 type phi4 struct {
 	p    *Parser

@@ -9,7 +9,7 @@ import (
 )
 
 // pythonic is the Python call-list grammar of Llama 3.2/4 and other models
-// (GRAMMARS.md §6.12, §5.6):
+// (PARSER_CASES.md):
 //
 //	[get_weather(city="San Francisco", days=3), get_time(tz='UTC')]
 //	<|python_start|>[get_weather(city="SF")]<|python_end|>
@@ -47,7 +47,7 @@ import (
 //   - Strings: single, double or triple quotes, r/u prefixes, Python escapes,
 //     adjacent literals concatenated; the JSON keeps the characters (no
 //     \uXXXX re-encoding) and escapes only what JSON requires.
-//   - Insignificant whitespace (and comments) between all tokens (§4.8).
+//   - Insignificant whitespace (and comments) between all tokens.
 //   - Whitespace between two call lists is markup; after the last list it is
 //     dropped at the end of the stream, or content when text follows.
 //   - <|python_start|> and <|python_end|> are markup and removed.

@@ -1,6 +1,6 @@
 package parsers
 
-// qwen3Coder is the Qwen3-Coder XML grammar (GRAMMARS.md §6.7), also used by
+// qwen3Coder is the Qwen3-Coder XML grammar (PARSER_CASES.md), also used by
 // Nemotron Nano:
 //
 //	<tool_call>
@@ -11,10 +11,10 @@ package parsers
 //	</function>
 //	</tool_call>
 //
-// Values are typed from the tool's schema (§5.2): strings stream as they
+// Values are typed from the tool's schema: strings stream as they
 // arrive without one framing newline on each side; typed values are
 // converted at </parameter>. A value whose </parameter> is missing ends at
-// </function> (§4.8) or at a newline immediately followed by <parameter=,
+// </function> or at a newline immediately followed by <parameter=,
 // where the next parameter starts (a string value containing exactly that
 // text is cut there: the accepted loss). <function=…> without the wrapper is a call (back-off).
 var qwen3CoderSpec = tagSpec{

@@ -1,7 +1,7 @@
 package parsers
 
 // reasoningSpec describes a reasoning grammar run by the Parser's own
-// reasoning state (GRAMMARS.md §7): text between an opener and a closer is
+// reasoning state (PARSER_CASES.md): text between an opener and a closer is
 // reasoning. The fields cover every marker-delimited variant; grammars that
 // frame the whole output (Harmony) set framer instead.
 type reasoningSpec struct {

@@ -16,14 +16,14 @@ var ErrUnknownParser = errors.New("parsers: unknown parser")
 // renders these).
 type ToolInfo struct {
 	Name      string   // the registered name looked up
-	Grammar   string   // canonical grammar name (GRAMMARS.md §2.1)
+	Grammar   string   // canonical grammar name (PARSER_CASES.md)
 	Openers   []string // markers that open a call block
 	Closers   []string // markers that close one (removed as markup when orphaned)
 	Malformed string   // what happens to a malformed call
 	Truncated string   // what happens at end of stream inside a call
 }
 
-// ReasoningInfo describes a registered reasoning parser (GRAMMARS.md §2.2).
+// ReasoningInfo describes a registered reasoning parser (PARSER_CASES.md).
 type ReasoningInfo struct {
 	Name       string   // the registered name looked up
 	Grammar    string   // canonical parser name
@@ -44,11 +44,11 @@ type toolEntry struct {
 }
 
 // toolRegistry maps every registered tool-call parser name (canonical names
-// first, then Dynamo, vLLM and SGLang aliases; GRAMMARS.md §2.1) to its
+// first, then Dynamo, vLLM and SGLang aliases; PARSER_CASES.md) to its
 // grammar. Grammar files register themselves in init.
 var toolRegistry = map[string]toolEntry{}
 
-// reasoningRegistry maps every registered reasoning parser name (GRAMMARS.md
+// reasoningRegistry maps every registered reasoning parser name (PARSER_CASES.md
 // §2.2) to its grammar.
 var reasoningRegistry = map[string]*reasoningSpec{}
 

@@ -7,7 +7,7 @@ import (
 )
 
 // Schema typing for the parameter grammars (qwen3_coder, minimax_m2, glm47;
-// GRAMMARS.md §5.2, §5.3): the tools' JSON schemas are read once, at New,
+// PARSER_CASES.md): the tools' JSON schemas are read once, at New,
 // into a per-tool map from parameter name to the set of JSON types the
 // parameter admits. Feed only looks names up (a map index with a []byte key
 // converted in place, which does not allocate) and converts values with the
@@ -33,7 +33,7 @@ type paramType struct {
 	free bool // no constraint at all (no schema, {} or an unresolvable one): any value, null included
 }
 
-// nullOK reports whether the schema permits JSON null (GRAMMARS.md §5.2,
+// nullOK reports whether the schema permits JSON null (PARSER_CASES.md,
 // "null": a type that is or includes null, nullable, a branch that permits
 // it, or no constraint at all).
 func (t paramType) nullOK() bool { return t.free || t.set&tNull != 0 }
@@ -71,7 +71,7 @@ func (x *schemaIndex) tool(name []byte) (toolSchema, bool) {
 	return m, ok
 }
 
-// Bounds of schema resolution (GRAMMARS.md §5.2, §5.3: "bounded: 16
+// Bounds of schema resolution (PARSER_CASES.md: "bounded: 16
 // reference hops, a node budget").
 const (
 	maxRefHops   = 16
@@ -196,7 +196,7 @@ func resolveType(root, node any, hops int, budget *int) paramType {
 	return t
 }
 
-// typeByName maps a schema type name (GRAMMARS.md §5.2's table, lower-cased)
+// typeByName maps a schema type name (PARSER_CASES.md table, lower-cased)
 // to its type.
 func typeByName(s string) typeSet {
 	s = strings.ToLower(strings.TrimSpace(s))
@@ -298,7 +298,7 @@ func isIntLiteral(b []byte) bool {
 }
 
 // appendInteger appends the integer literal v (any length), normalised to a
-// JSON number: no '+', no leading zeros (GRAMMARS.md §5.2, "integers keep
+// JSON number: no '+', no leading zeros (PARSER_CASES.md, "integers keep
 // arbitrary precision").
 func appendInteger(dst, v []byte) ([]byte, bool) {
 	if !isIntLiteral(v) {
@@ -396,8 +396,8 @@ func isJSONNumber(b []byte) bool {
 }
 
 // appendBool appends true/false for the boolean spellings: true/false/1/0
-// (GRAMMARS.md §5.2; any other value is not a boolean), plus yes/no when
-// glm is set (§5.3). Case-insensitive.
+// (PARSER_CASES.md; any other value is not a boolean), plus yes/no when
+// glm is set. Case-insensitive.
 func appendBool(dst, v []byte, glm bool) ([]byte, bool) {
 	switch {
 	case bytes.EqualFold(v, []byte("true")) || string(v) == "1" || (glm && bytes.EqualFold(v, []byte("yes"))):
@@ -414,7 +414,7 @@ func isNullWord(v []byte) bool { return bytes.EqualFold(v, []byte("null")) }
 // appendCompactJSON appends v, which must be exactly one JSON value (of one
 // of the container kinds in want, or any kind when want is 0), lexically
 // compacted: whitespace outside strings removed, raw control characters in
-// strings escaped (GRAMMARS.md §5.1), key order, duplicates and number
+// strings escaped (PARSER_CASES.md), key order, duplicates and number
 // spelling kept. s is a scratch scanner.
 func appendCompactJSON(dst, v []byte, want typeSet, s *jsonScan) ([]byte, bool) {
 	if len(v) == 0 {
@@ -493,7 +493,7 @@ func isJSONValue(b []byte, s *jsonScan) bool {
 }
 
 // appendLiteralEval emulates Python's literal_eval the way Dynamo's
-// converter does (GRAMMARS.md §5.2): replace ' with ", True/False/None with
+// converter does (PARSER_CASES.md): replace ' with ", True/False/None with
 // true/false/null everywhere, then read JSON. tmp is scratch.
 func appendLiteralEval(dst, v []byte, want typeSet, s *jsonScan, tmp *[]byte) ([]byte, bool) {
 	t := (*tmp)[:0]
@@ -557,7 +557,7 @@ func jsonEscape(c byte) string {
 func trimAll(b []byte) []byte { return trimSpace(b) }
 
 // stripFraming strips one leading and one trailing newline (\n or \r\n), the
-// qwen3_coder template's own framing (GRAMMARS.md §5.2).
+// qwen3_coder template's own framing (PARSER_CASES.md).
 func stripFraming(b []byte) []byte {
 	if len(b) > 0 && b[0] == '\n' {
 		b = b[1:]

@@ -2,7 +2,7 @@ package parsers
 
 // sectionCalls is the machine shared by the grammars whose calls are framed
 // by special-token markers and carry JSON arguments: DeepSeek V3 and V3.1
-// (GRAMMARS.md §6.5) and Kimi K2 (§6.10).
+// (PARSER_CASES.md) and Kimi K2.
 //
 //	section = SECTION_BEGIN *( *junk call ) *junk [ SECTION_END ]
 //	call    = CALL_BEGIN header SEP args CALL_END

@@ -19,12 +19,12 @@ type tagSpec struct {
 	fnClose    string
 	parOpen    string // parameter opener prefix; in text it opens a nameless, dropped function
 	parClose   string
-	fnEndsVal  bool // FN-CLOSE also ends a value whose PAR-CLOSE is missing (§4.8)
+	fnEndsVal  bool // FN-CLOSE also ends a value whose PAR-CLOSE is missing
 	// nlParEndsVal: a newline immediately followed by PAR-OPEN also ends a
 	// value whose PAR-CLOSE is missing, and the next parameter starts there
 	// (qwen3_coder; a string value containing exactly that text is cut).
 	nlParEndsVal bool
-	dsml         bool // parameter attributes carry string="true"/"false" (§5.4)
+	dsml         bool // parameter attributes carry string="true"/"false"
 	trim         trimRule
 	ents         *matcher
 	conv         convRule
@@ -39,7 +39,7 @@ const (
 
 // tagCalls runs a tagSpec. A function is a call from the '>' of its opener
 // (call start) to FN-CLOSE (call end); its arguments stream per parameter:
-// `{"KEY":` when the key is read, the value (§5.2–§5.4), `,` before the next
+// `{"KEY":` when the key is read, the value, `,` before the next
 // key, `}` at FN-CLOSE. The block ends after each function (blockDone): the
 // driver's whitespace-after-call rule then handles the next function, the
 // wrapper's closer (an orphan closer, removed) or text.
@@ -214,7 +214,7 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 			n, end, hold := g.val.feed(b[i:], final)
 			i += n
 			if g.val.over {
-				g.abandon() // a typed value or whitespace run past the limit (§4.7)
+				g.abandon() // a typed value or whitespace run past the limit
 			}
 			if hold {
 				return i, blockHold

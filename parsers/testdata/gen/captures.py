@@ -38,7 +38,7 @@ call = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</
 C("tool-call markup inside reasoning is reasoning text", "REASONING.batch.3.a", "<think>I should call <tool_call> the tool</think>\n\n" + call,
   reasoning="I should call <tool_call> the tool", content="\n\n", calls=[("get_weather", {"city": "Paris"})], allow_markup=True)
 C("reasoning markers inside call arguments are argument text", "TOOLCALLING.batch.30.c", '<tool_call>{"name": "w", "arguments": {"t": "<think>x</think>"}}</tool_call>',
-  calls=[("w", {"t": "<think>x</think>"})], ref="GRAMMARS.md §4.1: markers are recognised only where legal")
+  calls=[("w", {"t": "<think>x</think>"})], ref="PARSER_CASES.md: markers are recognised only where legal")
 C("template-opened reasoning, then answer and call", "REASONING.batch.3.a", "reasoning</think>Answer.\n" + call, options={"in_reasoning": True},
   reasoning="reasoning", content="Answer.\n", calls=[("get_weather", {"city": "Paris"})])
 C("reasoning again after a call", "REASONING.batch.6.a", call + "\n<think>more</think>done", reasoning="more", content="\ndone", calls=[("get_weather", {"city": "Paris"})])
@@ -48,10 +48,10 @@ C("unterminated reasoning swallows a call (no tool-start tokens for qwen3)", "RE
 C("parallel calls after reasoning, one delta", "TOOLCALLING.batch.2.b", "<think>two calls</think>" + call + call.replace("Paris", "Rome"),
   chunks=["<think>two calls</think>", call + call.replace("Paris", "Rome")], reasoning="two calls", calls=[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Rome"})])
 fx.dump(os.path.join(out, "compose", "think_hermes.json"), family="compose",
-   description="Reasoning runs first and feeds the tool-call machine (GRAMMARS.md §7): <think> parsers with hermes",
+   description="Reasoning runs first and feeds the tool-call machine: <think> parsers with hermes",
    tool_parsers=["hermes"], reasoning_parsers=["qwen3", "basic"], not_applicable={})
 
-# DeepSeek-V4 (constructed engine-format streams; GRAMMARS.md §6.6, §7.3). The
+# DeepSeek-V4 (constructed engine-format streams; PARSER_CASES.md). The
 # model text in delta.content starts with <think> (reasoning_content is the
 # engine's annotation, not input): Dynamo runs them with the deepseek_v4
 # reasoning parser not in reasoning. With PRE.3's in_reasoning the leading

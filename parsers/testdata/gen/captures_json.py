@@ -1,4 +1,4 @@
-# Real engine streams for the JSON families (GRAMMARS.md §6.1–6.4, §8.1),
+# Real engine streams for the JSON families,
 # converted like gen/captures.py: one case per capture, chunks = the
 # captured content deltas, expected values from the capture's Dynamo
 # expectation (arguments compared as JSON values: Dynamo re-serialises them,

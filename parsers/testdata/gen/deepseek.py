@@ -1,4 +1,4 @@
-"""DeepSeek V3 and V3.1 tool-call fixtures (GRAMMARS.md §6.5).
+"""DeepSeek V3 and V3.1 tool-call fixtures.
 
     python3 gen/deepseek.py .     # writes deepseek_v3/deepseek_v3.json and deepseek_v3_1/deepseek_v3_1.json
 """
@@ -34,7 +34,7 @@ def gen(v3):
     big = "".join("line %04d: the quick brown fox jumps over the lazy dog\\n" % i for i in range(200))
     # batch.1
     C("single call", "TOOLCALLING.batch.1", sec(call("get_weather", '{"location": "Tokyo"}')), calls=[("get_weather", W)],
-      ref="GRAMMARS.md §6.5 sample")
+      ref="PARSER_CASES.md sample")
     # batch.2
     C("parallel calls in one section", "TOOLCALLING.batch.2.a",
       sec(call("get_weather", '{"location": "Beijing"}'), call("get_weather", '{"location": "Shanghai"}')),
@@ -42,7 +42,7 @@ def gen(v3):
     two = sec(call("a", '{"x": 1}'), call("b", "{}"))
     k = two.index('1}') + 1
     C("two calls closing in one delta", "TOOLCALLING.batch.2.b", two, chunks=[two[:k], two[k:]], calls=[("a", {"x": 1}), ("b", {})],
-      ref="GRAMMARS.md §9.1: every complete construct of a delta surfaces")
+      ref="PARSER_CASES.md: every complete construct of a delta surfaces")
     C("call group with surrounding content", "TOOLCALLING.batch.2.c",
       "I'll check both.\n" + sec(call("get_weather", '{"location": "Boston"}'), call("get_weather", '{"location": "NYC"}')) + "\nDone.",
       content="I'll check both.\n\nDone.", calls=[("get_weather", {"location": "Boston"}), ("get_weather", {"location": "NYC"})])
@@ -56,10 +56,10 @@ def gen(v3):
       content="a <｜tool b <｜tool▁call c ｜> d ▁▁ e <｜tool▁calls▁beg", ref="a held marker prefix at Finish is text")
     # batch.4
     C("garbage inside a section", "TOOLCALLING.batch.4.a", "A " + SB + "this is not a call" + SE + " B", content="A  B",
-      ref="text inside a section outside calls is markup (GRAMMARS.md §4.8: a wrapper whose body is not a call)")
+      ref="text inside a section outside calls is markup (PARSER_CASES.md: a wrapper whose body is not a call)")
     C("garbage arguments", "TOOLCALLING.batch.4.a", sec(call("f", "{{{[[[\"\"\x00")), abandoned=1)
     C("invalid JSON in a well-formed call", "TOOLCALLING.batch.4.b", sec(call("get_weather", '{"location": "Tokyo",}')), abandoned=1,
-      ref="GRAMMARS.md §5.1 library rule: malformed arguments abandon the call")
+      ref="PARSER_CASES.md library rule: malformed arguments abandon the call")
     C("empty name", "TOOLCALLING.batch.4.c", sec(call("", '{"x": 1}')), ref="an empty name is rejected; the call never started")
     C("arguments are an array", "TOOLCALLING.batch.4.c", sec(call("f", "[1, 2]")), abandoned=1, ref="arguments must be a JSON object")
     C("arguments are a string", "TOOLCALLING.batch.4.c", sec(call("f", '"{\\"x\\": 1}"')), abandoned=1)
@@ -70,9 +70,9 @@ def gen(v3):
       ref="a structural marker where it does not belong ends the current call, which did not complete")
     # batch.5
     C("section end absent, call complete", "TOOLCALLING.batch.5.a", SB + call("get_weather", '{"location": "Tokyo"}'), calls=[("get_weather", W)],
-      ref="GRAMMARS.md §6.5: the outer end may be missing (newer Dynamo recovers)")
+      ref="PARSER_CASES.md: the outer end may be missing (newer Dynamo recovers)")
     C("closers present, openers absent", "TOOLCALLING.batch.5.b", "Sure." + CE + SE + " More text", content="Sure. More text",
-      ref="GRAMMARS.md §4.8: orphan closers are markup, the text on both sides kept")
+      ref="PARSER_CASES.md: orphan closers are markup, the text on both sides kept")
     C("stray separator in content", "TOOLCALLING.batch.5.b", "a" + SEP + "b", content="ab", ref="decision: a separator met in content is markup")
     C("EOS inside the arguments", "TOOLCALLING.batch.5.c", SB + call("get_weather", '{"location": "Tok')[:-len("\n```" + CE) if v3 else -len(CE)],
       abandoned=1)
@@ -81,7 +81,7 @@ def gen(v3):
     C("EOS right after the section opener", "TOOLCALLING.batch.5.c", "Checking." + SB, content="Checking.")
     C("last call complete but missing its end marker", "TOOLCALLING.batch.5.d",
       SB + call("a", "{}") + call("b", '{"y": 2}')[:-len(CE)], calls=[("a", {})], abandoned=1,
-      ref="GRAMMARS.md §6.5: a call needs <｜tool▁call▁end｜>" + (" (and the closing fence)" if v3 else ""))
+      ref="PARSER_CASES.md: a call needs <｜tool▁call▁end｜>" + (" (and the closing fence)" if v3 else ""))
     C("last call truncated inside a value", "TOOLCALLING.batch.5.e",
       SB + call("a", "{}") + CB + ("function" + SEP + "b\n```json\n" if v3 else "b" + SEP) + '{"y": "tru', calls=[("a", {})], abandoned=1)
     # batch.6
@@ -98,7 +98,7 @@ def gen(v3):
     C("raw control characters are escaped, lines untouched", "TOOLCALLING.batch.7.b",
       sec(call("write_file", '{"content": "def f():\n    return 1\n\tx\x01"}')),
       calls=[("write_file", r'{"content": "def f():\n    return 1\n\tx\u0001"}')],
-      ref="GRAMMARS.md §5.1 library rule: raw control characters are escaped; Dynamo's DeepSeek retry left-trims every line and joins with spaces (\"def f(): return 1 x\")")
+      ref="PARSER_CASES.md library rule: raw control characters are escaped; Dynamo's DeepSeek retry left-trims every line and joins with spaces (\"def f(): return 1 x\")")
     C("schema mismatch keeps the model's value", "TOOLCALLING.batch.7.c", sec(call("set_temp", '{"celsius": "20"}')), calls=[("set_temp", {"celsius": "20"})],
       tools=[{"type": "function", "function": {"name": "set_temp", "parameters": {"type": "object", "properties": {"celsius": {"type": "integer"}}}}}])
     C("nested arguments", "TOOLCALLING.batch.7.d", sec(call("query", '{"filter": {"and": [{"f": "a", "v": 1}, {"f": "b", "v": [1, 2]}]}, "limit": 10}')),
@@ -109,7 +109,7 @@ def gen(v3):
       calls=[("f", '{"id": 12345678901234567890123, "neg": -9007199254740993, "x": 1.000000000000000000001}')])
     # batch.8
     C("text before only, untrimmed", "TOOLCALLING.batch.8.a", "Let me get the information: " + sec(call("search", '{"q": "go"}')),
-      content="Let me get the information: ", calls=[("search", {"q": "go"})], ref="GRAMMARS.md §6.5: the trailing space is kept (Dynamo too)")
+      content="Let me get the information: ", calls=[("search", {"q": "go"})], ref="PARSER_CASES.md: the trailing space is kept (Dynamo too)")
     C("text after only", "TOOLCALLING.batch.8.b", sec(call("search", '{"q": "go"}')) + "\nHope that helps.", content="\nHope that helps.",
       calls=[("search", {"q": "go"})], ref="library rule §4.6: text after the section is content (Dynamo drops it)")
     C("text before and after", "TOOLCALLING.batch.8.c", "Before. " + sec(call("search", '{"q": "go"}')) + " After.", content="Before.  After.",
@@ -122,7 +122,7 @@ def gen(v3):
     C("empty output", "TOOLCALLING.batch.9.a", "")
     C("whitespace only", "TOOLCALLING.batch.9.b", "  \n\t ", content="  \n\t ")
     C("whitespace after the section is dropped", "TOOLCALLING.batch.9.b", sec(call("a", "{}")) + "\n\n", calls=[("a", {})],
-      ref="GRAMMARS.md §1 whitespace after a call")
+      ref="PARSER_CASES.md whitespace after a call")
     C("empty section", "TOOLCALLING.batch.9.c", SB + SE)
     # batch.10
     C("duplicate calls", "TOOLCALLING.batch.10", sec(call("get_weather", '{"location": "Paris"}'), call("get_weather", '{"location": "Paris"}')),
@@ -154,7 +154,7 @@ def gen(v3):
       ref="every byte split, including inside the three-byte ｜ and ▁, is run by the harness")
     C("a 10 KB argument string streams", "TOOLCALLING.stream.1", sec(call("write_file", '{"path": "/tmp/big.txt", "content": "%s"}' % big)),
       calls=[("write_file", '{"path": "/tmp/big.txt", "content": "%s"}' % big)], tool_parser="deepseek_v3" if v3 else "deepseek_v3_1",
-      ref="CASES.md §5 very long output; run under one name (every split point of 10 KB is slow)")
+      ref="PARSER_CASES.md very long output; run under one name (every split point of 10 KB is slow)")
     two = sec(call("a", '{"x": "1"}'), call("b", '{"y": "2"}'))
     n = len(two)
     C("two calls each spanning chunks", "TOOLCALLING.stream.2", two, chunks=[two[:n // 4], two[n // 4:n // 2], two[n // 2:3 * n // 4], two[3 * n // 4:]],
@@ -162,28 +162,28 @@ def gen(v3):
     C("markers split mid-token", "TOOLCALLING.stream.3", "Hello " + one, chunks=["Hello <｜", "tool▁calls▁begin｜>" + one[len(SB):-8], one[-8:]],
       content="Hello ", calls=[("get_weather", W)])
     C("complete arguments, no call end, finish", "TOOLCALLING.stream.4.a", SB + call("a", '{"k": [1]}')[:-len(CE)], abandoned=1,
-      ref="GRAMMARS.md §6.5: a call needs <｜tool▁call▁end｜>; Dynamo emits no call (TOOLCALLING.stream.4.a)")
+      ref="PARSER_CASES.md: a call needs <｜tool▁call▁end｜>; Dynamo emits no call (TOOLCALLING.stream.4.a)")
     C("truncated mid-body at finish", "TOOLCALLING.stream.4.b", "ok " + SB + call("a", '{"k": [1')[:-len(("\n```" if v3 else "") + CE)],
       content="ok ", abandoned=1, ref="no raw markup is echoed on recovery")
     C("inner call without the section, repeated call ends", "TOOLCALLING.stream.4.c",
       call("get_weather", '{"location": "Tokyo"}') + CE + CE + "\n" + CE, chunks=[call("get_weather", '{"location": "Tokyo"}'), CE, CE + "\n", CE],
-      calls=[("get_weather", W)], ref="GRAMMARS.md §6.5: a bare inner call is recovered, orphan end markers dropped (finish_reason=length)")
+      calls=[("get_weather", W)], ref="PARSER_CASES.md: a bare inner call is recovered, orphan end markers dropped (finish_reason=length)")
     # fmt
     C("function-name conventions", "TOOLCALLING.fmt.1",
       sec(call("get-weather", "{}"), call("tools.search_v2", "{}"), call("mcp__portal__search-documents", "{}"), call("天气", "{}"), call("🔧fix", "{}")),
       calls=[("get-weather", {}), ("tools.search_v2", {}), ("mcp__portal__search-documents", {}), ("天气", {}), ("🔧fix", {})])
     C("a name with a brace is rejected", "TOOLCALLING.fmt.1", sec(call("get{weather}", "{}"), call("ok", "{}")), calls=[("ok", {})],
-      ref="GRAMMARS.md §6.5: a name containing { } [ ] is malformed (the call never started)")
+      ref="PARSER_CASES.md: a name containing { } [ ] is malformed (the call never started)")
     if v3:
         C("whitespace around the name and the fences", "TOOLCALLING.fmt.2",
           SB + "\n" + CB + "function" + SEP + "  get_weather \n\n```json\n  {\"location\": \"Tokyo\"}  \n  ```  " + CE + "\n" + SE,
           calls=[("get_weather", W)], ref="decision: whitespace is tolerated around the name (trimmed), the fences and the JSON")
         C("the call type is ignored", "TOOLCALLING.fmt.3", sec(call("get_weather", '{"location": "Tokyo"}', typ="tool")), calls=[("get_weather", W)],
-          ref="GRAMMARS.md §6.5: the text before the separator is the call type and is ignored")
+          ref="PARSER_CASES.md: the text before the separator is the call type and is ignored")
         C("fence language tag variants", "TOOLCALLING.fmt.3", sec(call("a", "{}", fence=""), call("b", "{}", fence="JSON")), calls=[("a", {}), ("b", {})],
           ref="decision: any ASCII language tag (or none) after the opening fence")
         C("missing fence", "TOOLCALLING.batch.4.d", SB + CB + "function" + SEP + "f\n{\"x\": 1}" + CE + SE, abandoned=1,
-          ref="GRAMMARS.md §6.5: the arguments are the body of the fence")
+          ref="PARSER_CASES.md: the arguments are the body of the fence")
         C("missing closing fence", "TOOLCALLING.batch.4.d", SB + CB + "function" + SEP + "f\n```json\n{\"x\": 1}\n" + CE + SE, abandoned=1)
         C("V3.1 layout under the V3 parser", "TOOLCALLING.batch.4.d", SB + CB + "get_weather" + SEP + '{"location": "Tokyo"}' + CE + SE,
           ref="the name runs to the first newline: here the call end comes first, so the call never starts")
@@ -197,7 +197,7 @@ def gen(v3):
           SB + CB + "function" + SEP + "get_weather\n```json\n{}\n```" + CE + SE, abandoned=1,
           ref="the call 'function' starts at the separator; its arguments are not JSON, so it is abandoned")
     C("bare call without the section", "TOOLCALLING.fmt.3", "x " + call("a", "{}") + " y", content="x  y", calls=[("a", {})],
-      ref="GRAMMARS.md §6.5: <｜tool▁call▁begin｜> without the section is accepted; every case also runs under the SGLang/vLLM aliases")
+      ref="PARSER_CASES.md: <｜tool▁call▁begin｜> without the section is accepted; every case also runs under the SGLang/vLLM aliases")
     C("empty section keeps surrounding text", "TOOLCALLING.fmt.4", "Before " + SB + SE + " after", content="Before  after")
     C("empty section with whitespace", "TOOLCALLING.fmt.4", SB + "\n\n" + SE)
     C("arguments with keys called name and arguments", "TOOLCALLING.fmt.5",
@@ -208,15 +208,15 @@ def gen(v3):
     # options
     C("whole-call mode", "TOOLCALLING.stream.1", sec(call("a", '{"x": 1}')) + "text", content="text", calls=[("a", {"x": 1})], options={"whole_calls": True})
     C("a name past the buffer limit is malformed", "TOOLCALLING.batch.4.c", sec(call("n" * 40, "{}"), call("ok", "{}")), calls=[("ok", {})],
-      options={"max_call_buffer": 32}, ref="GRAMMARS.md §4.7: the header is held, bounded by the per-call limit")
+      options={"max_call_buffer": 32}, ref="PARSER_CASES.md: the header is held, bounded by the per-call limit")
     C("streamed arguments are not limited", "TOOLCALLING.batch.7.e", sec(call("a", '{"big": "%s"}' % ("x" * 64))), calls=[("a", {"big": "x" * 64})],
       options={"max_call_buffer": 32})
     return fx
 
 
 out = sys.argv[1]
-for v3, fam, names, desc in ((True, "deepseek_v3", ["deepseek_v3", "deepseekv3"], "DeepSeek V3 / R1-0528: function<｜tool▁sep｜>NAME + ```json fence (GRAMMARS.md §6.5)"),
-                             (False, "deepseek_v3_1", ["deepseek_v3_1", "deepseek_v31", "deepseekv31"], "DeepSeek V3.1 / V3.1-Terminus: NAME<｜tool▁sep｜>{json} (GRAMMARS.md §6.5)")):
+for v3, fam, names, desc in ((True, "deepseek_v3", ["deepseek_v3", "deepseekv3"], "DeepSeek V3 / R1-0528: function<｜tool▁sep｜>NAME + ```json fence"),
+                             (False, "deepseek_v3_1", ["deepseek_v3_1", "deepseek_v31", "deepseekv31"], "DeepSeek V3.1 / V3.1-Terminus: NAME<｜tool▁sep｜>{json}")):
     fx = gen(v3)
     os.makedirs(os.path.join(out, fam), exist_ok=True)
     fx.dump(os.path.join(out, fam, fam + ".json"), family=fam, description=desc, tool_parsers=names, not_applicable=NA)
@@ -230,10 +230,10 @@ for v3, tp in ((True, "deepseek_v3"), (False, "deepseek_v3_1")):
         return CB + name + SEP + args + CE
     one = SB + call("get_weather", '{"location": "Tokyo"}') + SE
     fx.C(tp + ": forced reasoning, then a section", "REASONING.batch.3.a", "Need weather.</think>" + one, reasoning="Need weather.",
-         calls=[("get_weather", W)], tool_parser=tp, reasoning_parser=tp, ref="GRAMMARS.md §7.2: forced <think>; a leading <think> is dropped")
+         calls=[("get_weather", W)], tool_parser=tp, reasoning_parser=tp, ref="PARSER_CASES.md: forced <think>; a leading <think> is dropped")
     fx.C(tp + ": section markup inside open reasoning is reasoning text", "REASONING.batch.5", "<think>maybe " + one,
          reasoning="maybe " + one, tool_parser=tp, reasoning_parser=tp, allow_markup=True,
-         ref="deepseek reasoning parsers have no tool-start tokens (GRAMMARS.md §2.2): unterminated reasoning keeps the markup as text")
+         ref="deepseek reasoning parsers have no tool-start tokens: unterminated reasoning keeps the markup as text")
     fx.C(tp + ": end marker split before the section", "REASONING.stream.3.d", "r</think>" + one, chunks=["r<", "/think>" + one[:5], one[5:]],
          reasoning="r", calls=[("get_weather", W)], tool_parser=tp, reasoning_parser=tp)
     fx.C(tp + ": think markers inside arguments are text", "TOOLCALLING.batch.30.c", "</think>" + SB + call("f", '{"t": "<think>x</think>"}') + SE,

@@ -1,6 +1,6 @@
 # Harmony (gpt-oss) fixtures: the harmony tool parser (harmony/harmony.json), the gpt_oss
 # reasoning parser (gpt_oss/reasoning.json) and the gpt-oss-20b engine captures
-# (captures/gpt-oss-20b.json). GRAMMARS.md §6.11, §7.7, §4.8, §9.6.
+# (captures/gpt-oss-20b.json). PARSER_CASES.md.
 #   python3 gen/harmony.py .   (from parsers/testdata; captures need ../shared/testdata or ENGINE_STREAMS)
 import json, sys, os, glob
 from common import Fx
@@ -28,36 +28,36 @@ int_tools = [{"type": "function", "function": {"name": "set_temp", "parameters":
 fx = Fx(); C = fx.C
 r1 = "Need to use function get_weather."
 C("single call after analysis", "TOOLCALLING.batch.1", first_an(r1) + call("get_weather", WJ), reasoning=r1, calls=[("get_weather", W)], tools=weather_tools,
-  ref="GRAMMARS.md §6.11 sample")
+  ref="PARSER_CASES.md sample")
 # batch.2
 C("parallel calls, one message each", "TOOLCALLING.batch.2.a", call("a", '{"x":1}', lead=False) + call("b", '{"y":2}'), calls=[("a", {"x": 1}), ("b", {"y": 2})])
 two = call("get_weather", '{"location":"Boston"}', lead=False) + call("get_weather", '{"location":"New York"}')
 C("two calls closing in one delta", "TOOLCALLING.batch.2.b", first_an("two") + two,
   chunks=[first_an("two") + two[:60], two[60:]], reasoning="two", calls=[("get_weather", {"location": "Boston"}), ("get_weather", {"location": "New York"})],
-  ref="GRAMMARS.md §9.1: every complete construct in one Feed")
+  ref="PARSER_CASES.md: every complete construct in one Feed")
 C("call group with preamble and final answer", "TOOLCALLING.batch.2.c",
   first_an("plan") + com("Checking both cities.") + call("get_weather", '{"location":"Boston"}') + call("get_weather", '{"location":"NYC"}') + fin("Both are sunny."),
   reasoning="plan", content="Checking both cities.\nBoth are sunny.", calls=[("get_weather", {"location": "Boston"}), ("get_weather", {"location": "NYC"})],
-  ref="GRAMMARS.md §6.11: content messages are joined with \\n")
+  ref="PARSER_CASES.md: content messages are joined with \\n")
 C("three calls get distinct ids and consecutive indices", "TOOLCALLING.batch.2.d", call("a", "{}", lead=False) + call("b", "{}") + call("c", "{}"), calls=[("a", {}), ("b", {}), ("c", {})])
 # batch.3
 C("final answer only", "TOOLCALLING.batch.3", first_an("Simple.") + fin("It is sunny."), reasoning="Simple.", content="It is sunny.")
 C("text with marker-like fragments", "TOOLCALLING.batch.3", "a <| b <|chan ce <|end <|start| x |> <|", content="a <| b <|chan ce <|end <|start| x |> <|")
 C("output without any header is content", "TOOLCALLING.batch.3", "Just text, no Harmony framing.", content="Just text, no Harmony framing.",
-  ref="GRAMMARS.md §4.8 Harmony text outside any message is content")
+  ref="PARSER_CASES.md Harmony text outside any message is content")
 C("special tokens skipped by the engine: plain text", "TOOLCALLING.batch.3", 'analysisNeed weather.assistantcommentary to=functions.get_weather json{"location":"SF"}',
   content='analysisNeed weather.assistantcommentary to=functions.get_weather json{"location":"SF"}',
-  ref="GRAMMARS.md §9.6 / PRE.1: without the special tokens (skip_special_tokens=true) nothing marks a message; the text is content. The engine must keep special tokens for gpt-oss")
+  ref="PARSER_CASES.md / PRE.1: without the special tokens (skip_special_tokens=true) nothing marks a message; the text is content. The engine must keep special tokens for gpt-oss")
 # batch.4
 C("garbage body", "TOOLCALLING.batch.4.a", call("a", "this is not json", lead=False), abandoned=1)
 C("garbage with orphan markers between text", "TOOLCALLING.batch.4.a", "A " + M + CO + "}{" + CA + " B" + E + R, content="A }{ B",
-  ref="orphan markers are removed, text kept (GRAMMARS.md §4.8)")
+  ref="orphan markers are removed, text kept")
 C("invalid JSON syntax in a well-formed envelope", "TOOLCALLING.batch.4.b", call("get_weather", '{"location": "Boston",}', lead=False), abandoned=1)
 C("invalid JSON then final answer", "TOOLCALLING.batch.4.b", call("a", '{"x": tru}', lead=False) + fin("Sorry."), content="Sorry.", abandoned=1)
 C("recipient without a function name", "TOOLCALLING.batch.4.c", CH + "commentary to=functions. json" + M + '{"x":1}' + CA + fin("ok"), content="ok",
   ref="an empty name is not a call: the message is dropped")
 C("recipient functions without a dot", "TOOLCALLING.batch.4.c", CH + "commentary to=functions json" + M + '{"x":1}' + CA, ref="not functions.*: dropped (§6.11 other recipients)")
-C("body is an array", "TOOLCALLING.batch.4.c", call("a", "[1, 2]", lead=False), abandoned=1, ref="arguments must be an object (§5.1)")
+C("body is an array", "TOOLCALLING.batch.4.c", call("a", "[1, 2]", lead=False), abandoned=1, ref="arguments must be an object")
 C("body is a string", "TOOLCALLING.batch.4.c", call("a", '"{\\"x\\":1}"', lead=False), abandoned=1, ref="the body is the arguments value itself; a string is malformed")
 C("header ended by an end marker", "TOOLCALLING.batch.4.d", CH + "commentary to=functions.a json" + CA + "after", content="after", ref="a header without <|message|> is dropped with its message")
 C("bytes after the object are dropped", "TOOLCALLING.batch.4.d", call("a", '{"x":1}}} junk', lead=False) + "tail", content="tail", calls=[("a", {"x": 1})],
@@ -68,7 +68,7 @@ C("bad call followed by a valid call", "TOOLCALLING.batch.4.e", call("a", "oops"
 C("broken body resynchronises at the next header", "TOOLCALLING.batch.4.e", call("a", '{"x" 1', end="", lead=False) + call("b", "{}"), calls=[("b", {})], abandoned=1)
 # batch.5
 C("complete object, <|call|> missing at end of stream", "TOOLCALLING.batch.5.a", first_an("r") + call("get_weather", WJ, end=""), reasoning="r", calls=[("get_weather", W)],
-  ref="GRAMMARS.md §6.11 / §9.6: <|call|> is an EOS token and may be hidden by stop handling (Dynamo PR #9778)")
+  ref="PARSER_CASES.md / §9.6: <|call|> is an EOS token and may be hidden by stop handling (Dynamo PR #9778)")
 C("end marker present, header absent", "TOOLCALLING.batch.5.b", "Sure." + CA + " More text", content="Sure. More text")
 C("body without header keeps its text, end marker removed", "TOOLCALLING.batch.5.b", '{"x": 1}' + CA, content='{"x": 1}')
 C("EOS inside the arguments", "TOOLCALLING.batch.5.c", call("get_weather", '{"location": "Bos', end="", lead=False), abandoned=1)
@@ -88,7 +88,7 @@ C("scalar and container matrix", "TOOLCALLING.batch.7.a", call("f", '{"i": 1, "f
 C("escapes, unicode and HTML kept verbatim", "TOOLCALLING.batch.7.b", call("f", '{"s": "a\\"b\\\\c\\n\\u00e9", "u": "Zürich 東京 🌆", "h": "<b>&amp;</b>"}', lead=False),
   calls=[("f", '{"s": "a\\"b\\\\c\\n\\u00e9", "u": "Zürich 東京 🌆", "h": "<b>&amp;</b>"}')])
 C("raw newline inside a string is escaped", "TOOLCALLING.batch.7.b", call("write", '{"code": "a\n\tb"}', lead=False), calls=[("write", '{"code": "a\\n\\tb"}')],
-  ref="GRAMMARS.md §5.1 library rule: raw control characters")
+  ref="PARSER_CASES.md library rule: raw control characters")
 C("schema mismatch preserved", "TOOLCALLING.batch.7.c", call("set_temp", '{"celsius": "20"}', lead=False), calls=[("set_temp", {"celsius": "20"})], tools=int_tools)
 C("nested arguments", "TOOLCALLING.batch.7.d", call("f", '{"a": {"b": {"c": [1, {"d": [2, 3]}]}}, "e": "x"}', lead=False), calls=[("f", {"a": {"b": {"c": [1, {"d": [2, 3]}]}}, "e": "x"})])
 C("large, deep, null, empty and duplicate keys kept", "TOOLCALLING.batch.7.e", call("f", '{"k": 1, "k": 2, "n": null, "e": {}, "a": [], "d": [[[[[[[[]]]]]]]]}', lead=False),
@@ -98,9 +98,9 @@ C("integers beyond 2^53 exact", "TOOLCALLING.batch.7.f", call("f", '{"id": 12345
 # batch.8
 C("commentary preamble before the call", "TOOLCALLING.batch.8.a", first_an("r") + com("Let me check.") + call("get_weather", WJ), reasoning="r", content="Let me check.", calls=[("get_weather", W)])
 C("text outside messages before the call", "TOOLCALLING.batch.8.a", "Hello " + call("get_weather", WJ, lead=False), content="Hello ", calls=[("get_weather", W)],
-  ref="GRAMMARS.md §4.8: text before the first header is content")
+  ref="PARSER_CASES.md: text before the first header is content")
 C("final answer after the call survives", "TOOLCALLING.batch.8.b", call("get_weather", WJ, lead=False) + fin("It is 18°C."), content="It is 18°C.", calls=[("get_weather", W)],
-  ref="GRAMMARS.md §9.6: SGLang suppresses final text after a call; the library keeps it")
+  ref="PARSER_CASES.md: SGLang suppresses final text after a call; the library keeps it")
 C("text outside messages after the call", "TOOLCALLING.batch.8.b", call("get_weather", WJ, lead=False) + "\ntrailing", content="\ntrailing", calls=[("get_weather", W)])
 C("preamble, call and final", "TOOLCALLING.batch.8.c", com("Checking.") + call("get_weather", WJ) + fin("Done."), content="Checking.\nDone.", calls=[("get_weather", W)])
 C("commentary between calls", "TOOLCALLING.batch.8.d", call("a", "{}", lead=False) + com("Now the second.") + call("b", "{}"), content="Now the second.", calls=[("a", {}), ("b", {})])
@@ -130,7 +130,7 @@ big = "x" * 6000 + "é世界" * 600 + "y" * 1000
 bigcall = call("write_file", json.dumps({"path": "/tmp/a", "content": big}, ensure_ascii=False), lead=False)
 assert len(bigcall.encode()) > 10000
 C("call with more than 10 KB of arguments", "TOOLCALLING.stream.1.b", bigcall, calls=[("write_file", {"path": "/tmp/a", "content": big})], reasoning_parser="-",
-  ref="CASES.md §5: a single call of ≥ 10 KB streamed incrementally")
+  ref="PARSER_CASES.md: a single call of ≥ 10 KB streamed incrementally")
 two2 = call("a", '{"k":"one"}', lead=False) + call("b", '{"k":"two"}')
 C("two calls over many chunks", "TOOLCALLING.stream.2", two2, chunks=[two2[i:i+7] for i in range(0, len(two2), 7)], calls=[("a", {"k": "one"}), ("b", {"k": "two"})])
 sp = call("get_weather", WJ, lead=False)
@@ -148,7 +148,7 @@ C("extra whitespace in the header", "TOOLCALLING.fmt.2", CH + "commentary  to=fu
   ref="header tokens are separated by any whitespace; whitespace around the body's object is markup")
 C("<|constrain|> glued to the recipient", "TOOLCALLING.fmt.2", CH + "commentary to=functions.get_weather" + CO + "json" + M + WJ + CA, calls=[("get_weather", W)])
 C("recipient in the role header", "TOOLCALLING.fmt.3", first_an("r") + S + "assistant to=functions.get_weather" + CH + "commentary json" + M + WJ + CA, reasoning="r", calls=[("get_weather", W)],
-  ref="GRAMMARS.md §6.11: both header positions are accepted (llama.cpp handles both)")
+  ref="PARSER_CASES.md: both header positions are accepted (llama.cpp handles both)")
 C("content type without <|constrain|>", "TOOLCALLING.fmt.3", call("get_weather", WJ, ct=" json", lead=False), calls=[("get_weather", W)])
 C("no content type", "TOOLCALLING.fmt.3", call("get_weather", WJ, ct="", lead=False), calls=[("get_weather", W)])
 C("call closed by <|end|> or <|return|>", "TOOLCALLING.fmt.3", call("a", "{}", end=E, lead=False) + call("b", "{}", end=R), calls=[("a", {}), ("b", {})])
@@ -158,26 +158,26 @@ C("envelope-looking body is the arguments verbatim", "TOOLCALLING.fmt.5", call("
 C("arguments with a key called name", "TOOLCALLING.fmt.5", call("create_user", '{"name": "Ada", "parameters": []}', lead=False), calls=[("create_user", {"name": "Ada", "parameters": []})])
 # harmony.1 routing
 C("routing: analysis, commentary, final", "TOOLCALLING.harmony.1", first_an("think") + com("preamble") + call("get_weather", WJ) + fin("answer"),
-  reasoning="think", content="preamble\nanswer", calls=[("get_weather", W)], ref="GRAMMARS.md §6.11 routing table")
+  reasoning="think", content="preamble\nanswer", calls=[("get_weather", W)], ref="PARSER_CASES.md routing table")
 C("analysis-channel call is a tool call", "TOOLCALLING.harmony.1", first_an("r") + call("get_weather", WJ, ch="analysis"), reasoning="r", calls=[("get_weather", W)],
-  ref="GRAMMARS.md §9.6: ~47% of GPT-OSS-120B calls arrive on analysis (Dynamo PR #10366)")
+  ref="PARSER_CASES.md: ~47% of GPT-OSS-120B calls arrive on analysis (Dynamo PR #10366)")
 C("other recipients are dropped", "TOOLCALLING.harmony.1", A + CH + "commentary to=browser.search json" + M + '{"q":"x"}' + CA + A + " to=python" + CH + "analysis" + M + "print(1)" + CA + fin("ok"),
-  content="ok", ref="GRAMMARS.md §6.11: only functions.* recipients are calls; the rest is a documented drop")
+  content="ok", ref="PARSER_CASES.md: only functions.* recipients are calls; the rest is a documented drop")
 C("several analysis messages are joined with a newline", "TOOLCALLING.harmony.1", first_an("one") + an("two") + fin("a") + fin("b"), reasoning="one\ntwo", content="a\nb")
 C("unknown channel is content", "TOOLCALLING.harmony.1", CH + "summary" + M + "visible" + E, content="visible")
 # harmony.2 envelopes
 C("complete envelope with <|start|>assistant", "TOOLCALLING.harmony.2", A + CH + "analysis" + M + "r" + E + call("f", "{}"), reasoning="r", calls=[("f", {})])
 C("second message without <|start|>assistant", "TOOLCALLING.harmony.2", first_an("r") + call("f", '{"a":1}', lead=False), reasoning="r", calls=[("f", {"a": 1})])
 C("output starts with a bare <|channel|>commentary", "TOOLCALLING.harmony.2", call("get_weather", WJ, lead=False) + fin("ok"), content="ok", calls=[("get_weather", W)],
-  ref="GRAMMARS.md §9.6 (Dynamo PR #9897)")
+  ref="PARSER_CASES.md (Dynamo PR #9897)")
 C("missing <|call|> before the next message", "TOOLCALLING.harmony.2", call("a", '{"x":1}', end="", lead=False) + fin("after"), content="after", calls=[("a", {"x": 1})])
 C("reasoning and tool in one turn, chunk splits in the header", "TOOLCALLING.harmony.2", one,
   chunks=[CH + "analysis" + M + "r" + E + S + "assistant" + CH + "commentary to=functions.get_", "weather <|cons", "train|>js", "on<|message", "|>" + WJ + CA],
   reasoning="r", calls=[("get_weather", W)])
 C("header longer than the buffer limit drops the message", "TOOLCALLING.harmony.2", call("get_weather", WJ, lead=False) + fin("ok"), content="ok", options={"max_call_buffer": 40},
-  ref="GRAMMARS.md §4.7: the header is buffered up to the per-call limit; past it the message is dropped")
+  ref="PARSER_CASES.md: the header is buffered up to the per-call limit; past it the message is dropped")
 fx.dump(os.path.join(out, "harmony", "harmony.json"), family="harmony",
-  description="gpt-oss Harmony, tool side (GRAMMARS.md §6.11, §4.8, §9.6); every case runs with the harmony tool parser alone and with the gpt_oss reasoning parser: one machine",
+  description="gpt-oss Harmony, tool side; every case runs with the harmony tool parser alone and with the gpt_oss reasoning parser: one machine",
   tool_parsers=["harmony", "openai", "gpt-oss"], reasoning_parsers=["-", "gpt_oss", "openai_gptoss", "gpt-oss"],
   not_applicable={
     "TOOLCALLING.batch.13.b": "no forward-unknown switch: unknown tools are always emitted",
@@ -190,7 +190,7 @@ fx.dump(os.path.join(out, "harmony", "harmony.json"), family="harmony",
 fx = Fx(); C = fx.C
 env = call("get_weather", WJ)
 C("empty input", "REASONING.batch.1.a", "")
-C("plain text, no markers", "REASONING.batch.1.b", "Hello world", content="Hello world", ref="GRAMMARS.md §4.8: text outside any message is content")
+C("plain text, no markers", "REASONING.batch.1.b", "Hello world", content="Hello world", ref="PARSER_CASES.md: text outside any message is content")
 C("whitespace only", "REASONING.batch.1.c", "\n \n", content="\n \n")
 C("analysis only", "REASONING.batch.2.a", first_an("Let me think."), reasoning="Let me think.")
 C("visible preamble before the analysis", "REASONING.batch.2.b", CH + "commentary" + M + "Hmm." + E + an("thinking"), content="Hmm.", reasoning="thinking")
@@ -201,7 +201,7 @@ C("empty analysis", "REASONING.batch.2.e", first_an("") + fin("x"), content="x")
 cx = "Step 1:\n\n```go\nfmt.Println(\"<think>\")\n```\nZürich 東京 🌆 — a <|chan ce and <|end of it |> done."
 C("complex body", "REASONING.batch.2.f", first_an(cx) + fin("ok"), reasoning=cx, content="ok")
 C("closed reasoning then a directed message: envelope forwarded raw", "REASONING.batch.3.a", first_an("r") + env, reasoning="r", content=env, allow_markup=True,
-  ref="GRAMMARS.md §4.8 gpt_oss without a tool parser: the directed message reaches content as its raw envelope bytes, for a downstream harmony tool parser")
+  ref="PARSER_CASES.md gpt_oss without a tool parser: the directed message reaches content as its raw envelope bytes, for a downstream harmony tool parser")
 C("closed reasoning then a call, with the harmony tool parser", "REASONING.batch.3.a", first_an("r") + env, reasoning="r", calls=[("get_weather", W)], tool_parser="harmony")
 C("open analysis interrupted by a directed message", "REASONING.batch.3.b", CH + "analysis" + M + "r" + env, reasoning="r", calls=[("get_weather", W)], tool_parser="harmony",
   ref="a header ends an unterminated message")
@@ -244,7 +244,7 @@ C("<|chan that becomes chance", "REASONING.stream.4.c", fin("take a <|chance on 
 C("directed analysis call, <|call|> in a later chunk", "REASONING.stream.4.d", first_an("r") + aenv, chunks=[first_an("r") + aenv[:-len(CA)], CA], reasoning="r", calls=[("get_weather", W)], tool_parser="harmony",
   ref="Dynamo persists channel and recipient across chunks; the single machine needs no reconstruction")
 fx.dump(os.path.join(out, "gpt_oss", "reasoning.json"), family="gpt_oss",
-  description="gpt-oss Harmony, reasoning side (GRAMMARS.md §7.7, §4.8): without a tool parser directed messages are forwarded raw to content; cases with tool_parser harmony run the same machine with calls",
+  description="gpt-oss Harmony, reasoning side: without a tool parser directed messages are forwarded raw to content; cases with tool_parser harmony run the same machine with calls",
   reasoning_parsers=["gpt_oss", "openai_gptoss", "gpt-oss"],
   not_applicable={"REASONING.batch.1.d": "null upstream content is wrapper-level: a Parser is fed bytes; nil and empty chunks are the same no-op (stream.1.a)"})
 

@@ -19,7 +19,7 @@ C("parallel calls in separate blocks", "TOOLCALLING.batch.2.a", blk(tc("get_weat
 C("two calls closing in one delta", "TOOLCALLING.batch.2.b",
   '<tool_call>\n{"name": "a", "arguments": {"x": 1}}\n</tool_call>\n<tool_call>\n{"name": "b", "arguments": {}}\n</tool_call>',
   chunks=['<tool_call>\n{"name": "a", "arguments": {"x": 1', '}}\n</tool_call>\n<tool_call>\n{"name": "b", "arguments": {}}\n</tool_call>'],
-  calls=[("a", {"x": 1}), ("b", {})], ref="GRAMMARS.md §9.1 (SGLang loses the second call)")
+  calls=[("a", {"x": 1}), ("b", {})], ref="PARSER_CASES.md (SGLang loses the second call)")
 C("call group with surrounding content", "TOOLCALLING.batch.2.c",
   "I'll check both.\n" + blk(tc("get_weather", '{"location": "Boston"}')) + "\n" + blk(tc("get_weather", '{"location": "New York"}')) + "\nDone.",
   content="I'll check both.\n\nDone.", calls=[("get_weather", {"location": "Boston"}), ("get_weather", {"location": "New York"})])
@@ -64,7 +64,7 @@ C("last call truncated inside a value", "TOOLCALLING.batch.5.e",
 C("array truncated inside the second element", "TOOLCALLING.batch.5.e",
   '<tool_call>[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"y": ', calls=[("a", {})], abandoned=1)
 C("EOS inside the closer", "TOOLCALLING.batch.5.a", '<tool_call>{"name": "a", "arguments": {}}\n</tool_', calls=[("a", {})], content="\n</tool_",
-  ref="a held marker prefix at Finish is text (GRAMMARS.md §4.4); the whitespace before it is released with it")
+  ref="a held marker prefix at Finish is text; the whitespace before it is released with it")
 # batch.6
 C("literal {}", "TOOLCALLING.batch.6.a", blk(tc("get_time", "{}")), calls=[("get_time", {})])
 C("whitespace inside empty arguments", "TOOLCALLING.batch.6.b", blk(tc("get_time", "{\n  }")), calls=[("get_time", {})])
@@ -84,10 +84,10 @@ C("deep, null, empty nested and duplicate keys", "TOOLCALLING.batch.7.e", blk(tc
 C("integers beyond float64 stay exact", "TOOLCALLING.batch.7.f", blk(tc("f", '{"id": 12345678901234567890123, "x": 1.000000000000000000001, "neg": -9007199254740993}')),
   calls=[("f", '{"id": 12345678901234567890123, "x": 1.000000000000000000001, "neg": -9007199254740993}')])
 C("raw control characters in strings are escaped", "TOOLCALLING.batch.7.b", blk(tc("write", '{"content": "line1\nline2\tx\x01"}')),
-  calls=[("write", r'{"content": "line1\nline2\tx\u0001"}')], ref="GRAMMARS.md §5.1 library rule: raw control characters")
+  calls=[("write", r'{"content": "line1\nline2\tx\u0001"}')], ref="PARSER_CASES.md library rule: raw control characters")
 big = "".join("line %04d: the quick brown fox jumps over the lazy dog\\n" % i for i in range(200))
 C("a 10 KB argument string streams", "TOOLCALLING.stream.1", blk(tc("write_file", '{"path": "/tmp/big.txt", "content": "%s"}' % big)),
-  calls=[("write_file", '{"path": "/tmp/big.txt", "content": "%s"}' % big)], tool_parser="hermes", ref="CASES.md §5 very long output")
+  calls=[("write_file", '{"path": "/tmp/big.txt", "content": "%s"}' % big)], tool_parser="hermes", ref="PARSER_CASES.md very long output")
 # batch.8
 C("text before only", "TOOLCALLING.batch.8.a", "Let me look that up.\n\n" + blk(tc("search", '{"q": "go"}')), content="Let me look that up.\n\n", calls=[("search", {"q": "go"})])
 C("text after only", "TOOLCALLING.batch.8.b", blk(tc("search", '{"q": "go"}')) + "\nHope that helps.", content="\nHope that helps.", calls=[("search", {"q": "go"})])
@@ -136,7 +136,7 @@ C("arguments before name (held until the name)", "TOOLCALLING.fmt.5", blk('{"arg
 C("parameters instead of arguments", "TOOLCALLING.fmt.5", blk('{"name": "a", "parameters": {"x": 1}}'), calls=[("a", {"x": 1})])
 C("extra keys are ignored", "TOOLCALLING.fmt.5", blk('{"type": "function", "name": "a", "id": "x", "arguments": {"x": 1}, "extra": [1, {"name": "no"}]}'), calls=[("a", {"x": 1})])
 C("repeated arguments key: the first wins", "TOOLCALLING.fmt.5", blk('{"name": "a", "arguments": {"x": 1}, "arguments": {"x": 2}}'), calls=[("a", {"x": 1})])
-C("arguments as a JSON string are unwrapped", "TOOLCALLING.fmt.5", blk(r'{"name": "a", "arguments": "{\"x\": 1, \"s\": \"q\\\"\"}"}'), calls=[("a", {"x": 1, "s": "q\""})], ref="Granite 4, GRAMMARS.md §5.1")
+C("arguments as a JSON string are unwrapped", "TOOLCALLING.fmt.5", blk(r'{"name": "a", "arguments": "{\"x\": 1, \"s\": \"q\\\"\"}"}'), calls=[("a", {"x": 1, "s": "q\""})], ref="Granite 4, PARSER_CASES.md")
 C("string arguments before the name", "TOOLCALLING.fmt.5", blk(r'{"arguments": " {\"x\": [true]} ", "name": "a"}'), calls=[("a", {"x": [True]})])
 C("string arguments that are not an object", "TOOLCALLING.fmt.5", blk('{"name": "a", "arguments": "hello"}'), abandoned=1)
 C("empty wrapper", "TOOLCALLING.fmt.4", "Before <tool_call></tool_call> after", content="Before  after")
@@ -144,15 +144,15 @@ C("empty wrapper with whitespace", "TOOLCALLING.fmt.4", "<tool_call>\n\n</tool_c
 C("entities in JSON strings are not decoded", "TOOLCALLING.xml.1", blk(tc("f", '{"html": "&lt;b&gt; &amp;"}')), calls=[("f", {"html": "&lt;b&gt; &amp;"})],
   ref="pinned: JSON families use JSON escapes only")
 C("qwen25 alias: the same grammar", "TOOLCALLING.fmt.3", blk(tc("get_weather", '{"location": "Oslo"}')), calls=[("get_weather", {"location": "Oslo"})], tool_parser="qwen25",
-  ref="GRAMMARS.md §2.1: qwen25 (Dynamo), granite4 (vLLM) and qwen (SGLang) are hermes; every case of this file runs under each name")
+  ref="PARSER_CASES.md: qwen25 (Dynamo), granite4 (vLLM) and qwen (SGLang) are hermes; every case of this file runs under each name")
 # options
 C("whole-call mode", "TOOLCALLING.stream.1", blk(tc("a", '{"x": 1}')) + "text", content="text", calls=[("a", {"x": 1})], options={"whole_calls": True})
 C("arguments before name beyond the buffer limit", "TOOLCALLING.batch.4.c", blk('{"arguments": {"big": "%s"}, "name": "a"}' % ("x" * 64)), options={"max_call_buffer": 32},
-  ref="GRAMMARS.md §4.7: past the limit the call is abandoned, nothing of it released")
+  ref="PARSER_CASES.md: past the limit the call is abandoned, nothing of it released")
 C("streamed arguments are not limited", "TOOLCALLING.batch.7.e", blk('{"name": "a", "arguments": {"big": "%s"}}' % ("x" * 64)), options={"max_call_buffer": 32}, calls=[("a", {"big": "x" * 64})])
 C("whitespace after a call beyond the limit is content", "TOOLCALLING.batch.8.b", blk(tc("a", "{}"), nl=False) + " " * 40 + "x", content=" " * 40 + "x", options={"max_call_buffer": 32}, calls=[("a", {})])
 
-f = {"family": "hermes", "description": "JSON in <tool_call> wrapper tags (GRAMMARS.md §6.1): hermes and its aliases",
+f = {"family": "hermes", "description": "JSON in <tool_call> wrapper tags: hermes and its aliases",
      "tool_parsers": ["hermes", "qwen25", "granite4", "qwen"],
      "not_applicable": {
         "TOOLCALLING.batch.13.b": "no forward-unknown switch: unknown tools are always emitted",

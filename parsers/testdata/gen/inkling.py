@@ -1,4 +1,4 @@
-# Inkling fixtures (GRAMMARS.md §8.4): the inkling tool parser (inkling/inkling.json) and the inkling
+# Inkling fixtures: the inkling tool parser (inkling/inkling.json) and the inkling
 # reasoning parser (inkling/reasoning.json).   python3 gen/inkling.py .
 import json, sys, os
 from common import Fx
@@ -14,7 +14,7 @@ wc = tool("get_weather", cj("get_weather", W))
 
 fx = Fx(); C = fx.C
 sample = think("Let me look this up.", hdr=False) + text("Checking now.") + wc + EOT
-C("spec sample", "TOOLCALLING.batch.1", sample, reasoning="Let me look this up.", content="Checking now.", calls=[("get_weather", W)], ref="GRAMMARS.md §8.4 sample")
+C("spec sample", "TOOLCALLING.batch.1", sample, reasoning="Let me look this up.", content="Checking now.", calls=[("get_weather", W)], ref="PARSER_CASES.md sample")
 C("parallel calls back to back", "TOOLCALLING.batch.2.a", tool("a", cj("a", {"x": 1}), hdr=False) + tool("b", cj("b", {"y": 2})), calls=[("a", {"x": 1}), ("b", {"y": 2})])
 two = tool("a", cj("a", {}), hdr=False) + tool("b", cj("b", {"k": "v"}))
 C("two calls closing in one delta", "TOOLCALLING.batch.2.b", two, chunks=[two[:20], two[20:]], calls=[("a", {}), ("b", {"k": "v"})])
@@ -23,26 +23,26 @@ C("call group with surrounding text", "TOOLCALLING.batch.2.c", text("Both.", hdr
 C("three calls, distinct ids", "TOOLCALLING.batch.2.d", tool("f", cj("f", {}), hdr=False) + tool("f", cj("f", {})) + tool("f", cj("f", {})), calls=[("f", {}), ("f", {}), ("f", {})])
 C("text block only", "TOOLCALLING.batch.3", text("Hello.", hdr=False) + EOT, content="Hello.")
 C("marker-less text stays content", "TOOLCALLING.batch.3", "Plain answer, no blocks <| <|end <", content="Plain answer, no blocks <| <|end <",
-  ref="GRAMMARS.md §8.4: plain marker-less text stays content; at Finish a held '<' is text")
+  ref="PARSER_CASES.md: plain marker-less text stays content; at Finish a held '<' is text")
 C("a name-like first word is content", "TOOLCALLING.batch.3", "book_flight", content="book_flight", ref="held as a possible header, released at Finish")
 C("garbage tool body", "TOOLCALLING.batch.4.a", tool("f", "not json {{", hdr=False) + text("after"), content="after")
 C("invalid JSON in a tool block", "TOOLCALLING.batch.4.b", tool("f", '{"name": "f", "args": {"a": 1,}}', hdr=False), abandoned=1)
 C("missing name", "TOOLCALLING.batch.4.c", tool("f", '{"args": {"a": 1}}', hdr=False))
-C("empty name is not a call", "TOOLCALLING.batch.4.c", tool("", '{"name": "", "args": {}}', hdr=False), ref="GRAMMARS.md §8.4")
+C("empty name is not a call", "TOOLCALLING.batch.4.c", tool("", '{"name": "", "args": {}}', hdr=False), ref="PARSER_CASES.md")
 C("args is not an object", "TOOLCALLING.batch.4.c", tool("f", '{"name": "f", "args": [1]}', hdr=False), abandoned=1)
 C("bytes after the object are dropped", "TOOLCALLING.batch.4.d", tool("f", cj("f", {}) + " trailing}", hdr=False) + text("x"), content="x", calls=[("f", {})])
 C("empty tool block", "TOOLCALLING.batch.4.d", tool("f", "", hdr=False) + text("x"), content="x")
 C("bad call then a valid one", "TOOLCALLING.batch.4.e", tool("f", "{oops", hdr=False) + tool("g", cj("g", {"ok": True})), calls=[("g", {"ok": True})])
 C("complete body without its block end", "TOOLCALLING.batch.5.a", text("x", hdr=False) + tool("f", cj("f", {"k": 1}), end=""), content="x", calls=[("f", {"k": 1})],
-  ref="GRAMMARS.md §8.4: the closing } is the delimiter")
+  ref="PARSER_CASES.md: the closing } is the delimiter")
 C("block end without a block", "TOOLCALLING.batch.5.b", "Sure." + END + " more" + END, content="Sure. more")
 C("EOS inside the arguments", "TOOLCALLING.batch.5.c", tool("f", '{"name": "f", "args": {"a": "tru', hdr=False, end=""), abandoned=1)
-C("EOS inside a marker", "TOOLCALLING.batch.5.c", text("x", hdr=False) + "<|message_mo", content="x", ref="library rule (§8.4): a held prefix longer than '<|' is the parser's and dropped")
+C("EOS inside a marker", "TOOLCALLING.batch.5.c", text("x", hdr=False) + "<|message_mo", content="x", ref="library rule: a held prefix longer than '<|' is the parser's and dropped")
 C("last call complete without its block end", "TOOLCALLING.batch.5.d", tool("a", cj("a", {}), hdr=False) + tool("b", cj("b", {"y": 2}), end=""), calls=[("a", {}), ("b", {"y": 2})])
 C("last call truncated inside a value", "TOOLCALLING.batch.5.e", tool("a", cj("a", {}), hdr=False) + tool("b", '{"name": "b", "args": {"y": "x', end=""), calls=[("a", {})], abandoned=1)
 C("empty args", "TOOLCALLING.batch.6.a", tool("f", '{"name": "f", "args": {}}', hdr=False), calls=[("f", {})])
 C("args with whitespace", "TOOLCALLING.batch.6.b", tool("f", '{"name": "f", "args": {\n}}', hdr=False), calls=[("f", "{\n}")])
-C("no args key", "TOOLCALLING.batch.6.c", tool("f", '{"name": "f"}', hdr=False), calls=[("f", {})], ref="GRAMMARS.md §8.4: missing args → {}")
+C("no args key", "TOOLCALLING.batch.6.c", tool("f", '{"name": "f"}', hdr=False), calls=[("f", {})], ref="PARSER_CASES.md: missing args → {}")
 C("scalar and container matrix", "TOOLCALLING.batch.7.a", tool("f", '{"name": "f", "args": {"i": 1, "f": 2.5, "b": true, "n": null, "l": [1, "x"], "o": {"k": "v"}}}', hdr=False),
   calls=[("f", '{"i": 1, "f": 2.5, "b": true, "n": null, "l": [1, "x"], "o": {"k": "v"}}')], ref="args bytes kept verbatim")
 C("escapes, unicode, HTML", "TOOLCALLING.batch.7.b", tool("f", '{"name": "f", "args": {"s": "a\\"b\\n\\u00e9", "u": "東京 🌆", "h": "<b>&amp;</b>", "raw": "x\ny"}}', hdr=False),
@@ -66,7 +66,7 @@ C("known and unknown", "TOOLCALLING.batch.13.c", tool("get_weather", cj("get_wea
 C("separators in a string", "TOOLCALLING.batch.30.a", tool("f", cj("f", {"s": "a; b, c"}), hdr=False), calls=[("f", {"s": "a; b, c"})])
 C("braces in a string", "TOOLCALLING.batch.30.b", tool("f", cj("f", {"s": "}]{["}), hdr=False), calls=[("f", {"s": "}]{["})])
 C("block end inside a string", "TOOLCALLING.batch.30.c", tool("f", cj("f", {"s": END + MM + TX + "x"}), hdr=False) + text("ok"), content="ok", calls=[("f", {"s": END + MM + TX + "x"})],
-  ref="GRAMMARS.md §8.4: block boundaries of tool blocks are JSON-aware")
+  ref="PARSER_CASES.md: block boundaries of tool blocks are JSON-aware")
 C("separator before the next call", "TOOLCALLING.batch.31.a", tool("f", cj("f", {"s": "x, y"}), hdr=False) + tool("g", cj("g", {"t": ";"})), calls=[("f", {"s": "x, y"}), ("g", {"t": ";"})])
 C("structural text before the next call", "TOOLCALLING.batch.31.b", tool("f", cj("f", {"s": "}" + END}), hdr=False) + tool("g", cj("g", {})), calls=[("f", {"s": "}" + END}), ("g", {})])
 C("whole call in one chunk", "TOOLCALLING.stream.1.a", sample, chunks=[sample], reasoning="Let me look this up.", content="Checking now.", calls=[("get_weather", W)])
@@ -93,9 +93,9 @@ C("arguments key accepted", "TOOLCALLING.fmt.3", tool("f", '{"name": "f", "argum
   ref="library rule: §5.1 lists Inkling among the JSON families; args is Inkling's key, arguments is accepted too")
 C("empty text block between content", "TOOLCALLING.fmt.4", text("a", hdr=False) + text("") + text("b"), content="ab")
 C("args before name, arguments named name", "TOOLCALLING.fmt.5", tool("f", '{"args": {"name": "x"}, "name": "f"}', hdr=False), calls=[("f", {"name": "x"})])
-C("placeholder blocks dropped", "TOOLCALLING.batch.3", text("a", hdr=False) + MM + IMG + "binary-ish" + END + MM + AUD + "…" + END + text("b"), content="ab", ref="GRAMMARS.md §8.4: image/audio placeholders are discarded")
+C("placeholder blocks dropped", "TOOLCALLING.batch.3", text("a", hdr=False) + MM + IMG + "binary-ish" + END + MM + AUD + "…" + END + text("b"), content="ab", ref="PARSER_CASES.md: image/audio placeholders are discarded")
 fx.dump(os.path.join(out, "inkling", "inkling.json"), family="inkling",
-  description="thinkingmachines Inkling blocks, tool side (GRAMMARS.md §8.4); every case runs with the inkling tool parser alone and with the inkling reasoning parser: one machine",
+  description="thinkingmachines Inkling blocks, tool side; every case runs with the inkling tool parser alone and with the inkling reasoning parser: one machine",
   tool_parsers=["inkling"], reasoning_parsers=["-", "inkling"],
   not_applicable={
     "TOOLCALLING.batch.13.b": "no forward-unknown switch: unknown tools are always emitted",
@@ -116,9 +116,9 @@ C("empty thinking", "REASONING.batch.2.e", think("", hdr=False) + text("x"), con
 cx = "Lines\n\n```\ncode <think> <|end\n```\n東京 🌆"
 C("complex body", "REASONING.batch.2.f", think(cx, hdr=False) + text("ok"), reasoning=cx, content="ok")
 C("thinking then a tool block, passed through", "REASONING.batch.3.a", think("r", hdr=False) + wc, reasoning="r", content=wc, allow_markup=True,
-  ref="GRAMMARS.md §8.4: without the tool parser tool blocks pass through verbatim")
+  ref="PARSER_CASES.md: without the tool parser tool blocks pass through verbatim")
 C("thinking then a headerless tool block, header re-inserted", "REASONING.batch.3.a", think("r", hdr=False) + "get_weather" + INV + cj("get_weather", W) + END, reasoning="r",
-  content=MM + "get_weather" + INV + cj("get_weather", W) + END, allow_markup=True, ref="GRAMMARS.md §8.4: the reasoning parser re-inserts the header once the block is confirmed structured")
+  content=MM + "get_weather" + INV + cj("get_weather", W) + END, allow_markup=True, ref="PARSER_CASES.md: the reasoning parser re-inserts the header once the block is confirmed structured")
 C("thinking then a call, with the tool parser", "REASONING.batch.3.a", think("r", hdr=False) + wc, reasoning="r", calls=[("get_weather", W)], tool_parser="inkling")
 C("unterminated thinking interrupted by a tool block", "REASONING.batch.3.b", TH + "r" + wc, reasoning="r", calls=[("get_weather", W)], tool_parser="inkling",
   ref="a block header ends the open block")
@@ -140,7 +140,7 @@ C("re-entry split at the lone <", "REASONING.stream.3.e", think("a", hdr=False) 
 C("tool block marker split", "REASONING.stream.4.a", think("r", hdr=False) + wc, chunks=[think("r", hdr=False) + MM + "get_weather<|content_invoke_to", "ol_json|>" + cj("get_weather", W) + END],
   reasoning="r", calls=[("get_weather", W)], tool_parser="inkling")
 fx.dump(os.path.join(out, "inkling", "reasoning.json"), family="inkling",
-  description="thinkingmachines Inkling blocks, reasoning side (GRAMMARS.md §8.4): without the tool parser tool blocks pass through verbatim (header re-inserted)",
+  description="thinkingmachines Inkling blocks, reasoning side: without the tool parser tool blocks pass through verbatim (header re-inserted)",
   reasoning_parsers=["inkling"],
   not_applicable={"REASONING.batch.1.d": "null upstream content is wrapper-level: a Parser is fed bytes; nil and empty chunks are the same no-op (stream.1.a)",
     "REASONING.batch.3.c": "Harmony only", "REASONING.batch.3.d": "Harmony only", "REASONING.batch.3.e": "Harmony only", "REASONING.batch.3.f": "Harmony only"})

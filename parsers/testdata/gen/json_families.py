@@ -1,4 +1,4 @@
-# Fixtures of the JSON tool-call families of GRAMMARS.md §6.1–6.4 and §8.1:
+# Fixtures of the JSON tool-call families of PARSER_CASES.md:
 # nemotron_deci, jamba, default, llama3_json, mistral, phi4.
 #
 #   cd parsers/testdata && python3 gen/json_families.py .
@@ -19,8 +19,8 @@ BIG = "".join("line %04d: the quick brown fox jumps over the lazy dog\\n" % i fo
 JSON_NA = {
     "TOOLCALLING.batch.13.b": "no forward-unknown switch: unknown tools are always emitted",
     "TOOLCALLING.batch.13.d": "tools are referenced by name, not ordinal",
-    "TOOLCALLING.xml.1": "JSON arguments use JSON escapes; there is no entity pass (CASES.md §2.4)",
-    "TOOLCALLING.xml.2": "JSON arguments carry native types; no schema coercion (CASES.md §2.4)",
+    "TOOLCALLING.xml.1": "JSON arguments use JSON escapes; there is no entity pass",
+    "TOOLCALLING.xml.2": "JSON arguments carry native types; no schema coercion",
     "TOOLCALLING.harmony.1": "Harmony only",
     "TOOLCALLING.harmony.2": "Harmony only",
 }
@@ -52,10 +52,10 @@ def matrix(fx, f):
     inp = G([("a", '{"x": 1}'), ("b", '{}')])
     cut = inp.index('{"x": 1') + len('{"x": 1')
     C("two calls closing in one delta", "TOOLCALLING.batch.2.b", inp, chunks=[inp[:cut], inp[cut:]], calls=[("a", {"x": 1}), ("b", {})],
-      ref="GRAMMARS.md §9.1 (SGLang loses the second call when one increment holds two)")
+      ref="PARSER_CASES.md (SGLang loses the second call when one increment holds two)")
     inp = G([("a", '{"k": [1, 2]}'), ("b", '{"s": "t"}'), ("c", '{}'), ("d", '{"n": null}')])
     C("four calls in a single delta", "TOOLCALLING.batch.2.b", inp, chunks=[inp], calls=[("a", {"k": [1, 2]}), ("b", {"s": "t"}), ("c", {}), ("d", {"n": None})],
-      ref="GRAMMARS.md §9.1: every complete construct of a Feed is emitted")
+      ref="PARSER_CASES.md: every complete construct of a Feed is emitted")
     C("call group with surrounding content", "TOOLCALLING.batch.2.c",
       "I'll check both.\n" + G([("get_weather", '{"location": "Boston"}'), ("get_weather", '{"location": "New York"}')], True) + "\nDone.",
       content="I'll check both.\n\nDone.", calls=[("get_weather", {"location": "Boston"}), ("get_weather", {"location": "New York"})])
@@ -68,7 +68,7 @@ def matrix(fx, f):
     e = r'{"s": "line1\nline2 \"quoted\" \\ back", "u": "héllo 世界 🎉", "esc": "\u00e9\ud83c\udf89", "html": "<b>bold</b> &amp; &lt;"}'
     C("escapes, unicode and HTML kept verbatim", "TOOLCALLING.batch.7.b", G([("f", e)]), calls=[("f", e)])
     C("raw control characters in strings are escaped", "TOOLCALLING.batch.7.b", G([("write", '{"content": "line1\nline2\tx\x01"}')]),
-      calls=[("write", r'{"content": "line1\nline2\tx\u0001"}')], ref="GRAMMARS.md §5.1 library rule: raw control characters")
+      calls=[("write", r'{"content": "line1\nline2\tx\u0001"}')], ref="PARSER_CASES.md library rule: raw control characters")
     C("schema mismatch keeps the model's value", "TOOLCALLING.batch.7.c", G([("set_temp", '{"celsius": "20"}')]), calls=[("set_temp", {"celsius": "20"})], tools=temp_tools)
     n = '{"filter": {"and": [{"field": "a", "op": "=", "value": 1}, {"field": "b", "op": "in", "value": [1, 2]}]}, "limit": 10}'
     C("multiple nested arguments", "TOOLCALLING.batch.7.d", G([("query", n)]), calls=[("query", n)])
@@ -78,7 +78,7 @@ def matrix(fx, f):
     C("integers beyond float64 stay exact", "TOOLCALLING.batch.7.f", G([("f", big)]), calls=[("f", big)])
     a = '{"path": "/tmp/big.txt", "content": "%s"}' % BIG
     C("a 10 KB argument string streams", "TOOLCALLING.stream.1", G([("write_file", a)]), calls=[("write_file", a)],
-      tool_parser=f.name, ref="CASES.md §5 very long output (≥ 10 KB of JSON); run under the canonical name only")
+      tool_parser=f.name, ref="PARSER_CASES.md very long output (≥ 10 KB of JSON); run under the canonical name only")
     C("text before only", "TOOLCALLING.batch.8.a", "Let me look that up.\n\n" + G([("search", '{"q": "go"}')], True),
       content="Let me look that up.\n\n", calls=[("search", {"q": "go"})])
     C("text after only", "TOOLCALLING.batch.8.b", G([("search", '{"q": "go"}')]) + "\nHope that helps.", content="\nHope that helps.", calls=[("search", {"q": "go"})])
@@ -87,7 +87,7 @@ def matrix(fx, f):
     C("empty output", "TOOLCALLING.batch.9.a", "")
     C("whitespace only is preserved", "TOOLCALLING.batch.9.b", "  \n\t ", content="  \n\t ")
     C("whitespace after the last call is dropped", "TOOLCALLING.batch.9.b", G([("a", "{}")]) + "\n\n", calls=[("a", {})],
-      ref="GRAMMARS.md §1 library rule: whitespace after a call")
+      ref="PARSER_CASES.md library rule: whitespace after a call")
     C("duplicate calls", "TOOLCALLING.batch.10", G([("get_weather", '{"location": "Paris"}'), ("get_weather", '{"location": "Paris"}')]),
       calls=[("get_weather", {"location": "Paris"}), ("get_weather", {"location": "Paris"})])
     C("unknown tool is emitted", "TOOLCALLING.batch.13.a", G([("delete_everything", "{}")]), calls=[("delete_everything", {})], tools=weather_tools)
@@ -113,7 +113,7 @@ def matrix(fx, f):
       calls=[("a", {"x": "1"}), ("b", {"y": "2"})])
     C("function-name conventions", "TOOLCALLING.fmt.1",
       G([("get-weather", "{}"), ("tools.search_v2", "{}"), ("天气", "{}"), ("🔧fix", "{}"), ("ns:tool/x", "{}")]),
-      calls=[("get-weather", {}), ("tools.search_v2", {}), ("天气", {}), ("🔧fix", {}), ("ns:tool/x", {})], ref="CASES.md §5: Unicode and emoji names")
+      calls=[("get-weather", {}), ("tools.search_v2", {}), ("天气", {}), ("🔧fix", {}), ("ns:tool/x", {})], ref="PARSER_CASES.md: Unicode and emoji names")
     C("whole-call mode", "TOOLCALLING.stream.1", G([("a", '{"x": 1}')]) + " text", content=" text", calls=[("a", {"x": 1})], options={"whole_calls": True})
 
 
@@ -135,7 +135,7 @@ def wrapped(name, O, Cl, aliases, desc, extra=None, bare_start=False):
     C("name is not a string", "TOOLCALLING.batch.4.c", B('[{"name": 42, "arguments": {}}]'))
     C("arguments is an array", "TOOLCALLING.batch.4.c", B('[{"name": "a", "arguments": [1, 2]}]'), abandoned=1)
     C("elements that are not calls are skipped", "TOOLCALLING.batch.4.c", B('[1, "x", {"arguments": {}}, {"name": "a", "arguments": {}}, null]'), calls=[("a", {})],
-      ref="GRAMMARS.md §5.1: malformed elements are skipped")
+      ref="PARSER_CASES.md: malformed elements are skipped")
     C("unclosed array before the closer", "TOOLCALLING.batch.4.d", B('[{"name": "a", "arguments": {"x": 1}}'), calls=[("a", {"x": 1})],
       ref="the element closed, so its call is complete; the closer inside the unclosed array is a syntax error that drops the rest of the block")
     C("unclosed object before the closer", "TOOLCALLING.batch.4.d", B('[{"name": "a", "arguments": {"x": 1}]'), abandoned=1)
@@ -147,12 +147,12 @@ def wrapped(name, O, Cl, aliases, desc, extra=None, bare_start=False):
     # batch.5
     C("open fence, close absent, body complete", "TOOLCALLING.batch.5.a", O + '[{"name": "a", "arguments": {"x": 1}}]\n', calls=[("a", {"x": 1})])
     C("EOS inside the closer", "TOOLCALLING.batch.5.a", O + '[{"name": "a", "arguments": {}}]\n' + Cl[:-3], calls=[("a", {})], content="\n" + Cl[:-3],
-      ref="a held marker prefix at Finish is text (GRAMMARS.md §4.4); the whitespace before it is released with it")
+      ref="a held marker prefix at Finish is text; the whitespace before it is released with it")
     C("close present, open absent", "TOOLCALLING.batch.5.b", "Sure." + Cl + " More text", content="Sure. More text",
-      ref="GRAMMARS.md §4.8: orphan closers are markup")
+      ref="PARSER_CASES.md: orphan closers are markup")
     if bare_start:
         C("body without opener at the start is a bare call, closer removed", "TOOLCALLING.batch.5.b", '[{"name": "a", "arguments": {}}]' + Cl, calls=[("a", {})],
-          ref="default accepts bare JSON at the start of the output (GRAMMARS.md §6.1); the orphan closer after it is markup")
+          ref="default accepts bare JSON at the start of the output; the orphan closer after it is markup")
         C("body without opener after text keeps its text, closer removed", "TOOLCALLING.batch.5.b", 'x [{"name": "a", "arguments": {}}]' + Cl,
           content='x [{"name": "a", "arguments": {}}]', allow_markup=True, ref="allow_markup: '[' is the start-of-output opener")
     else:
@@ -162,16 +162,16 @@ def wrapped(name, O, Cl, aliases, desc, extra=None, bare_start=False):
     C("EOS right after the opener", "TOOLCALLING.batch.5.c", "Let me check." + O, content="Let me check.")
     C("prose then a truncated call", "TOOLCALLING.batch.5.c", "Let me check.\n" + O + '[{"name": "a", "argu', content="Let me check.\n", abandoned=1)
     C("unclosed array, last element complete", "TOOLCALLING.batch.5.d", O + '[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"y": 2}}',
-      calls=[("a", {}), ("b", {"y": 2})], ref="GRAMMARS.md §6.1: every element whose object closed is recovered")
+      calls=[("a", {}), ("b", {"y": 2})], ref="PARSER_CASES.md: every element whose object closed is recovered")
     C("second block complete but unclosed", "TOOLCALLING.batch.5.d", B('[{"name": "a", "arguments": {}}]') + "\n" + O + '[{"name": "b", "arguments": {"y": 2}}]',
       calls=[("a", {}), ("b", {"y": 2})], ref="Dynamo mid version drops b; vLLM/SGLang recover it")
     C("array truncated inside the second element", "TOOLCALLING.batch.5.e", O + '[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"y": "tru',
       calls=[("a", {})], abandoned=1)
     # batch.6.c
-    C("no arguments key", "TOOLCALLING.batch.6.c", B('[{"name": "get_time"}]'), calls=[("get_time", {})], ref="GRAMMARS.md §5.1: a missing arguments key means {}")
+    C("no arguments key", "TOOLCALLING.batch.6.c", B('[{"name": "get_time"}]'), calls=[("get_time", {})], ref="PARSER_CASES.md: a missing arguments key means {}")
     C("empty array body", "TOOLCALLING.batch.9.c", B("[]"))
     C("closer and opener inside a string", "TOOLCALLING.batch.30.c", B('[{"name": "f", "arguments": {"text": "%s%s[{\\"name\\": \\"evil\\"}]"}}]' % (Cl, O)),
-      calls=[("f", {"text": Cl + O + '[{"name": "evil"}]'})], ref="GRAMMARS.md §4.3 string-aware scanning")
+      calls=[("f", {"text": Cl + O + '[{"name": "evil"}]'})], ref="PARSER_CASES.md string-aware scanning")
     C("reasoning markers inside arguments are text", "TOOLCALLING.batch.30.c", B('[{"name": "f", "arguments": {"t": "<think>x</think>"}}]'), calls=[("f", {"t": "<think>x</think>"})])
     C("marker split mid-token", "TOOLCALLING.stream.3", "Hello " + B('[{"name": "a", "arguments": {}}]'),
       chunks=["Hello " + O[:2], O[2:] + '[{"name": "a", "arguments": {}}]' + Cl[:4], Cl[4:]], content="Hello ", calls=[("a", {})])
@@ -189,7 +189,7 @@ def wrapped(name, O, Cl, aliases, desc, extra=None, bare_start=False):
     C("whitespace inside and around the body", "TOOLCALLING.fmt.2", O + ' \n\t[ { "name" : "a" , "arguments" : { "x" : 1 } } ,\n{"name":"b","arguments":{}} ]  \n ' + Cl,
       calls=[("a", {"x": 1}), ("b", {})])
     C("a bare call object instead of an array", "TOOLCALLING.fmt.3", B('{"name": "a", "arguments": {"x": 1}}'), calls=[("a", {"x": 1})],
-      ref="GRAMMARS.md §5.1: an object is accepted where an array of calls is (Dynamo tries both shapes)")
+      ref="PARSER_CASES.md: an object is accepted where an array of calls is (Dynamo tries both shapes)")
     C("empty wrapper", "TOOLCALLING.fmt.4", "Before " + B("") + " after", content="Before  after")
     C("empty wrapper with whitespace", "TOOLCALLING.fmt.4", B("\n\n"))
     C("arguments before name (held until the name)", "TOOLCALLING.fmt.5", B('[{"arguments": {"name": "inner", "n": [1, {"a": "b"}]}, "name": "outer"}]'),
@@ -198,11 +198,11 @@ def wrapped(name, O, Cl, aliases, desc, extra=None, bare_start=False):
     C("extra keys are ignored", "TOOLCALLING.fmt.5", B('[{"type": "function", "name": "a", "id": "x", "arguments": {"x": 1}, "extra": [1, {"name": "no"}]}]'), calls=[("a", {"x": 1})],
       ref="no native ids in this grammar: an \"id\" key is an ignored extra key")
     C("arguments as a JSON string are unwrapped", "TOOLCALLING.fmt.5", B(r'[{"name": "a", "arguments": "{\"x\": 1, \"s\": \"q\\\"\"}"}]'), calls=[("a", {"x": 1, "s": "q\""})],
-      ref="GRAMMARS.md §5.1")
+      ref="PARSER_CASES.md")
     C("string arguments that are not an object", "TOOLCALLING.fmt.5", B('[{"name": "a", "arguments": "hello"}]'), abandoned=1)
     C("repeated arguments key: the first wins", "TOOLCALLING.fmt.5", B('[{"name": "a", "arguments": {"x": 1}, "arguments": {"x": 2}}]'), calls=[("a", {"x": 1})])
     C("arguments before name beyond the buffer limit", "TOOLCALLING.batch.4.c", B('[{"arguments": {"big": "%s"}, "name": "a"}]' % ("x" * 64)), options={"max_call_buffer": 32},
-      ref="GRAMMARS.md §4.7: past the limit the call is abandoned, nothing of it released")
+      ref="PARSER_CASES.md: past the limit the call is abandoned, nothing of it released")
     C("streamed arguments are not limited", "TOOLCALLING.batch.7.e", B('[{"name": "a", "arguments": {"big": "%s"}}]' % ("x" * 64)), options={"max_call_buffer": 32},
       calls=[("a", {"big": "x" * 64})])
     if extra:
@@ -219,12 +219,12 @@ def nemotron_extra(fx, f):
       content="\n\n", calls=[("get_weather", {"location": "Tokyo", "unit": "celsius"})], reasoning_parser="nemotron_deci",
       ref="the shape of the vLLM Llama-3.3-Nemotron-Super-49B capture (captures/nemotron_deci.json)")
     C("a call inside reasoning is reasoning text", "TOOLCALLING.batch.8.a", "<think>maybe " + call + "</think>ok", reasoning="maybe " + call, content="ok",
-      reasoning_parser="nemotron_deci", allow_markup=True, ref="nemotron_deci reasoning has no tool-start tokens (GRAMMARS.md §2.2)")
+      reasoning_parser="nemotron_deci", allow_markup=True, ref="nemotron_deci reasoning has no tool-start tokens")
 
 
 wrapped("nemotron_deci", "<TOOLCALL>", "</TOOLCALL>", ["nemotron_deci"],
-        "JSON array in <TOOLCALL> wrapper tags (GRAMMARS.md §6.1): Llama-Nemotron (Deci)", nemotron_extra)
-wrapped("jamba", "<tool_calls>", "</tool_calls>", ["jamba"], "JSON array in <tool_calls> wrapper tags (GRAMMARS.md §6.1): AI21 Jamba")
+        "JSON array in <TOOLCALL> wrapper tags: Llama-Nemotron (Deci)", nemotron_extra)
+wrapped("jamba", "<tool_calls>", "</tool_calls>", ["jamba"], "JSON array in <tool_calls> wrapper tags: AI21 Jamba")
 
 
 # ---------------------------------------------------------------- default
@@ -233,23 +233,23 @@ def default_extra(fx, f):
     C = fx.C
     TAG = "<|python_tag|>"
     C("python_tag form", "TOOLCALLING.fmt.3", "Both:" + TAG + '{"name": "a", "parameters": {"x": 1}}', content="Both:", calls=[("a", {"x": 1})],
-      ref="GRAMMARS.md §6.1: default's second start token; Dynamo keeps the text before it")
+      ref="PARSER_CASES.md: default's second start token; Dynamo keeps the text before it")
     C("python_tag with an array", "TOOLCALLING.fmt.3", TAG + '[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {}}]', calls=[("a", {}), ("b", {})])
     C("python_tag calls separated by ';'", "TOOLCALLING.fmt.3", TAG + '{"name": "a", "parameters": {}};{"name": "b", "parameters": {"k": "v"}}', calls=[("a", {}), ("b", {"k": "v"})])
     C("bare call object at the start", "TOOLCALLING.fmt.3", ' \n{"name": "a", "arguments": {"x": 1}}', content=" \n", calls=[("a", {"x": 1})],
-      ref="GRAMMARS.md §6.1 library rule: bare JSON counts at the start of the output (after whitespace)")
+      ref="PARSER_CASES.md library rule: bare JSON counts at the start of the output (after whitespace)")
     C("bare array of calls at the start", "TOOLCALLING.fmt.3", '[{"name": "a", "arguments": {}}]', calls=[("a", {})])
     C("JSON in prose is content", "TOOLCALLING.batch.3", 'Use {"name": "a", "arguments": {}} like this.', content='Use {"name": "a", "arguments": {}} like this.', allow_markup=True,
-      ref="GRAMMARS.md §6.1 library rule (Dynamo slices from the first '{' anywhere and makes this a call); allow_markup: '{' is the start-of-output opener")
+      ref="PARSER_CASES.md library rule (Dynamo slices from the first '{' anywhere and makes this a call); allow_markup: '{' is the start-of-output opener")
     C("bare JSON without the call shape is content", "TOOLCALLING.batch.3", '{"answer": 42, "items": [1, 2]}', content='{"answer": 42, "items": [1, 2]}', allow_markup=True,
-      ref="GRAMMARS.md §6.1 library rule: only with the call shape")
+      ref="PARSER_CASES.md library rule: only with the call shape")
     C("bare object without an arguments key is content", "TOOLCALLING.batch.3", '{"name": "Bob", "age": 7}', content='{"name": "Bob", "age": 7}', allow_markup=True,
       ref="decision: bare (untagged) JSON needs an arguments/parameters key to be a call (as vLLM's llama3_json requires)")
     C("bare JSON array answer is content", "TOOLCALLING.batch.3", '[1, 2, 3] are the numbers', content='[1, 2, 3] are the numbers', allow_markup=True)
     C("python_tag then non-JSON is content", "TOOLCALLING.batch.4.a", TAG + 'brave_search.call(query="x")', content='brave_search.call(query="x")',
-      ref="GRAMMARS.md §6.2 library rule: content with the tag removed")
+      ref="PARSER_CASES.md library rule: content with the tag removed")
     C("python_tag then JSON that is not a call is markup", "TOOLCALLING.batch.4.c", "A " + TAG + '{"answer": 42} B', content="A  B",
-      ref="GRAMMARS.md §4.8")
+      ref="PARSER_CASES.md")
     C("python_tag body truncated", "TOOLCALLING.batch.5.c", "x " + TAG + '{"name": "a", "parameters": {"q": "hal', content="x ", abandoned=1)
     C("bare call truncated before the arguments is content", "TOOLCALLING.batch.5.c", '{"name": "a", "argu', content='{"name": "a", "argu', allow_markup=True,
       ref="an undecided bare object at the end is content: it never had the call shape")
@@ -257,7 +257,7 @@ def default_extra(fx, f):
 
 
 wrapped("default", "<TOOLCALL>", "</TOOLCALL>", ["default"],
-        "Dynamo's default JSON parser (GRAMMARS.md §6.1): <TOOLCALL>[…]</TOOLCALL>, <|python_tag|>{…}, or bare JSON at the start of the output", default_extra, bare_start=True)
+        "Dynamo's default JSON parser: <TOOLCALL>[…]</TOOLCALL>, <|python_tag|>{…}, or bare JSON at the start of the output", default_extra, bare_start=True)
 
 
 # ---------------------------------------------------------------- llama3_json
@@ -271,11 +271,11 @@ def llama3():
     P = lambda n, a: obj(n, a, "parameters")
     C("marker-like text", "TOOLCALLING.batch.3", "a <|python_ is not <|python_tags|>; <| ends <", content="a <|python_ is not <|python_tags|>; <| ends <")
     C("JSON in prose is content", "TOOLCALLING.batch.3", 'Use {"name": "a", "parameters": {}} like this.', content='Use {"name": "a", "parameters": {}} like this.', allow_markup=True,
-      ref="a call object counts only at the start of the output (GRAMMARS.md §6.2); allow_markup: '{' is the start-of-output opener")
+      ref="a call object counts only at the start of the output; allow_markup: '{' is the start-of-output opener")
     # library rules of §6.2
     C("a JSON answer is delayed, never corrupted", "TOOLCALLING.batch.3", '{"answer": 42, "items": [1, {"name": "x"}]}\nThat is all.',
       content='{"answer": 42, "items": [1, {"name": "x"}]}\nThat is all.', allow_markup=True,
-      ref="GRAMMARS.md §6.2: a leading '{' is held until the object closes and released as content without the call shape")
+      ref="PARSER_CASES.md: a leading '{' is held until the object closes and released as content without the call shape")
     C("bare object without a parameters key is content", "TOOLCALLING.batch.3", '{"name": "Bob", "age": 7}', content='{"name": "Bob", "age": 7}', allow_markup=True,
       ref="decision: bare JSON needs an arguments/parameters key to be a call (vLLM requires one); after <|python_tag|> a missing key means {}")
     C("bare object with non-object parameters is content", "TOOLCALLING.batch.3", '{"name": "Bob", "parameters": "tall"}', content='{"name": "Bob", "parameters": "tall"}', allow_markup=True)
@@ -284,14 +284,14 @@ def llama3():
     C("bare object that breaks before the call shape is content", "TOOLCALLING.batch.4.a", '{"name": "a" oops}', content='{"name": "a" oops}', allow_markup=True)
     C("held bare object beyond the limit is content", "TOOLCALLING.batch.3", '{"name": "a", "x": "%s", "parameters": {}}' % ("y" * 40),
       content='{"name": "a", "x": "%s", "parameters": {}}' % ("y" * 40), options={"max_call_buffer": 32}, allow_markup=True,
-      ref="GRAMMARS.md §6.2: the hold is bounded by the per-call limit, then released as content")
+      ref="PARSER_CASES.md: the hold is bounded by the per-call limit, then released as content")
     C("the limit never cuts a character of released content", "TOOLCALLING.batch.3", '{"0000世界0🎉 x"}', content='{"0000世界0🎉 x"}', options={"max_call_buffer": 16},
       allow_markup=True, ref="fuzz regression (FuzzLlama3JSON): the 16-byte limit falls inside 🎉; its first bytes go back to the text state")
     C("python_tag then non-JSON is content", "TOOLCALLING.batch.4.a", "Searching: " + TAG + 'brave_search.call(query="weather")', content='Searching: brave_search.call(query="weather")',
-      ref="GRAMMARS.md §6.2 library rule: content with the tag removed (Dynamo returns nothing)")
+      ref="PARSER_CASES.md library rule: content with the tag removed (Dynamo returns nothing)")
     C("python_tag then whitespace and non-JSON keeps the whitespace", "TOOLCALLING.batch.4.a", TAG + ' \nwolfram_alpha.call(query="2+2")', content=' \nwolfram_alpha.call(query="2+2")')
-    C("python_tag then JSON that is not a call is markup", "TOOLCALLING.batch.4.c", "A " + TAG + '{"answer": 42} B', content="A  B", ref="GRAMMARS.md §4.8")
-    C("python_tag then a JSON array that is not calls is markup", "TOOLCALLING.batch.4.c", TAG + '[1, 2]', ref="GRAMMARS.md §4.8")
+    C("python_tag then JSON that is not a call is markup", "TOOLCALLING.batch.4.c", "A " + TAG + '{"answer": 42} B', content="A  B", ref="PARSER_CASES.md")
+    C("python_tag then a JSON array that is not calls is markup", "TOOLCALLING.batch.4.c", TAG + '[1, 2]', ref="PARSER_CASES.md")
     C("python_tag body with invalid syntax", "TOOLCALLING.batch.4.b", TAG + '{"name": "get_weather", "parameters": {"location": "Boston",}} and more', abandoned=1,
       ref="decision: a broken tagged body abandons its call and is dropped up to the next <|python_tag|> or the end (there is no closer)")
     C("python_tag name not a string", "TOOLCALLING.batch.4.c", TAG + '{"name": 42, "parameters": {}}')
@@ -312,7 +312,7 @@ def llama3():
     C("prose then a truncated tagged call", "TOOLCALLING.batch.5.c", "Let me check.\n" + TAG + '{"name": "a", "param', content="Let me check.\n", abandoned=1)
     C("last call complete at the end", "TOOLCALLING.batch.5.d", P("a", "{}") + ";" + P("b", '{"y": 2}'), calls=[("a", {}), ("b", {"y": 2})])
     C("last call truncated inside a value", "TOOLCALLING.batch.5.e", P("a", "{}") + "; " + P("b", '{"y": "tru'), calls=[("a", {})], abandoned=1)
-    C("no parameters key after the tag", "TOOLCALLING.batch.6.c", TAG + '{"name": "get_time"}', calls=[("get_time", {})], ref="GRAMMARS.md §5.1: a missing arguments key means {}")
+    C("no parameters key after the tag", "TOOLCALLING.batch.6.c", TAG + '{"name": "get_time"}', calls=[("get_time", {})], ref="PARSER_CASES.md: a missing arguments key means {}")
     C("empty array after the tag", "TOOLCALLING.batch.9.c", TAG + "[]")
     C("tag and separator inside a string", "TOOLCALLING.batch.30.c", P("f", '{"text": "<|python_tag|>{\\"name\\": \\"evil\\", \\"parameters\\": {}}; x"}'),
       calls=[("f", {"text": "<|python_tag|>{\"name\": \"evil\", \"parameters\": {}}; x"})])
@@ -320,12 +320,12 @@ def llama3():
     C("complete object at finish", "TOOLCALLING.stream.4.a", P("a", '{"k": [1]}'), calls=[("a", {"k": [1]})])
     C("truncated mid-body at finish", "TOOLCALLING.stream.4.b", TAG + P("a", '{"k": [1'), abandoned=1)
     C("tags after a call", "TOOLCALLING.stream.4.c", P("a", "{}") + TAG + TAG + "\n", calls=[("a", {})], content="\n",
-      ref="llama3_json has no closer; repeated tags with no JSON after them are removed, the text after the last one is content (GRAMMARS.md §6.2)")
+      ref="llama3_json has no closer; repeated tags with no JSON after them are removed, the text after the last one is content")
     C("empty function name is not a call", "TOOLCALLING.fmt.1", TAG + '[{"name": "", "parameters": {"x": 1}}, {"name": "ok", "parameters": {}}]', calls=[("ok", {})])
     C("whitespace around the tag, the separator and inside", "TOOLCALLING.fmt.2", " \n" + TAG + ' \n{ "name" : "a" , "parameters" : { "x" : 1 } }\n ;\n\n{"name":"b","parameters":{}}',
       content=" \n", calls=[("a", {"x": 1}), ("b", {})])
     C("calls separated by whitespace only", "TOOLCALLING.fmt.2", P("a", "{}") + "\n" + P("b", "{}"), calls=[("a", {}), ("b", {})],
-      ref="GRAMMARS.md §6.2: whitespace/newlines alone between objects are accepted")
+      ref="PARSER_CASES.md: whitespace/newlines alone between objects are accepted")
     C("with and without the tag", "TOOLCALLING.fmt.3", TAG + P("a", '{"x": 1}') + ";" + P("b", '{"y": 2}'), calls=[("a", {"x": 1}), ("b", {"y": 2})],
       ref="CASES.md fmt.3: Llama 3 with/without <|python_tag|> (the shared matrix runs the untagged form)")
     C("arguments instead of parameters", "TOOLCALLING.fmt.3", obj("a", '{"x": 1}'), calls=[("a", {"x": 1})])
@@ -338,7 +338,7 @@ def llama3():
     C("';' then text after a call is content", "TOOLCALLING.batch.8.b", P("a", "{}") + "; done", content="; done", calls=[("a", {})])
     C("tag after whitespace after a call", "TOOLCALLING.batch.2.a", P("a", "{}") + "\n\n" + TAG + P("b", "{}"), calls=[("a", {}), ("b", {})])
     C("parameters before name beyond the buffer limit", "TOOLCALLING.batch.4.c", TAG + '{"parameters": {"big": "%s"}, "name": "a"}' % ("x" * 64), options={"max_call_buffer": 32},
-      ref="GRAMMARS.md §4.7: past the limit the call is abandoned, nothing of it released")
+      ref="PARSER_CASES.md: past the limit the call is abandoned, nothing of it released")
     C("streamed parameters are not limited", "TOOLCALLING.batch.7.e", '{"name": "a", "parameters": {"big": "%s"}}' % ("x" * 64), options={"max_call_buffer": 32},
       calls=[("a", {"big": "x" * 64})], ref="the bare call commits at its parameters, within the limit; streamed bytes are not held")
     C("reasoning then a bare call", "TOOLCALLING.batch.8.a", "<think>r</think>\n" + P("a", "{}"), reasoning="r", content="\n", calls=[("a", {})], reasoning_parser="basic",
@@ -346,7 +346,7 @@ def llama3():
     na = dict(JSON_NA)
     na["TOOLCALLING.fmt.5.1"] = "llama3_json carries no native call id"
     fx.dump(os.path.join(out, "llama3_json", "llama3_json.json"), family="llama3_json",
-            description="Llama 3.x/4 JSON calls (GRAMMARS.md §6.2): optional <|python_tag|>, ';'-separated objects, bare JSON only at the start",
+            description="Llama 3.x/4 JSON calls: optional <|python_tag|>, ';'-separated objects, bare JSON only at the start",
             tool_parsers=["llama3_json", "llama4_json", "llama3"], not_applicable=na)
 
 
@@ -363,30 +363,30 @@ def mistral():
     matrix(fx, f)
     V = lambda n, a: T + n + "[ARGS]" + a
     C("marker-like text", "TOOLCALLING.batch.3", "a [TOOL_CALL] is not [TOOL_CALLS and [ARG or [/TOOL_ [", content="a [TOOL_CALL] is not [TOOL_CALLS and [ARG or [/TOOL_ [")
-    # wire forms (fmt.3 is required for mistral, CASES.md §5)
+    # wire forms (fmt.3 is required for mistral, PARSER_CASES.md)
     C("v11 with [CALL_ID]", "TOOLCALLING.fmt.3", T + 'get_weather[CALL_ID]abcDEF123[ARGS]{"city": "Zürich"}', calls=[("get_weather", {"city": "Zürich"})],
-      ref="GRAMMARS.md §8.1 (Mistral-Small-3.2); the model's id is kept verbatim (§3)")
+      ref="PARSER_CASES.md (Mistral-Small-3.2); the model's id is kept verbatim")
     fx.cases[-1]["expected"]["calls"][0]["id"] = "abcDEF123"
-    C("v13+ name[ARGS]", "TOOLCALLING.fmt.3", T + 'get_weather[ARGS]{"city": "Zürich"}', calls=[("get_weather", {"city": "Zürich"})], ref="GRAMMARS.md §8.1")
+    C("v13+ name[ARGS]", "TOOLCALLING.fmt.3", T + 'get_weather[ARGS]{"city": "Zürich"}', calls=[("get_weather", {"city": "Zürich"})], ref="PARSER_CASES.md")
     C("v11+ text without [ARGS]", "TOOLCALLING.fmt.3", T + 'get_weather{"city": "Zürich"}', calls=[("get_weather", {"city": "Zürich"})],
-      ref="GRAMMARS.md §8.1: the form Dynamo lists as its production gap")
+      ref="PARSER_CASES.md: the form Dynamo lists as its production gap")
     C("pre-v11 array", "TOOLCALLING.fmt.3", T + ' [{"name": "get_weather", "arguments": {"city": "Zürich"}, "id": "abcDEF123"}]', calls=[("get_weather", {"city": "Zürich"})],
-      ref="GRAMMARS.md §6.3 sample (Mistral Nemo); the element's id is the model's id")
+      ref="PARSER_CASES.md sample (Mistral Nemo); the element's id is the model's id")
     fx.cases[-1]["expected"]["calls"][0]["id"] = "abcDEF123"
     C("pre-v11 array with the closing tag", "TOOLCALLING.fmt.3", T + '[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"k": 1}}][/TOOL_CALLS]', calls=[("a", {}), ("b", {"k": 1})])
     C("forms mixed in one output", "TOOLCALLING.fmt.3",
       T + 'a[CALL_ID]x1[ARGS]{}' + T + 'b[ARGS]{"k": 1}' + T + 'c{"k": 2}' + T + '[{"name": "d", "arguments": {"k": 3}, "id": "x4"}]',
-      calls=[("a", {}), ("b", {"k": 1}), ("c", {"k": 2}), ("d", {"k": 3})], ref="GRAMMARS.md §8.1: production traffic mixes them")
+      calls=[("a", {}), ("b", {"k": 1}), ("c", {"k": 2}), ("d", {"k": 3})], ref="PARSER_CASES.md: production traffic mixes them")
     fx.cases[-1]["expected"]["calls"][0]["id"] = "x1"
     fx.cases[-1]["expected"]["calls"][3]["id"] = "x4"
     C("EOS token after the last call is markup", "TOOLCALLING.fmt.3", V("a", '{"x": 1}') + "</s>", calls=[("a", {"x": 1})],
-      ref="GRAMMARS.md §8.1: output = [text] 1*call [\"</s>\"]; right after a call it is markup")
+      ref="PARSER_CASES.md: output = [text] 1*call [\"</s>\"]; right after a call it is markup")
     C("pre-v11 closing tag then EOS token", "TOOLCALLING.fmt.3", T + '[{"name": "a", "arguments": {}}][/TOOL_CALLS]</s>', calls=[("a", {})])
     C("EOS token elsewhere is text", "TOOLCALLING.batch.3", "Use <s>old</s> new. </s", content="Use <s>old</s> new. </s",
       ref="</s> is markup only right after a call (strike-through HTML in content stays)")
     C("EOS token after text after a call is text", "TOOLCALLING.batch.8.b", V("a", "{}") + " done</s>", content=" done</s>", calls=[("a", {})])
     C("pre-v11 single object", "TOOLCALLING.fmt.3", T + '{"name": "a", "arguments": {"x": 1}}', calls=[("a", {"x": 1})],
-      ref="GRAMMARS.md §5.1: an object is accepted where an array of calls is")
+      ref="PARSER_CASES.md: an object is accepted where an array of calls is")
     # ids (fmt.5.1)
     C("v11 ids per call", "TOOLCALLING.fmt.5", T + 'a[CALL_ID]AAAAAAAA1[ARGS]{}' + T + 'b[CALL_ID]BBBBBBBB2[ARGS]{}', calls=[("a", {}), ("b", {})])
     fx.cases[-1]["expected"]["calls"][0]["id"] = "AAAAAAAA1"
@@ -426,7 +426,7 @@ def mistral():
     C("v11 call at the end", "TOOLCALLING.batch.5.a", V("a", '{"x": 1}'), calls=[("a", {"x": 1})], ref="no closer in the v11+ forms: the object's close ends the call")
     C("pre-v11 without [/TOOL_CALLS]", "TOOLCALLING.batch.5.a", T + '[{"name": "a", "arguments": {"x": 1}}]', calls=[("a", {"x": 1})])
     C("orphan closers are removed", "TOOLCALLING.batch.5.b", "Sure.[/TOOL_CALLS] More [ARGS]text[CALL_ID]", content="Sure. More text",
-      ref="GRAMMARS.md §4.8: markers of the family met outside a call are markup")
+      ref="PARSER_CASES.md: markers of the family met outside a call are markup")
     C("arguments without opener keep their text", "TOOLCALLING.batch.5.b", 'get_weather[ARGS]{"x": 1}', content='get_weather{"x": 1}')
     C("EOS inside the arguments", "TOOLCALLING.batch.5.c", V("get_weather", '{"location": "Bos'), abandoned=1)
     C("EOS inside the name", "TOOLCALLING.batch.5.c", "Hi" + T + "get_we", content="Hi", ref="a name cut by the end is dropped (markup)")
@@ -454,17 +454,17 @@ def mistral():
     C("escaped and empty pre-v11 names", "TOOLCALLING.fmt.1", T + r'[{"name": "a\"b", "arguments": {}}, {"name": "", "arguments": {}}]', calls=[('a"b', {})])
     C("name with brackets", "TOOLCALLING.fmt.1", V("ns[1]", "{}"), calls=[("ns[1]", {})])
     C("whitespace around name, id and arguments", "TOOLCALLING.fmt.2", T + " get_weather [CALL_ID] abc123XYZ [ARGS] \n" + '{ "city" : "Oslo" }' + " \n" + T + "b {}",
-      calls=[("get_weather", {"city": "Oslo"}), ("b", {})], ref="GRAMMARS.md §8.1: the name is trimmed; a space before [ARGS] occurs")
+      calls=[("get_weather", {"city": "Oslo"}), ("b", {})], ref="PARSER_CASES.md: the name is trimmed; a space before [ARGS] occurs")
     fx.cases[-1]["expected"]["calls"][0]["id"] = "abc123XYZ"
     C("whitespace inside an id is malformed", "TOOLCALLING.fmt.2", T + "a[CALL_ID]ab cd[ARGS]{}")
     C("empty pre-v11 wrapper", "TOOLCALLING.fmt.4", "Before " + T + "[][/TOOL_CALLS] after", content="Before  after")
     C("parallel calls after reasoning", "TOOLCALLING.batch.2.c", "[THINK]two calls[/THINK]" + V("a", "{}") + V("b", "{}"), chunks=["[THINK]two calls[/THINK]", V("a", "{}") + V("b", "{}")],
-      reasoning="two calls", calls=[("a", {}), ("b", {})], reasoning_parser="mistral", ref="GRAMMARS.md §8.1: [THINK]…[/THINK] precedes the calls")
+      reasoning="two calls", calls=[("a", {}), ("b", {})], reasoning_parser="mistral", ref="PARSER_CASES.md: [THINK]…[/THINK] precedes the calls")
     C("tool-call markup inside reasoning is reasoning", "TOOLCALLING.batch.8.a", "[THINK]I could use " + V("a", "{}") + "[/THINK]ok", reasoning="I could use " + V("a", "{}"),
       content="ok", reasoning_parser="mistral", allow_markup=True)
     na = dict(JSON_NA)
     fx.dump(os.path.join(out, "mistral", "mistral.json"), family="mistral",
-            description="Mistral (GRAMMARS.md §6.3, §8.1): pre-v11 [TOOL_CALLS][…] and the v11+ name[CALL_ID]id[ARGS]{…} forms",
+            description="Mistral: pre-v11 [TOOL_CALLS][…] and the v11+ name[CALL_ID]id[ARGS]{…} forms",
             tool_parsers=["mistral"], not_applicable=na)
 
 
@@ -481,10 +481,10 @@ def phi4():
     matrix(fx, f)
     B = lambda body: F + body
     C("greedy detection: funny joke", "TOOLCALLING.batch.3", "funny joke, fun times, functoo", content="funny joke, fun times, functoo",
-      ref="GRAMMARS.md §9.9: holding ends as soon as the text diverges")
+      ref="PARSER_CASES.md: holding ends as soon as the text diverges")
     C("functools not followed by '[' is content", "TOOLCALLING.batch.3", "import functools\n\nfunctools.reduce(f, xs) and functools  ok", content="import functools\n\nfunctools.reduce(f, xs) and functools  ok",
-      allow_markup=True, ref="GRAMMARS.md §6.4 library rule; CASES.md §7 divergence (Dynamo drops everything)")
-    C("functools at the end is content", "TOOLCALLING.batch.3", "use functools \n", content="use functools \n", allow_markup=True, ref="GRAMMARS.md §6.4 library rule")
+      allow_markup=True, ref="PARSER_CASES.md library rule; PARSER_CASES.md divergence (Dynamo drops everything)")
+    C("functools at the end is content", "TOOLCALLING.batch.3", "use functools \n", content="use functools \n", allow_markup=True, ref="PARSER_CASES.md library rule")
     C("garbage body", "TOOLCALLING.batch.4.a", "A " + B("[oops") + " B", content="A ",
       ref="decision: a broken array is dropped up to the next functools or the end (there is no closer)")
     C("invalid JSON syntax in the array", "TOOLCALLING.batch.4.b", B('[{"name": "get_weather", "arguments": {"location": "Boston",}}]'), abandoned=1)
@@ -492,14 +492,14 @@ def phi4():
     C("arguments is a number", "TOOLCALLING.batch.4.c", B('[{"name": "a", "arguments": 7}]'), abandoned=1)
     C("elements that are not calls are skipped", "TOOLCALLING.batch.4.c", B('[0, {"name": "a", "arguments": {}}]'), calls=[("a", {})])
     C("functools[ with a non-call list is markup", "TOOLCALLING.batch.4.c", "x = functools[0] + 1", content="x =  + 1",
-      ref="GRAMMARS.md §4.8: a complete body that is not a call is markup (functools followed by '[' opens a block)")
+      ref="PARSER_CASES.md: a complete body that is not a call is markup (functools followed by '[' opens a block)")
     C("an object instead of the array is content", "TOOLCALLING.batch.4.d", B('{"name": "a", "arguments": {}}'), content=B('{"name": "a", "arguments": {}}'), allow_markup=True,
-      ref="GRAMMARS.md §6.4 library rule: functools opens a block only before '['")
+      ref="PARSER_CASES.md library rule: functools opens a block only before '['")
     C("trailing garbage after the array is content", "TOOLCALLING.batch.4.d", B('[{"name": "a", "arguments": {}}]]'), content="]", calls=[("a", {})])
     C("broken array resynchronises at the next functools", "TOOLCALLING.batch.4.e", B('[{"name": "a", "arguments": oops}] then ') + B('[{"name": "b", "arguments": {"ok": true}}]'),
       calls=[("b", {"ok": True})], abandoned=1)
     C("unclosed array, elements complete", "TOOLCALLING.batch.5.a", B('[{"name": "a", "arguments": {"x": 1}}'), calls=[("a", {"x": 1})],
-      ref="GRAMMARS.md §4.8 phi4 end of stream: every closed element is recovered")
+      ref="PARSER_CASES.md phi4 end of stream: every closed element is recovered")
     C("array without functools is content", "TOOLCALLING.batch.5.b", '[{"name": "a", "arguments": {}}]', content='[{"name": "a", "arguments": {}}]', ref="no opener, no call")
     C("EOS inside the arguments", "TOOLCALLING.batch.5.c", B('[{"name": "get_weather", "arguments": {"location": "Bos'), abandoned=1)
     C("EOS inside the name", "TOOLCALLING.batch.5.c", B('[{"name": "get_we'))
@@ -507,7 +507,7 @@ def phi4():
     C("prose then a truncated call", "TOOLCALLING.batch.5.c", "Let me check.\n" + B('[{"name": "a", "argu'), content="Let me check.\n", abandoned=1)
     C("unclosed array, last element complete", "TOOLCALLING.batch.5.d", B('[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"y": 2}}'), calls=[("a", {}), ("b", {"y": 2})])
     C("array truncated inside the second element", "TOOLCALLING.batch.5.e", B('[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"y": "tru'), calls=[("a", {})], abandoned=1,
-      ref="GRAMMARS.md §4.8 phi4 end of stream")
+      ref="PARSER_CASES.md phi4 end of stream")
     C("no arguments key", "TOOLCALLING.batch.6.c", B('[{"name": "get_time"}]'), calls=[("get_time", {})])
     C("empty array", "TOOLCALLING.batch.9.c", "x " + B("[]") + " y", content="x  y")
     C("functools inside a string", "TOOLCALLING.batch.30.c", B('[{"name": "f", "arguments": {"t": "functools[{\\"name\\": \\"evil\\"}]"}}]'), calls=[("f", {"t": "functools[{\"name\": \"evil\"}]"})])
@@ -519,9 +519,9 @@ def phi4():
     C("functools call group separated by whitespace", "TOOLCALLING.batch.2.a", B('[{"name": "a", "arguments": {}}]') + "\n " + B('[{"name": "b", "arguments": {}}]'), calls=[("a", {}), ("b", {})])
     C("empty function name is not a call", "TOOLCALLING.fmt.1", B('[{"name": "", "arguments": {"x": 1}}, {"name": "ok", "arguments": {}}]'), calls=[("ok", {})])
     C("whitespace between functools and the array, and inside", "TOOLCALLING.fmt.2", F + ' \n [ { "name" : "a" , "arguments" : { "x" : 1 } } ]', calls=[("a", {"x": 1})],
-      ref="GRAMMARS.md §6.4: '[' after optional whitespace")
+      ref="PARSER_CASES.md: '[' after optional whitespace")
     C("FIREFUNCTION_V2 leading space", "TOOLCALLING.fmt.3", " functools[" + obj("a", "{}") + "]", content=" ", calls=[("a", {})],
-      ref="GRAMMARS.md §6.4: llama.cpp's FIREFUNCTION_V2 writes ' functools['; the space is content")
+      ref="PARSER_CASES.md: llama.cpp's FIREFUNCTION_V2 writes ' functools['; the space is content")
     C("empty list with whitespace", "TOOLCALLING.fmt.4", "Before " + F + "[ \n ] after", content="Before  after")
     C("arguments before name (held until the name)", "TOOLCALLING.fmt.5", B('[{"arguments": {"name": "inner"}, "name": "outer"}]'), calls=[("outer", {"name": "inner"})])
     C("parameters instead of arguments", "TOOLCALLING.fmt.5", B('[{"name": "a", "parameters": {"x": 1}}]'), calls=[("a", {"x": 1})])
@@ -530,7 +530,7 @@ def phi4():
     na = dict(JSON_NA)
     na["TOOLCALLING.fmt.5.1"] = "phi4 carries no native call id"
     fx.dump(os.path.join(out, "phi4", "phi4.json"), family="phi4",
-            description="Phi-4-mini functools[…] (GRAMMARS.md §6.4); vLLM phi4_mini_json",
+            description="Phi-4-mini functools[…]; vLLM phi4_mini_json",
             tool_parsers=["phi4", "phi4_mini_json"], not_applicable=na)
 
 

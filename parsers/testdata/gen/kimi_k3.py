@@ -1,4 +1,4 @@
-# Kimi K3 XTML fixtures (GRAMMARS.md §8.3): the kimi_k3 tool parser (kimi_k3/kimi_k3.json) and the
+# Kimi K3 XTML fixtures: the kimi_k3 tool parser (kimi_k3/kimi_k3.json) and the
 # kimi_k3 reasoning parser (kimi_k3/reasoning.json).   python3 gen/kimi_k3.py .
 import json, sys, os
 from common import Fx
@@ -18,12 +18,12 @@ def wid(i=0): return "get_weather:%d" % i
 
 fx = Fx(); C = fx.C
 def K(name, case, input, calls=(), **kw):
-    # calls: (name, args, id) triples; ids are the model's (§3)
+    # calls: (name, args, id) triples; ids are the model's
     fx.C(name, case, input, calls=[(n, a) for n, a, _ in calls], **kw)
     for c, (_, _, i) in zip(fx.cases[-1]["expected"]["calls"], calls):
         if i is not None: c["id"] = i
 sample = resp("I'll check.") + tools(wcall) + END
-K("single call, sample from the spec", "TOOLCALLING.batch.1", sample, content="I'll check.", calls=[("get_weather", W, "get_weather:0")], ref="GRAMMARS.md §8.3 sample; id tool:(index-1)")
+K("single call, sample from the spec", "TOOLCALLING.batch.1", sample, content="I'll check.", calls=[("get_weather", W, "get_weather:0")], ref="PARSER_CASES.md sample; id tool:(index-1)")
 K("parallel calls in one section", "TOOLCALLING.batch.2.a", tools(call("a", arg("x", "1", "integer"), "1"), call("b", arg("y", "two"), "2")) + END,
   calls=[("a", {"x": 1}, "a:0"), ("b", {"y": "two"}, "b:1")])
 two = tools(call("a", "", "1"), call("b", arg("k", "v"), "2"))
@@ -38,7 +38,7 @@ K("garbage inside a call body", "TOOLCALLING.batch.4.a", tools(call("f", "garbag
 K("invalid JSON in a json element", "TOOLCALLING.batch.4.b", tools(call("f", op("json") + '{"a": 1,}' + cl("json"))) + resp("after"), content="after", abandoned=1,
   ref="library rule: the raw json form must be valid JSON (Dynamo does not validate it)")
 K("call without a tool attribute", "TOOLCALLING.batch.4.c", tools(op('call index="1"') + arg("x", "1") + cl("call"), call("ok", "", "2")), calls=[("ok", {}, "ok:1")],
-  ref="GRAMMARS.md §8.3: consumed, no call")
+  ref="PARSER_CASES.md: consumed, no call")
 K("argument without a key is skipped", "TOOLCALLING.batch.4.c", tools(call("f", op('argument type="string"') + "lost" + cl("argument") + arg("k", "v"))), calls=[("f", {"k": "v"}, "f:0")])
 K("json element that is not an object", "TOOLCALLING.batch.4.c", tools(call("f", op("json") + "[1, 2]" + cl("json"))), abandoned=1)
 K("unknown and orphan tags are removed", "TOOLCALLING.batch.4.d", "a" + op("weird x=1") + "b" + cl("call") + "c" + SEP + "d", content="abcd")
@@ -46,7 +46,7 @@ K("json mixed with argument elements", "TOOLCALLING.batch.4.d", tools(call("f", 
 K("bad call followed by a valid call", "TOOLCALLING.batch.4.e", tools(call("f", op("json") + "nope" + cl("json")), call("g", arg("k", "v"), "2")), calls=[("g", {"k": "v"}, "g:1")], abandoned=1)
 K("call complete, section and message close absent", "TOOLCALLING.batch.5.a", op("tools") + wcall, calls=[("get_weather", W, wid())])
 K("call close absent, body ends with a complete argument", "TOOLCALLING.batch.5.a", op("tools") + op('call tool="get_weather" index="1"') + arg("city", "Paris") + arg("days", "3", "number"),
-  calls=[("get_weather", W, wid())], ref="GRAMMARS.md §8.3 end of stream: delimiter-terminated elements")
+  calls=[("get_weather", W, wid())], ref="PARSER_CASES.md end of stream: delimiter-terminated elements")
 K("close tags without openers", "TOOLCALLING.batch.5.b", "Sure." + cl("call") + cl("tools") + " more", content="Sure. more")
 K("value cut by end of stream", "TOOLCALLING.batch.5.c", resp("x") + op("tools") + op('call tool="get_weather" index="1"') + op('argument key="city" type="string"') + "Par",
   content="x", abandoned=1)
@@ -56,7 +56,7 @@ K("last call complete without its close", "TOOLCALLING.batch.5.d", op("tools") +
   calls=[("a", {}, "a:0"), ("b", {"y": 2}, "b:1")])
 K("last call truncated inside a value", "TOOLCALLING.batch.5.e", op("tools") + call("a", "", "1") + op('call tool="b" index="2"') + op('argument key="y" type="string"') + "tr",
   calls=[("a", {}, "a:0")], abandoned=1)
-K("empty call body", "TOOLCALLING.batch.6.a", tools(call("get_time", "")), calls=[("get_time", {}, "get_time:0")], ref="GRAMMARS.md §8.3: an empty call body is {}")
+K("empty call body", "TOOLCALLING.batch.6.a", tools(call("get_time", "")), calls=[("get_time", {}, "get_time:0")], ref="PARSER_CASES.md: an empty call body is {}")
 K("empty json object", "TOOLCALLING.batch.6.a", tools(call("get_time", op("json") + "{}" + cl("json"))), calls=[("get_time", {}, "get_time:0")])
 K("whitespace-only call body", "TOOLCALLING.batch.6.b", tools(call("get_time", "\n  \n")), calls=[("get_time", {}, "get_time:0")])
 K("json element with whitespace", "TOOLCALLING.batch.6.b", tools(call("get_time", op("json") + "\n{\n}\n" + cl("json"))), calls=[("get_time", "{\n}", "get_time:0")])
@@ -71,7 +71,7 @@ K("string-typed digits stay a string", "TOOLCALLING.batch.7.c", tools(call("set_
 K("nested object value", "TOOLCALLING.batch.7.d", tools(call("f", arg("a", '{"b": {"c": [1, {"d": [2, 3]}]}}', "object") + arg("e", "x"))),
   calls=[("f", {"a": {"b": {"c": [1, {"d": [2, 3]}]}}, "e": "x"}, "f:0")])
 K("repeated key emitted again, last wins", "TOOLCALLING.batch.7.e", tools(call("f", arg("k", "1", "integer") + arg("j", "x") + arg("k", "2", "integer"))),
-  calls=[("f", '{"k":1,"j":"x","k":2}', "f:0")], ref="Dynamo keeps the first position with the last value; the library streams and emits the key again (decoders resolve last-wins: the same value), as for GLM-4.7 (§5.3)")
+  calls=[("f", '{"k":1,"j":"x","k":2}', "f:0")], ref="Dynamo keeps the first position with the last value; the library streams and emits the key again (decoders resolve last-wins: the same value), as for GLM-4.7")
 K("empty containers, null and empty string", "TOOLCALLING.batch.7.e", tools(call("f", arg("o", "{}", "object") + arg("a", "[]", "array") + arg("n", "null", "string") + arg("e", ""))),
   calls=[("f", {"o": {}, "a": [], "n": "null", "e": ""}, "f:0")])
 K("large integers exact", "TOOLCALLING.batch.7.f", tools(call("f", arg("id", "12345678901234567890123", "integer") + arg("x", "-9007199254740993", "number"))),
@@ -92,7 +92,7 @@ K("known and unknown mixed", "TOOLCALLING.batch.13.c", tools(wcall, call("other"
 K("separators inside a value", "TOOLCALLING.batch.30.a", tools(call("f", arg("s", "a; b, c"))), calls=[("f", {"s": "a; b, c"}, "f:0")])
 K("braces inside a value", "TOOLCALLING.batch.30.b", tools(call("f", arg("s", "} ] { ["))), calls=[("f", {"s": "} ] { ["}, "f:0")])
 K("other tags inside a value are text", "TOOLCALLING.batch.30.c", tools(call("f", arg("s", cl("call") + cl("tools") + EOM + O + "x"))),
-  calls=[("f", {"s": cl("call") + cl("tools") + EOM + O + "x"}, "f:0")], ref="GRAMMARS.md §4.3: a value ends only at its own close tag")
+  calls=[("f", {"s": cl("call") + cl("tools") + EOM + O + "x"}, "f:0")], ref="PARSER_CASES.md: a value ends only at its own close tag")
 K("markers inside a json string", "TOOLCALLING.batch.30.c", tools(call("f", op("json") + '{"s": "<|close|>json<|sep|>"}' + cl("json"))), calls=[("f", {"s": "<|close|>json<|sep|>"}, "f:0")],
   ref="the json element's object is scanned string-aware (DESIGN.md invariant 4)")
 K("separator in the first call before the second", "TOOLCALLING.batch.31.a", tools(call("f", arg("s", "x, y")), call("g", arg("t", ";"), "2")), calls=[("f", {"s": "x, y"}, "f:0"), ("g", {"t": ";"}, "g:1")])
@@ -117,11 +117,11 @@ K("arguments without call wrapper, then repeated closes", "TOOLCALLING.stream.4.
 K("names with hyphens and dots", "TOOLCALLING.fmt.1", tools(call("mcp__portal__search-documents", ""), call("ns.tool_v2", "", "2")),
   calls=[("mcp__portal__search-documents", {}, "mcp__portal__search-documents:0"), ("ns.tool_v2", {}, "ns.tool_v2:1")])
 K("unicode names and escaped attributes", "TOOLCALLING.fmt.1", tools(call("天気", ""), op('call tool="say &quot;hi&quot; &amp;quot;" index="2"') + cl("call")),
-  calls=[("天気", {}, "天気:0"), ('say "hi" &quot;', {}, 'say "hi" &quot;:1')], ref="GRAMMARS.md §8.3: attribute values unescape &quot; then &amp;")
+  calls=[("天気", {}, "天気:0"), ('say "hi" &quot;', {}, 'say "hi" &quot;:1')], ref="PARSER_CASES.md: attribute values unescape &quot; then &amp;")
 K("ids without or with a non-integer index", "TOOLCALLING.fmt.1", tools(op('call tool="a"') + cl("call"), op('call tool="b" index="x7"') + cl("call")),
-  calls=[("a", {}, "a"), ("b", {}, "b:x7")], ref="GRAMMARS.md §3: tool when absent, tool:raw when not an integer")
+  calls=[("a", {}, "a"), ("b", {}, "b:x7")], ref="PARSER_CASES.md: tool when absent, tool:raw when not an integer")
 K("spaced tag variants", "TOOLCALLING.fmt.2", "<|open|> tools <|sep|><|open|> call tool=\"f\" index=\"1\" <|sep|><|open|> argument key=\"k\" type=\"string\" <|sep|>v<|close|> argument <|sep|><|close|> call <|sep|><|close|> tools <|sep|>",
-  calls=[("f", {"k": "v"}, "f:0")], ref="GRAMMARS.md §8.3: spaced variants are normalised")
+  calls=[("f", {"k": "v"}, "f:0")], ref="PARSER_CASES.md: spaced variants are normalised")
 K("whitespace between elements", "TOOLCALLING.fmt.2", op("tools") + "\n" + op('call tool="f" index="1"') + "\n  " + arg("k", "v") + "\n" + cl("call") + "\n" + cl("tools"), calls=[("f", {"k": "v"}, "f:0")])
 K("json form and argument form", "TOOLCALLING.fmt.3", tools(call("f", op("json") + '{"k": "v", "n": 1.0}' + cl("json")), call("g", arg("k", "v") + arg("n", "1.0", "number"), "2")),
   calls=[("f", '{"k": "v", "n": 1.0}', "f:0"), ("g", '{"k":"v","n":1.0}', "g:1")], ref="the json element keeps the model's bytes; argument elements build compact JSON")
@@ -130,14 +130,14 @@ K("empty response and tools", "TOOLCALLING.fmt.4", "a" + resp("") + tools() + "b
 K("native id preserved", "TOOLCALLING.fmt.5", tools(call("get_weather", arg("city", "Paris"), "7")), calls=[("get_weather", {"city": "Paris"}, "get_weather:6")],
   ref="fmt.5 (1): the model's index gives the id; (2)/(3) name/arguments envelopes do not exist in XTML")
 K("leading message tag stripped, epilogue dropped", "TOOLCALLING.batch.3", op('message role="assistant"') + resp("Hi.") + END + "epilogue text", content="Hi.",
-  ref="GRAMMARS.md §8.3: a leading <|open|>message…<|sep|> is stripped; text after the message end is dropped")
+  ref="PARSER_CASES.md: a leading <|open|>message…<|sep|> is stripped; text after the message end is dropped")
 K("text after end_of_msg is dropped", "TOOLCALLING.batch.8.b", resp("a") + EOM + "junk" + tools(call("f", "")), content="a", ref="everything after the message end is epilogue")
 K("open tools closed by the message end", "TOOLCALLING.batch.5.d", op("tools") + call("a", "") + op('call tool="b" index="2"') + arg("k", "v") + END,
   calls=[("a", {}, "a:0"), ("b", {"k": "v"}, "b:1")], ref="the message close delimits the open call like the end of stream")
 K("typed value over the buffer limit abandons the call", "TOOLCALLING.batch.4.d", tools(call("f", arg("o", '{"k": "' + "x" * 100 + '"}', "object"))), abandoned=1, options={"max_call_buffer": 64},
-  ref="GRAMMARS.md §4.7: typed values are buffered up to the per-call limit")
+  ref="PARSER_CASES.md: typed values are buffered up to the per-call limit")
 fx.dump(os.path.join(out, "kimi_k3", "kimi_k3.json"), family="kimi_k3",
-  description="Kimi K3 XTML, tool side (GRAMMARS.md §8.3); every case runs with the kimi_k3 tool parser alone and with the kimi_k3 reasoning parser: one machine",
+  description="Kimi K3 XTML, tool side; every case runs with the kimi_k3 tool parser alone and with the kimi_k3 reasoning parser: one machine",
   tool_parsers=["kimi_k3", "kimi-k3"], reasoning_parsers=["-", "kimi_k3", "kimi-k3"],
   not_applicable={
     "TOOLCALLING.batch.13.b": "no forward-unknown switch: unknown tools are always emitted",
@@ -161,14 +161,14 @@ C("empty span", "REASONING.batch.2.e", think("") + resp("x"), content="x")
 cx = "Multi\n\nparagraph `code <think>` 東京 🌆 <|op and <|clo ."
 C("complex body", "REASONING.batch.2.f", think(cx) + resp("ok"), reasoning=cx, content="ok")
 C("closed reasoning then a tools section, raw", "REASONING.batch.3.a", think("r") + sec + END, reasoning="r", content=sec, allow_markup=True,
-  ref="library rule: the kimi_k3 reasoning parser without the tool parser forwards tools sections raw to content, for a downstream kimi_k3 tool parser (as gpt_oss does, §4.8)")
+  ref="library rule: the kimi_k3 reasoning parser without the tool parser forwards tools sections raw to content, for a downstream kimi_k3 tool parser (as gpt_oss does)")
 C("closed reasoning then a call, with the tool parser", "REASONING.batch.3.a", think("r") + sec + END, reasoning="r", calls=[("get_weather", W)], tool_parser="kimi_k3")
 C("open reasoning interrupted by a tools section", "REASONING.batch.3.b", op("think") + "r" + sec, reasoning="r", content=sec, allow_markup=True,
-  ref="GRAMMARS.md §7.3: <|open|> ends reasoning")
+  ref="PARSER_CASES.md: <|open|> ends reasoning")
 C("open reasoning interrupted by a tools section, tool parser", "REASONING.batch.3.b", op("think") + "r" + sec, reasoning="r", calls=[("get_weather", W)], tool_parser="kimi_k3")
 C("open reasoning ended by end_of_msg", "REASONING.batch.3.b", op("think") + "r" + EOM + "x", reasoning="r")
 C("dangling close is stripped", "REASONING.batch.4", "text" + cl("think") + "more", content="textmore",
-  ref="library rule (§7.1): a close without an open is markup; reasoning opened by the prompt is Config.InReasoning (PRE.3), which replaces Dynamo's dangling-end recovery")
+  ref="library rule: a close without an open is markup; reasoning opened by the prompt is Config.InReasoning (PRE.3), which replaces Dynamo's dangling-end recovery")
 C("spaced reasoning close ends reasoning as a tag", "REASONING.batch.4", op("think") + "r" + "<|close|> think <|sep|>" + "after", reasoning="r", content="after",
   ref="the reasoning close counts only in canonical form, but any <|close|> ends reasoning; the spaced tag is then an orphan close")
 C("nested think open dropped", "REASONING.batch.4", op("think") + "a" + op("think") + "b" + cl("think"), reasoning="ab")
@@ -188,7 +188,7 @@ C("re-entry split at the lone <", "REASONING.stream.3.e", think("a") + resp("x")
 C("tool-start token split across chunks", "REASONING.stream.4.a", op("think") + "r" + sec, chunks=[op("think") + "r<|op", "en|>tools<|sep|>" + sec[len(op("tools")):]],
   reasoning="r", calls=[("get_weather", W)], tool_parser="kimi_k3")
 fx.dump(os.path.join(out, "kimi_k3", "reasoning.json"), family="kimi_k3",
-  description="Kimi K3 XTML, reasoning side (GRAMMARS.md §8.3, §7.3): without the tool parser tools sections are forwarded raw to content; cases with tool_parser kimi_k3 run the same machine with calls",
+  description="Kimi K3 XTML, reasoning side: without the tool parser tools sections are forwarded raw to content; cases with tool_parser kimi_k3 run the same machine with calls",
   reasoning_parsers=["kimi_k3", "kimi-k3"],
   not_applicable={"REASONING.batch.1.d": "null upstream content is wrapper-level: a Parser is fed bytes; nil and empty chunks are the same no-op (stream.1.a)",
     "REASONING.batch.3.c": "Harmony only", "REASONING.batch.3.d": "Harmony only", "REASONING.batch.3.e": "Harmony only", "REASONING.batch.3.f": "Harmony only"})

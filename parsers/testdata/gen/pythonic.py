@@ -1,4 +1,4 @@
-"""pythonic tool-call fixtures (GRAMMARS.md §6.12, §5.6).
+"""pythonic tool-call fixtures.
 
     python3 gen/pythonic.py .     # writes pythonic/pythonic.json
 
@@ -21,10 +21,10 @@ def C(name, case, input, content="", **kw):
 W = {"city": "San Francisco", "days": 3}
 big = "".join("line %04d: the quick brown fox jumps over the lazy dog\\n" % i for i in range(200))
 # batch.1
-C("single call", "TOOLCALLING.batch.1", '[get_weather(city="San Francisco", days=3)]', calls=[("get_weather", W)], ref="GRAMMARS.md §6.12 sample")
+C("single call", "TOOLCALLING.batch.1", '[get_weather(city="San Francisco", days=3)]', calls=[("get_weather", W)], ref="PARSER_CASES.md sample")
 # batch.2
 C("parallel calls in one list", "TOOLCALLING.batch.2.a", '[get_weather(city="San Francisco", days=3), get_time(tz=\'UTC\')]',
-  calls=[("get_weather", W), ("get_time", {"tz": "UTC"})], ref="GRAMMARS.md §6.12 sample")
+  calls=[("get_weather", W), ("get_time", {"tz": "UTC"})], ref="PARSER_CASES.md sample")
 two = "[a(x=1), b()]"
 C("two calls closing in one delta", "TOOLCALLING.batch.2.b", two, chunks=["[a(x=1", "), b()]"], calls=[("a", {"x": 1}), ("b", {})])
 C("call group with surrounding content", "TOOLCALLING.batch.2.c", "Checking both.\n[get_time(tz='UTC'), get_time(tz='CET')]\nDone.",
@@ -32,7 +32,7 @@ C("call group with surrounding content", "TOOLCALLING.batch.2.c", "Checking both
   ref="whitespace between a list and text that follows is content; before the list it is text")
 C("three calls: distinct ids, consecutive indices", "TOOLCALLING.batch.2.d", "[a(), b(), c()]", calls=[("a", {}), ("b", {}), ("c", {})])
 C("every complete list is parsed", "TOOLCALLING.batch.2.a", "[a(x=1)]\n[b(y=2)] and [c()]", content=" and ", calls=[("a", {"x": 1}), ("b", {"y": 2}), ("c", {})],
-  ref="library rule (GRAMMARS.md §6.12, CASES.md §7): Dynamo parses only the first list and drops the rest")
+  ref="library rule: Dynamo parses only the first list and drops the rest")
 # batch.3
 C("text only", "TOOLCALLING.batch.3", "The weather is nice.", content="The weather is nice.")
 C("brackets in prose are content", "TOOLCALLING.batch.3", "Arrays [1, 2], links [docs](https://x.y), boxes [x] [ ], calls f(x) and [len(x) for x in y].",
@@ -47,13 +47,13 @@ C("unterminated string on its line", "TOOLCALLING.batch.4.b", "[f(a=\"oops\n)]",
 C("bad hex escape", "TOOLCALLING.batch.4.b", r'[f(a="\xZZ")]', content=r'[f(a="\xZZ")]')
 C("double comma", "TOOLCALLING.batch.4.b", "[f(a=1,,b=2)]", content="[f(a=1,,b=2)]")
 C("positional arguments are ignored, the call kept", "TOOLCALLING.batch.4.c", '[f("x", 1, *rest, k=2, **kw)]', calls=[("f", {"k": 2})],
-  ref="GRAMMARS.md §5.6 (Dynamo): only keyword arguments; positional, *args and **kwargs skipped")
+  ref="PARSER_CASES.md (Dynamo): only keyword arguments; positional, *args and **kwargs skipped")
 C("keyword values outside the literal subset are skipped", "TOOLCALLING.batch.4.c",
   '[f(a=x, b=1+2, c=g(1), d=[i for i in y], e={1, 2}, f=f"s{x}", g=b"raw", h="\\N{BULLET}", i=1 if x else 2, j=[1, y], k=3)]',
-  calls=[("f", {"k": 3})], ref="GRAMMARS.md §5.6 (Dynamo): an argument whose value is another expression is skipped, the call kept")
+  calls=[("f", {"k": 3})], ref="PARSER_CASES.md (Dynamo): an argument whose value is another expression is skipped, the call kept")
 C("a comparison is positional", "TOOLCALLING.batch.4.c", "[f(a == 1, b=2)]", calls=[("f", {"b": 2})])
 C("dotted callee is not a call", "TOOLCALLING.batch.4.c", '[os.system(cmd="rm")]', content='[os.system(cmd="rm")]',
-  ref="GRAMMARS.md §5.6: NAME is a plain identifier")
+  ref="PARSER_CASES.md: NAME is a plain identifier")
 C("an element that is not a call", "TOOLCALLING.batch.4.d", "[f(a=1), 5] tail", content="[f(a=1), 5] tail",
   ref="library rule: the list does not parse as calls, so it is content (Dynamo keeps f)")
 C("a call without parentheses", "TOOLCALLING.batch.4.d", "[f, g()]", content="[f, g()]")
@@ -62,9 +62,9 @@ C("nested bracket that fails restarts at the failing byte", "TOOLCALLING.batch.4
   ref="the outer '[' fails at the inner '[', which is scanned again as a candidate")
 # batch.5
 C("python_start without python_end", "TOOLCALLING.batch.5.a", PS + "[f(a=1)]", calls=[("f", {"a": 1})], ref="the tags are optional markup")
-C("python_end without python_start", "TOOLCALLING.batch.5.b", "done" + PE + " more", content="done more", ref="GRAMMARS.md §4.8: orphan closers are markup")
+C("python_end without python_start", "TOOLCALLING.batch.5.b", "done" + PE + " more", content="done more", ref="PARSER_CASES.md: orphan closers are markup")
 C("closing bracket without an opening one", "TOOLCALLING.batch.5.b", "f(a=1)]", content="f(a=1)]")
-C("EOS inside a call", "TOOLCALLING.batch.5.c", "Sure [f(a=1", content="Sure [f(a=1", ref="GRAMMARS.md §6.12: an unclosed list is content")
+C("EOS inside a call", "TOOLCALLING.batch.5.c", "Sure [f(a=1", content="Sure [f(a=1", ref="PARSER_CASES.md: an unclosed list is content")
 C("EOS inside a string", "TOOLCALLING.batch.5.c", '[f(a="<|python_end|> x', content='[f(a="<|python_end|> x',
   ref="the candidate is verbatim content, including marker text inside its strings")
 C("last call complete but the list unclosed", "TOOLCALLING.batch.5.d", "[f(a=1), g(b=2)", content="[f(a=1), g(b=2)",
@@ -73,13 +73,13 @@ C("last call truncated inside a value", "TOOLCALLING.batch.5.e", '[f(a=1), g(b="
 # batch.6
 C("no arguments", "TOOLCALLING.batch.6.a", "[get_time()]", calls=[("get_time", {})])
 C("whitespace inside the parentheses", "TOOLCALLING.batch.6.b", "[get_time( )][get_time(\n)]", calls=[("get_time", {}), ("get_time", {})],
-  ref="GRAMMARS.md §4.8: get_time( ) is a call")
+  ref="PARSER_CASES.md: get_time( ) is a call")
 C("only positional arguments", "TOOLCALLING.batch.6.c", '[get_time("UTC")]', calls=[("get_time", {})], ref="no keyword arguments: {}")
 # batch.7
 C("scalar and container matrix", "TOOLCALLING.batch.7.a",
   "[f(i=1, f=-2.5e-3, t=True, n=None, l=[1, 'two', False], d={'k': 'v'}, tup=(1, 2), one=(1,), empty=(), paren=(3), neg=-7, pos=+4)]",
   calls=[("f", '{"i":1,"f":-2.5e-3,"t":true,"n":null,"l":[1,"two",false],"d":{"k":"v"},"tup":[1,2],"one":[1],"empty":[],"paren":3,"neg":-7,"pos":4}')],
-  ref="GRAMMARS.md §5.6: None→null, True/False→booleans; tuples are arrays, (x) is x; unary minus/plus accepted (library rule)")
+  ref="PARSER_CASES.md: None→null, True/False→booleans; tuples are arrays, (x) is x; unary minus/plus accepted (library rule)")
 C("number spellings", "TOOLCALLING.batch.7.a", "[f(a=.5, b=5., c=1_000, d=0x1F, e=0o17, f=0b101, g=007, h=1e5, i=1.5E-3, j=-.25, k=0.0)]",
   calls=[("f", '{"a":0.5,"b":5.0,"c":1000,"d":31,"e":15,"f":5,"g":7,"h":1e5,"i":1.5E-3,"j":-0.25,"k":0.0}')],
   ref="normalised to JSON spelling without a float round trip")
@@ -134,13 +134,13 @@ C("split at significant boundaries", "TOOLCALLING.stream.1.b", one, chunks=["[",
   calls=[("get_weather", W)])
 C("a 10 KB argument string", "TOOLCALLING.stream.1", "[write_file(path='/tmp/big.txt', content=\"%s\")]" % big,
   calls=[("write_file", '{"path":"/tmp/big.txt","content":"%s"}' % big)], tool_parser="pythonic",
-  ref="CASES.md §5 very long output; run under one name (every split point of 10 KB is slow)")
+  ref="PARSER_CASES.md very long output; run under one name (every split point of 10 KB is slow)")
 two = "[a(x='1'), b(y='2')]"
 C("two calls each spanning chunks", "TOOLCALLING.stream.2", two, chunks=["[a(x=", "'1'), b", "(y='2", "')]"], calls=[("a", {"x": "1"}), ("b", {"y": "2"})])
 C("python tags split mid-token", "TOOLCALLING.stream.3", "ok " + PS + "[f()]" + PE, chunks=["ok <|python_", "start|>[f()]<|pyth", "on_end|>"], content="ok ",
   calls=[("f", {})])
 C("complete list, no python_end, finish", "TOOLCALLING.stream.4.a", PS + "[f(k=[1])]", calls=[("f", {"k": [1]})],
-  ref="fence-less: the list's ']' is the delimiter (CASES.md §2.4)")
+  ref="fence-less: the list's ']' is the delimiter")
 C("truncated mid-list at finish", "TOOLCALLING.stream.4.b", PS + "[f(k=[1", content="[f(k=[1", ref="an unclosed list is content; the tag is markup")
 C("list then repeated python_end", "TOOLCALLING.stream.4.c", "[f()]" + PE + PE + "\n" + PE, chunks=["[f()]", PE, PE + "\n", PE], calls=[("f", {})])
 C("call without a list, then python_end", "TOOLCALLING.stream.4.c", "f(a=1)" + PE + PE, content="f(a=1)", ref="not a call list: content; the tags are removed")
@@ -150,7 +150,7 @@ C("function-name conventions", "TOOLCALLING.fmt.1", "[get_weather_v2(), _private
 C("names that are not identifiers", "TOOLCALLING.fmt.1", "[get-weather()] [🔧fix()] [2fa()]", content="[get-weather()] [🔧fix()] [2fa()]",
   ref="not plain identifiers: the lists do not parse as calls")
 C("whitespace and comments everywhere", "TOOLCALLING.fmt.2", "[ get_time ( tz = 'UTC' , ) ,\n  other (  # why\n  a = [ 1 ,\n 2 , ] ,\n ) , ]",
-  calls=[("get_time", {"tz": "UTC"}), ("other", {"a": [1, 2]})], ref="GRAMMARS.md §4.8: insignificant whitespace between all tokens; trailing commas")
+  calls=[("get_time", {"tz": "UTC"}), ("other", {"a": [1, 2]})], ref="PARSER_CASES.md: insignificant whitespace between all tokens; trailing commas")
 C("with and without the python tags", "TOOLCALLING.fmt.3", PS + "[a()]" + PE + " x " + "[b()]", content=" x ", calls=[("a", {}), ("b", {})],
   ref="Llama 4 wraps the list in <|python_start|>…<|python_end|>; every case also runs as llama4_pythonic")
 C("empty tags", "TOOLCALLING.fmt.4", "Before " + PS + PE + " after", content="Before  after")
@@ -160,14 +160,14 @@ C("entities are not decoded", "TOOLCALLING.xml.1", "[f(html='&lt;b&gt; &amp;')]"
 # options
 C("whole-call mode", "TOOLCALLING.stream.1", "[a(x=1)]text", content="text", calls=[("a", {"x": 1})], options={"whole_calls": True})
 C("a list past the buffer limit is content", "TOOLCALLING.batch.4.d", "[f(a='%s')] [g()]" % ("x" * 64), content="[f(a='%s')] " % ("x" * 64), calls=[("g", {})],
-  options={"max_call_buffer": 32}, ref="GRAMMARS.md §4.7: the candidate is held bounded by the per-call limit; past it, it is content")
+  options={"max_call_buffer": 32}, ref="PARSER_CASES.md: the candidate is held bounded by the per-call limit; past it, it is content")
 C("whitespace after a list past the limit is content", "TOOLCALLING.batch.8.b", "[a()]" + " " * 40 + "x", content=" " * 40 + "x", calls=[("a", {})],
   options={"max_call_buffer": 32})
 
 out = sys.argv[1]
 os.makedirs(os.path.join(out, "pythonic"), exist_ok=True)
 fx.dump(os.path.join(out, "pythonic", "pythonic.json"), family="pythonic",
-        description="Python call lists [f(a=1), g()] with optional <|python_start|>…<|python_end|> (GRAMMARS.md §6.12, §5.6)",
+        description="Python call lists [f(a=1), g()] with optional <|python_start|>…<|python_end|>",
         tool_parsers=["pythonic", "llama4_pythonic"],
         not_applicable={
             "TOOLCALLING.batch.13.b": "no forward-unknown switch: unknown tools are always emitted",

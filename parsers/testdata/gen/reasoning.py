@@ -75,31 +75,31 @@ if __name__ == "__main__":
 
     # explicit <think>
     fx = Fx(); paired(fx, "<think>", "</think>", False, body_think)
-    fx.C("Qwen3 capture shape: reasoning and content untrimmed", "REASONING.batch.2.c", "<think>\nOkay, the user is asking.\n</think>\n\nHello!", reasoning="\nOkay, the user is asking.\n", content="\n\nHello!", ref="GRAMMARS.md §1 whitespace rule")
+    fx.C("Qwen3 capture shape: reasoning and content untrimmed", "REASONING.batch.2.c", "<think>\nOkay, the user is asking.\n</think>\n\nHello!", reasoning="\nOkay, the user is asking.\n", content="\n\nHello!", ref="PARSER_CASES.md whitespace rule")
     fx.C("tool_call inside reasoning is reasoning text (no tool-start tokens)", "REASONING.batch.3.b", "<think>maybe <tool_call> now</think>ok", reasoning="maybe <tool_call> now", content="ok", ref="Dynamo qwen3 is the plain paired parser; peers end reasoning at <tool_call>")
-    fx.dump(os.path.join(out, "think", "explicit.json"), family="think", description="<think>…</think>, not forced (GRAMMARS.md §7.1)",
+    fx.dump(os.path.join(out, "think", "explicit.json"), family="think", description="<think>…</think>, not forced",
       reasoning_parsers=["basic", "qwen", "qwen3", "nemotron_deci", "glm45", "glm47"], not_applicable={"REASONING.stream.4": NA_TOOLSTART["REASONING.stream.4"], **NA_HARMONY, **NA_NULL})
 
     # forced <think>
     fx = Fx(); paired(fx, "<think>", "</think>", True, body_think)
     fx.C("InReasoning changes nothing for a forced parser", "REASONING.batch.2.c", "r</think>a", reasoning="r", content="a", options={"in_reasoning": True})
-    fx.dump(os.path.join(out, "think", "forced.json"), family="think_forced", description="<think>…</think>, forced: output starts in reasoning (GRAMMARS.md §7.2)",
+    fx.dump(os.path.join(out, "think", "forced.json"), family="think_forced", description="<think>…</think>, forced: output starts in reasoning",
       reasoning_parsers=["deepseek_r1", "deepseek-r1", "deepseek_v3", "deepseek_v3_1", "deepseek_v3_2", "step3", "nemotron_nano", "nemotron3", "nemotron_v3", "nemotron_3"],
       not_applicable={**NA_TOOLSTART, **NA_HARMONY, **NA_NULL})
 
     # kimi ◁think▷
     fx = Fx(); paired(fx, "◁think▷", "◁/think▷", False, "多字节 ▁▷◁ reasoning with ◁thin and ▷ fragments")
     fx.C("markers split inside multi-byte characters (every byte split point is run by the harness)", "REASONING.stream.3.a", "◁think▷r◁/think▷a", reasoning="r", content="a")
-    fx.C("shared lead bytes of ▁ and ▷", "REASONING.stream.3.c", "◁think▷a▁b◁/think▷c▁", reasoning="a▁b", content="c▁", ref="GRAMMARS.md §0: ▁ and ▷ share E2 96")
-    fx.C("stray end marker is dropped", "REASONING.batch.4", "x◁/think▷y", content="xy", ref="CASES.md §7: Dynamo passes it through into content")
-    fx.dump(os.path.join(out, "kimi", "kimi.json"), family="kimi", description="◁think▷…◁/think▷ (GRAMMARS.md §7.1)",
+    fx.C("shared lead bytes of ▁ and ▷", "REASONING.stream.3.c", "◁think▷a▁b◁/think▷c▁", reasoning="a▁b", content="c▁", ref="PARSER_CASES.md: ▁ and ▷ share E2 96")
+    fx.C("stray end marker is dropped", "REASONING.batch.4", "x◁/think▷y", content="xy", ref="PARSER_CASES.md: Dynamo passes it through into content")
+    fx.dump(os.path.join(out, "kimi", "kimi.json"), family="kimi", description="◁think▷…◁/think▷",
       reasoning_parsers=["kimi"], not_applicable={**NA_TOOLSTART, **NA_HARMONY, **NA_NULL})
 
     # mistral [THINK]
     fx = Fx(); paired(fx, "[THINK]", "[/THINK]", True, "Let me think [about] it. [THIN and [/THIN] are text.")
     fx.C("Magistral output starting with [THINK]", "REASONING.batch.2.c", "[THINK]Compute 2+2.[/THINK]4", reasoning="Compute 2+2.", content="4")
     fx.C("pre-v11 tool calls after reasoning stay in content", "REASONING.batch.3.a", "[THINK]r[/THINK][TOOL_CALLS][{\"name\": \"f\", \"arguments\": {}}]", reasoning="r", content="[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {}}]")
-    fx.dump(os.path.join(out, "mistral", "reasoning.json"), family="mistral", description="[THINK]…[/THINK], forced (GRAMMARS.md §7.4)",
+    fx.dump(os.path.join(out, "mistral", "reasoning.json"), family="mistral", description="[THINK]…[/THINK], forced",
       reasoning_parsers=["mistral"], not_applicable={**NA_TOOLSTART, **NA_HARMONY, **NA_NULL})
 
     # kimi_k25: forced + tool section ends reasoning
@@ -108,7 +108,7 @@ if __name__ == "__main__":
     fx.C("tool section ends open reasoning and stays in content", "REASONING.batch.3.b", "I need the weather." + sec, reasoning="I need the weather.", content=sec, allow_markup=True)
     fx.C("tool section token split across chunks", "REASONING.stream.4", "r" + sec, chunks=["r<|tool_calls_sec", "tion_begin|>" + sec[len("<|tool_calls_section_begin|>"):]], reasoning="r", content=sec, allow_markup=True)
     fx.C("closed reasoning then tool section", "REASONING.batch.3.a", "<think>r</think>" + sec, reasoning="r", content=sec, allow_markup=True)
-    fx.dump(os.path.join(out, "kimi_k25", "reasoning.json"), family="kimi_k25", description="Kimi K2.5: forced <think>; <|tool_calls_section_begin|> ends reasoning (GRAMMARS.md §7.3)",
+    fx.dump(os.path.join(out, "kimi_k25", "reasoning.json"), family="kimi_k25", description="Kimi K2.5: forced <think>; <|tool_calls_section_begin|> ends reasoning",
       reasoning_parsers=["kimi_k25", "kimi_k2"], not_applicable={**NA_HARMONY, **NA_NULL})
 
     # deepseek_v4: not forced, DSML tool starts
@@ -118,7 +118,7 @@ if __name__ == "__main__":
     inv = "<｜DSML｜invoke name=\"f\">\n</｜DSML｜invoke>"
     fx.C("bare invoke ends reasoning", "REASONING.batch.3.b", "<think>r" + inv, reasoning="r", content=inv, allow_markup=True)
     fx.C("DSML token split across chunks (and, by the harness, inside the full-width bar)", "REASONING.stream.4", "r" + dsml, chunks=["r<｜DS", "ML｜tool_", "calls>" + dsml[len("<｜DSML｜tool_calls>"):]], reasoning="r", content=dsml, options={"in_reasoning": True}, allow_markup=True)
-    fx.dump(os.path.join(out, "deepseek_v4", "reasoning.json"), family="deepseek_v4", description="DeepSeek V4: <think> not forced (template injects it, PRE.3); DSML tokens end reasoning (GRAMMARS.md §7.3)",
+    fx.dump(os.path.join(out, "deepseek_v4", "reasoning.json"), family="deepseek_v4", description="DeepSeek V4: <think> not forced (template injects it, PRE.3); DSML tokens end reasoning",
       reasoning_parsers=["deepseek_v4", "deepseek-v4", "deepseekv4"], not_applicable={**NA_HARMONY, **NA_NULL})
 
     # minimax_m2: forced, <minimax:tool_call> / <invoke name=
@@ -127,5 +127,5 @@ if __name__ == "__main__":
     fx.C("tool block ends open reasoning", "REASONING.batch.3.b", "Need weather.\n" + mm, reasoning="Need weather.\n", content=mm, allow_markup=True)
     fx.C("bare invoke ends open reasoning", "REASONING.batch.3.b", "r<invoke name=\"f\">", reasoning="r", content="<invoke name=\"f\">", allow_markup=True)
     fx.C("tool-start token split across chunks", "REASONING.stream.4", "r" + mm, chunks=["r<minimax:to", "ol_call>" + mm[len("<minimax:tool_call>"):]], reasoning="r", content=mm, allow_markup=True)
-    fx.dump(os.path.join(out, "minimax_m2", "reasoning.json"), family="minimax_m2", description="MiniMax M2: forced <think>; <minimax:tool_call> and <invoke name= end reasoning (GRAMMARS.md §7.3)",
+    fx.dump(os.path.join(out, "minimax_m2", "reasoning.json"), family="minimax_m2", description="MiniMax M2: forced <think>; <minimax:tool_call> and <invoke name= end reasoning",
       reasoning_parsers=["minimax_m2"], not_applicable={**NA_HARMONY, **NA_NULL})

@@ -12,14 +12,14 @@ C("whitespace only", "REASONING.batch.1.c", " \n ", content=" \n ")
 C("reasoning only, label stripped", "REASONING.batch.2.a", S + "thought\nstep one\nstep two" + E, reasoning="step one\nstep two")
 C("text before the span", "REASONING.batch.2.b", "Hello. " + S + "thought\nrumination" + E, content="Hello. ", reasoning="rumination")
 C("span then answer", "REASONING.batch.2.c", S + "thought\nstep one\nstep two" + E + "The answer is 42.", reasoning="step one\nstep two", content="The answer is 42.")
-C("text on both sides, untrimmed", "REASONING.batch.2.d", "Hello. " + S + "thought\nrumination" + E + " Goodbye.", content="Hello.  Goodbye.", reasoning="rumination", ref="GRAMMARS.md §7.6")
+C("text on both sides, untrimmed", "REASONING.batch.2.d", "Hello. " + S + "thought\nrumination" + E + " Goodbye.", content="Hello.  Goodbye.", reasoning="rumination", ref="PARSER_CASES.md")
 C("empty span", "REASONING.batch.2.e", S + E + " x", content=" x")
 C("label only", "REASONING.batch.2.e", S + "thought\n" + E + "x", content="x")
 C("complex body", "REASONING.batch.2.f", S + "thought\n" + "Line 1\n\n```py\nprint('<channel')\n```\n思考 🤔 thought\n again" + E + "ok",
   reasoning="Line 1\n\n```py\nprint('<channel')\n```\n思考 🤔 thought\n again", content="ok")
 C("span without the label keeps its text", "REASONING.batch.2.a", S + "no label here" + E + "ok", reasoning="no label here", content="ok")
 C("label prefix that diverges is text", "REASONING.batch.2.a", S + "thou shalt" + E + "x", reasoning="thou shalt", content="x")
-C("span ending while still a label prefix is dropped", "REASONING.batch.4", S + "thou" + E + "x", content="x", ref="GRAMMARS.md §7.6")
+C("span ending while still a label prefix is dropped", "REASONING.batch.4", S + "thou" + E + "x", content="x", ref="PARSER_CASES.md")
 C("only the first label is stripped", "REASONING.batch.2.f", S + "thought\nthought\nx" + E, reasoning="thought\nx")
 C("closed reasoning then a tool call stays for the tool parser", "REASONING.batch.3.a", S + "thought\nneed weather" + E + "<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}<tool_call|>",
   reasoning="need weather", content="<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}<tool_call|>")
@@ -40,7 +40,7 @@ C("end marker split", "REASONING.stream.3.b", S + "thought\nr" + E + "a", chunks
 C("held prefix that is not a marker", "REASONING.stream.3.c", "a <|chan" + "ce", chunks=["a <|chan", "ce"], content="a <|chance")
 C("end marker split after the lone first byte", "REASONING.stream.3.d", S + "thought\nr" + E + "a", chunks=[S + "thought\nr<", "channel|>a"], reasoning="r", content="a")
 C("re-entry split at the lone first byte", "REASONING.stream.3.e", S + "thought\na" + E + "b" + S + "thought\nc" + E + "d", chunks=[S + "thought\na" + E + "b<", "|channel>thought\nc" + E + "d"], reasoning="ac", content="bd")
-fx.dump(os.path.join(out, "gemma4", "reasoning.json"), family="gemma4", description="Gemma 4: <|channel>thought\\n…<channel|> (GRAMMARS.md §7.6)",
+fx.dump(os.path.join(out, "gemma4", "reasoning.json"), family="gemma4", description="Gemma 4: <|channel>thought\\n…<channel|>",
   reasoning_parsers=["gemma4", "gemma-4"], not_applicable={**NA_TOOLSTART, **NA_HARMONY, **NA_NULL})
 
 # granite
@@ -61,7 +61,7 @@ C("complex body", "REASONING.batch.2.f", ST + "\n1. Here's my plan.\n2. Here's m
   reasoning="\n1. Here's my plan.\n2. Here's my thought: code `x<y`.\n思考 🤔\n", content="\nDone.")
 C("closed reasoning then a tool call stays for the tool parser", "REASONING.batch.3.a", ST + "need a tool " + EN + "<|tool_call|>[{\"name\": \"f\", \"arguments\": {}}]",
   reasoning="need a tool ", content="<|tool_call|>[{\"name\": \"f\", \"arguments\": {}}]")
-C("end phrase without a span is text", "REASONING.batch.4", "Done. " + EN + " ok", content="Done. " + EN + " ok", ref="GRAMMARS.md §4.8 granite")
+C("end phrase without a span is text", "REASONING.batch.4", "Done. " + EN + " ok", content="Done. " + EN + " ok", ref="PARSER_CASES.md granite")
 C("start phrase inside reasoning is dropped", "REASONING.batch.4", ST + " a " + ST + " b " + EN + " c", reasoning=" a  b ", content=" c")
 C("lower-case phrases are text", "REASONING.batch.4", "here's my thought process: x", content="here's my thought process: x")
 C("missing end phrase", "REASONING.batch.5", ST + " still going", reasoning=" still going")
@@ -69,7 +69,7 @@ C("at most one span", "REASONING.batch.6.a", ST + " a " + EN + " b " + ST + " c"
 C("later start phrase after the answer is text", "REASONING.batch.6.b", ST + "a" + EN + "b " + ST + "c " + EN + "d", reasoning="a", content="b " + ST + "c " + EN + "d")
 C("InReasoning", "REASONING.batch.2.c", "r " + EN + " a", reasoning="r ", content=" a", options={"in_reasoning": True})
 C("empty chunks", "REASONING.stream.1.a", ST + "x" + EN + "y", chunks=["", ST, "", "x" + EN, "y", ""], reasoning="x", content="y")
-C("held phrase prefix released on divergence", "REASONING.stream.1.b", "Here's a joke for you.", chunks=["Here", "'s ", "a joke", " for you."], content="Here's a joke for you.", ref="GRAMMARS.md §9.9")
+C("held phrase prefix released on divergence", "REASONING.stream.1.b", "Here's a joke for you.", chunks=["Here", "'s ", "a joke", " for you."], content="Here's a joke for you.", ref="PARSER_CASES.md")
 C("one span over chunks", "REASONING.stream.2.a", ST + " one two " + EN + " done", chunks=[ST[:10], ST[10:] + " one", " two ", EN[:7], EN[7:] + " done"], reasoning=" one two ", content=" done")
 C("second span attempt over chunks is text", "REASONING.stream.2.b", ST + "a" + EN + "b" + ST, chunks=[ST + "a", EN + "b", ST], reasoning="a", content="b" + ST)
 C("start phrase split", "REASONING.stream.3.a", ST + "r" + EN + "a", chunks=["Here's my tho", "ught process:r" + EN + "a"], reasoning="r", content="a")
@@ -81,7 +81,7 @@ for c in fx.cases:
     if c["name"] in ("text before a start phrase: the phrase is text", "re-entry is not possible (one span)", "second span attempt over chunks is text",
                      "later start phrase after the answer is text", "at most one span", "end phrase without a span is text"):
         c["allow_markup"] = True
-fx.dump(os.path.join(out, "granite", "reasoning.json"), family="granite", description="IBM Granite 3.x thought/response phrases (GRAMMARS.md §7.5)",
+fx.dump(os.path.join(out, "granite", "reasoning.json"), family="granite", description="IBM Granite 3.x thought/response phrases",
   reasoning_parsers=["granite"], not_applicable={**NA_TOOLSTART, **NA_HARMONY, **NA_NULL})
 
 # minimax_append_think
@@ -115,5 +115,5 @@ A("end split after the lone <", "REASONING.stream.3.d", "x</think>y", chunks=["x
 A("re-entry split at <", "REASONING.stream.3.e", "a</think>b<think>c", chunks=["a</think>b<", "think>c"])
 A("tool-start token split", "REASONING.stream.4", "r<minimax:tool_call>", chunks=["r<minimax:to", "ol_call>"])
 fx.dump(os.path.join(out, "minimax_append_think", "reasoning.json"), family="minimax_append_think",
-  description="minimax_append_think never splits: <think> is prepended and everything is content (GRAMMARS.md §7.8)",
+  description="minimax_append_think never splits: <think> is prepended and everything is content",
   reasoning_parsers=["minimax_append_think", "minimax_m2_append_think", "minimax-append-think"], not_applicable={**NA_HARMONY, **NA_NULL})
