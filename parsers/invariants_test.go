@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/agentwire/agentwire/parsers/internal/chunking"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -333,67 +334,20 @@ func compareExpected(t *testing.T, how string, got Result, abandoned int, want f
 // split within edgeSplits bytes of either end (where the fixtures' markup
 // is), sampledSplits seeded points in between, and extraChunkings more
 // seeded random chunkings. Every class of check still runs on every case.
+// The chunkings are package chunking's, shared with parserstest.
 const (
-	everySplitMax  = 2 << 10
-	edgeSplits     = 128
-	sampledSplits  = 32
-	extraChunkings = 32
+	everySplitMax  = chunking.EverySplitMax
+	edgeSplits     = chunking.EdgeSplits
+	sampledSplits  = chunking.SampledSplits
+	extraChunkings = chunking.ExtraChunkings
 )
 
-// splitPoints returns the two-way split positions the harness checks for in:
-// all of them up to everySplitMax bytes, otherwise the edges plus a seeded
-// sample (deterministic per input length).
-func splitPoints(in []byte) []int {
-	var pts []int
-	if len(in) <= everySplitMax {
-		for i := 1; i < len(in); i++ {
-			pts = append(pts, i)
-		}
-		return pts
-	}
-	for i := 1; i <= edgeSplits; i++ {
-		pts = append(pts, i, len(in)-i)
-	}
-	rng := rand.New(rand.NewPCG(uint64(len(in)), 0x5eed))
-	for range sampledSplits {
-		pts = append(pts, edgeSplits+1+rng.IntN(len(in)-2*edgeSplits-1))
-	}
-	return pts
-}
-
-// splitRandomMax cuts b into seeded random chunks of 1 to max bytes.
-func splitRandomMax(b []byte, seed uint64, max int) [][]byte {
-	rng := rand.New(rand.NewPCG(seed, seed*104729))
-	var out [][]byte
-	for len(b) > 0 {
-		n := min(1+rng.IntN(max), len(b))
-		out = append(out, b[:n])
-		b = b[n:]
-	}
-	return out
-}
-
-func splitEvery(b []byte, n int) [][]byte {
-	var out [][]byte
-	for len(b) > n {
-		out = append(out, b[:n])
-		b = b[n:]
-	}
-	if len(b) > 0 {
-		out = append(out, b)
-	}
-	return out
-}
-
-func splitRunes(b []byte) [][]byte {
-	var out [][]byte
-	for len(b) > 0 {
-		_, n := utf8.DecodeRune(b)
-		out = append(out, b[:n])
-		b = b[n:]
-	}
-	return out
-}
+var (
+	splitPoints    = chunking.SplitPoints
+	splitRandomMax = chunking.Random
+	splitEvery     = chunking.Every
+	splitRunes     = chunking.Runes
+)
 
 func splitRandom(b []byte, seed uint64) [][]byte {
 	rng := rand.New(rand.NewPCG(seed, seed*7919))

@@ -2,19 +2,23 @@ package parserstest
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"unicode/utf8"
+
+	"github.com/agentwire/agentwire/parsers/internal/chunking"
 )
 
-// everySplitMax is the input size up to which every two-way split is fed.
-// Longer inputs get every split within edgeSplits bytes of either end (where
-// markup usually is), sampledSplits seeded points in between, and
-// extraChunkings more seeded random chunkings.
+// The chunkings are the library harness's own (package chunking).
 const (
-	everySplitMax  = 2 << 10
-	edgeSplits     = 128
-	sampledSplits  = 32
-	extraChunkings = 32
+	everySplitMax  = chunking.EverySplitMax
+	edgeSplits     = chunking.EdgeSplits
+	sampledSplits  = chunking.SampledSplits
+	extraChunkings = chunking.ExtraChunkings
+)
+
+var (
+	splitPoints = chunking.SplitPoints
+	splitRandom = chunking.Random
+	splitEvery  = chunking.Every
+	splitRunes  = chunking.Runes
 )
 
 // chunkings calls feed with every chunking of in the chunking check uses,
@@ -50,57 +54,4 @@ func chunkings(in []byte, captured []string, feed func(how string, chunks [][]by
 	}
 	// Empty chunks are no-ops.
 	return feed("with-empty", append(append([][]byte{{}}, splitEvery(in, 3)...), []byte{}))
-}
-
-// splitPoints returns the two-way split positions checked for in.
-func splitPoints(in []byte) []int {
-	var pts []int
-	if len(in) <= everySplitMax {
-		for i := 1; i < len(in); i++ {
-			pts = append(pts, i)
-		}
-		return pts
-	}
-	for i := 1; i <= edgeSplits; i++ {
-		pts = append(pts, i, len(in)-i)
-	}
-	rng := rand.New(rand.NewPCG(uint64(len(in)), 0x5eed))
-	for range sampledSplits {
-		pts = append(pts, edgeSplits+1+rng.IntN(len(in)-2*edgeSplits-1))
-	}
-	return pts
-}
-
-// splitRandom cuts b into seeded random chunks of 1 to maxLen bytes.
-func splitRandom(b []byte, seed uint64, maxLen int) [][]byte {
-	rng := rand.New(rand.NewPCG(seed, seed*104729))
-	var out [][]byte
-	for len(b) > 0 {
-		n := min(1+rng.IntN(maxLen), len(b))
-		out = append(out, b[:n])
-		b = b[n:]
-	}
-	return out
-}
-
-func splitEvery(b []byte, n int) [][]byte {
-	var out [][]byte
-	for len(b) > n {
-		out = append(out, b[:n])
-		b = b[n:]
-	}
-	if len(b) > 0 {
-		out = append(out, b)
-	}
-	return out
-}
-
-func splitRunes(b []byte) [][]byte {
-	var out [][]byte
-	for len(b) > 0 {
-		_, n := utf8.DecodeRune(b)
-		out = append(out, b[:n])
-		b = b[n:]
-	}
-	return out
 }
