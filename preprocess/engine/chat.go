@@ -200,21 +200,7 @@ func (d *chatDecoder) feed(data []byte, isError bool) error {
 		if sp := d.callSpans[i]; sp.end > sp.start {
 			d.outs[i].ToolCalls = d.calls[sp.start:sp.end:sp.end]
 		}
-		if sp := d.lpSpans[i]; sp.end > sp.start {
-			d.outs[i].Logprobs = d.lps[sp.start:sp.end:sp.end]
-		}
 	}
-	for i := range d.lps {
-		if sp := d.topSpan[i]; sp.end > sp.start {
-			d.lps[i].Top = d.tops[sp.start:sp.end:sp.end]
-		}
-	}
-	if u := v.Get("usage"); u != nil && u.Type() == fastjson.TypeObject {
-		readUsage(&d.usage, u)
-		if len(d.outs) == 0 {
-			d.outs = append(d.outs, Output{})
-		}
-		d.outs[len(d.outs)-1].Usage = &d.usage
-	}
+	d.endStep(v)
 	return nil
 }

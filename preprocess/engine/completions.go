@@ -138,6 +138,17 @@ func (d *completionsDecoder) feedJSON(data []byte, isError bool) error {
 		if sp := d.idSpans[i]; sp.end > sp.start {
 			d.outs[i].TokenIDs = d.ids[sp.start:sp.end:sp.end]
 		}
+	}
+	d.endStep(v)
+	return nil
+}
+
+// endStep finishes a decoded chunk for both the completions and the chat
+// decoder: it points each output at its logprobs (and each logprob at its
+// alternatives) in the grown buffers, and attaches the chunk's usage, if
+// any, to the last output (a usage-only step when there is none).
+func (d *completionsDecoder) endStep(v *fastjson.Value) {
+	for i := range d.outs {
 		if sp := d.lpSpans[i]; sp.end > sp.start {
 			d.outs[i].Logprobs = d.lps[sp.start:sp.end:sp.end]
 		}
@@ -154,7 +165,6 @@ func (d *completionsDecoder) feedJSON(data []byte, isError bool) error {
 		}
 		d.outs[len(d.outs)-1].Usage = &d.usage
 	}
-	return nil
 }
 
 // completionLogprobs reads the completions logprobs object
