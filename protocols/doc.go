@@ -11,7 +11,7 @@
 //	                     the neutral Emitter interface, FinishReason, Usage,
 //	                     IDSource, SSE framing
 //	protocols/openai     chat, completions, models, tokenize types;
-//	                     ChunkEmitter, Aggregator, NormalizeThinking
+//	                     Emitter, Aggregator, NormalizeThinking
 //	protocols/anthropic  Messages types, SSE events, errors, count_tokens;
 //	                     Emitter, EstimateTokens
 //	protocols/responses  Responses types, items, events; Emitter

@@ -28,7 +28,7 @@ type Options struct {
 	Reasoning responses.ReasoningPolicy
 	// ToolCallDispatch adds the tool_call_dispatch side channel to chat
 	// streams: one event per completed call, so a harness can start the
-	// tool while the model is still generating (openai.ChunkConfig). Off by
+	// tool while the model is still generating (openai.EmitterConfig). Off by
 	// default: the official SDKs ignore the extra events, but strict
 	// clients may not.
 	ToolCallDispatch bool
@@ -63,7 +63,7 @@ type Pipeline struct {
 	buf     []byte
 
 	// one set of emitters per API; only the request's API is used
-	chat   []*openai.ChunkEmitter
+	chat   []*openai.Emitter
 	comp   []*completionEmitter
 	agg    []*openai.Aggregator
 	msg    *anthropic.Emitter
@@ -230,10 +230,10 @@ func (p *Pipeline) emitter(i int) protocols.Emitter {
 	for len(p.chat) <= i {
 		p.chat = append(p.chat, nil)
 	}
-	cfg := openai.ChunkConfig{ID: p.id, Model: p.model, Created: p.created, ChoiceIndex: i,
+	cfg := openai.EmitterConfig{ID: p.id, Model: p.model, Created: p.created, ChoiceIndex: i,
 		IncludeUsage: plan.IncludeUsage, OmitDone: true, ToolCallDispatch: p.opts.ToolCallDispatch}
 	if p.chat[i] == nil {
-		p.chat[i] = openai.NewChunkEmitter(cfg)
+		p.chat[i] = openai.NewEmitter(cfg)
 	} else {
 		p.chat[i].Reset(cfg)
 	}
@@ -349,7 +349,7 @@ func (p *Pipeline) Finish(dst []byte) []byte {
 			m.SetStopSequence(c.stopStr)
 		}
 		switch em := c.em.(type) {
-		case *openai.ChunkEmitter:
+		case *openai.Emitter:
 			dst = em.FinishChoice(dst, c.finish, u)
 		default:
 			dst = c.em.Finish(dst, c.finish, u)

@@ -84,8 +84,8 @@ func ErrorBody(e *protocols.Error) (status int, body []byte) {
 }
 
 // AppendErrorEvent appends the in-stream error frame for e: `event: error`
-// with the ErrorBody JSON as data (what ChunkEmitter.Fail writes).
-// ChunkEmitter.FailError writes it and ends the stream.
+// with the ErrorBody JSON as data (what Emitter.Fail writes).
+// Emitter.FailError writes it and ends the stream.
 func AppendErrorEvent(dst []byte, e *protocols.Error) []byte {
 	dst = append(dst, "event: error\ndata: "...)
 	dst = APIErrorFor(e).Body.appendJSON(dst)
@@ -114,7 +114,7 @@ func (b ErrorResponse) appendJSON(dst []byte) []byte {
 
 // FailError ends the stream with the error frame for e (see
 // AppendErrorEvent); no finish chunk and no [DONE] follow.
-func (e *ChunkEmitter) FailError(dst []byte, err *protocols.Error) []byte {
+func (e *Emitter) FailError(dst []byte, err *protocols.Error) []byte {
 	if e.finished {
 		return dst
 	}
