@@ -105,7 +105,7 @@ func (p *Preprocessor) Model() *Model { return p.model }
 // N tokens > M maximum"; OpenAI: context_length_exceeded).
 func ContextLengthError(promptTokens, maxContext int) error {
 	return &engine.Error{
-		Kind:         engine.ErrContextLength,
+		Kind:         engine.ErrorContextLength,
 		Status:       400,
 		Message:      fmt.Sprintf("prompt is too long: %d tokens > %d maximum", promptTokens, maxContext),
 		PromptTokens: promptTokens,

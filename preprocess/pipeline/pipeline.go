@@ -99,7 +99,7 @@ func (p *Pipeline) Reset(prep *preprocess.Prepared, opts Options) error {
 		n = 1
 	}
 	if n > MaxChoices {
-		return &engine.Error{Kind: engine.ErrBadRequest, Status: 400, Message: "n must be at most 128"}
+		return &engine.Error{Kind: engine.ErrorBadRequest, Status: 400, Message: "n must be at most 128"}
 	}
 	p.prep, p.opts = prep, opts
 	p.now = opts.Now
@@ -284,7 +284,7 @@ func (p *Pipeline) Step(dst []byte, out *engine.Output) ([]byte, error) {
 		if out.Usage != nil && len(out.TokenIDs) == 0 && !out.HasText && out.Finish == engine.FinishNone {
 			return dst, nil // a usage-only step
 		}
-		return dst, &engine.Error{Kind: engine.ErrMalformed, Message: "engine output for choice index out of range"}
+		return dst, &engine.Error{Kind: engine.ErrorMalformed, Message: "engine output for choice index out of range"}
 	}
 	p.buf = dst
 	err := p.choices[out.Index].step(p, out)
