@@ -17,7 +17,7 @@
 //	protocols/responses  Responses types, items, events; Emitter
 //	protocols/nvext      Dynamo's nvext and agent_hints (always strict)
 //	protocols/convert    Anthropic → chat, Responses → chat, and back
-//	protocols/sse        server-sent event reader
+//	protocols/sse        server-sent event reader and writer
 //
 // # Decoding
 //

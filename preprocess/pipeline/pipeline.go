@@ -10,6 +10,7 @@ import (
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/openai"
 	"github.com/agentwire/agentwire/protocols/responses"
+	"github.com/agentwire/agentwire/protocols/sse"
 )
 
 // MaxChoices bounds n: a request asking for more choices is rejected.
@@ -362,12 +363,12 @@ func (p *Pipeline) Finish(dst []byte) []byte {
 			e := p.chat[0]
 			e.SetUsage(u)
 			dst = e.Done(dst)
-			dst = append(dst, protocols.SSEDone...)
+			dst = append(dst, sse.Done...)
 		case preprocess.APICompletions:
 			if p.prep.Response.IncludeUsage {
 				dst = p.comp[0].appendUsageFrame(dst, u)
 			}
-			dst = append(dst, protocols.SSEDone...)
+			dst = append(dst, sse.Done...)
 		}
 	}
 	return dst

@@ -3,6 +3,7 @@ package openai
 import (
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/internal/jsonx"
+	"github.com/agentwire/agentwire/protocols/sse"
 )
 
 // EmitterConfig configures an Emitter for one stream.
@@ -350,7 +351,7 @@ func (e *Emitter) Done(dst []byte) []byte {
 		dst = append(dst, "}\n\n"...)
 	}
 	if !e.cfg.OmitDone {
-		dst = append(dst, protocols.SSEDone...)
+		dst = append(dst, sse.Done...)
 	}
 	return dst
 }
