@@ -168,13 +168,13 @@ func (c *choice) decode(p *Pipeline, ids []uint32) error {
 		if tok == nil {
 			return &engine.Error{Kind: engine.ErrorMalformed, Message: errNoTokenizer.Error()}
 		}
-		c.dec = tokenizers.NewDecodeStream(tok, p.prep.Engine.PromptIDs, p.prep.Engine.SkipSpecialTokens)
+		c.dec = tokenizers.NewDecodeStream(tok, tokenizers.DecodeStreamConfig{Prompt: p.prep.Engine.PromptIDs, SkipSpecialTokens: p.prep.Engine.SkipSpecialTokens})
 		c.decTok, c.decSkip = tok, p.prep.Engine.SkipSpecialTokens
 		c.decLive = true
 	}
 	if !c.decLive {
 		if c.decSkip != p.prep.Engine.SkipSpecialTokens {
-			c.dec = tokenizers.NewDecodeStream(c.decTok, p.prep.Engine.PromptIDs, p.prep.Engine.SkipSpecialTokens)
+			c.dec = tokenizers.NewDecodeStream(c.decTok, tokenizers.DecodeStreamConfig{Prompt: p.prep.Engine.PromptIDs, SkipSpecialTokens: p.prep.Engine.SkipSpecialTokens})
 			c.decSkip = p.prep.Engine.SkipSpecialTokens
 		} else {
 			c.dec.Reset(p.prep.Engine.PromptIDs)
