@@ -7,3 +7,8 @@ require (
 	github.com/daulet/tokenizers v1.24.0
 	github.com/google/go-cmp v0.7.0
 )
+
+require (
+	github.com/dlclark/regexp2 v1.12.0 // indirect
+	golang.org/x/text v0.28.0 // indirect
+)
