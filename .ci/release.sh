@@ -41,7 +41,8 @@ cleanup() { chmod -R u+w "$TMP" 2>/dev/null || true; rm -rf "$TMP"; }
 trap cleanup EXIT
 
 echo "-- [$(( $(date +%s) - start ))s] tools (.ci/release)"
-(cd .ci/release && GOWORK=off go vet ./... && GOWORK=off go build -o "$TMP/bin/" ./...)
+(cd .ci/release && GOWORK=off go vet ./... && GOWORK=off go test ./... >"$TMP/tools-test.log" 2>&1 || { cat "$TMP/tools-test.log"; exit 1; }
+(cd .ci/release && GOWORK=off go build -o "$TMP/bin/" ./...)
 
 echo "-- [$(( $(date +%s) - start ))s] clone HEAD and tag $V"
 git clone -q "$ROOT" "$TMP/repo"

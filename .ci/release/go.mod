@@ -7,6 +7,7 @@ module agentwire.example/ci-release
 go 1.26.0
 
 require (
+	github.com/google/go-cmp v0.7.0
 	golang.org/x/exp v0.0.0-20261014143641-f0251eb4aa3e
 	golang.org/x/mod v0.42.0
 	golang.org/x/tools v0.52.0

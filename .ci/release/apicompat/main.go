@@ -22,6 +22,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -45,15 +46,26 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	oldMods, err := load(*oldDir, pattern)
+	broken, err := report(os.Stdout, *oldDir, *newDir, *base, pattern)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "apicompat: old:", err)
+		fmt.Fprintln(os.Stderr, "apicompat:", err)
 		os.Exit(2)
 	}
-	newMods, err := load(*newDir, pattern)
+	if broken {
+		os.Exit(1)
+	}
+}
+
+// report writes the per-module report to w and says whether some module
+// has incompatible changes.
+func report(w io.Writer, oldDir, newDir, base, pattern string) (broken bool, err error) {
+	oldMods, err := load(oldDir, pattern)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "apicompat: new:", err)
-		os.Exit(2)
+		return false, fmt.Errorf("old: %w", err)
+	}
+	newMods, err := load(newDir, pattern)
+	if err != nil {
+		return false, fmt.Errorf("new: %w", err)
 	}
 	paths := map[string]bool{}
 	for p := range oldMods {
@@ -68,15 +80,14 @@ func main() {
 	}
 	sort.Strings(sorted)
 
-	broken := false
 	for _, p := range sorted {
 		o, n := oldMods[p], newMods[p]
 		switch {
 		case o == nil:
-			fmt.Printf("== %s: new module (%d packages)\n", p, len(n.Packages))
+			fmt.Fprintf(w, "== %s: new module (%d packages)\n", p, len(n.Packages))
 			continue
 		case n == nil:
-			fmt.Printf("== %s: removed\n", p)
+			fmt.Fprintf(w, "== %s: removed\n", p)
 			broken = true
 			continue
 		}
@@ -89,19 +100,17 @@ func main() {
 				inc = append(inc, c.Message)
 			}
 		}
-		fmt.Printf("== %s (%d packages): %d incompatible, %d compatible changes%s\n",
-			p, len(n.Packages), len(inc), len(comp), next(*base, len(inc) > 0, len(comp) > 0))
+		fmt.Fprintf(w, "== %s (%d packages): %d incompatible, %d compatible changes%s\n",
+			p, len(n.Packages), len(inc), len(comp), next(base, len(inc) > 0, len(comp) > 0))
 		for _, m := range inc {
-			fmt.Println("   incompatible:", m)
+			fmt.Fprintln(w, "   incompatible:", m)
 		}
 		for _, m := range comp {
-			fmt.Println("   compatible:  ", m)
+			fmt.Fprintln(w, "   compatible:  ", m)
 		}
 		broken = broken || len(inc) > 0
 	}
-	if broken {
-		os.Exit(1)
-	}
+	return broken, nil
 }
 
 // next names the smallest version after base the changes allow.

@@ -85,7 +85,7 @@ func write(repo, out, arg string) error {
 	if err != nil {
 		return err
 	}
-	f, err := modfile.ParseLax(gomodPath, gomod, nil)
+	f, err := modfile.Parse(gomodPath, gomod, nil)
 	if err != nil {
 		return err
 	}
