@@ -40,9 +40,22 @@ TMP=$(mktemp -d)
 cleanup() { chmod -R u+w "$TMP" 2>/dev/null || true; rm -rf "$TMP"; }
 trap cleanup EXIT
 
+# quiet CMD...: runs CMD, showing its output only when it fails.
+quiet() {
+	local log=$TMP/log
+	if ! "$@" >"$log" 2>&1; then
+		cat "$log"; echo "failed: $*"; return 1
+	fi
+}
+
 echo "-- [$(( $(date +%s) - start ))s] tools (.ci/release)"
-(cd .ci/release && GOWORK=off go vet ./... && GOWORK=off go test ./... >"$TMP/tools-test.log" 2>&1 || { cat "$TMP/tools-test.log"; exit 1; }
-(cd .ci/release && GOWORK=off go build -o "$TMP/bin/" ./...)
+(
+	cd .ci/release
+	export GOWORK=off
+	go vet ./...
+	quiet go test ./...
+	go build -o "$TMP/bin/" ./...
+)
 
 echo "-- [$(( $(date +%s) - start ))s] clone HEAD and tag $V"
 git clone -q "$ROOT" "$TMP/repo"
@@ -64,14 +77,6 @@ consumer() {
 	env GOWORK=off GOFLAGS="-mod=mod -trimpath" GOMODCACHE="$TMP/modcache" \
 		GOPROXY="file://$TMP/proxy,file://$REALCACHE/cache/download,$NETPROXY" \
 		GOSUMDB=off GONOSUMDB= GOPRIVATE= GONOPROXY= "$@"
-}
-
-# quiet CMD...: runs CMD, showing its output only when it fails.
-quiet() {
-	local log=$TMP/log
-	if ! "$@" >"$log" 2>&1; then
-		cat "$log"; echo "failed: $*"; return 1
-	fi
 }
 
 # newconsumer DIR: a fresh module whose go.sum holds the repository's lines.
