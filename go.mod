@@ -3,9 +3,9 @@ module github.com/agentwire/agentwire
 go 1.24
 
 require (
-	github.com/agentwire/agentwire/parsers v0.0.0
-	github.com/agentwire/agentwire/protocols v0.0.0
-	github.com/agentwire/agentwire/tokenizers v0.0.0
+	github.com/agentwire/agentwire/parsers v0.1.0
+	github.com/agentwire/agentwire/protocols v0.1.0
+	github.com/agentwire/agentwire/tokenizers v0.1.0
 	github.com/anthropics/anthropic-sdk-go v1.84.0
 	github.com/goccy/go-json v0.12.0
 	github.com/google/go-cmp v0.7.0
@@ -37,10 +37,4 @@ require (
 	golang.org/x/sync v0.16.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
-)
-
-replace (
-	github.com/agentwire/agentwire/parsers => ./parsers
-	github.com/agentwire/agentwire/protocols => ./protocols
-	github.com/agentwire/agentwire/tokenizers => ./tokenizers
 )

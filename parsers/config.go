@@ -44,6 +44,17 @@ type Config struct {
 	// output proportional to the largest chunk fed; a test checks this for
 	// every tool grammar.
 	MaxCallBuffer int
+
+	// IDSeed seeds the ids the parser mints for calls whose model output
+	// carries none ("call_" + 24 hex digits; 9 alphanumerics for Mistral).
+	// 0, the default, draws a random seed for every stream (every New and
+	// Reset), so ids are unique across streams. A non-zero seed makes every
+	// stream of the parser mint the same ids in the same order — for
+	// reproducible tests and golden files; two streams with one seed then
+	// share ids, so never use it to serve independent requests. Ids the
+	// model writes itself (mistral's [CALL_ID], Kimi's functions.name:N)
+	// are passed through either way.
+	IDSeed uint64
 }
 
 // DefaultMaxCallBuffer is the per-call buffer limit when

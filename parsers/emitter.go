@@ -24,7 +24,8 @@ type emitter struct {
 	af       argFilter // the open call's undecided argument tail
 
 	next    int    // index of the next visible call
-	seed    uint64 // per-stream id seed (random)
+	idSeed  uint64 // Config.IDSeed; 0: a random seed per stream
+	seed    uint64 // this stream's id seed
 	minted  uint64 // ids minted in this stream
 	inCall  bool   // a call is open (started, not ended/abandoned)
 	idx     int    // open call's index (streaming mode)
@@ -47,7 +48,10 @@ func (e *emitter) reset() {
 	e.arena = shrink(e.arena)
 	e.tbuf = shrink(e.tbuf)
 	e.next = 0
-	e.seed = rand.Uint64()
+	e.seed = e.idSeed
+	if e.seed == 0 {
+		e.seed = rand.Uint64()
+	}
 	e.minted = 0
 	e.inCall = false
 	e.dropped = false
@@ -125,9 +129,9 @@ func (e *emitter) content(b []byte)   { e.text(EventContent, b) }
 func (e *emitter) reasoning(b []byte) { e.text(EventReasoning, b) }
 
 // mintID returns a fresh call id, "call_" + 24 hex digits: unique within the
-// stream (a bijective mix of a per-stream random seed and a counter) and
-// random across streams. It is written into the arena: no allocation after
-// warm-up.
+// stream (a bijective mix of the stream's seed and a counter) and random
+// across streams unless Config.IDSeed fixes the seed. It is written into the
+// arena: no allocation after warm-up.
 func (e *emitter) mintID() []byte {
 	e.minted++
 	if e.shortIDs {

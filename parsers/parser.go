@@ -116,6 +116,7 @@ func New(cfg Config) (*Parser, error) {
 	}
 	p.out.whole = cfg.WholeCalls
 	p.out.limit = p.limit
+	p.out.idSeed = cfg.IDSeed
 	if cfg.ReasoningParser != "" {
 		spec, err := lookupReasoning(cfg.ReasoningParser)
 		if err != nil {

@@ -91,7 +91,7 @@ func TestContextLength(t *testing.T) {
 	_, err := p.Chat(context.Background(), chatReq(t, `{"messages":[{"role":"user","content":"`+long+`"}]}`))
 	var ee *engine.Error
 	require.True(t, errors.As(err, &ee), "err = %v", err)
-	require.Equal(t, engine.ErrContextLength, ee.Kind)
+	require.Equal(t, engine.ErrorContextLength, ee.Kind)
 	require.Equal(t, 50, ee.MaxContext)
 	require.Greater(t, ee.PromptTokens, 50)
 	require.Contains(t, ee.Error(), "prompt is too long: ")

@@ -29,7 +29,7 @@
 //     keyed by canonical parser name (Rules, Decide); PARSER_CASES.md shows
 //     the same table and a test keeps them equal.
 //  4. The prompt is tokenized (NUL bytes stripped), checked against the
-//     context length (an *engine.Error of kind ErrContextLength carrying
+//     context length (an *engine.Error of kind ErrorContextLength carrying
 //     both numbers), and the engine request is assembled: max_tokens always
 //     explicit (context − prompt by default, an explicit value clamped to
 //     the room left), stop strings and hidden/visible stop ids (EOS ids

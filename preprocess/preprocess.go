@@ -100,12 +100,12 @@ func New(m *Model, opts Options) *Preprocessor {
 func (p *Preprocessor) Model() *Model { return p.model }
 
 // ContextLengthError returns the error for a prompt that does not fit:
-// an *engine.Error of kind ErrContextLength carrying both numbers, which
+// an *engine.Error of kind ErrorContextLength carrying both numbers, which
 // the server answers in each API's shape (Anthropic: "prompt is too long:
 // N tokens > M maximum"; OpenAI: context_length_exceeded).
 func ContextLengthError(promptTokens, maxContext int) error {
 	return &engine.Error{
-		Kind:         engine.ErrContextLength,
+		Kind:         engine.ErrorContextLength,
 		Status:       400,
 		Message:      fmt.Sprintf("prompt is too long: %d tokens > %d maximum", promptTokens, maxContext),
 		PromptTokens: promptTokens,

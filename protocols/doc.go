@@ -11,13 +11,13 @@
 //	                     the neutral Emitter interface, FinishReason, Usage,
 //	                     IDSource, SSE framing
 //	protocols/openai     chat, completions, models, tokenize types;
-//	                     ChunkEmitter, Aggregator, NormalizeThinking
+//	                     Emitter, Aggregator, NormalizeThinking
 //	protocols/anthropic  Messages types, SSE events, errors, count_tokens;
 //	                     Emitter, EstimateTokens
 //	protocols/responses  Responses types, items, events; Emitter
 //	protocols/nvext      Dynamo's nvext and agent_hints (always strict)
 //	protocols/convert    Anthropic → chat, Responses → chat, and back
-//	protocols/sse        server-sent event reader
+//	protocols/sse        server-sent event reader and writer
 //
 // # Decoding
 //

@@ -117,6 +117,6 @@ func TestResponsesFailError(t *testing.T) {
 
 var (
 	_ protocols.ErrorEmitter = (*anthropic.Emitter)(nil)
-	_ protocols.ErrorEmitter = (*openai.ChunkEmitter)(nil)
+	_ protocols.ErrorEmitter = (*openai.Emitter)(nil)
 	_ protocols.ErrorEmitter = (*responses.Emitter)(nil)
 )

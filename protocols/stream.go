@@ -99,7 +99,7 @@ type Emitter interface {
 }
 
 // ErrorEmitter is implemented by the emitters that can end a stream with a
-// typed error in their API's shape (anthropic.Emitter, openai.ChunkEmitter,
+// typed error in their API's shape (anthropic.Emitter, openai.Emitter,
 // responses.Emitter): FailError is Fail with the status-specific type and
 // code of err (see Error). Callers holding an Emitter type-assert to it.
 type ErrorEmitter interface {

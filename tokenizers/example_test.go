@@ -42,7 +42,7 @@ func ExampleDecodeStream() {
 		log.Fatal(err)
 	}
 	ids, _ := tok.Encode("你好 é!", false)
-	s := tokenizers.NewDecodeStream(tok, nil, true)
+	s := tokenizers.NewDecodeStream(tok, tokenizers.DecodeStreamConfig{SkipSpecialTokens: true})
 	for _, id := range ids {
 		text, err := s.Step(id)
 		if err != nil {
@@ -67,7 +67,7 @@ func ExampleStopDecoder() {
 		log.Fatal(err)
 	}
 	ids, _ := tok.Encode("Thought: search\nObservation: 42", false)
-	d, err := tokenizers.NewStopDecoder(tokenizers.NewDecodeStream(tok, nil, true),
+	d, err := tokenizers.NewStopDecoder(tokenizers.NewDecodeStream(tok, tokenizers.DecodeStreamConfig{SkipSpecialTokens: true}),
 		tokenizers.StopConfig{StopStrings: []string{"\nObservation:"}})
 	if err != nil {
 		log.Fatal(err)

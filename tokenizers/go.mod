@@ -3,7 +3,6 @@ module github.com/agentwire/agentwire/tokenizers
 go 1.24
 
 require (
-	github.com/daulet/tokenizers v1.24.0
 	github.com/dlclark/regexp2 v1.12.0
 	github.com/google/go-cmp v0.7.0
 	golang.org/x/text v0.28.0

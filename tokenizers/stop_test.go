@@ -106,7 +106,7 @@ func TestStopDecoder(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := NewStopDecoder(NewDecodeStream(tok, nil, false), tc.cfg)
+			d, err := NewStopDecoder(NewDecodeStream(tok, DecodeStreamConfig{}), tc.cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +143,7 @@ func TestStopDecoder(t *testing.T) {
 }
 
 func TestStopDecoderEmptyString(t *testing.T) {
-	if _, err := NewStopDecoder(NewDecodeStream(fakeTok{}, nil, false), StopConfig{StopStrings: []string{""}}); err == nil {
+	if _, err := NewStopDecoder(NewDecodeStream(fakeTok{}, DecodeStreamConfig{}), StopConfig{StopStrings: []string{""}}); err == nil {
 		t.Fatal("empty stop string accepted")
 	}
 }
@@ -156,7 +156,7 @@ func TestStopDecoderAllSplits(t *testing.T) {
 	text := "Thought: I need a tool.\nAction: search\nObservation: 42 results\nFinal"
 	ids, _ := tok.Encode(text, false)
 	for _, stop := range []string{"\nObservation:", "tool.", "Obs", "results\nFin", "zzz"} {
-		d, err := NewStopDecoder(NewDecodeStream(tok, nil, false), StopConfig{StopStrings: []string{stop}})
+		d, err := NewStopDecoder(NewDecodeStream(tok, DecodeStreamConfig{}), StopConfig{StopStrings: []string{stop}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +190,7 @@ func TestStopDecoderAllSplits(t *testing.T) {
 func TestStopDecoderAllocs(t *testing.T) {
 	tok := loadLarge(t, "qwen3/tokenizer.json")
 	ids, _ := tok.Encode(strings.Repeat("Some output text with a stop-like \nObs prefix. ", 20), false)
-	d, _ := NewStopDecoder(NewDecodeStream(tok, nil, false), StopConfig{StopStrings: []string{"\nObservation:"}, HiddenStopIDs: []uint32{151645}})
+	d, _ := NewStopDecoder(NewDecodeStream(tok, DecodeStreamConfig{}), StopConfig{StopStrings: []string{"\nObservation:"}, HiddenStopIDs: []uint32{151645}})
 	for _, id := range ids {
 		_, _, _ = d.Step(id)
 	}

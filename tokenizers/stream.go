@@ -63,17 +63,28 @@ type streamDecoder interface {
 	partial(text []byte) bool
 }
 
-// NewDecodeStream returns a stream for the tokens generated after prompt
-// (only its last five ids are kept, as context). With skipSpecialTokens,
-// special tokens produce no text.
-func NewDecodeStream(tok Tokenizer, prompt []uint32, skipSpecialTokens bool) *DecodeStream {
-	s := &DecodeStream{skip: skipSpecialTokens}
+// DecodeStreamConfig configures a DecodeStream.
+type DecodeStreamConfig struct {
+	// Prompt holds the ids before the generated ones: only its last five
+	// are kept, as context for the first generated ids. nil starts with no
+	// context. Reset gives the next sequence its own prompt.
+	Prompt []uint32
+
+	// SkipSpecialTokens makes special tokens produce no text (the engines'
+	// skip_special_tokens).
+	SkipSpecialTokens bool
+}
+
+// NewDecodeStream returns a stream for the tokens generated after
+// cfg.Prompt. The stream does not retain cfg.Prompt.
+func NewDecodeStream(tok Tokenizer, cfg DecodeStreamConfig) *DecodeStream {
+	s := &DecodeStream{skip: cfg.SkipSpecialTokens}
 	if b, ok := tok.(*BPE); ok {
 		s.dec = &bpeStreamDecoder{t: b}
 	} else {
 		s.dec = genericStreamDecoder{tok}
 	}
-	s.Reset(prompt)
+	s.Reset(cfg.Prompt)
 	return s
 }
 

@@ -11,7 +11,7 @@ import (
 // streamAll feeds ids to a fresh stream after prompt and returns the pieces
 // emitted by each Step and by Finish.
 func streamAll(t testing.TB, tok Tokenizer, prompt, ids []uint32, skip bool) ([]string, error) {
-	s := NewDecodeStream(tok, prompt, skip)
+	s := NewDecodeStream(tok, DecodeStreamConfig{Prompt: prompt, SkipSpecialTokens: skip})
 	var out []string
 	for _, id := range ids {
 		b, err := s.Step(id)
@@ -58,7 +58,7 @@ func TestDecodeStreamByteFallback(t *testing.T) {
 		return v
 	}
 	prompt, _ := tok.Encode(" hello", false)
-	s := NewDecodeStream(tok, prompt, true)
+	s := NewDecodeStream(tok, DecodeStreamConfig{Prompt: prompt, SkipSpecialTokens: true})
 	steps := []struct {
 		tok  string
 		want string
@@ -142,7 +142,7 @@ func TestDecodeStreamAllocs(t *testing.T) {
 		t.Run(model, func(t *testing.T) {
 			tok := loadLarge(t, model+"/tokenizer.json")
 			ids, _ := tok.Encode(strings.Repeat("Streaming text, 中文 and emoji 🎉 with numbers 12345. ", 20), false)
-			s := NewDecodeStream(tok, nil, true)
+			s := NewDecodeStream(tok, DecodeStreamConfig{SkipSpecialTokens: true})
 			for _, id := range ids { // warm up
 				_, _ = s.Step(id)
 			}
@@ -161,7 +161,7 @@ func TestDecodeStreamAllocs(t *testing.T) {
 func TestDecodeStreamRewriteIsTerminal(t *testing.T) {
 	// A decoder whose output for a longer sequence changes earlier text.
 	tok := &rewriting{}
-	s := NewDecodeStream(tok, nil, false)
+	s := NewDecodeStream(tok, DecodeStreamConfig{})
 	if b, err := s.Step(1); err != nil || string(b) != "a" {
 		t.Fatalf("Step(1) = %q, %v", b, err)
 	}

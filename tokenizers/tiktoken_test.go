@@ -119,7 +119,7 @@ func TestTiktokenReplacementToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewDecodeStream(tok, nil, false)
+	s := NewDecodeStream(tok, DecodeStreamConfig{})
 	if got, _ := s.Step(4); string(got) != "\uFFFD" {
 		t.Errorf("Step(U+FFFD token) = %q, want it emitted", got)
 	}

@@ -177,7 +177,7 @@ func BenchmarkDecodeStream(b *testing.B) {
 		b.Run(f.name, func(b *testing.B) {
 			tok := loadLarge(b, f.file)
 			ids := tok.AppendEncode(nil, text, false)
-			s := NewDecodeStream(tok, nil, true)
+			s := NewDecodeStream(tok, DecodeStreamConfig{SkipSpecialTokens: true})
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {

@@ -34,7 +34,7 @@ for pair in $npm_pkgs; do
 done
 
 mod=github.com/daulet/tokenizers@v1.24.0
-dir=$(cd "$ROOT/tokenizers" && GOFLAGS=-mod=mod go mod download -json "$mod" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+dir=$(cd "$ROOT/tokenizers/hf" && GOFLAGS=-mod=mod go mod download -json "$mod" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
 if [ -z "$dir" ] || [ ! -d "$dir/test/data" ]; then
 	echo "tokenizers: go mod download $mod gave no test/data directory" >&2
 	exit 1

@@ -75,7 +75,7 @@ func TestSDKsReadStreamErrors(t *testing.T) {
 		switch em := e.(type) {
 		case *awanthropic.Emitter:
 			return em.FailError(dst, overflow)
-		case *awopenai.ChunkEmitter:
+		case *awopenai.Emitter:
 			return em.FailError(dst, overflow)
 		case *awresponses.Emitter:
 			return em.FailError(dst, overflow)
@@ -94,7 +94,7 @@ func TestSDKsReadStreamErrors(t *testing.T) {
 		t.Errorf("anthropic stream: %v", err)
 	}
 
-	srv = serve(t, func() protocols.Emitter { return awopenai.NewChunkEmitter(awopenai.ChunkConfig{Model: "m"}) }, script, nil)
+	srv = serve(t, func() protocols.Emitter { return awopenai.NewEmitter(awopenai.EmitterConfig{Model: "m"}) }, script, nil)
 	oc := openaisdk.NewClient(ooption.WithBaseURL(srv.URL), ooption.WithAPIKey("t"), ooption.WithMaxRetries(0))
 	cs := oc.Chat.Completions.NewStreaming(context.Background(), openaisdk.ChatCompletionNewParams{Model: "m",
 		Messages: []openaisdk.ChatCompletionMessageParamUnion{openaisdk.UserMessage("x")}})

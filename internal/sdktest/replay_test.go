@@ -253,7 +253,7 @@ func TestReplayEngineStreams(t *testing.T) {
 			}
 
 			srv = serve(t, func() protocols.Emitter {
-				return awopenai.NewChunkEmitter(awopenai.ChunkConfig{ID: "chatcmpl-r", Model: "harness-model", IncludeUsage: true})
+				return awopenai.NewEmitter(awopenai.EmitterConfig{ID: "chatcmpl-r", Model: "harness-model", IncludeUsage: true})
 			}, script, nil)
 			client := openaisdk.NewClient(ooption.WithBaseURL(srv.URL), ooption.WithAPIKey("test"), ooption.WithMaxRetries(0))
 			stream := client.Chat.Completions.NewStreaming(context.Background(), openaisdk.ChatCompletionNewParams{Model: "m",

@@ -169,16 +169,16 @@ func TestAnthropicSDKInterleavedAndStopSequence(t *testing.T) {
 func TestOpenAIChatSDKAccumulatesEmitterStream(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		cfg  awopenai.ChunkConfig
+		cfg  awopenai.EmitterConfig
 	}{
-		{"streamed arguments", awopenai.ChunkConfig{IncludeUsage: true}},
-		{"whole calls", awopenai.ChunkConfig{IncludeUsage: true, WholeCalls: true}},
-		{"dispatch side channels", awopenai.ChunkConfig{IncludeUsage: true, ToolCallDispatch: true, ReasoningDispatch: true}},
+		{"streamed arguments", awopenai.EmitterConfig{IncludeUsage: true}},
+		{"whole calls", awopenai.EmitterConfig{IncludeUsage: true, WholeCalls: true}},
+		{"dispatch side channels", awopenai.EmitterConfig{IncludeUsage: true, ToolCallDispatch: true, ReasoningDispatch: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
 			cfg.ID, cfg.Model, cfg.Created = "chatcmpl-abc", "Qwen/Qwen3-32B", 1767225600
-			srv := serve(t, func() protocols.Emitter { return awopenai.NewChunkEmitter(cfg) }, toolTurn, nil)
+			srv := serve(t, func() protocols.Emitter { return awopenai.NewEmitter(cfg) }, toolTurn, nil)
 			client := openaisdk.NewClient(ooption.WithBaseURL(srv.URL), ooption.WithAPIKey("test"), ooption.WithMaxRetries(0))
 			stream := client.Chat.Completions.NewStreaming(context.Background(), openaisdk.ChatCompletionNewParams{
 				Model:    "m",

@@ -157,7 +157,7 @@ func TestOpenAIResponsesSDKCustomAndNamespacedToolsUnary(t *testing.T) {
 // arguments, and CustomToolInput recovers the free text exactly.
 func TestOpenAIChatAccumulatorCustomToolArguments(t *testing.T) {
 	srv := serve(t, func() protocols.Emitter {
-		return awopenai.NewChunkEmitter(awopenai.ChunkConfig{Model: "m"})
+		return awopenai.NewEmitter(awopenai.EmitterConfig{Model: "m"})
 	}, customToolTurn(), nil)
 	client := openaisdk.NewClient(ooption.WithBaseURL(srv.URL), ooption.WithAPIKey("test"), ooption.WithMaxRetries(0))
 	stream := client.Chat.Completions.NewStreaming(context.Background(), openaisdk.ChatCompletionNewParams{Model: "m",

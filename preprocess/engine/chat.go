@@ -54,15 +54,15 @@ func (e *Chat) Generate(ctx context.Context, req *Request) (Stream, error) {
 // max_tokens in Chat), then ExtraArgs.
 func appendChatRequest(b []byte, req *Request, strict bool) ([]byte, error) {
 	if req.MaxTokens <= 0 {
-		return b, newError(ErrBadRequest, 0, "engine request: MaxTokens must be set (> 0)")
+		return b, newError(ErrorBadRequest, 0, "engine request: MaxTokens must be set (> 0)")
 	}
 	chat := bytes.TrimSpace(req.Chat)
 	if len(chat) == 0 {
-		return b, newError(ErrBadRequest, 0, "engine request: the chat adapter needs Request.Chat (the messages)")
+		return b, newError(ErrorBadRequest, 0, "engine request: the chat adapter needs Request.Chat (the messages)")
 	}
 	j := newObj(b)
 	if err := j.extra(chat); err != nil {
-		return j.b, newError(ErrBadRequest, 0, "engine request: Request.Chat is not a JSON object")
+		return j.b, newError(ErrorBadRequest, 0, "engine request: Request.Chat is not a JSON object")
 	}
 	if req.Model != "" {
 		j.str("model", req.Model)
@@ -134,7 +134,7 @@ func (d *chatDecoder) feed(data []byte, isError bool) error {
 	v, err := d.p.ParseBytes(data)
 	if err != nil {
 		if isError {
-			return newError(ErrUpstream, 0, "engine error: "+string(data))
+			return newError(ErrorUpstream, 0, "engine error: "+string(data))
 		}
 		return malformed("engine sent malformed JSON", err)
 	}

@@ -125,7 +125,7 @@ func TestChatRequestMapping(t *testing.T) {
 	}
 	checkJSON(t, `{"model":"served","messages":[{"role":"user","content":"hi"}],"tools":[],"max_tokens":64,"n":2,"temperature":0.2,
 		"stop":["END"],"logprobs":true,"top_logprobs":2,"stream":true,"stream_options":{"include_usage":true}}`, body)
-	if _, err := appendChatRequest(nil, &Request{MaxTokens: 1}, false); errKind(err) != int(ErrBadRequest) {
+	if _, err := appendChatRequest(nil, &Request{MaxTokens: 1}, false); errKind(err) != int(ErrorBadRequest) {
 		t.Errorf("no Chat: %v", err)
 	}
 }

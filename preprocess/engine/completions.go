@@ -79,7 +79,7 @@ func (d *completionsDecoder) feedJSON(data []byte, isError bool) error {
 	v, err := d.p.ParseBytes(data)
 	if err != nil {
 		if isError {
-			return newError(ErrUpstream, 0, "engine error: "+string(data))
+			return newError(ErrorUpstream, 0, "engine error: "+string(data))
 		}
 		return malformed("engine sent malformed JSON", err)
 	}
@@ -281,7 +281,7 @@ func finishError(reason []byte) error {
 	if len(reason) > len("error: ") && string(reason[:7]) == "error: " {
 		msg = "engine error: " + string(reason[7:])
 	}
-	return newError(ErrUpstream, 0, msg)
+	return newError(ErrorUpstream, 0, msg)
 }
 
 func mapFinish(reason []byte, hasStop bool) Finish {
@@ -345,13 +345,13 @@ func (f *finishTracker) mark(i int) {
 
 func (f *finishTracker) all() bool { return f.cnt >= f.n }
 
-// malformed returns an ErrMalformed error for a stream that cannot be
+// malformed returns an ErrorMalformed error for a stream that cannot be
 // decoded (the parser's message, bounded, when there is one).
 func malformed(what string, err error) *Error {
 	if err != nil {
 		what += ": " + err.Error()
 	}
-	return newError(ErrMalformed, 0, what)
+	return newError(ErrorMalformed, 0, what)
 }
 
 // ---- request mapping shared by the completions adapters ----
@@ -378,7 +378,7 @@ type completionsOptions struct {
 // appendCompletionsRequest appends the JSON body of req for the flavor.
 func appendCompletionsRequest(b []byte, req *Request, o completionsOptions) ([]byte, error) {
 	if req.MaxTokens <= 0 {
-		return b, newError(ErrBadRequest, 0, "engine request: MaxTokens must be set (> 0)")
+		return b, newError(ErrorBadRequest, 0, "engine request: MaxTokens must be set (> 0)")
 	}
 	j := newObj(b)
 	j.str("model", req.Model)

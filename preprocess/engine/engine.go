@@ -27,10 +27,10 @@
 // Bearer token), extra headers and the limits. Request.RequestID is also
 // sent as X-Request-Id. The caller's context cancels the upstream request:
 // a client that goes away stops the generation, and so does Close. Three
-// timeouts, each an ErrTimeout: connect (until a connection is obtained),
+// timeouts, each an ErrorTimeout: connect (until a connection is obtained),
 // first token (from the connection to the first event) and idle (between
 // two reads of the stream). Reads are bounded: a line or an event over
-// MaxLineBytes / MaxEventBytes fails the stream with ErrMalformed, and at
+// MaxLineBytes / MaxEventBytes fails the stream with ErrorMalformed, and at
 // most MaxErrorBytes of an error body are read; messages are cut to 512
 // bytes. The body is read by a small SSE reader that reuses its buffer
 // (protocols/sse is a general reader; this one only keeps the data of an
@@ -45,19 +45,19 @@
 //
 // Error mapping (Error.Kind; Error.Status is the engine's HTTP status):
 //
-//	an HTTP 4xx whose message is a context-length message  ErrContextLength
+//	an HTTP 4xx whose message is a context-length message  ErrorContextLength
 //	  (vLLM "maximum context length is N tokens … (P in the messages",
 //	  "request has P input tokens"; SGLang "The input (P tokens) is longer
 //	  than the model's context length (N tokens)"; PromptTokens and
 //	  MaxContext are filled when the message states them)
-//	429                                                    ErrRateLimited
-//	503, 529, "overloaded" / "queue is full" messages      ErrOverloaded
-//	other 4xx                                              ErrBadRequest
+//	429                                                    ErrorRateLimited
+//	503, 529, "overloaded" / "queue is full" messages      ErrorOverloaded
+//	other 4xx                                              ErrorBadRequest
 //	5xx, refused connection, dropped connection,
-//	  stream ended before [DONE] with a choice unfinished  ErrUpstream
-//	undecodable JSON, a line or event over the limits      ErrMalformed
-//	connect / first-token / idle timeout, caller deadline  ErrTimeout
-//	the caller canceled                                    ErrCanceled
+//	  stream ended before [DONE] with a choice unfinished  ErrorUpstream
+//	undecodable JSON, a line or event over the limits      ErrorMalformed
+//	connect / first-token / idle timeout, caller deadline  ErrorTimeout
+//	the caller canceled                                    ErrorCanceled
 //
 // Errors the engine sends inside the stream ({"error": {...}} or
 // {"object": "error", ...} events, SGLang aborts with a status) are mapped
@@ -141,7 +141,7 @@
 //
 // Read per event: index, text (the text so far unless
 // SGLangConfig.IncrementalText: the adapter sends what is new, and fails
-// with ErrMalformed when a chunk does not extend what it saw), output_ids
+// with ErrorMalformed when a chunk does not extend what it saw), output_ids
 // and meta_info.output_token_logprobs / output_top_logprobs (cumulative
 // when their length equals meta_info.completion_tokens, else increments),
 // meta_info.finish_reason (stop with matched string → FinishStop +
@@ -365,8 +365,8 @@ type ToolCallDelta struct {
 type Engine interface {
 	// Generate starts req. Canceling ctx stops the generation upstream (a
 	// client disconnect stops the engine) and makes Next return ctx.Err()
-	// (the adapters of this package return an *Error of kind ErrCanceled,
-	// or ErrTimeout for an expired deadline, that unwraps to it).
+	// (the adapters of this package return an *Error of kind ErrorCanceled,
+	// or ErrorTimeout for an expired deadline, that unwraps to it).
 	// Errors before the first step (connection refused, an HTTP error
 	// status) are returned here as *Error when the engine gave a reason.
 	Generate(ctx context.Context, req *Request) (Stream, error)
@@ -388,14 +388,14 @@ type Stream interface {
 type ErrorKind uint8
 
 const (
-	ErrUpstream      ErrorKind = iota // any other engine failure (5xx, a refused connection)
-	ErrContextLength                  // the prompt (plus max_tokens) exceeds the context
-	ErrOverloaded                     // the engine is out of capacity (503, queue full)
-	ErrRateLimited                    // 429
-	ErrBadRequest                     // the engine rejected the request (4xx)
-	ErrTimeout                        // connect, first-token or idle timeout
-	ErrMalformed                      // the engine's stream could not be decoded
-	ErrCanceled                       // the client went away
+	ErrorUpstream      ErrorKind = iota // any other engine failure (5xx, a refused connection)
+	ErrorContextLength                  // the prompt (plus max_tokens) exceeds the context
+	ErrorOverloaded                     // the engine is out of capacity (503, queue full)
+	ErrorRateLimited                    // 429
+	ErrorBadRequest                     // the engine rejected the request (4xx)
+	ErrorTimeout                        // connect, first-token or idle timeout
+	ErrorMalformed                      // the engine's stream could not be decoded
+	ErrorCanceled                       // the client went away
 )
 
 // Error is an engine failure with its kind, the HTTP status the engine
@@ -404,11 +404,11 @@ type Error struct {
 	Kind    ErrorKind
 	Status  int
 	Message string
-	// PromptTokens and MaxContext are set for ErrContextLength when known.
+	// PromptTokens and MaxContext are set for ErrorContextLength when known.
 	PromptTokens int
 	MaxContext   int
 	// Err is the underlying cause, when there is one (added): the
-	// caller's context error for ErrCanceled and for ErrTimeout from the
+	// caller's context error for ErrorCanceled and for ErrorTimeout from the
 	// caller's deadline, so errors.Is(err, context.Canceled) holds. Error
 	// unwraps to it.
 	Err error

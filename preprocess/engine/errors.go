@@ -17,28 +17,28 @@ const maxMessage = 512
 // String returns the kind's name ("context_length", "overloaded", …).
 func (k ErrorKind) String() string {
 	switch k {
-	case ErrUpstream:
+	case ErrorUpstream:
 		return "upstream"
-	case ErrContextLength:
+	case ErrorContextLength:
 		return "context_length"
-	case ErrOverloaded:
+	case ErrorOverloaded:
 		return "overloaded"
-	case ErrRateLimited:
+	case ErrorRateLimited:
 		return "rate_limited"
-	case ErrBadRequest:
+	case ErrorBadRequest:
 		return "bad_request"
-	case ErrTimeout:
+	case ErrorTimeout:
 		return "timeout"
-	case ErrMalformed:
+	case ErrorMalformed:
 		return "malformed"
-	case ErrCanceled:
+	case ErrorCanceled:
 		return "canceled"
 	}
 	return "ErrorKind(" + strconv.Itoa(int(k)) + ")"
 }
 
 // Unwrap returns the underlying cause (Err), so that errors.Is(err,
-// context.Canceled) holds for an ErrCanceled error caused by the caller.
+// context.Canceled) holds for an ErrorCanceled error caused by the caller.
 func (e *Error) Unwrap() error { return e.Err }
 
 // newError returns an Error with msg bounded to maxMessage bytes (cut at a
@@ -58,23 +58,23 @@ func boundMessage(msg string) string {
 	return msg[:cut] + "…"
 }
 
-// ctxError maps the caller's context error: cancellation is ErrCanceled,
-// an expired deadline ErrTimeout; both unwrap to the context's error.
+// ctxError maps the caller's context error: cancellation is ErrorCanceled,
+// an expired deadline ErrorTimeout; both unwrap to the context's error.
 func ctxError(err error) *Error {
 	if errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Kind: ErrTimeout, Message: "engine request: the caller's deadline expired", Err: err}
+		return &Error{Kind: ErrorTimeout, Message: "engine request: the caller's deadline expired", Err: err}
 	}
-	return &Error{Kind: ErrCanceled, Message: "engine request canceled by the caller", Err: err}
+	return &Error{Kind: ErrorCanceled, Message: "engine request canceled by the caller", Err: err}
 }
 
 // httpError maps an engine's HTTP error answer (status and a bounded
 // prefix of its body) to an Error.
 //
-//	400/413/422 with a context-length message  ErrContextLength
-//	429                                         ErrRateLimited
-//	503, 529                                    ErrOverloaded
-//	other 4xx                                   ErrBadRequest
-//	5xx, anything else                          ErrUpstream
+//	400/413/422 with a context-length message  ErrorContextLength
+//	429                                         ErrorRateLimited
+//	503, 529                                    ErrorOverloaded
+//	other 4xx                                   ErrorBadRequest
+//	5xx, anything else                          ErrorUpstream
 //
 // The message is the engine's own ("error.message", "message" or
 // "detail" of a JSON body, else the body text), bounded.
@@ -84,21 +84,21 @@ func httpError(status int, body []byte) *Error {
 		msg = http.StatusText(status)
 	}
 	msg = "engine answered " + strconv.Itoa(status) + ": " + msg
-	e := newError(ErrUpstream, status, msg)
+	e := newError(ErrorUpstream, status, msg)
 	switch {
 	case status == http.StatusTooManyRequests:
-		e.Kind = ErrRateLimited
+		e.Kind = ErrorRateLimited
 	case status == http.StatusServiceUnavailable || status == 529:
-		e.Kind = ErrOverloaded
+		e.Kind = ErrorOverloaded
 	case status >= 400 && status < 500:
-		e.Kind = ErrBadRequest
+		e.Kind = ErrorBadRequest
 		if isContextOverflow(msg) {
-			e.Kind = ErrContextLength
+			e.Kind = ErrorContextLength
 			e.PromptTokens, e.MaxContext = contextNumbers(msg)
 		}
 	}
-	if e.Kind == ErrUpstream && isOverloaded(msg) {
-		e.Kind = ErrOverloaded
+	if e.Kind == ErrorUpstream && isOverloaded(msg) {
+		e.Kind = ErrorOverloaded
 	}
 	return e
 }
@@ -127,13 +127,13 @@ func streamError(v *fastjson.Value) *Error {
 	if code >= 400 && code < 600 {
 		return httpError(code, msg)
 	}
-	e := newError(ErrUpstream, 0, "engine error: "+string(msg))
+	e := newError(ErrorUpstream, 0, "engine error: "+string(msg))
 	switch {
 	case isContextOverflow(e.Message):
-		e.Kind = ErrContextLength
+		e.Kind = ErrorContextLength
 		e.PromptTokens, e.MaxContext = contextNumbers(e.Message)
 	case isOverloaded(e.Message):
-		e.Kind = ErrOverloaded
+		e.Kind = ErrorOverloaded
 	}
 	return e
 }

@@ -22,26 +22,26 @@ func TestContextMessages(t *testing.T) {
 	}
 	for _, tc := range cases {
 		e := httpError(400, []byte(`{"error":{"message":`+jsonStr([]byte(tc.msg))+`}}`))
-		if e.Kind != ErrContextLength || e.PromptTokens != tc.prompt || e.MaxContext != tc.limit {
+		if e.Kind != ErrorContextLength || e.PromptTokens != tc.prompt || e.MaxContext != tc.limit {
 			t.Errorf("%.60s…: kind %v prompt %d limit %d", tc.msg, e.Kind, e.PromptTokens, e.MaxContext)
 		}
 	}
 	for _, msg := range []string{"temperature must be non-negative", "Invalid JSON body"} {
-		if e := httpError(400, []byte(msg)); e.Kind != ErrBadRequest || !strings.Contains(e.Message, msg) {
+		if e := httpError(400, []byte(msg)); e.Kind != ErrorBadRequest || !strings.Contains(e.Message, msg) {
 			t.Errorf("%q: %v %q", msg, e.Kind, e.Message)
 		}
 	}
-	if e := httpError(500, []byte(`{"detail":"Server is overloaded, try later"}`)); e.Kind != ErrOverloaded {
+	if e := httpError(500, []byte(`{"detail":"Server is overloaded, try later"}`)); e.Kind != ErrorOverloaded {
 		t.Errorf("overloaded 500: %v", e.Kind)
 	}
-	if e := httpError(422, []byte(`{"detail":[{"loc":["body","prompt"],"msg":"field required","type":"missing"}]}`)); e.Kind != ErrBadRequest || !strings.Contains(e.Message, "field required") {
+	if e := httpError(422, []byte(`{"detail":[{"loc":["body","prompt"],"msg":"field required","type":"missing"}]}`)); e.Kind != ErrorBadRequest || !strings.Contains(e.Message, "field required") {
 		t.Errorf("422: %v %q", e.Kind, e.Message)
 	}
 	long := strings.Repeat("é", 2000)
 	if e := httpError(500, []byte(long)); len(e.Message) > maxMessage+len("…") || !strings.HasSuffix(e.Message, "…") {
 		t.Errorf("long message of %d bytes", len(e.Message))
 	}
-	for k := ErrUpstream; k <= ErrCanceled+1; k++ {
+	for k := ErrorUpstream; k <= ErrorCanceled+1; k++ {
 		if k.String() == "" {
 			t.Errorf("kind %d has no name", k)
 		}

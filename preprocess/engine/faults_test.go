@@ -132,77 +132,77 @@ func testFaults(t *testing.T, p wireProto) {
 		w.(http.Flusher).Flush()
 	}
 	faults := []fault{
-		{name: "drop mid-stream", kind: ErrUpstream, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "drop mid-stream", kind: ErrorUpstream, handle: func(w http.ResponseWriter, r *http.Request) {
 			write(w, two)
 			conn, _, err := http.NewResponseController(w).Hijack()
 			if err == nil {
 				conn.Close()
 			}
 		}},
-		{name: "malformed JSON", kind: ErrMalformed, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "malformed JSON", kind: ErrorMalformed, handle: func(w http.ResponseWriter, r *http.Request) {
 			write(w, two+"data: {\"choices\": [{\"text\": \"x\"\n\n")
 		}},
-		{name: "not an object", kind: ErrMalformed, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "not an object", kind: ErrorMalformed, handle: func(w http.ResponseWriter, r *http.Request) {
 			write(w, two+"data: [1,2]\n\n")
 		}},
-		{name: "line too long", cfg: Config{MaxLineBytes: 1024}, kind: ErrMalformed, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "line too long", cfg: Config{MaxLineBytes: 1024}, kind: ErrorMalformed, handle: func(w http.ResponseWriter, r *http.Request) {
 			write(w, two+p.chunk(strings.Repeat("x", 4096)))
 		}},
-		{name: "idle timeout", cfg: Config{IdleTimeout: 100 * time.Millisecond}, kind: ErrTimeout, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "idle timeout", cfg: Config{IdleTimeout: 100 * time.Millisecond}, kind: ErrorTimeout, handle: func(w http.ResponseWriter, r *http.Request) {
 			write(w, two)
 			select {
 			case <-r.Context().Done():
 			case <-time.After(5 * time.Second):
 			}
 		}},
-		{name: "first-token timeout", cfg: Config{FirstTokenTimeout: 100 * time.Millisecond}, before: true, atStart: ErrTimeout, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "first-token timeout", cfg: Config{FirstTokenTimeout: 100 * time.Millisecond}, before: true, atStart: ErrorTimeout, handle: func(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-r.Context().Done():
 			case <-time.After(5 * time.Second):
 			}
 		}},
-		{name: "first-token timeout after headers", cfg: Config{FirstTokenTimeout: 100 * time.Millisecond}, kind: ErrTimeout, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "first-token timeout after headers", cfg: Config{FirstTokenTimeout: 100 * time.Millisecond}, kind: ErrorTimeout, handle: func(w http.ResponseWriter, r *http.Request) {
 			write(w, ": keep-alive\n\n")
 			select {
 			case <-r.Context().Done():
 			case <-time.After(5 * time.Second):
 			}
 		}},
-		{name: "500", before: true, atStart: ErrUpstream, status: 500, msg: "CUDA error", handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "500", before: true, atStart: ErrorUpstream, status: 500, msg: "CUDA error", handle: func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, `{"error":{"message":"CUDA error: out of memory","type":"InternalServerError","code":500}}`, 500)
 		}},
-		{name: "503", before: true, atStart: ErrOverloaded, status: 503, msg: "unavailable", handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "503", before: true, atStart: ErrorOverloaded, status: 503, msg: "unavailable", handle: func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "service unavailable", 503)
 		}},
-		{name: "429", before: true, atStart: ErrRateLimited, status: 429, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "429", before: true, atStart: ErrorRateLimited, status: 429, handle: func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, `{"message":"slow down"}`, 429)
 		}},
-		{name: "400", before: true, atStart: ErrBadRequest, status: 400, msg: "temperature", handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "400", before: true, atStart: ErrorBadRequest, status: 400, msg: "temperature", handle: func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, `{"object":"error","message":"temperature must be non-negative","type":"BadRequestError","code":400}`, 400)
 		}},
-		{name: "vLLM context overflow", before: true, atStart: ErrContextLength, status: 400, ctxLen: [2]int{4000, 4096}, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "vLLM context overflow", before: true, atStart: ErrorContextLength, status: 400, ctxLen: [2]int{4000, 4096}, handle: func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, `{"error":{"message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.","type":"BadRequestError","param":null,"code":400}}`, 400)
 		}},
-		{name: "SGLang context overflow", before: true, atStart: ErrContextLength, status: 400, ctxLen: [2]int{5000, 4096}, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "SGLang context overflow", before: true, atStart: ErrorContextLength, status: 400, ctxLen: [2]int{5000, 4096}, handle: func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, `{"error":{"message":"The input (5000 tokens) is longer than the model's context length (4096 tokens)."}}`, 400)
 		}},
-		{name: "in-stream error", kind: ErrUpstream, msg: "engine dead", handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "in-stream error", kind: ErrorUpstream, msg: "engine dead", handle: func(w http.ResponseWriter, r *http.Request) {
 			write(w, two+`data: {"error":{"message":"engine dead","type":"InternalServerError","code":500}}`+"\n\n")
 		}},
-		{name: "in-stream context overflow", kind: ErrContextLength, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "in-stream context overflow", kind: ErrorContextLength, handle: func(w http.ResponseWriter, r *http.Request) {
 			write(w, two+`data: {"object":"error","message":"This model's maximum context length is 2048 tokens and your request has 3000 input tokens"}`+"\n\n")
 		}},
-		{name: "error event with text", kind: ErrUpstream, msg: "exploded", handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "error event with text", kind: ErrorUpstream, msg: "exploded", handle: func(w http.ResponseWriter, r *http.Request) {
 			write(w, two+"event: error\ndata: the engine exploded\n\n")
 		}},
-		{name: "end without [DONE]", kind: ErrUpstream, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "end without [DONE]", kind: ErrorUpstream, handle: func(w http.ResponseWriter, r *http.Request) {
 			write(w, two)
 		}},
-		{name: "JSON body with 200", before: true, atStart: ErrBadRequest, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "JSON body with 200", before: true, atStart: ErrorBadRequest, handle: func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(`{"object":"error","message":"bad","code":400}`))
 		}},
-		{name: "huge error body", before: true, atStart: ErrUpstream, status: 502, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "huge error body", before: true, atStart: ErrorUpstream, status: 502, handle: func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(502)
 			for i := 0; i < 1000; i++ {
 				w.Write([]byte(strings.Repeat("y", 1024)))
@@ -243,7 +243,7 @@ func testFaults(t *testing.T, p wireProto) {
 		req := textReq()
 		req.N = maxChoices + 1
 		_, err := eng.Generate(context.Background(), req)
-		checkErr(t, err, ErrBadRequest, 0, "n is larger", [2]int{})
+		checkErr(t, err, ErrorBadRequest, 0, "n is larger", [2]int{})
 	})
 
 	t.Run("connect timeout", func(t *testing.T) {
@@ -254,7 +254,7 @@ func testFaults(t *testing.T, p wireProto) {
 		defer checkGoroutines(t, hc)()
 		eng, _ := p.engine("http://192.0.2.1:9", Config{Client: hc, ConnectTimeout: 50 * time.Millisecond})
 		_, err := eng.Generate(ctxTimeout(t, 10*time.Second), textReq())
-		checkErr(t, err, ErrTimeout, 0, "connection", [2]int{})
+		checkErr(t, err, ErrorTimeout, 0, "connection", [2]int{})
 	})
 
 	t.Run("connection refused", func(t *testing.T) {
@@ -264,7 +264,7 @@ func testFaults(t *testing.T, p wireProto) {
 		eng, hc := p.engine("http://"+addr, Config{})
 		defer checkGoroutines(t, hc)()
 		_, err := eng.Generate(ctxTimeout(t, 10*time.Second), textReq())
-		checkErr(t, err, ErrUpstream, 0, "refused", [2]int{})
+		checkErr(t, err, ErrorUpstream, 0, "refused", [2]int{})
 	})
 
 	// The caller's cancellation and Close stop the upstream request: the
@@ -305,13 +305,13 @@ func testFaults(t *testing.T, p wireProto) {
 			case "cancel":
 				cancel()
 				_, err = drain(st)
-				checkErr(t, err, ErrCanceled, 0, "", [2]int{})
+				checkErr(t, err, ErrorCanceled, 0, "", [2]int{})
 				if !errors.Is(err, context.Canceled) {
 					t.Errorf("%v does not unwrap to context.Canceled", err)
 				}
 			case "deadline":
 				_, err = drain(st)
-				checkErr(t, err, ErrTimeout, 0, "", [2]int{})
+				checkErr(t, err, ErrorTimeout, 0, "", [2]int{})
 				if !errors.Is(err, context.DeadlineExceeded) {
 					t.Errorf("%v does not unwrap to context.DeadlineExceeded", err)
 				}

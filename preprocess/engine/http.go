@@ -44,14 +44,14 @@ type Config struct {
 	// the connection to the first streamed event (queueing and prefill;
 	// default 10m). IdleTimeout bounds the silence between two reads of
 	// the stream (default 2m). A negative value disables that timeout.
-	// Each gives an ErrTimeout error.
+	// Each gives an ErrorTimeout error.
 	ConnectTimeout    time.Duration
 	FirstTokenTimeout time.Duration
 	IdleTimeout       time.Duration
 
 	// MaxLineBytes bounds one line of the engine's stream and MaxEventBytes
 	// one event (defaults 8 MiB each); a longer one fails the stream with
-	// ErrMalformed. MaxErrorBytes bounds how much of an error body is read
+	// ErrorMalformed. MaxErrorBytes bounds how much of an error body is read
 	// (default 64 KiB).
 	MaxLineBytes  int
 	MaxEventBytes int
@@ -253,7 +253,7 @@ func (c *client) start(ctx context.Context, s *httpStream, body []byte, requestI
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(s.ctx, trace), http.MethodPost, c.url, bytes.NewReader(body))
 	if err != nil {
 		s.stop()
-		return newError(ErrBadRequest, 0, "engine request: "+err.Error())
+		return newError(ErrorBadRequest, 0, "engine request: "+err.Error())
 	}
 	for k, v := range c.header {
 		req.Header[k] = v
@@ -284,7 +284,7 @@ func (c *client) start(ctx context.Context, s *httpStream, body []byte, requestI
 		if e := bodyError(msg); e != nil {
 			return e
 		}
-		return newError(ErrMalformed, resp.StatusCode, "engine answered a JSON body instead of an event stream")
+		return newError(ErrorMalformed, resp.StatusCode, "engine answered a JSON body instead of an event stream")
 	}
 	if w.phase.Load() == phaseConnect {
 		w.arm(phaseFirst, c.first)
@@ -327,7 +327,7 @@ func (s *httpStream) Next() (*Output, error) {
 				if cerr := s.parent.Err(); cerr != nil {
 					return nil, s.end(ctxError(cerr))
 				}
-				return nil, s.end(newError(ErrUpstream, 0, "the engine's stream ended before it finished ([DONE] missing)"))
+				return nil, s.end(newError(ErrorUpstream, 0, "the engine's stream ended before it finished ([DONE] missing)"))
 			}
 			return nil, s.end(s.mapErr(err))
 		}
@@ -375,25 +375,25 @@ func (s *httpStream) mapErr(err error) *Error {
 	}
 	switch cause := context.Cause(s.ctx); cause {
 	case errConnectTimeout:
-		return &Error{Kind: ErrTimeout, Message: "engine: no connection within " + s.c.connect.String(), Err: cause}
+		return &Error{Kind: ErrorTimeout, Message: "engine: no connection within " + s.c.connect.String(), Err: cause}
 	case errFirstTokenTimeout:
-		return &Error{Kind: ErrTimeout, Message: "engine: no output within " + s.c.first.String(), Err: cause}
+		return &Error{Kind: ErrorTimeout, Message: "engine: no output within " + s.c.first.String(), Err: cause}
 	case errIdleTimeout:
-		return &Error{Kind: ErrTimeout, Message: "engine: stream idle for " + s.c.idle.String(), Err: cause}
+		return &Error{Kind: ErrorTimeout, Message: "engine: stream idle for " + s.c.idle.String(), Err: cause}
 	case errClosed:
-		return &Error{Kind: ErrCanceled, Message: "engine stream closed", Err: cause}
+		return &Error{Kind: ErrorCanceled, Message: "engine stream closed", Err: cause}
 	}
 	switch {
 	case errors.Is(err, errLineTooLong), errors.Is(err, errEventTooLarge):
-		return newError(ErrMalformed, 0, err.Error())
+		return newError(ErrorMalformed, 0, err.Error())
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return newError(ErrUpstream, 0, "the engine's connection dropped mid-stream")
+		return newError(ErrorUpstream, 0, "the engine's connection dropped mid-stream")
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
-		return &Error{Kind: ErrTimeout, Message: boundMessage("engine: " + err.Error()), Err: err}
+		return &Error{Kind: ErrorTimeout, Message: boundMessage("engine: " + err.Error()), Err: err}
 	}
-	return newError(ErrUpstream, 0, "engine: "+err.Error())
+	return newError(ErrorUpstream, 0, "engine: "+err.Error())
 }
 
 // stop stops the timer and releases the upstream request (idempotent).
@@ -418,7 +418,7 @@ func (s *httpStream) Close() error {
 	s.closed = true
 	s.stop()
 	if !s.done {
-		s.done, s.err = true, &Error{Kind: ErrCanceled, Message: "engine stream closed", Err: errClosed}
+		s.done, s.err = true, &Error{Kind: ErrorCanceled, Message: "engine stream closed", Err: errClosed}
 	}
 	if s.put != nil {
 		s.put(s)
@@ -451,7 +451,7 @@ func (p *streamPool) putStream(s *httpStream) {
 // generate is the Generate body shared by the HTTP adapters.
 func generate(ctx context.Context, c *client, pool *streamPool, req *Request, body []byte) (Stream, error) {
 	if req.N > maxChoices {
-		return nil, newError(ErrBadRequest, 0, "engine request: n is larger than "+strconv.Itoa(maxChoices))
+		return nil, newError(ErrorBadRequest, 0, "engine request: n is larger than "+strconv.Itoa(maxChoices))
 	}
 	s := pool.get()
 	s.dec.reset(req)
@@ -540,7 +540,7 @@ func (o *jsonObj) extra(extra []byte) error {
 		return nil
 	}
 	if extra[0] != '{' || extra[len(extra)-1] != '}' || fastjson.ValidateBytes(extra) != nil {
-		return newError(ErrBadRequest, 0, "engine request: ExtraArgs is not a JSON object")
+		return newError(ErrorBadRequest, 0, "engine request: ExtraArgs is not a JSON object")
 	}
 	inner := bytes.TrimSpace(extra[1 : len(extra)-1])
 	if len(inner) == 0 {

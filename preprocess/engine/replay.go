@@ -43,7 +43,7 @@ func (f SourceFunc) Recording(req *Request) (*Recording, error) { return f(req) 
 type Replay struct {
 	// Select picks the source for a request (by model name, by a marker in
 	// the prompt, round robin, …). An error is returned by Generate as it
-	// is when it is an *Error, else as ErrBadRequest.
+	// is when it is an *Error, else as ErrorBadRequest.
 	Select func(req *Request) (Source, error)
 
 	// FirstToken is the delay before the first step (a simulated prefill)
@@ -61,10 +61,10 @@ func (e *Replay) Generate(ctx context.Context, req *Request) (Stream, error) {
 		return nil, ctxError(err)
 	}
 	if req.N > maxChoices {
-		return nil, newError(ErrBadRequest, 0, "replay engine: n is larger than "+strconv.Itoa(maxChoices))
+		return nil, newError(ErrorBadRequest, 0, "replay engine: n is larger than "+strconv.Itoa(maxChoices))
 	}
 	if e.Select == nil {
-		return nil, newError(ErrUpstream, 0, "replay engine: no Select function")
+		return nil, newError(ErrorUpstream, 0, "replay engine: no Select function")
 	}
 	src, err := e.Select(req)
 	if err == nil && src == nil {
@@ -75,7 +75,7 @@ func (e *Replay) Generate(ctx context.Context, req *Request) (Stream, error) {
 		if errors.As(err, &ee) {
 			return nil, ee
 		}
-		return nil, newError(ErrBadRequest, 400, "replay engine: "+err.Error())
+		return nil, newError(ErrorBadRequest, 400, "replay engine: "+err.Error())
 	}
 	rec, err := src.Recording(req)
 	if err != nil {
@@ -83,10 +83,10 @@ func (e *Replay) Generate(ctx context.Context, req *Request) (Stream, error) {
 		if errors.As(err, &ee) {
 			return nil, ee
 		}
-		return nil, newError(ErrUpstream, 0, "replay engine: "+err.Error())
+		return nil, newError(ErrorUpstream, 0, "replay engine: "+err.Error())
 	}
 	if rec == nil || len(rec.Steps) == 0 {
-		return nil, newError(ErrUpstream, 0, "replay engine: empty recording")
+		return nil, newError(ErrorUpstream, 0, "replay engine: empty recording")
 	}
 	s := replayStreams.Get().(*replayStream)
 	s.reset(ctx, e, req, rec)
@@ -352,7 +352,7 @@ func (s *replayStream) Close() error {
 	}
 	s.ctx, s.req, s.rec, s.recUse = nil, nil, nil, nil
 	if s.err == nil {
-		s.err = &Error{Kind: ErrCanceled, Message: "engine stream closed", Err: errClosed}
+		s.err = &Error{Kind: ErrorCanceled, Message: "engine stream closed", Err: errClosed}
 	}
 	replayStreams.Put(s)
 	return nil

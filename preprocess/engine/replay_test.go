@@ -182,7 +182,7 @@ func TestReplayLimits(t *testing.T) {
 }
 
 // TestReplayPacingCancel checks pacing and that canceling the context
-// stops a paced replay at once with ErrCanceled.
+// stops a paced replay at once with ErrorCanceled.
 func TestReplayPacingCancel(t *testing.T) {
 	defer checkGoroutines(t)()
 	rec := RecordText("slow", strings.Split(strings.Repeat("x", 50), ""), FinishEOS)
@@ -203,7 +203,7 @@ func TestReplayPacingCancel(t *testing.T) {
 	}
 	go func() { time.Sleep(5 * time.Millisecond); cancel() }()
 	_, err = st.Next()
-	if errKind(err) != int(ErrCanceled) || !errors.Is(err, context.Canceled) {
+	if errKind(err) != int(ErrorCanceled) || !errors.Is(err, context.Canceled) {
 		t.Errorf("after cancel: %v", err)
 	}
 	st.Close()
@@ -219,7 +219,7 @@ func TestReplaySelect(t *testing.T) {
 				return RecordText("s", []string{"echo: ", r.Prompt}, FinishEOS), nil
 			}), nil
 		case "full":
-			return nil, &Error{Kind: ErrOverloaded, Message: "busy"}
+			return nil, &Error{Kind: ErrorOverloaded, Message: "busy"}
 		}
 		return nil, errors.New("unknown model " + r.Model)
 	}}
@@ -232,13 +232,13 @@ func TestReplaySelect(t *testing.T) {
 	if got.text[0] != "echo: hi" {
 		t.Errorf("scripted: %q", got.text[0])
 	}
-	if _, err := e.Generate(context.Background(), &Request{Model: "full"}); errKind(err) != int(ErrOverloaded) {
+	if _, err := e.Generate(context.Background(), &Request{Model: "full"}); errKind(err) != int(ErrorOverloaded) {
 		t.Errorf("full: %v", err)
 	}
-	if _, err := e.Generate(context.Background(), &Request{Model: "x"}); errKind(err) != int(ErrBadRequest) {
+	if _, err := e.Generate(context.Background(), &Request{Model: "x"}); errKind(err) != int(ErrorBadRequest) {
 		t.Errorf("unknown: %v", err)
 	}
-	if _, err := e.Generate(context.Background(), &Request{Model: "scripted", N: maxChoices + 1}); errKind(err) != int(ErrBadRequest) {
+	if _, err := e.Generate(context.Background(), &Request{Model: "scripted", N: maxChoices + 1}); errKind(err) != int(ErrorBadRequest) {
 		t.Errorf("n too large: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -16,7 +16,7 @@ type SGLangConfig struct {
 	// --incremental-streaming-output). By default SGLang streams the text
 	// so far in every chunk and the adapter diffs it against what it has
 	// seen; a chunk that does not extend the text seen fails the stream
-	// with ErrMalformed rather than losing bytes. Token ids and logprobs
+	// with ErrorMalformed rather than losing bytes. Token ids and logprobs
 	// need no setting: whether they are cumulative is read off
 	// meta_info.completion_tokens. Cumulative text makes every chunk as
 	// long as the output so far (quadratic bytes over a long generation):
@@ -70,7 +70,7 @@ func (e *SGLang) Generate(ctx context.Context, req *Request) (Stream, error) {
 // appendSGLangRequest appends the /generate body of req.
 func appendSGLangRequest(b []byte, req *Request) ([]byte, error) {
 	if req.MaxTokens <= 0 {
-		return b, newError(ErrBadRequest, 0, "engine request: MaxTokens must be set (> 0)")
+		return b, newError(ErrorBadRequest, 0, "engine request: MaxTokens must be set (> 0)")
 	}
 	j := newObj(b)
 	if len(req.PromptIDs) > 0 {
@@ -222,7 +222,7 @@ func (d *sglangDecoder) feed(data []byte, isError bool) error {
 	v, err := d.p.ParseBytes(data)
 	if err != nil {
 		if isError {
-			return newError(ErrUpstream, 0, "engine error: "+string(data))
+			return newError(ErrorUpstream, 0, "engine error: "+string(data))
 		}
 		return malformed("engine sent malformed JSON", err)
 	}
@@ -330,7 +330,7 @@ func (d *sglangDecoder) finish(fr *fastjson.Value) {
 		case code >= 400:
 			d.out.Finish, d.out.Err = FinishError, httpError(code, msg)
 		case len(msg) > 0 && isContextOverflow(string(msg)):
-			e := newError(ErrContextLength, 0, "engine aborted the request: "+string(msg))
+			e := newError(ErrorContextLength, 0, "engine aborted the request: "+string(msg))
 			e.PromptTokens, e.MaxContext = contextNumbers(e.Message)
 			d.out.Finish, d.out.Err = FinishError, e
 		default:

@@ -173,11 +173,11 @@ data: {"output_ids":[1,2,3],"meta_info":{}}
 
 data: {"output_ids":[1,2,3,4],"meta_info":{"finish_reason":{"type":"length"}}}`,
 			text: map[int]string{0: ""}, finish: map[int]Finish{0: FinishLength}, ids: []uint32{1, 2, 3, 4}},
-		{name: "incremental server, cumulative config", kind: int(ErrMalformed),
+		{name: "incremental server, cumulative config", kind: int(ErrorMalformed),
 			wire: `{"text":"Hello","output_ids":[1],"meta_info":{"completion_tokens":1}}
 
 data: {"text":" wo","output_ids":[2],"meta_info":{"completion_tokens":2}}`},
-		{name: "choice out of range", kind: int(ErrMalformed),
+		{name: "choice out of range", kind: int(ErrorMalformed),
 			wire: `{"index":3,"text":"x","meta_info":{}}`},
 	}
 	for _, tc := range cases {

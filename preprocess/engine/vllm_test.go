@@ -191,10 +191,10 @@ func TestVLLMRequestMapping(t *testing.T) {
 			checkJSON(t, tc.want, body)
 		})
 	}
-	if _, err := appendCompletionsRequest(nil, &Request{Model: "m"}, completionsOptions{}); errKind(err) != int(ErrBadRequest) {
+	if _, err := appendCompletionsRequest(nil, &Request{Model: "m"}, completionsOptions{}); errKind(err) != int(ErrorBadRequest) {
 		t.Errorf("MaxTokens 0: %v", err)
 	}
-	if _, err := appendCompletionsRequest(nil, &Request{Model: "m", MaxTokens: 1, ExtraArgs: json.RawMessage(`[1]`)}, completionsOptions{}); errKind(err) != int(ErrBadRequest) {
+	if _, err := appendCompletionsRequest(nil, &Request{Model: "m", MaxTokens: 1, ExtraArgs: json.RawMessage(`[1]`)}, completionsOptions{}); errKind(err) != int(ErrorBadRequest) {
 		t.Errorf("ExtraArgs array: %v", err)
 	}
 }

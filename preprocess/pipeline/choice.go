@@ -154,7 +154,7 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 			if out.Err != nil {
 				return out.Err
 			}
-			return &engine.Error{Kind: engine.ErrUpstream, Message: "the engine failed the generation"}
+			return &engine.Error{Kind: engine.ErrorUpstream, Message: "the engine failed the generation"}
 		}
 		c.end(p, out.Finish, out.StopReason)
 	}
@@ -166,15 +166,15 @@ func (c *choice) decode(p *Pipeline, ids []uint32) error {
 	if c.dec == nil || c.decTok != p.prep.Response.Tokenizer {
 		tok := p.prep.Response.Tokenizer
 		if tok == nil {
-			return &engine.Error{Kind: engine.ErrMalformed, Message: errNoTokenizer.Error()}
+			return &engine.Error{Kind: engine.ErrorMalformed, Message: errNoTokenizer.Error()}
 		}
-		c.dec = tokenizers.NewDecodeStream(tok, p.prep.Engine.PromptIDs, p.prep.Engine.SkipSpecialTokens)
+		c.dec = tokenizers.NewDecodeStream(tok, tokenizers.DecodeStreamConfig{Prompt: p.prep.Engine.PromptIDs, SkipSpecialTokens: p.prep.Engine.SkipSpecialTokens})
 		c.decTok, c.decSkip = tok, p.prep.Engine.SkipSpecialTokens
 		c.decLive = true
 	}
 	if !c.decLive {
 		if c.decSkip != p.prep.Engine.SkipSpecialTokens {
-			c.dec = tokenizers.NewDecodeStream(c.decTok, p.prep.Engine.PromptIDs, p.prep.Engine.SkipSpecialTokens)
+			c.dec = tokenizers.NewDecodeStream(c.decTok, tokenizers.DecodeStreamConfig{Prompt: p.prep.Engine.PromptIDs, SkipSpecialTokens: p.prep.Engine.SkipSpecialTokens})
 			c.decSkip = p.prep.Engine.SkipSpecialTokens
 		} else {
 			c.dec.Reset(p.prep.Engine.PromptIDs)
@@ -194,12 +194,12 @@ func (c *choice) decode(p *Pipeline, ids []uint32) error {
 		}
 		text, err := c.dec.Step(id)
 		if err != nil {
-			return &engine.Error{Kind: engine.ErrMalformed, Message: err.Error()}
+			return &engine.Error{Kind: engine.ErrorMalformed, Message: err.Error()}
 		}
 		if kind == 2 { // visible stop id: emitted, then stop
 			tail, err := c.dec.Finish()
 			if err != nil {
-				return &engine.Error{Kind: engine.ErrMalformed, Message: err.Error()}
+				return &engine.Error{Kind: engine.ErrorMalformed, Message: err.Error()}
 			}
 			c.acc = append(c.acc, c.stop.push(text, c.generated)...)
 			if !c.stop.stopped {

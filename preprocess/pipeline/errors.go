@@ -41,17 +41,17 @@ func NeutralError(err error) *protocols.Error {
 	case errors.As(err, &ee):
 		e := &protocols.Error{Kind: protocols.ErrorUpstream, Message: ee.Message}
 		switch ee.Kind {
-		case engine.ErrContextLength:
+		case engine.ErrorContextLength:
 			e.Kind, e.PromptTokens, e.MaxContext = protocols.ErrorContextLength, int64(ee.PromptTokens), int64(ee.MaxContext)
-		case engine.ErrOverloaded:
+		case engine.ErrorOverloaded:
 			e.Kind = protocols.ErrorOverloaded
-		case engine.ErrRateLimited:
+		case engine.ErrorRateLimited:
 			e.Kind = protocols.ErrorRateLimited
-		case engine.ErrBadRequest:
+		case engine.ErrorBadRequest:
 			e.Kind = protocols.ErrorBadRequest
-		case engine.ErrTimeout:
+		case engine.ErrorTimeout:
 			e.Kind = protocols.ErrorTimeout
-		case engine.ErrCanceled:
+		case engine.ErrorCanceled:
 			e.Kind = protocols.ErrorCanceled
 		}
 		return e

@@ -14,7 +14,7 @@ import (
 // are, whichever path shapes them (a neutral error, or an API error value
 // encoded here), as the real APIs do.
 func TestErrorBodyNoHTMLEscape(t *testing.T) {
-	overflow := &engine.Error{Kind: engine.ErrContextLength, PromptTokens: 5000, MaxContext: 4096, Message: "too long"}
+	overflow := &engine.Error{Kind: engine.ErrorContextLength, PromptTokens: 5000, MaxContext: 4096, Message: "too long"}
 	tests := []struct {
 		name string
 		api  preprocess.API

@@ -53,13 +53,13 @@ func TestErrorsBeforeFirstByte(t *testing.T) {
 		status      int
 		statusClaud int
 	}{
-		{"overloaded", &engine.Error{Kind: engine.ErrOverloaded, Status: 503, Message: "queue full"}, nil, 503, 529},
-		{"upstream 500", &engine.Error{Kind: engine.ErrUpstream, Status: 500, Message: "engine crashed"}, nil, 500, 500},
-		{"context length", &engine.Error{Kind: engine.ErrContextLength, Status: 400, Message: "This model's maximum context length is 4096 tokens"}, nil, 400, 400},
-		{"rate limited", &engine.Error{Kind: engine.ErrRateLimited, Status: 429, Message: "slow down"}, nil, 429, 429},
+		{"overloaded", &engine.Error{Kind: engine.ErrorOverloaded, Status: 503, Message: "queue full"}, nil, 503, 529},
+		{"upstream 500", &engine.Error{Kind: engine.ErrorUpstream, Status: 500, Message: "engine crashed"}, nil, 500, 500},
+		{"context length", &engine.Error{Kind: engine.ErrorContextLength, Status: 400, Message: "This model's maximum context length is 4096 tokens"}, nil, 400, 400},
+		{"rate limited", &engine.Error{Kind: engine.ErrorRateLimited, Status: 429, Message: "slow down"}, nil, 429, 429},
 		{"refused", errors.New("dial tcp: connection refused"), nil, 500, 500},
-		{"malformed first chunk", nil, &engine.Error{Kind: engine.ErrMalformed, Message: "bad JSON in the engine stream"}, 500, 500},
-		{"first-token timeout", nil, &engine.Error{Kind: engine.ErrTimeout, Message: "no first token within 30s"}, 504, 504},
+		{"malformed first chunk", nil, &engine.Error{Kind: engine.ErrorMalformed, Message: "bad JSON in the engine stream"}, 500, 500},
+		{"first-token timeout", nil, &engine.Error{Kind: engine.ErrorTimeout, Message: "no first token within 30s"}, 504, 504},
 	}
 	for _, tc := range cases {
 		for _, api := range allAPIs {
@@ -103,9 +103,9 @@ func TestErrorsMidStream(t *testing.T) {
 		// failAt < 0: the error is an Output with FinishError
 		viaFinish bool
 	}{
-		{"drop", &engine.Error{Kind: engine.ErrUpstream, Message: "upstream closed the connection mid-stream"}, false},
-		{"malformed JSON", &engine.Error{Kind: engine.ErrMalformed, Message: "invalid character 'x' in the engine stream"}, false},
-		{"idle timeout", &engine.Error{Kind: engine.ErrTimeout, Message: "no token for 30s"}, false},
+		{"drop", &engine.Error{Kind: engine.ErrorUpstream, Message: "upstream closed the connection mid-stream"}, false},
+		{"malformed JSON", &engine.Error{Kind: engine.ErrorMalformed, Message: "invalid character 'x' in the engine stream"}, false},
+		{"idle timeout", &engine.Error{Kind: engine.ErrorTimeout, Message: "no token for 30s"}, false},
 		{"engine finish error", errors.New("CUDA error: out of memory"), true},
 	} {
 		for _, api := range allAPIs {
@@ -288,7 +288,7 @@ func (s *gatedStream) Close() error { return nil }
 // type for the failure's kind.
 func TestStreamErrorTypes(t *testing.T) {
 	c := toolCapture(t)
-	err := &engine.Error{Kind: engine.ErrOverloaded, Message: "engine draining"}
+	err := &engine.Error{Kind: engine.ErrorOverloaded, Message: "engine draining"}
 	for api, want := range map[preprocess.API]string{
 		preprocess.APIChat:        "event: error\n" + `data: {"error":{"message":"engine draining","type":"server_error","param":null,"code":"server_is_overloaded"}}`,
 		preprocess.APICompletions: "event: error\n" + `data: {"error":{"message":"engine draining","type":"server_error","param":null,"code":"server_is_overloaded"}}`,

@@ -10,6 +10,7 @@ import (
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/openai"
 	"github.com/agentwire/agentwire/protocols/responses"
+	"github.com/agentwire/agentwire/protocols/sse"
 )
 
 // MaxChoices bounds n: a request asking for more choices is rejected.
@@ -28,7 +29,7 @@ type Options struct {
 	Reasoning responses.ReasoningPolicy
 	// ToolCallDispatch adds the tool_call_dispatch side channel to chat
 	// streams: one event per completed call, so a harness can start the
-	// tool while the model is still generating (openai.ChunkConfig). Off by
+	// tool while the model is still generating (openai.EmitterConfig). Off by
 	// default: the official SDKs ignore the extra events, but strict
 	// clients may not.
 	ToolCallDispatch bool
@@ -63,7 +64,7 @@ type Pipeline struct {
 	buf     []byte
 
 	// one set of emitters per API; only the request's API is used
-	chat   []*openai.ChunkEmitter
+	chat   []*openai.Emitter
 	comp   []*completionEmitter
 	agg    []*openai.Aggregator
 	msg    *anthropic.Emitter
@@ -99,7 +100,7 @@ func (p *Pipeline) Reset(prep *preprocess.Prepared, opts Options) error {
 		n = 1
 	}
 	if n > MaxChoices {
-		return &engine.Error{Kind: engine.ErrBadRequest, Status: 400, Message: "n must be at most 128"}
+		return &engine.Error{Kind: engine.ErrorBadRequest, Status: 400, Message: "n must be at most 128"}
 	}
 	p.prep, p.opts = prep, opts
 	p.now = opts.Now
@@ -230,10 +231,10 @@ func (p *Pipeline) emitter(i int) protocols.Emitter {
 	for len(p.chat) <= i {
 		p.chat = append(p.chat, nil)
 	}
-	cfg := openai.ChunkConfig{ID: p.id, Model: p.model, Created: p.created, ChoiceIndex: i,
+	cfg := openai.EmitterConfig{ID: p.id, Model: p.model, Created: p.created, ChoiceIndex: i,
 		IncludeUsage: plan.IncludeUsage, OmitDone: true, ToolCallDispatch: p.opts.ToolCallDispatch}
 	if p.chat[i] == nil {
-		p.chat[i] = openai.NewChunkEmitter(cfg)
+		p.chat[i] = openai.NewEmitter(cfg)
 	} else {
 		p.chat[i].Reset(cfg)
 	}
@@ -284,7 +285,7 @@ func (p *Pipeline) Step(dst []byte, out *engine.Output) ([]byte, error) {
 		if out.Usage != nil && len(out.TokenIDs) == 0 && !out.HasText && out.Finish == engine.FinishNone {
 			return dst, nil // a usage-only step
 		}
-		return dst, &engine.Error{Kind: engine.ErrMalformed, Message: "engine output for choice index out of range"}
+		return dst, &engine.Error{Kind: engine.ErrorMalformed, Message: "engine output for choice index out of range"}
 	}
 	p.buf = dst
 	err := p.choices[out.Index].step(p, out)
@@ -349,7 +350,7 @@ func (p *Pipeline) Finish(dst []byte) []byte {
 			m.SetStopSequence(c.stopStr)
 		}
 		switch em := c.em.(type) {
-		case *openai.ChunkEmitter:
+		case *openai.Emitter:
 			dst = em.FinishChoice(dst, c.finish, u)
 		default:
 			dst = c.em.Finish(dst, c.finish, u)
@@ -362,12 +363,12 @@ func (p *Pipeline) Finish(dst []byte) []byte {
 			e := p.chat[0]
 			e.SetUsage(u)
 			dst = e.Done(dst)
-			dst = append(dst, protocols.SSEDone...)
+			dst = append(dst, sse.Done...)
 		case preprocess.APICompletions:
 			if p.prep.Response.IncludeUsage {
 				dst = p.comp[0].appendUsageFrame(dst, u)
 			}
-			dst = append(dst, protocols.SSEDone...)
+			dst = append(dst, sse.Done...)
 		}
 	}
 	return dst

@@ -28,12 +28,12 @@ func apiError(api preprocess.API, status int, msg string) error {
 		}
 		return e
 	}
-	typ := openai.ErrTypeInvalidRequest
+	typ := openai.ErrorTypeInvalidRequest
 	switch {
 	case status == http.StatusNotFound:
-		typ = openai.ErrTypeNotFound
+		typ = openai.ErrorTypeNotFound
 	case status >= 500:
-		typ = openai.ErrTypeServer
+		typ = openai.ErrorTypeServer
 	}
 	e := &openai.APIError{Status: status, Body: openai.ErrorResponse{Error: openai.ErrorObject{Message: msg, Type: typ}}}
 	if code := openaiCode(status); code != "" {

@@ -9,8 +9,8 @@ import (
 	"github.com/agentwire/agentwire/protocols/internal/wire"
 )
 
-// ErrTimeout is the error type of 504 answers.
-const ErrTimeout = "timeout_error"
+// ErrorTypeTimeout is the error type of 504 answers.
+const ErrorTypeTimeout = "timeout_error"
 
 // StatusOverloaded is the API's status for overloaded_error.
 const StatusOverloaded = 529
@@ -32,32 +32,32 @@ const StatusClientClosed = 499
 //	upstream          500 api_error             MessageInternalError (engine details are not exposed)
 //	canceled          499 invalid_request_error "Client closed the request"
 func APIErrorFor(e *protocols.Error) *APIError {
-	status, typ, msg := http.StatusInternalServerError, ErrAPI, MessageInternalError
+	status, typ, msg := http.StatusInternalServerError, ErrorTypeAPI, MessageInternalError
 	custom := e.Message != ""
 	switch e.Kind {
 	case protocols.ErrorContextLength:
-		status, typ, msg = http.StatusBadRequest, ErrInvalidRequest, "prompt is too long"
+		status, typ, msg = http.StatusBadRequest, ErrorTypeInvalidRequest, "prompt is too long"
 		if e.PromptTokens > 0 && e.MaxContext > 0 {
 			msg = "prompt is too long: " + strconv.FormatInt(e.PromptTokens, 10) + " tokens > " + strconv.FormatInt(e.MaxContext, 10) + " maximum"
 			custom = false // the counted form is what clients parse
 		}
 	case protocols.ErrorOverloaded:
-		status, typ, msg = StatusOverloaded, ErrOverloaded, "Overloaded"
+		status, typ, msg = StatusOverloaded, ErrorTypeOverloaded, "Overloaded"
 	case protocols.ErrorRateLimited:
-		status, typ, msg = http.StatusTooManyRequests, ErrRateLimit, "Rate limited: too many requests; retry later."
+		status, typ, msg = http.StatusTooManyRequests, ErrorTypeRateLimit, "Rate limited: too many requests; retry later."
 	case protocols.ErrorBadRequest:
-		status, typ, msg = http.StatusBadRequest, ErrInvalidRequest, "Invalid request."
+		status, typ, msg = http.StatusBadRequest, ErrorTypeInvalidRequest, "Invalid request."
 	case protocols.ErrorNotFound:
-		status, typ, msg = http.StatusNotFound, ErrNotFound, "Not found."
+		status, typ, msg = http.StatusNotFound, ErrorTypeNotFound, "Not found."
 		if e.Model != "" {
 			msg = "model: " + e.Model
 		}
 	case protocols.ErrorRequestTooLarge:
-		status, typ, msg = http.StatusRequestEntityTooLarge, ErrRequestTooLarge, "Request exceeds the maximum allowed number of bytes."
+		status, typ, msg = http.StatusRequestEntityTooLarge, ErrorTypeRequestTooLarge, "Request exceeds the maximum allowed number of bytes."
 	case protocols.ErrorTimeout:
-		status, typ, msg = http.StatusGatewayTimeout, ErrTimeout, "Request timed out."
+		status, typ, msg = http.StatusGatewayTimeout, ErrorTypeTimeout, "Request timed out."
 	case protocols.ErrorCanceled:
-		status, typ, msg = StatusClientClosed, ErrInvalidRequest, "Client closed the request."
+		status, typ, msg = StatusClientClosed, ErrorTypeInvalidRequest, "Client closed the request."
 	default: // upstream: engine details are not exposed
 		custom = false
 	}

@@ -53,7 +53,7 @@ func TestNestedToolResultRejected(t *testing.T) {
 		var err error
 		n := allocated(func() { _, err = anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{}) })
 		e := apiError(t, err)
-		if e.Status != 400 || e.Body.Error.Type != anthropic.ErrInvalidRequest {
+		if e.Status != 400 || e.Body.Error.Type != anthropic.ErrorTypeInvalidRequest {
 			t.Fatalf("depth %d: %d %s", depth, e.Status, e.Body.Error.Type)
 		}
 		if depth <= 60 {
@@ -138,7 +138,7 @@ func TestErrorMessagesAreClipped(t *testing.T) {
 func TestBodyLimit(t *testing.T) {
 	body := []byte(`{"model":"m","max_tokens":1,"messages":[]}`)
 	_, err := anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{MaxBytes: 10})
-	if e := apiError(t, err); e.Status != 413 || e.Body.Error.Type != anthropic.ErrRequestTooLarge {
+	if e := apiError(t, err); e.Status != 413 || e.Body.Error.Type != anthropic.ErrorTypeRequestTooLarge {
 		t.Fatalf("%d %s", e.Status, e.Body.Error.Type)
 	}
 	if _, err := anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{MaxBytes: -1}); err != nil {

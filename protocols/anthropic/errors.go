@@ -25,14 +25,14 @@ type ErrorObject struct {
 
 // Error types.
 const (
-	ErrInvalidRequest  = "invalid_request_error"
-	ErrAuthentication  = "authentication_error"
-	ErrPermission      = "permission_error"
-	ErrNotFound        = "not_found_error"
-	ErrRequestTooLarge = "request_too_large"
-	ErrRateLimit       = "rate_limit_error"
-	ErrAPI             = "api_error"
-	ErrOverloaded      = "overloaded_error"
+	ErrorTypeInvalidRequest  = "invalid_request_error"
+	ErrorTypeAuthentication  = "authentication_error"
+	ErrorTypePermission      = "permission_error"
+	ErrorTypeNotFound        = "not_found_error"
+	ErrorTypeRequestTooLarge = "request_too_large"
+	ErrorTypeRateLimit       = "rate_limit_error"
+	ErrorTypeAPI             = "api_error"
+	ErrorTypeOverloaded      = "overloaded_error"
 
 	// MessageInternalError is what the stream's error event says on a
 	// backend failure (the backend's message is not exposed).
@@ -43,23 +43,23 @@ const (
 func ErrorTypeForStatus(status int) string {
 	switch status {
 	case http.StatusBadRequest:
-		return ErrInvalidRequest
+		return ErrorTypeInvalidRequest
 	case http.StatusUnauthorized:
-		return ErrAuthentication
+		return ErrorTypeAuthentication
 	case http.StatusForbidden:
-		return ErrPermission
+		return ErrorTypePermission
 	case http.StatusNotFound:
-		return ErrNotFound
+		return ErrorTypeNotFound
 	case http.StatusRequestEntityTooLarge:
-		return ErrRequestTooLarge
+		return ErrorTypeRequestTooLarge
 	case http.StatusTooManyRequests:
-		return ErrRateLimit
+		return ErrorTypeRateLimit
 	case http.StatusServiceUnavailable, 529:
-		return ErrOverloaded
+		return ErrorTypeOverloaded
 	case http.StatusGatewayTimeout:
-		return ErrTimeout
+		return ErrorTypeTimeout
 	}
-	return ErrAPI
+	return ErrorTypeAPI
 }
 
 // APIError is an error that carries the HTTP status and body to answer.

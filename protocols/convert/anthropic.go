@@ -279,7 +279,7 @@ func AnthropicToChat(req *anthropic.MessagesRequest, opts AnthropicOptions) (*op
 		}
 	}
 	if err := out.NormalizeThinking(); err != nil {
-		return nil, nil, badRequest("%s", openai.ErrThinkingShape)
+		return nil, nil, badRequest("%s", openai.MessageThinkingShape)
 	}
 	return out, ctx, nil
 }

@@ -127,7 +127,7 @@ func ResponsesToChat(req *responses.Request, opts ResponsesOptions) (*openai.Cha
 	orderToolResults(b.msgs)
 	out.Messages = b.msgs
 	if err := out.NormalizeThinking(); err != nil {
-		return nil, nil, responsesError(http.StatusBadRequest, "%s", openai.ErrThinkingShape)
+		return nil, nil, responsesError(http.StatusBadRequest, "%s", openai.MessageThinkingShape)
 	}
 	return out, ctx, nil
 }

@@ -19,7 +19,7 @@ func errorShape(e *protocols.Error, param string) (status int, typ, code, msg, o
 	custom := e.Message != ""
 	switch e.Kind {
 	case protocols.ErrorContextLength:
-		status, typ, code, outParam = http.StatusBadRequest, ErrTypeInvalidRequest, "context_length_exceeded", param
+		status, typ, code, outParam = http.StatusBadRequest, ErrorTypeInvalidRequest, "context_length_exceeded", param
 		msg = "The input is longer than the model's context window."
 		if e.PromptTokens > 0 && e.MaxContext > 0 {
 			msg = "This model's maximum context length is " + strconv.FormatInt(e.MaxContext, 10) +
@@ -28,24 +28,24 @@ func errorShape(e *protocols.Error, param string) (status int, typ, code, msg, o
 			custom = false
 		}
 	case protocols.ErrorOverloaded:
-		status, typ, code, msg = http.StatusServiceUnavailable, ErrTypeServer, "server_is_overloaded", "The server is overloaded. Please retry later."
+		status, typ, code, msg = http.StatusServiceUnavailable, ErrorTypeServer, "server_is_overloaded", "The server is overloaded. Please retry later."
 	case protocols.ErrorRateLimited:
 		status, typ, code, msg = http.StatusTooManyRequests, "requests", "rate_limit_exceeded", "Rate limit reached. Please retry later."
 	case protocols.ErrorBadRequest:
-		status, typ, msg, outParam = http.StatusBadRequest, ErrTypeInvalidRequest, "Invalid request.", e.Param
+		status, typ, msg, outParam = http.StatusBadRequest, ErrorTypeInvalidRequest, "Invalid request.", e.Param
 	case protocols.ErrorNotFound:
-		status, typ, code, msg = http.StatusNotFound, ErrTypeNotFound, "model_not_found", "Not found."
+		status, typ, code, msg = http.StatusNotFound, ErrorTypeNotFound, "model_not_found", "Not found."
 		if e.Model != "" {
 			msg = "The model `" + e.Model + "` does not exist."
 		}
 	case protocols.ErrorRequestTooLarge:
-		status, typ, msg = http.StatusRequestEntityTooLarge, ErrTypeInvalidRequest, "Request body too large."
+		status, typ, msg = http.StatusRequestEntityTooLarge, ErrorTypeInvalidRequest, "Request body too large."
 	case protocols.ErrorTimeout:
-		status, typ, code, msg = http.StatusGatewayTimeout, ErrTypeServer, "timeout", "The engine did not answer in time."
+		status, typ, code, msg = http.StatusGatewayTimeout, ErrorTypeServer, "timeout", "The engine did not answer in time."
 	case protocols.ErrorCanceled:
-		status, typ, msg = StatusClientClosed, ErrTypeInvalidRequest, "Client closed the request."
+		status, typ, msg = StatusClientClosed, ErrorTypeInvalidRequest, "Client closed the request."
 	default:
-		status, typ, msg = http.StatusInternalServerError, ErrTypeServer, "The server had an error while processing your request."
+		status, typ, msg = http.StatusInternalServerError, ErrorTypeServer, "The server had an error while processing your request."
 	}
 	if custom {
 		msg = e.Message
@@ -84,8 +84,8 @@ func ErrorBody(e *protocols.Error) (status int, body []byte) {
 }
 
 // AppendErrorEvent appends the in-stream error frame for e: `event: error`
-// with the ErrorBody JSON as data (what ChunkEmitter.Fail writes).
-// ChunkEmitter.FailError writes it and ends the stream.
+// with the ErrorBody JSON as data (what Emitter.Fail writes).
+// Emitter.FailError writes it and ends the stream.
 func AppendErrorEvent(dst []byte, e *protocols.Error) []byte {
 	dst = append(dst, "event: error\ndata: "...)
 	dst = APIErrorFor(e).Body.appendJSON(dst)
@@ -114,7 +114,7 @@ func (b ErrorResponse) appendJSON(dst []byte) []byte {
 
 // FailError ends the stream with the error frame for e (see
 // AppendErrorEvent); no finish chunk and no [DONE] follow.
-func (e *ChunkEmitter) FailError(dst []byte, err *protocols.Error) []byte {
+func (e *Emitter) FailError(dst []byte, err *protocols.Error) []byte {
 	if e.finished {
 		return dst
 	}

@@ -624,8 +624,8 @@ type Thinking struct {
 	Extra        protocols.Extra
 }
 
-// ErrThinkingShape is the 400 message for a malformed `thinking` member.
-const ErrThinkingShape = "`thinking` must be a boolean or an object with `type` set to `enabled`, `disabled`, or `adaptive`"
+// MessageThinkingShape is the 400 message for a malformed `thinking` member.
+const MessageThinkingShape = "`thinking` must be a boolean or an object with `type` set to `enabled`, `disabled`, or `adaptive`"
 
 // MarshalJSON writes the boolean or the object.
 func (t Thinking) MarshalJSON() ([]byte, error) {
@@ -645,19 +645,19 @@ func (t *Thinking) UnmarshalJSON(data []byte) error {
 	case 't', 'f':
 		var b bool
 		if err := jsonx.Decode(data, &b); err != nil {
-			return fmt.Errorf("openai: %s", ErrThinkingShape)
+			return fmt.Errorf("openai: %s", MessageThinkingShape)
 		}
 		t.Bool = protocols.Some(b)
 		return nil
 	case '{':
 		typ, err := wire.PeekType(data)
 		if err != nil {
-			return fmt.Errorf("openai: %s", ErrThinkingShape)
+			return fmt.Errorf("openai: %s", MessageThinkingShape)
 		}
 		switch typ {
 		case "enabled", "disabled", "adaptive":
 		default:
-			return fmt.Errorf("openai: %s", ErrThinkingShape)
+			return fmt.Errorf("openai: %s", MessageThinkingShape)
 		}
 		type plain struct {
 			BudgetTokens Opt[int] `json:"budget_tokens,omitzero"`
@@ -665,10 +665,10 @@ func (t *Thinking) UnmarshalJSON(data []byte) error {
 		var p plain
 		extra, err := wire.Unmarshal(data, &p, wire.FieldsOf[plain]("type"))
 		if err != nil {
-			return fmt.Errorf("openai: %s", ErrThinkingShape)
+			return fmt.Errorf("openai: %s", MessageThinkingShape)
 		}
 		t.Type, t.BudgetTokens, t.Extra = typ, p.BudgetTokens, extra
 		return nil
 	}
-	return fmt.Errorf("openai: %s", ErrThinkingShape)
+	return fmt.Errorf("openai: %s", MessageThinkingShape)
 }

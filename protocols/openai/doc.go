@@ -1,7 +1,7 @@
 // Package openai holds the wire types of the OpenAI-compatible endpoints —
 // Chat Completions (request, response, stream chunk), Completions, models
 // list/retrieve, vLLM's tokenize/detokenize — with Dynamo's extensions, and
-// ChunkEmitter, the zero-allocation encoder of chat-completion stream chunks.
+// Emitter, the zero-allocation encoder of chat-completion stream chunks.
 //
 // # Decoding
 //
@@ -15,7 +15,7 @@
 //
 // # Streaming
 //
-// ChunkEmitter implements protocols.Emitter: it turns content, reasoning and
+// Emitter implements protocols.Emitter: it turns content, reasoning and
 // tool-call events into `data: {chat.completion.chunk}` SSE frames appended
 // to a caller's buffer, rewrites the finish reason to tool_calls, writes the
 // usage chunk and `data: [DONE]`, and optionally the tool_call_dispatch and

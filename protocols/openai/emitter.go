@@ -3,10 +3,11 @@ package openai
 import (
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/internal/jsonx"
+	"github.com/agentwire/agentwire/protocols/sse"
 )
 
-// ChunkConfig configures a ChunkEmitter for one stream.
-type ChunkConfig struct {
+// EmitterConfig configures an Emitter for one stream.
+type EmitterConfig struct {
 	ID          string // the chunk id, e.g. "chatcmpl-" + request id
 	Model       string // the model name to report
 	Created     int64  // Unix seconds
@@ -35,7 +36,7 @@ type ChunkConfig struct {
 	OmitDone bool
 }
 
-// ChunkEmitter writes a chat completion stream: `data: {chunk}` frames, the
+// Emitter writes a chat completion stream: `data: {chunk}` frames, the
 // finish chunk with finish_reason rewritten to tool_calls when calls were
 // completed, the optional usage chunk, `data: [DONE]`, and the optional
 // tool_call_dispatch / reasoning_dispatch side-channel events.
@@ -43,11 +44,11 @@ type ChunkConfig struct {
 // It implements protocols.Emitter. Methods append to the caller's dst and
 // return it; the emitter keeps no reference to dst or to its byte-slice
 // arguments. After the first few events of a stream (warm-up of its own
-// buffers), no method allocates. A ChunkEmitter is not safe for concurrent
+// buffers), no method allocates. An Emitter is not safe for concurrent
 // use; reuse it across streams with Reset.
-type ChunkEmitter struct {
+type Emitter struct {
 	// immutable until Reset
-	cfg    ChunkConfig
+	cfg    EmitterConfig
 	head   []byte // `{"id":…,"model":…,` shared by every chunk
 	choice int    // offset in head where `"choices":[{"index":…,"delta":{` starts
 	tail   []byte // `},"logprobs":null,"finish_reason":null}]` + usage + `}`
@@ -70,19 +71,19 @@ type callState struct {
 	closed bool // dispatched (dedup)
 }
 
-var _ protocols.Emitter = (*ChunkEmitter)(nil)
+var _ protocols.Emitter = (*Emitter)(nil)
 
-// NewChunkEmitter returns an emitter for one stream.
-func NewChunkEmitter(cfg ChunkConfig) *ChunkEmitter {
-	e := &ChunkEmitter{}
+// NewEmitter returns an emitter for one stream.
+func NewEmitter(cfg EmitterConfig) *Emitter {
+	e := &Emitter{}
 	e.Reset(cfg)
 	return e
 }
 
 // Reset prepares e for a new stream, keeping its buffers.
-func (e *ChunkEmitter) Reset(cfg ChunkConfig) {
+func (e *Emitter) Reset(cfg EmitterConfig) {
 	calls := e.calls[:0]
-	*e = ChunkEmitter{
+	*e = Emitter{
 		cfg:       cfg,
 		head:      e.head[:0],
 		tail:      e.tail[:0],
@@ -107,10 +108,10 @@ func (e *ChunkEmitter) Reset(cfg ChunkConfig) {
 
 // SetUsage records the usage so far, written on every chunk with
 // ContinuousUsage.
-func (e *ChunkEmitter) SetUsage(u protocols.Usage) { e.usage = u }
+func (e *Emitter) SetUsage(u protocols.Usage) { e.usage = u }
 
 // open starts a chunk frame up to the delta's first member.
-func (e *ChunkEmitter) open(dst []byte) []byte {
+func (e *Emitter) open(dst []byte) []byte {
 	dst = append(dst, "data: "...)
 	dst = append(dst, e.head...)
 	if !e.started {
@@ -121,12 +122,12 @@ func (e *ChunkEmitter) open(dst []byte) []byte {
 }
 
 // close ends a chunk frame opened by open with finish_reason null.
-func (e *ChunkEmitter) close(dst []byte) []byte {
+func (e *Emitter) close(dst []byte) []byte {
 	dst = append(dst, e.tail...)
 	return e.closeUsage(dst)
 }
 
-func (e *ChunkEmitter) closeUsage(dst []byte) []byte {
+func (e *Emitter) closeUsage(dst []byte) []byte {
 	switch {
 	case e.cfg.ContinuousUsage:
 		dst = append(dst, `,"usage":`...)
@@ -139,7 +140,7 @@ func (e *ChunkEmitter) closeUsage(dst []byte) []byte {
 
 // Content appends a chunk carrying text as delta.content. Empty text
 // appends nothing.
-func (e *ChunkEmitter) Content(dst, text []byte) []byte {
+func (e *Emitter) Content(dst, text []byte) []byte {
 	if len(text) == 0 || e.finished {
 		return dst
 	}
@@ -152,7 +153,7 @@ func (e *ChunkEmitter) Content(dst, text []byte) []byte {
 
 // Reasoning appends a chunk carrying text as delta.reasoning_content. Empty
 // text appends nothing.
-func (e *ChunkEmitter) Reasoning(dst, text []byte) []byte {
+func (e *Emitter) Reasoning(dst, text []byte) []byte {
 	if len(text) == 0 || e.finished {
 		return dst
 	}
@@ -165,7 +166,7 @@ func (e *ChunkEmitter) Reasoning(dst, text []byte) []byte {
 	return e.close(dst)
 }
 
-func (e *ChunkEmitter) call(index int) *callState {
+func (e *Emitter) call(index int) *callState {
 	for i := len(e.calls) - 1; i >= 0; i-- {
 		if e.calls[i].index == index {
 			return &e.calls[i]
@@ -176,7 +177,7 @@ func (e *ChunkEmitter) call(index int) *callState {
 
 // ToolCallStart opens call index. In streaming mode it appends the call's
 // first delta (index, id, type, name, "arguments":"").
-func (e *ChunkEmitter) ToolCallStart(dst []byte, index int, id, name []byte) []byte {
+func (e *Emitter) ToolCallStart(dst []byte, index int, id, name []byte) []byte {
 	if e.finished {
 		return dst
 	}
@@ -205,7 +206,7 @@ func (e *ChunkEmitter) ToolCallStart(dst []byte, index int, id, name []byte) []b
 
 // ToolCallArgs appends a chunk carrying an arguments fragment of call index
 // (buffered instead in WholeCalls mode).
-func (e *ChunkEmitter) ToolCallArgs(dst []byte, index int, fragment []byte) []byte {
+func (e *Emitter) ToolCallArgs(dst []byte, index int, fragment []byte) []byte {
 	if len(fragment) == 0 || e.finished {
 		return dst
 	}
@@ -226,7 +227,7 @@ func (e *ChunkEmitter) ToolCallArgs(dst []byte, index int, fragment []byte) []by
 
 // ToolCallEnd closes call index. It appends the tool_call_dispatch event
 // (with ToolCallDispatch) and, in WholeCalls mode, the call's one chunk.
-func (e *ChunkEmitter) ToolCallEnd(dst []byte, index int) []byte {
+func (e *Emitter) ToolCallEnd(dst []byte, index int) []byte {
 	c := e.call(index)
 	if c == nil || c.done || e.finished {
 		return dst
@@ -252,7 +253,7 @@ func (e *ChunkEmitter) ToolCallEnd(dst []byte, index int) []byte {
 	return dst
 }
 
-func (e *ChunkEmitter) appendWholeCall(dst []byte, c *callState) []byte {
+func (e *Emitter) appendWholeCall(dst []byte, c *callState) []byte {
 	dst = append(dst, `{"index":`...)
 	dst = jsonx.AppendInt(dst, int64(c.index))
 	dst = append(dst, `,"id":`...)
@@ -267,7 +268,7 @@ func (e *ChunkEmitter) appendWholeCall(dst []byte, c *callState) []byte {
 // ToolCallAbandoned closes call index without completing it: it simply
 // receives no more fragments (in WholeCalls mode it is never shown), and it
 // does not turn the finish reason into tool_calls.
-func (e *ChunkEmitter) ToolCallAbandoned(dst []byte, index int) []byte {
+func (e *Emitter) ToolCallAbandoned(dst []byte, index int) []byte {
 	if c := e.call(index); c != nil {
 		c.done = true
 	}
@@ -277,7 +278,7 @@ func (e *ChunkEmitter) ToolCallAbandoned(dst []byte, index int) []byte {
 
 // flushReasoning appends the reasoning_dispatch event for the block that
 // just ended, if any.
-func (e *ChunkEmitter) flushReasoning(dst []byte) []byte {
+func (e *Emitter) flushReasoning(dst []byte) []byte {
 	if !e.cfg.ReasoningDispatch || len(e.reasoning) == 0 {
 		return dst
 	}
@@ -309,7 +310,7 @@ func FinishReasonFor(r protocols.FinishReason, completed int) string {
 // Finish appends the finish chunk (exactly one per choice), the usage chunk
 // when IncludeUsage is set, and `data: [DONE]` unless OmitDone. Calls after
 // Finish append nothing.
-func (e *ChunkEmitter) Finish(dst []byte, reason protocols.FinishReason, usage protocols.Usage) []byte {
+func (e *Emitter) Finish(dst []byte, reason protocols.FinishReason, usage protocols.Usage) []byte {
 	if e.finished {
 		return dst
 	}
@@ -319,7 +320,7 @@ func (e *ChunkEmitter) Finish(dst []byte, reason protocols.FinishReason, usage p
 
 // FinishChoice appends only the finish chunk of this choice (for n > 1
 // streams; one emitter per choice, then Done on one of them).
-func (e *ChunkEmitter) FinishChoice(dst []byte, reason protocols.FinishReason, usage protocols.Usage) []byte {
+func (e *Emitter) FinishChoice(dst []byte, reason protocols.FinishReason, usage protocols.Usage) []byte {
 	if e.finished {
 		return dst
 	}
@@ -341,7 +342,7 @@ func (e *ChunkEmitter) FinishChoice(dst []byte, reason protocols.FinishReason, u
 // Done appends the usage chunk (with IncludeUsage or ContinuousUsage) and
 // `data: [DONE]` (unless OmitDone), using the usage given to Finish,
 // FinishChoice or SetUsage.
-func (e *ChunkEmitter) Done(dst []byte) []byte {
+func (e *Emitter) Done(dst []byte) []byte {
 	if e.cfg.IncludeUsage || e.cfg.ContinuousUsage {
 		dst = append(dst, "data: "...)
 		dst = append(dst, e.head[:e.choice]...)
@@ -350,14 +351,14 @@ func (e *ChunkEmitter) Done(dst []byte) []byte {
 		dst = append(dst, "}\n\n"...)
 	}
 	if !e.cfg.OmitDone {
-		dst = append(dst, protocols.SSEDone...)
+		dst = append(dst, sse.Done...)
 	}
 	return dst
 }
 
 // Fail appends an `event: error` frame carrying message as a server_error
 // and ends the stream (no finish chunk and no [DONE] follow).
-func (e *ChunkEmitter) Fail(dst []byte, message string) []byte {
+func (e *Emitter) Fail(dst []byte, message string) []byte {
 	if e.finished {
 		return dst
 	}
@@ -369,7 +370,7 @@ func (e *ChunkEmitter) Fail(dst []byte, message string) []byte {
 }
 
 // CompletedCalls returns the number of tool calls ended so far.
-func (e *ChunkEmitter) CompletedCalls() int { return e.completed }
+func (e *Emitter) CompletedCalls() int { return e.completed }
 
 // appendUsage writes u as the chat usage object (UsageFrom's shape).
 func appendUsage(dst []byte, u protocols.Usage) []byte {

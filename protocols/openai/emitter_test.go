@@ -8,7 +8,7 @@ import (
 	"github.com/agentwire/agentwire/protocols/openai"
 )
 
-func chunk(cfg openai.ChunkConfig, d openai.Delta, finish string) openai.ChatChunk {
+func chunk(cfg openai.EmitterConfig, d openai.Delta, finish string) openai.ChatChunk {
 	c := openai.ChatChunk{
 		ID: cfg.ID, Object: openai.ObjectChatCompletionChunk, Created: cfg.Created, Model: cfg.Model,
 		Choices: []openai.ChunkChoice{{Index: cfg.ChoiceIndex, Delta: d}},
@@ -24,7 +24,7 @@ func chunk(cfg openai.ChunkConfig, d openai.Delta, finish string) openai.ChatChu
 	return c
 }
 
-func usageChunk(cfg openai.ChunkConfig, u protocols.Usage) openai.ChatChunk {
+func usageChunk(cfg openai.EmitterConfig, u protocols.Usage) openai.ChatChunk {
 	return openai.ChatChunk{
 		ID: cfg.ID, Object: openai.ObjectChatCompletionChunk, Created: cfg.Created, Model: cfg.Model,
 		Choices: []openai.ChunkChoice{}, Usage: protocols.Some(openai.UsageFrom(u)),
@@ -33,8 +33,8 @@ func usageChunk(cfg openai.ChunkConfig, u protocols.Usage) openai.ChatChunk {
 
 func str(s string) protocols.Opt[string] { return protocols.Some(s) }
 
-func TestChunkEmitter(t *testing.T) {
-	base := openai.ChunkConfig{ID: "chatcmpl-abc", Model: "Qwen/Qwen3-32B", Created: 1767225600}
+func TestEmitter(t *testing.T) {
+	base := openai.EmitterConfig{ID: "chatcmpl-abc", Model: "Qwen/Qwen3-32B", Created: 1767225600}
 	withUsage := base
 	withUsage.IncludeUsage = true
 	usage := protocols.Usage{PromptTokens: 120, CompletionTokens: 42, CachedTokens: 96, ReasoningTokens: 30}
@@ -42,7 +42,7 @@ func TestChunkEmitter(t *testing.T) {
 
 	cases := []struct {
 		name  string
-		cfg   openai.ChunkConfig
+		cfg   openai.EmitterConfig
 		steps []Step
 		want  []Want
 	}{
@@ -115,7 +115,7 @@ func TestChunkEmitter(t *testing.T) {
 		},
 		{
 			name: "whole calls with dispatch side channels",
-			cfg: func() openai.ChunkConfig {
+			cfg: func() openai.EmitterConfig {
 				c := base
 				c.WholeCalls, c.ToolCallDispatch, c.ReasoningDispatch = true, true, true
 				return c
@@ -151,7 +151,7 @@ func TestChunkEmitter(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			e := openai.NewChunkEmitter(tc.cfg)
+			e := openai.NewEmitter(tc.cfg)
 			out := Run(e, tc.steps)
 			CheckFrames(t, out, tc.want)
 			// Reset and replay: same bytes.
@@ -163,9 +163,9 @@ func TestChunkEmitter(t *testing.T) {
 	}
 }
 
-func TestChunkEmitterContinuousUsage(t *testing.T) {
-	cfg := openai.ChunkConfig{ID: "chatcmpl-1", Model: "m", Created: 1, ContinuousUsage: true}
-	e := openai.NewChunkEmitter(cfg)
+func TestEmitterContinuousUsage(t *testing.T) {
+	cfg := openai.EmitterConfig{ID: "chatcmpl-1", Model: "m", Created: 1, ContinuousUsage: true}
+	e := openai.NewEmitter(cfg)
 	e.SetUsage(protocols.Usage{PromptTokens: 3, CompletionTokens: 1})
 	out := e.Content(nil, []byte("a"))
 	out = e.Finish(out, protocols.FinishStop, protocols.Usage{PromptTokens: 3, CompletionTokens: 2})
@@ -176,9 +176,9 @@ func TestChunkEmitterContinuousUsage(t *testing.T) {
 	CheckFrames(t, out, []Want{{"", c}, {"", f}, {"", usageChunk(cfg, protocols.Usage{PromptTokens: 3, CompletionTokens: 2})}, {"", "[DONE]"}})
 }
 
-func TestChunkEmitterZeroAllocs(t *testing.T) {
-	cfg := openai.ChunkConfig{ID: "chatcmpl-1", Model: "m", Created: 1, IncludeUsage: true, ToolCallDispatch: true, ReasoningDispatch: true}
-	e := openai.NewChunkEmitter(cfg)
+func TestEmitterZeroAllocs(t *testing.T) {
+	cfg := openai.EmitterConfig{ID: "chatcmpl-1", Model: "m", Created: 1, IncludeUsage: true, ToolCallDispatch: true, ReasoningDispatch: true}
+	e := openai.NewEmitter(cfg)
 	buf := make([]byte, 0, 64<<10)
 	text := []byte("some <text> \"here\"\n")
 	id, name := []byte("call_0123"), []byte("get_weather")

@@ -13,8 +13,8 @@ import (
 // (HTML-sensitive characters and quotes).
 var contentText = []byte(`Use <b>bold</b> & "quotes" here.`)
 
-func BenchmarkChunkEmitterContent(b *testing.B) {
-	e := openai.NewChunkEmitter(openai.ChunkConfig{ID: "chatcmpl-8f3a1c2e9b7d4f60a1b2c3d4e5f60718", Model: "Qwen/Qwen3-32B", Created: 1767225600})
+func BenchmarkEmitterContent(b *testing.B) {
+	e := openai.NewEmitter(openai.EmitterConfig{ID: "chatcmpl-8f3a1c2e9b7d4f60a1b2c3d4e5f60718", Model: "Qwen/Qwen3-32B", Created: 1767225600})
 	buf := e.Content(make([]byte, 0, 1024), contentText) // first chunk carries the role
 	b.SetBytes(int64(len(contentText)))
 	b.ReportAllocs()
@@ -23,16 +23,16 @@ func BenchmarkChunkEmitterContent(b *testing.B) {
 	}
 }
 
-// BenchmarkChunkEmitterArgs streams a token-sized argument fragment.
-func BenchmarkChunkEmitterArgs(b *testing.B) { benchArgs(b, []byte(`{"location": "NY`)) }
+// BenchmarkEmitterArgs streams a token-sized argument fragment.
+func BenchmarkEmitterArgs(b *testing.B) { benchArgs(b, []byte(`{"location": "NY`)) }
 
-// BenchmarkChunkEmitterArgsLarge streams an 88-byte fragment full of escapes.
-func BenchmarkChunkEmitterArgsLarge(b *testing.B) {
+// BenchmarkEmitterArgsLarge streams an 88-byte fragment full of escapes.
+func BenchmarkEmitterArgsLarge(b *testing.B) {
 	benchArgs(b, []byte(`{"path": "main.go", "content": "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n"}`))
 }
 
 func benchArgs(b *testing.B, frag []byte) {
-	e := openai.NewChunkEmitter(openai.ChunkConfig{ID: "chatcmpl-8f3a1c2e9b7d4f60a1b2c3d4e5f60718", Model: "Qwen/Qwen3-32B", Created: 1767225600})
+	e := openai.NewEmitter(openai.EmitterConfig{ID: "chatcmpl-8f3a1c2e9b7d4f60a1b2c3d4e5f60718", Model: "Qwen/Qwen3-32B", Created: 1767225600})
 	buf := e.ToolCallStart(make([]byte, 0, 1024), 0, []byte("call_9b2e"), []byte("write_file"))
 	b.SetBytes(int64(len(frag)))
 	b.ReportAllocs()

@@ -25,10 +25,10 @@ type ErrorObject struct {
 
 // Error types.
 const (
-	ErrTypeInvalidRequest = "invalid_request_error"
-	ErrTypeNotFound       = "not_found_error"
-	ErrTypeServer         = "server_error"
-	ErrTypeNotImplemented = "not_implemented_error"
+	ErrorTypeInvalidRequest = "invalid_request_error"
+	ErrorTypeNotFound       = "not_found_error"
+	ErrorTypeServer         = "server_error"
+	ErrorTypeNotImplemented = "not_implemented_error"
 )
 
 // APIError is an error that carries the HTTP status and body an OpenAI
@@ -45,7 +45,7 @@ func (e *APIError) Error() string {
 // BadRequest returns a 400 invalid_request_error with message.
 func BadRequest(message string) *APIError {
 	message = wire.ClipMessage(message)
-	return &APIError{Status: http.StatusBadRequest, Body: ErrorResponse{Error: ErrorObject{Message: message, Type: ErrTypeInvalidRequest}}}
+	return &APIError{Status: http.StatusBadRequest, Body: ErrorResponse{Error: ErrorObject{Message: message, Type: ErrorTypeInvalidRequest}}}
 }
 
 // UnsupportedParameters returns Dynamo's rejection of unknown request

@@ -10,8 +10,8 @@ import (
 // A parser's events become chat.completion.chunk SSE frames appended to a
 // reused buffer. The finish reason is rewritten to tool_calls because a call
 // completed.
-func ExampleChunkEmitter() {
-	e := openai.NewChunkEmitter(openai.ChunkConfig{ID: "chatcmpl-1", Model: "qwen3", Created: 1767225600, IncludeUsage: true})
+func ExampleEmitter() {
+	e := openai.NewEmitter(openai.EmitterConfig{ID: "chatcmpl-1", Model: "qwen3", Created: 1767225600, IncludeUsage: true})
 	buf := make([]byte, 0, 4096)
 	buf = e.Reasoning(buf, []byte("Need weather."))
 	buf = e.ToolCallStart(buf, 0, []byte("call_1"), []byte("get_weather"))

@@ -52,14 +52,14 @@ func roundTrip(t *testing.T, v any, fresh func() any) {
 	}
 }
 
-// FuzzChunkEmitter feeds arbitrary text through every event kind: the
+// FuzzEmitter feeds arbitrary text through every event kind: the
 // output is always valid SSE with valid JSON chunks, and the concatenated
 // deltas equal the input text.
-func FuzzChunkEmitter(f *testing.F) {
+func FuzzEmitter(f *testing.F) {
 	f.Add([]byte("hello"), []byte("think"), []byte(`{"a":"\u00e9"}`), uint8(3))
 	f.Add([]byte("\xff\xfe<\u2028>"), []byte("\x00\x1f"), []byte(`"`), uint8(0))
 	f.Fuzz(func(t *testing.T, content, reasoning, args []byte, split uint8) {
-		e := openai.NewChunkEmitter(openai.ChunkConfig{ID: "c", Model: "m", IncludeUsage: true, ToolCallDispatch: true, ReasoningDispatch: true})
+		e := openai.NewEmitter(openai.EmitterConfig{ID: "c", Model: "m", IncludeUsage: true, ToolCallDispatch: true, ReasoningDispatch: true})
 		var out []byte
 		n := int(split)%4 + 1
 		for _, piece := range chunks(reasoning, n) {

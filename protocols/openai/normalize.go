@@ -15,7 +15,7 @@ import "github.com/agentwire/agentwire/protocols/internal/jsonx"
 //   - the raw thinking member is then cleared.
 //
 // Values the client already put in chat_template_args are not overwritten.
-// A malformed thinking member is rejected at decode time (ErrThinkingShape).
+// A malformed thinking member is rejected at decode time (MessageThinkingShape).
 func (r *ChatRequest) NormalizeThinking() error {
 	if len(r.ChatTemplateKwargs) > 0 {
 		if r.ChatTemplateArgs == nil {
@@ -46,10 +46,10 @@ func (r *ChatRequest) NormalizeThinking() error {
 		case th.Type == "adaptive":
 			set("thinking_mode", jsonx.AppendString(nil, th.Type))
 		default:
-			return BadRequest(ErrThinkingShape)
+			return BadRequest(MessageThinkingShape)
 		}
 	} else if r.Thinking.IsNull() {
-		return BadRequest(ErrThinkingShape)
+		return BadRequest(MessageThinkingShape)
 	}
 	r.Thinking = Opt[Thinking]{}
 	if e := r.ReasoningEffort; e != "" {

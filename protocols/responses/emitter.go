@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/internal/jsonx"
+	"github.com/agentwire/agentwire/protocols/sse"
 )
 
 // EmitterConfig configures an Emitter for one stream.
@@ -176,7 +177,7 @@ func (e *Emitter) envelope(dst []byte, typ string, r *Response) []byte {
 		typ = EventError
 	}
 	e.seq++
-	return protocols.AppendSSE(dst, typ, b)
+	return sse.AppendEvent(dst, typ, b)
 }
 
 func itoa(n int64) string { return string(jsonx.AppendInt(nil, n)) }
@@ -671,7 +672,7 @@ func (e *Emitter) Finish(dst []byte, reason protocols.FinishReason, usage protoc
 	}
 	dst = e.envelope(dst, typ, &r)
 	if e.cfg.Done {
-		dst = append(dst, protocols.SSEDone...)
+		dst = append(dst, sse.Done...)
 	}
 	return dst
 }
@@ -707,7 +708,7 @@ func (e *Emitter) fail(dst []byte, code, message string) []byte {
 	r.Error = protocols.Some(ErrorObject{Code: code, Message: message})
 	dst = e.envelope(dst, EventFailed, &r)
 	if e.cfg.Done {
-		dst = append(dst, protocols.SSEDone...)
+		dst = append(dst, sse.Done...)
 	}
 	return dst
 }

@@ -1,4 +1,4 @@
-// Package sse reads server-sent event streams (the framing of every
+// Package sse reads and writes server-sent event streams (the framing of every
 // streaming API agentwire speaks): `event:`, `data:` and `id:` fields,
 // comment lines, events ended by a blank line.
 //

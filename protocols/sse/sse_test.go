@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/sse"
 )
 
@@ -65,8 +64,8 @@ func TestReaderLineLimit(t *testing.T) {
 }
 
 func TestAnnotationRoundTrip(t *testing.T) {
-	b := protocols.AppendAnnotation(nil, "request_id", `"req-1"`)
-	b = protocols.AppendSSE(b, "", `{"id":"x"}`)
+	b := sse.AppendAnnotation(nil, "request_id", `"req-1"`)
+	b = sse.AppendEvent(b, "", `{"id":"x"}`)
 	got, err := read(t, string(b), 0)
 	if err != nil {
 		t.Fatal(err)

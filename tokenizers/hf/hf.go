@@ -1,5 +1,3 @@
-//go:build hftokenizers
-
 package hf
 
 import (

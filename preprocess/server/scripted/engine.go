@@ -47,7 +47,7 @@ func NewEngine(recordings map[string]*engine.Recording, perToken time.Duration) 
 		if rec := recordings[name]; rec != nil {
 			return rec, nil
 		}
-		return nil, &engine.Error{Kind: engine.ErrBadRequest, Status: 404, Message: "no recording " + name}
+		return nil, &engine.Error{Kind: engine.ErrorBadRequest, Status: 404, Message: "no recording " + name}
 	}}
 }
 

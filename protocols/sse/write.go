@@ -1,9 +1,10 @@
-package protocols
+package sse
 
-// AppendSSE appends one server-sent event: an `event:` line when event is not
-// empty, one `data:` line, and the blank line that ends the event. data must
-// not contain newlines (compact JSON never does).
-func AppendSSE[S ~string | ~[]byte](dst []byte, event string, data S) []byte {
+// AppendEvent appends one server-sent event: an `event:` line when event is
+// not empty, one `data:` line, and the blank line that ends the event. data
+// must not contain newlines (compact JSON never does). It allocates only when
+// dst must grow.
+func AppendEvent[S ~string | ~[]byte](dst []byte, event string, data S) []byte {
 	if event != "" {
 		dst = append(dst, "event: "...)
 		dst = append(dst, event...)
@@ -14,8 +15,9 @@ func AppendSSE[S ~string | ~[]byte](dst []byte, event string, data S) []byte {
 	return append(dst, '\n', '\n')
 }
 
-// SSEDone is the terminator of an OpenAI-style stream.
-const SSEDone = "data: [DONE]\n\n"
+// Done is the terminator of an OpenAI-style stream (Chat Completions,
+// Completions and, for compatibility, Responses).
+const Done = "data: [DONE]\n\n"
 
 // AppendAnnotation appends a Dynamo annotation event (nvext.annotations):
 // the event name is the annotation name and the JSON value rides in a
