@@ -52,6 +52,10 @@ const (
 	glSkip                  // a malformed block, dropped up to </tool_call>
 )
 
+var glmStateNames = [...]string{"glName", "glKey", "glKV", "glValue", "glPairs", "glSkip"}
+
+func (s glmState) String() string { return enumName(glmStateNames[:], s, "glmState") }
+
 const (
 	glmArgKey = iota
 	glmClose

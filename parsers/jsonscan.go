@@ -43,6 +43,10 @@ const (
 	ssErr                       // syntax error
 )
 
+var scanStateNames = [...]string{"ssValue", "ssObjFirst", "ssObjKey", "ssColon", "ssArrFirst", "ssAfter", "ssStr", "ssStrEsc", "ssStrHex", "ssNumMinus", "ssNumZero", "ssNumInt", "ssNumDot", "ssNumFrac", "ssNumE", "ssNumESign", "ssNumExp", "ssLit", "ssDone", "ssErr"}
+
+func (s scanState) String() string { return enumName(scanStateNames[:], s, "scanState") }
+
 // scanResult is what scan stopped at.
 type scanResult uint8
 
@@ -52,6 +56,10 @@ const (
 	scanCtrl                   // b[n-1] is a raw control character inside a string
 	scanErr                    // syntax error at b[n] (the offending byte, not consumed)
 )
+
+var scanResultNames = [...]string{"scanMore", "scanDone", "scanCtrl", "scanErr"}
+
+func (r scanResult) String() string { return enumName(scanResultNames[:], r, "scanResult") }
 
 // maxJSONDepth bounds nesting (the same limit encoding/json uses), so a
 // stream of '[' cannot grow the stack without bound.
@@ -104,6 +112,10 @@ const (
 	stepAgain             // a number ended before the byte; the byte is examined again in the new state
 	stepErr               // the byte is a syntax error and is not consumed (the state is ssErr)
 )
+
+var stepNames = [...]string{"stepMore", "stepDone", "stepEnd", "stepAgain", "stepErr"}
+
+func (s step) String() string { return enumName(stepNames[:], s, "step") }
 
 // scan consumes bytes of the value from b. See scanResult for the outcome;
 // n is the number of bytes consumed.

@@ -58,6 +58,10 @@ const (
 	l3Skip                // dropping a broken body up to the next opener
 )
 
+var l3StateNames = [...]string{"l3Tag", "l3Body", "l3Gap", "l3Skip"}
+
+func (s l3State) String() string { return enumName(l3StateNames[:], s, "l3State") }
+
 // Opener arguments (shared with default).
 const (
 	l3ArgTag     = 1 // <|python_tag|>

@@ -62,6 +62,10 @@ const (
 	msSkip                    // dropping a broken call
 )
 
+var msStateNames = [...]string{"msStart", "msJSON", "msName", "msID", "msArgsWait", "msArgs", "msEnd", "msSkip"}
+
+func (s msState) String() string { return enumName(msStateNames[:], s, "msState") }
+
 const (
 	mistralOpen   = "[TOOL_CALLS]"
 	mistralArgs   = "[ARGS]"

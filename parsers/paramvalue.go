@@ -57,6 +57,10 @@ const (
 	pvTyped                  // buffering the whole value for conversion at its close
 )
 
+var pvStateNames = [...]string{"pvIdle", "pvString", "pvPending", "pvTyped"}
+
+func (s pvState) String() string { return enumName(pvStateNames[:], s, "pvState") }
+
 // trimRule says how a string value's surrounding whitespace is treated.
 type trimRule uint8
 
@@ -66,6 +70,10 @@ const (
 	trimFull                    // all surrounding whitespace (minimax_m2)
 )
 
+var trimRuleNames = [...]string{"trimNone", "trimFraming", "trimFull"}
+
+func (r trimRule) String() string { return enumName(trimRuleNames[:], r, "trimRule") }
+
 // convRule says how a buffered value becomes JSON.
 type convRule uint8
 
@@ -74,6 +82,10 @@ const (
 	convGLM                  // §5.3 (glm47)
 	convDSML                 // §5.4 string="false" or absent: JSON, else the string
 )
+
+var convRuleNames = [...]string{"convXML", "convGLM", "convDSML"}
+
+func (r convRule) String() string { return enumName(convRuleNames[:], r, "convRule") }
 
 // Entity tables. htmlEntities reproduces Dynamo's plain replacements applied
 // in order (&lt; &gt; &amp; &quot; &#x27; &#39;) in one left-to-right pass:

@@ -27,6 +27,22 @@ const (
 	tOther                       // a type name outside the table: any JSON value (Python literal_eval emulation)
 )
 
+var typeSetNames = [...]string{"tString", "tInteger", "tNumber", "tBoolean", "tObject", "tArray", "tNull", "tOther"}
+
+// String lists the set's members joined by "|" ("none" for the empty set).
+func (t typeSet) String() string {
+	if t == 0 {
+		return "none"
+	}
+	var names []string
+	for i, name := range typeSetNames {
+		if t&(1<<i) != 0 {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, "|")
+}
+
 // paramType is what a parameter's schema says about its values.
 type paramType struct {
 	set  typeSet

@@ -74,6 +74,10 @@ const (
 	tcSkip                 // a malformed function, dropped up to FN-CLOSE, BLOCK-CLOSE or FN-OPEN
 )
 
+var tcStateNames = [...]string{"tcBlock", "tcName", "tcBody", "tcKey", "tcValue", "tcSkip"}
+
+func (s tcState) String() string { return enumName(tcStateNames[:], s, "tcState") }
+
 // Body matcher args.
 const (
 	bodyPar = iota
