@@ -39,8 +39,8 @@ type ReasoningInfo struct {
 }
 
 type toolEntry struct {
-	info ToolInfo
-	new  func(*Parser) toolGrammar
+	info  ToolInfo
+	build func(*Parser) toolGrammar
 }
 
 // toolRegistry maps every registered tool-call parser name (canonical names
@@ -54,13 +54,13 @@ var reasoningRegistry = map[string]*reasoningSpec{}
 
 // registerTool registers a tool-call grammar under names (lower case); the
 // first name is the canonical one.
-func registerTool(info ToolInfo, new func(*Parser) toolGrammar, names ...string) {
+func registerTool(info ToolInfo, build func(*Parser) toolGrammar, names ...string) {
 	info.Grammar = names[0]
 	for _, n := range names {
 		if _, dup := toolRegistry[n]; dup {
 			panic("parsers: tool parser registered twice: " + n)
 		}
-		toolRegistry[n] = toolEntry{info, new}
+		toolRegistry[n] = toolEntry{info, build}
 	}
 }
 
@@ -121,7 +121,7 @@ func lookupTool(name string, p *Parser) (toolGrammar, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w %q for tool calls (known: %s)", ErrUnknownParser, name, strings.Join(ToolParsers(), ", "))
 	}
-	return e.new(p), nil
+	return e.build(p), nil
 }
 
 func lookupReasoning(name string) (*reasoningSpec, error) {
