@@ -8,8 +8,9 @@ package parsers
 // There is no closer: a call ends when its object closes. Two kinds of body:
 //
 //   - Tagged: the JSON value right after <|python_tag|> (after whitespace) is
-//     a call body. A JSON value that is not a call is markup (PARSER_CASES.md
-//     §4.8); a body that breaks mid-way abandons its call and is dropped up
+//     a call body. A JSON value that is not a call is markup (PARSER_CASES.md,
+//     "Markup never reaches content or reasoning"); a body that breaks
+//     mid-way abandons its call and is dropped up
 //     to the next opener (or the end). Text after the tag that does not
 //     start a JSON value ('{' or '[') is content, the tag removed (Llama's
 //     built-in tools, brave_search.call(…)).

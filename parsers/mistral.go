@@ -1,7 +1,7 @@
 package parsers
 
-// mistral is Mistral's tool-call grammar in all its wire forms (PARSER_CASES.md
-// §6.3 and §8.1); production traffic mixes them:
+// mistral is Mistral's tool-call grammar in all its wire forms (PARSER_CASES.md,
+// "Per-parser table"); production traffic mixes them:
 //
 //	pre-v11  "[TOOL_CALLS]" *WS "[" call-object *( "," call-object ) "]" [ "[/TOOL_CALLS]" ]
 //	v11      "[TOOL_CALLS]" NAME "[CALL_ID]" ID "[ARGS]" JSON-object

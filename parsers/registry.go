@@ -48,8 +48,8 @@ type toolEntry struct {
 // grammar. Grammar files register themselves in init.
 var toolRegistry = map[string]toolEntry{}
 
-// reasoningRegistry maps every registered reasoning parser name (PARSER_CASES.md
-// §2.2) to its grammar.
+// reasoningRegistry maps every registered reasoning parser name (PARSER_CASES.md,
+// "Coverage: reasoning families") to its grammar.
 var reasoningRegistry = map[string]*reasoningSpec{}
 
 // registerTool registers a tool-call grammar under names (lower case); the
