@@ -1,0 +1,13 @@
+// Package doccheck holds the repository's documentation checks; it has no
+// code of its own, only tests.
+//
+// The repository explains itself: a comment, a Markdown file or a parser
+// fixture's ref that cites a document names a file that exists in the
+// repository, and a section it cites exists in that document. The citation
+// form is the document's name followed by the section in double quotes —
+// PARSER_CASES.md, "Schema-typed values" — where the section is a heading
+// of the document (a trailing parenthetical may be left out) or the bold
+// lead phrase of one of its paragraphs or list items (PARSER_CASES.md,
+// "Limits"). Bare section numbers (a section sign followed by a number) are
+// not citations a reader can open and are rejected.
+package doccheck
