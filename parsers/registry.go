@@ -13,7 +13,8 @@ var ErrUnknownParser = errors.New("parsers: unknown parser")
 
 // ToolInfo describes a registered tool-call parser: its grammar, markers and
 // the decided outcome for malformed and truncated output (PARSER_CASES.md
-// renders these).
+// renders these). Openers and Closers are the markers the grammar itself
+// recognises; a test holds every registration to that.
 type ToolInfo struct {
 	Name      string   // the registered name looked up
 	Grammar   string   // canonical grammar name (PARSER_CASES.md)
