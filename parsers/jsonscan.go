@@ -128,7 +128,7 @@ func (s *jsonScan) scan(b []byte) (n int, r scanResult) {
 	i := 0
 	for i < len(b) {
 		c := b[i]
-		if s.st <= ssAfter && jsonSpace[c] {
+		if jsonSpace[c] && s.st <= ssAfter {
 			i++
 			continue
 		}
