@@ -36,6 +36,10 @@ func TestCitations(t *testing.T) {
 			t.Errorf("%s:%d: bare section citation %q: cite a document and a heading instead",
 				s.file, s.line, excerpt(s.text, i))
 		}
+		if m := outside.FindString(s.text); m != "" {
+			t.Errorf("%s:%d: %q points outside the repository: write the rule down here and cite that",
+				s.file, s.line, m)
+		}
 		for _, m := range citation.FindAllStringSubmatchIndex(s.text, -1) {
 			name := s.text[m[2]:m[3]]
 			doc, ok := resolve(root, s.file, name)
@@ -68,6 +72,10 @@ func TestCitations(t *testing.T) {
 var citation = regexp.MustCompile(`([A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md)\b(?:(?:'s)?[,:]?\s*\(?\s*("[^"\n]+"(?:(?:,\s*|\s+and\s+|\s+or\s+)"[^"\n]+")*))?`)
 
 var quoted = regexp.MustCompile(`"([^"\n]+)"`)
+
+// outside matches references to the design documents the project was built
+// from, which live outside the repository.
+var outside = regexp.MustCompile(`\b(?:GRAMMARS|GO-STYLE|PREPROCESS|PROTOCOLS|TOKENIZERS)\b|/work/shared|\.\./shared/`)
 
 // resolve finds the cited document: a path relative to the citing file's
 // directory or to the repository root, or a bare name found in the citing
