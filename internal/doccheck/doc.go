@@ -8,6 +8,8 @@
 // PARSER_CASES.md, "Schema-typed values" — where the section is a heading
 // of the document (a trailing parenthetical may be left out) or the bold
 // lead phrase of one of its paragraphs or list items (PARSER_CASES.md,
-// "Limits"). Bare section numbers (a section sign followed by a number) are
-// not citations a reader can open and are rejected.
+// "Limits"). A section sign (a bare section number) is not a citation a
+// reader can open and is rejected, and so are references to the design
+// documents the project was built from, which are not in the repository:
+// their rules are written down here, in PARSER_CASES.md or a package doc.
 package doccheck
