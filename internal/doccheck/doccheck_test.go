@@ -132,8 +132,8 @@ func normalise(s string) string {
 
 // collect gathers the texts to check: the comments of every Go file, every
 // Markdown file, and the ref and description strings of the parser
-// fixtures. Third-party trees (node_modules) and the fuzz corpora are
-// skipped.
+// fixtures. Third-party trees (node_modules) and the fuzz corpora
+// (testdata/fuzz) are skipped.
 func collect(t *testing.T, root string) []source {
 	var out []source
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -142,9 +142,11 @@ func collect(t *testing.T, root string) []source {
 		}
 		rel, _ := filepath.Rel(root, path)
 		if d.IsDir() {
-			switch d.Name() {
-			case ".git", "node_modules", "fuzz":
+			switch {
+			case d.Name() == ".git", d.Name() == "node_modules":
 				return filepath.SkipDir
+			case d.Name() == "fuzz" && filepath.Base(filepath.Dir(path)) == "testdata":
+				return filepath.SkipDir // fuzz corpora
 			}
 			if rel == filepath.Join("internal", "doccheck") {
 				return filepath.SkipDir // its comments show the citation form
