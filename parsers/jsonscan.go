@@ -124,8 +124,22 @@ func (s step) String() string { return enumName(stepNames[:], s, "step") }
 // and says what it did (step). Two things stay in the loop because they are
 // the hot paths: whitespace between tokens (every state up to ssAfter skips
 // it) and the run of ordinary bytes inside a string, whose end strEnd takes.
+// The string run is also tried once before the loop: the common call while
+// streaming is a piece of a long string value, and it then returns without
+// entering the dispatch.
 func (s *jsonScan) scan(b []byte) (n int, r scanResult) {
 	i := 0
+	if s.st == ssStr {
+		for i < len(b) && !strStop[b[i]] {
+			i++
+		}
+		if i == len(b) {
+			return i, scanMore
+		}
+		if i++; s.strEnd(b[i-1]) {
+			return i, s.strResult()
+		}
+	}
 	for i < len(b) {
 		c := b[i]
 		if jsonSpace[c] && s.st <= ssAfter {
