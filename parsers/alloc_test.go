@@ -2,10 +2,10 @@ package parsers
 
 import "testing"
 
-// TestFeedAllocs asserts DESIGN.md invariant 7: after warm-up, a reused
-// Parser allocates nothing while it streams content, reasoning and argument
-// bytes (including call starts with minted ids, whitespace after calls and
-// held marker prefixes), in any chunk size.
+// TestFeedAllocs asserts the package documentation's allocation promise:
+// after warm-up, a reused Parser allocates nothing while it streams content,
+// reasoning and argument bytes (including call starts with minted ids,
+// whitespace after calls and held marker prefixes), in any chunk size.
 func TestFeedAllocs(t *testing.T) {
 	outputs := map[string]string{
 		"content":   benchOutput("content", 2<<10) + " a <b> c </tool_ d <thi",
@@ -52,7 +52,7 @@ func countEnds(evs []Event) int {
 // bytes, and the whole output.
 func chunkSizes(out string) []int { return []int{1, 4, 64, len(out)} }
 
-// checkFeedAllocs asserts DESIGN.md invariant 7 for one Config: after
+// checkFeedAllocs asserts the allocation promise for one Config: after
 // warm-up, a reused Parser allocates nothing streaming out in any of
 // chunkSizes.
 func checkFeedAllocs(t *testing.T, label string, cfg Config, out string) {

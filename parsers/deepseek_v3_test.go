@@ -35,7 +35,7 @@ func FuzzDeepSeekV3(f *testing.F) {
 }
 
 // TestDeepSeekV3Allocs: after warm-up, streaming DeepSeek calls allocates
-// nothing (DESIGN.md invariant 7).
+// nothing (the package documentation's allocation promise).
 func TestDeepSeekV3Allocs(t *testing.T) {
 	for _, v3 := range []bool{true, false} {
 		name := map[bool]string{true: "deepseek_v3", false: "deepseek_v3_1"}[v3]

@@ -29,7 +29,7 @@ type fixtureFile struct {
 // make of it.
 type fixtureCase struct {
 	Name        string          `json:"name"`
-	Case        string          `json:"case"` // CASES.md id, e.g. TOOLCALLING.batch.5.d
+	Case        string          `json:"case"` // case id (PARSER_CASES.md, "The taxonomy, in short"), e.g. TOOLCALLING.batch.5.d
 	Ref         string          `json:"ref,omitempty"`
 	Input       string          `json:"input"`
 	Chunks      []string        `json:"chunks,omitempty"` // the input as captured deltas (must join to Input)

@@ -11,7 +11,8 @@ import "bytes"
 // trimmed; the call starts once it is complete and, when the request
 // declares tools, only if it names one of them exactly — an undeclared name
 // is not a call and the block is dropped (the documented exception to
-// emitting unknown tools, §1 goal 7). Values follow §5.3. A repeated key is
+// emitting unknown tools). Values follow PARSER_CASES.md, "GLM-4.7 values".
+// A repeated key is
 // emitted again (decoders keep the last value, as Dynamo does). There is no
 // recovery at the end of the stream: a block without </tool_call> is
 // abandoned. A bare body (NAME<arg_key>… without <tool_call>) is a
@@ -51,6 +52,10 @@ const (
 	glPairs                 // after a value: whitespace until <arg_key> or </tool_call>
 	glSkip                  // a malformed block, dropped up to </tool_call>
 )
+
+var glmStateNames = [...]string{"glName", "glKey", "glKV", "glValue", "glPairs", "glSkip"}
+
+func (s glmState) String() string { return enumName(glmStateNames[:], s, "glmState") }
 
 const (
 	glmArgKey = iota
@@ -321,7 +326,7 @@ func (g *glm47) nameDone() {
 	var known bool
 	g.tool, known = g.schema.tool(name)
 	if g.schema.declared && !known {
-		g.drop = true // §6.9: an undeclared tool is not a call
+		g.drop = true // an undeclared tool is not a call (PARSER_CASES.md, "GLM-4.7 values")
 		return
 	}
 	g.out.startCall(name, nil)

@@ -12,10 +12,10 @@ package parsers
 // and everything up to the closer is dropped — or up to a new opener, which
 // starts a new block. Orphan closers in content are removed.
 type hermes struct {
-	open_, close_ string
-	body          jsonCalls
-	skip          matcher // closer and opener, while dropping a broken block
-	skipping      bool
+	openTag, closeTag string
+	body              jsonCalls
+	skip              matcher // closer and opener, while dropping a broken block
+	skipping          bool
 }
 
 func init() {
@@ -42,7 +42,7 @@ func newHermes(p *Parser) toolGrammar {
 // newWrappedJSON builds a JSON-in-wrapper grammar; hermes, nemotron_deci and
 // jamba differ only in their tags and body shapes.
 func newWrappedJSON(p *Parser, open, close string, object, array bool) *hermes {
-	h := &hermes{open_: open, close_: close}
+	h := &hermes{openTag: open, closeTag: close}
 	h.body = jsonCalls{
 		out:         &p.out,
 		limit:       p.limit,
@@ -55,7 +55,7 @@ func newWrappedJSON(p *Parser, open, close string, object, array bool) *hermes {
 }
 
 func (h *hermes) textMarkers() []marker {
-	return []marker{{text: h.open_, act: actToolOpen}, {text: h.close_, act: actToolClose}}
+	return []marker{{text: h.openTag, act: actToolOpen}, {text: h.closeTag, act: actToolClose}}
 }
 
 func (h *hermes) open(int) {

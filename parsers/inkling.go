@@ -31,14 +31,14 @@ type inklingState uint8
 
 const (
 	ikStart    inklingState = iota // start of a block: a bare NAME header may follow
-	ikText_                        // visible text (content)
+	ikVisible                      // visible text (content)
 	ikThink                        // reasoning
 	ikTool                         // tool block body: the JSON call object
 	ikToolPost                     // after the tool body (or a broken one), up to the block end
 	ikDropBody                     // placeholder block, up to the block end
 )
 
-var inklingStateNames = [...]string{"ikStart", "ikText", "ikThink", "ikTool", "ikToolPost", "ikDropBody"}
+var inklingStateNames = [...]string{"ikStart", "ikVisible", "ikThink", "ikTool", "ikToolPost", "ikDropBody"}
 
 func (s inklingState) String() string { return enumName(inklingStateNames[:], s, "inklingState") }
 
@@ -227,7 +227,7 @@ func (k *inkling) scanStart(b []byte, final bool) (int, bool) {
 	}
 	// Text: the held bytes were not a header.
 	k.releaseName()
-	k.st = ikText_
+	k.st = ikVisible
 	return i, false
 }
 
@@ -262,7 +262,7 @@ func (k *inkling) text(b []byte) {
 		return
 	}
 	switch k.st {
-	case ikText_:
+	case ikVisible:
 		k.p.emitContent(b)
 	case ikThink:
 		k.p.emitReasoning(b)
@@ -282,7 +282,7 @@ func (k *inkling) marker(mk *marker) {
 	case ikkThinking:
 		k.st = ikThink
 	case ikkText:
-		k.st = ikText_
+		k.st = ikVisible
 	case ikkDrop:
 		k.st = ikDropBody
 	case ikkInvoke:

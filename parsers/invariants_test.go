@@ -14,8 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestInvariants is the one runner that applies DESIGN.md's invariants to
-// every fixture case of every registered parser:
+// TestInvariants is the one runner that applies the guarantees of the
+// package documentation to every fixture case of every registered parser:
 //
 //   - the buffered result equals the case's expectation;
 //   - the event stream (adjacent text merged) is identical fed whole, byte by

@@ -23,6 +23,10 @@ const (
 	argsBad                    // b[n] is not valid here (not consumed)
 )
 
+var argsResultNames = [...]string{"argsMore", "argsDone", "argsBad"}
+
+func (r argsResult) String() string { return enumName(argsResultNames[:], r, "argsResult") }
+
 func (a *jsonArgs) begin() {
 	a.vs.reset()
 	a.started = false

@@ -88,6 +88,10 @@ const (
 	jcErr                     // syntax error: the body is broken
 )
 
+var jcStateNames = [...]string{"jcBody", "jcArrFirst", "jcArrElem", "jcArrAfter", "jcSkipElem", "jcObjFirst", "jcObjKey", "jcKey", "jcKeyEsc", "jcColon", "jcValue", "jcName", "jcArgs", "jcArgsStr", "jcID", "jcSkip", "jcObjAfter", "jcDone", "jcErr"}
+
+func (s jcState) String() string { return enumName(jcStateNames[:], s, "jcState") }
+
 type keyKind uint8
 
 const (
@@ -97,6 +101,10 @@ const (
 	kID
 )
 
+var keyKindNames = [...]string{"kOther", "kName", "kArgs", "kID"}
+
+func (k keyKind) String() string { return enumName(keyKindNames[:], k, "keyKind") }
+
 // jcResult is what feed stopped at.
 type jcResult uint8
 
@@ -105,6 +113,10 @@ const (
 	jcEnd                  // body complete after n bytes
 	jcBad                  // syntax error after n bytes; open call abandoned
 )
+
+var jcResultNames = [...]string{"jcMore", "jcEnd", "jcBad"}
+
+func (r jcResult) String() string { return enumName(jcResultNames[:], r, "jcResult") }
 
 func (j *jsonCalls) begin() {
 	j.st = jcBody

@@ -8,8 +8,9 @@ package parsers
 // There is no closer: a call ends when its object closes. Two kinds of body:
 //
 //   - Tagged: the JSON value right after <|python_tag|> (after whitespace) is
-//     a call body. A JSON value that is not a call is markup (PARSER_CASES.md
-//     §4.8); a body that breaks mid-way abandons its call and is dropped up
+//     a call body. A JSON value that is not a call is markup (PARSER_CASES.md,
+//     "Markup never reaches content or reasoning"); a body that breaks
+//     mid-way abandons its call and is dropped up
 //     to the next opener (or the end). Text after the tag that does not
 //     start a JSON value ('{' or '[') is content, the tag removed (Llama's
 //     built-in tools, brave_search.call(…)).
@@ -57,6 +58,10 @@ const (
 	l3Gap                 // after a body: ';' and whitespace, then another call or not
 	l3Skip                // dropping a broken body up to the next opener
 )
+
+var l3StateNames = [...]string{"l3Tag", "l3Body", "l3Gap", "l3Skip"}
+
+func (s l3State) String() string { return enumName(l3StateNames[:], s, "l3State") }
 
 // Opener arguments (shared with default).
 const (

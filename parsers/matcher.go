@@ -16,6 +16,10 @@ const (
 	actClose              // grammar-internal: a closer
 )
 
+var actionNames = [...]string{"actNone", "actReasonStart", "actReasonEnd", "actToolStart", "actToolOpen", "actToolClose", "actOpen", "actClose"}
+
+func (a action) String() string { return enumName(actionNames[:], a, "action") }
+
 // marker is one byte string a state recognises.
 type marker struct {
 	text    string

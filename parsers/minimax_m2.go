@@ -9,7 +9,8 @@ package parsers
 //	</minimax:tool_call>
 //
 // Strict: </parameter> ends a value (</invoke> inside one is text) and
-// </invoke> ends a call; both are required (MiniMax's spec, §1 goal 5).
+// </invoke> ends a call; both are required (MiniMax's format requires the
+// fence; PARSER_CASES.md, "Recover only what is provably complete").
 // Values are typed from the schema; string values are fully trimmed.
 // A bare <invoke name=…> without the wrapper is a call.
 var minimaxM2Spec = tagSpec{

@@ -497,7 +497,7 @@ func m3Schemas(tools []Tool) map[string]*m3Tool {
 			if props, ok := obj["properties"].(map[string]any); ok {
 				mt.props = props
 			} else {
-				mt.props = obj // §5.2 step 3: parameters itself as the property map
+				mt.props = obj // no properties: parameters itself is the property map
 			}
 		}
 		idx[t.Name] = mt
@@ -539,8 +539,8 @@ func m3Deref(root, node any) any {
 }
 
 // m3Types returns the set of types a schema node admits: type (string or
-// array of strings, names as in §5.2's table), nullable, enum values, and
-// the union of anyOf/oneOf/allOf branches.
+// array of strings, names as in PARSER_CASES.md, "Schema-typed values"),
+// nullable, enum values, and the union of anyOf/oneOf/allOf branches.
 func m3Types(root, node any, depth int) (set uint8, constrained bool) {
 	if depth > m3MaxDepth {
 		return 0, false
@@ -580,7 +580,8 @@ func m3Types(root, node any, depth int) (set uint8, constrained bool) {
 	return set, set != 0
 }
 
-// m3TypeName maps a schema type name to its type bit (§5.2's table).
+// m3TypeName maps a schema type name to its type bit (the table of
+// PARSER_CASES.md, "Schema-typed values").
 func m3TypeName(s string) uint8 {
 	low := strings.ToLower(s) // no allocation for lower-case names
 	switch low {
@@ -956,10 +957,11 @@ func m3AppendInt(dst, t []byte) []byte {
 	return append(dst, t...)
 }
 
-// m3Entities is §5.2's entity table as an equivalent single left-to-right
-// pass: plain replacement of &lt; &gt; &amp; &quot; &#x27; &#39; in that
-// order decodes &amp;quot; (and &amp;#x27;, &amp;#39;) fully, and
-// &amp;lt; / &amp;gt; only to &lt; / &gt;.
+// m3Entities is the entity rule of PARSER_CASES.md, "Schema-typed values",
+// as an equivalent single left-to-right pass: plain replacement of &lt;
+// &gt; &amp; &quot; &#x27; &#39; in that order decodes &amp;quot; (and
+// &amp;#x27;, &amp;#39;) fully, and &amp;lt; / &amp;gt; only to &lt; /
+// &gt;.
 var m3Entities = [...]struct {
 	from string
 	to   byte

@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// TestMinimaxM3Entities checks the single-pass entity decoder against §5.2's
-// definition (plain replacement of &lt; &gt; &amp; &quot; &#x27; &#39;, in
-// that order) on random strings over an entity-heavy alphabet.
+// TestMinimaxM3Entities checks the single-pass entity decoder against the
+// entity rule of PARSER_CASES.md, "Schema-typed values" (plain replacement
+// of &lt; &gt; &amp; &quot; &#x27; &#39;, in that order) on random strings
+// over an entity-heavy alphabet.
 func TestMinimaxM3Entities(t *testing.T) {
 	seq := func(s string) string {
 		for _, r := range [][2]string{{"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}, {"&quot;", "\""}, {"&#x27;", "'"}, {"&#39;", "'"}} {

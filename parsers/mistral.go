@@ -1,7 +1,7 @@
 package parsers
 
-// mistral is Mistral's tool-call grammar in all its wire forms (PARSER_CASES.md
-// §6.3 and §8.1); production traffic mixes them:
+// mistral is Mistral's tool-call grammar in all its wire forms (PARSER_CASES.md,
+// "Per-parser table"); production traffic mixes them:
 //
 //	pre-v11  "[TOOL_CALLS]" *WS "[" call-object *( "," call-object ) "]" [ "[/TOOL_CALLS]" ]
 //	v11      "[TOOL_CALLS]" NAME "[CALL_ID]" ID "[ARGS]" JSON-object
@@ -61,6 +61,10 @@ const (
 	msEnd                     // after a call: an optional "</s>"
 	msSkip                    // dropping a broken call
 )
+
+var msStateNames = [...]string{"msStart", "msJSON", "msName", "msID", "msArgsWait", "msArgs", "msEnd", "msSkip"}
+
+func (s msState) String() string { return enumName(msStateNames[:], s, "msState") }
 
 const (
 	mistralOpen   = "[TOOL_CALLS]"

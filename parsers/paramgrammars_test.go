@@ -87,7 +87,8 @@ func paramContent(size int) string {
 	return strings.Repeat(line, size/len(line)+1)[:size]
 }
 
-// TestParamStreaming pins PARSER_CASES.md / §9.4: a large string value is
+// TestParamStreaming pins PARSER_CASES.md, "A call starts when its name is
+// complete": a large string value is
 // streamed while it is generated (never buffered until its close tag),
 // typed values come whole at their close, and the fragments concatenate to
 // the buffered result.

@@ -8,8 +8,8 @@ import "bytes"
 //
 //   - XML-style values have no escaping: the first close tag ends the value;
 //     every other marker inside it is text;
-//   - entities are decoded first where the family does it (§5.2 step 1,
-//     §5.3);
+//   - entities are decoded first where the family does it (PARSER_CASES.md,
+//     "Schema-typed values" and "GLM-4.7 values");
 //   - a value typed as a string streams as it arrives, as a JSON string,
 //     holding back only what may still turn out to be framing: a possible
 //     close tag or entity (held by the driver, a few bytes), one trailing
@@ -57,6 +57,10 @@ const (
 	pvTyped                  // buffering the whole value for conversion at its close
 )
 
+var pvStateNames = [...]string{"pvIdle", "pvString", "pvPending", "pvTyped"}
+
+func (s pvState) String() string { return enumName(pvStateNames[:], s, "pvState") }
+
 // trimRule says how a string value's surrounding whitespace is treated.
 type trimRule uint8
 
@@ -66,14 +70,22 @@ const (
 	trimFull                    // all surrounding whitespace (minimax_m2)
 )
 
+var trimRuleNames = [...]string{"trimNone", "trimFraming", "trimFull"}
+
+func (r trimRule) String() string { return enumName(trimRuleNames[:], r, "trimRule") }
+
 // convRule says how a buffered value becomes JSON.
 type convRule uint8
 
 const (
-	convXML  convRule = iota // §5.2 with the library's changes (qwen3_coder, minimax_m2)
-	convGLM                  // §5.3 (glm47)
-	convDSML                 // §5.4 string="false" or absent: JSON, else the string
+	convXML  convRule = iota // PARSER_CASES.md, "Schema-typed values" (qwen3_coder, minimax_m2)
+	convGLM                  // PARSER_CASES.md, "GLM-4.7 values" (glm47)
+	convDSML                 // PARSER_CASES.md, "DSML values": string="false" or absent: JSON, else the string
 )
+
+var convRuleNames = [...]string{"convXML", "convGLM", "convDSML"}
+
+func (r convRule) String() string { return enumName(convRuleNames[:], r, "convRule") }
 
 // Entity tables. htmlEntities reproduces Dynamo's plain replacements applied
 // in order (&lt; &gt; &amp; &quot; &#x27; &#39;) in one left-to-right pass:
@@ -127,7 +139,7 @@ func (v *paramValue) begin(t paramType, verbatim, drop bool) {
 	case v.conv == convDSML:
 		v.st = pvTyped
 	case v.conv == convGLM && t.free:
-		// §5.3: no type means JSON-looking text is JSON, anything else the
+		// GLM-4.7: no type means JSON-looking text is JSON, anything else the
 		// raw string; null is admitted (no constraint).
 		v.st, v.jsonOK = pvPending, true
 	case v.conv == convGLM && t.set&tString != 0, v.conv == convXML && t.stringOK():
@@ -522,7 +534,7 @@ func (v *paramValue) convert(dst []byte) []byte {
 	var ok bool
 	switch v.conv {
 	case convDSML:
-		// §5.4: JSON (trimmed, lexically compacted), else the string as
+		// DSML: JSON (trimmed, lexically compacted), else the string as
 		// written.
 		if dst, ok = appendCompactJSON(dst, t, 0, &v.scan); ok {
 			return dst
@@ -560,7 +572,7 @@ func (v *paramValue) convert(dst []byte) []byte {
 		}
 		return appendJSONString(dst, raw) // the raw value, untrimmed
 	}
-	// convXML (§5.2 with the library's changes): integer → number →
+	// convXML (PARSER_CASES.md, "Schema-typed values"): integer → number →
 	// boolean → object/array, the first the value satisfies.
 	if set&tNull != 0 && isNullWord(t) {
 		return append(dst, "null"...)

@@ -61,6 +61,10 @@ const (
 	blockText                    // the block ended after n bytes; text follows (no call group)
 )
 
+var blockStatusNames = [...]string{"blockMore", "blockHold", "blockDone", "blockText"}
+
+func (s blockStatus) String() string { return enumName(blockStatusNames[:], s, "blockStatus") }
+
 // mode is where the Parser is in the output.
 type mode uint8
 

@@ -32,6 +32,10 @@ const (
 	phSkip                // dropping a broken body
 )
 
+var phStateNames = [...]string{"phWord", "phBody", "phSkip"}
+
+func (s phState) String() string { return enumName(phStateNames[:], s, "phState") }
+
 const phi4Word = "functools"
 
 func init() {

@@ -13,7 +13,8 @@ var ErrUnknownParser = errors.New("parsers: unknown parser")
 
 // ToolInfo describes a registered tool-call parser: its grammar, markers and
 // the decided outcome for malformed and truncated output (PARSER_CASES.md
-// renders these).
+// renders these). Openers and Closers are the markers the grammar itself
+// recognises; a test holds every registration to that.
 type ToolInfo struct {
 	Name      string   // the registered name looked up
 	Grammar   string   // canonical grammar name (PARSER_CASES.md)
@@ -39,8 +40,8 @@ type ReasoningInfo struct {
 }
 
 type toolEntry struct {
-	info ToolInfo
-	new  func(*Parser) toolGrammar
+	info  ToolInfo
+	build func(*Parser) toolGrammar
 }
 
 // toolRegistry maps every registered tool-call parser name (canonical names
@@ -48,19 +49,19 @@ type toolEntry struct {
 // grammar. Grammar files register themselves in init.
 var toolRegistry = map[string]toolEntry{}
 
-// reasoningRegistry maps every registered reasoning parser name (PARSER_CASES.md
-// §2.2) to its grammar.
+// reasoningRegistry maps every registered reasoning parser name (PARSER_CASES.md,
+// "Coverage: reasoning families") to its grammar.
 var reasoningRegistry = map[string]*reasoningSpec{}
 
 // registerTool registers a tool-call grammar under names (lower case); the
 // first name is the canonical one.
-func registerTool(info ToolInfo, new func(*Parser) toolGrammar, names ...string) {
+func registerTool(info ToolInfo, build func(*Parser) toolGrammar, names ...string) {
 	info.Grammar = names[0]
 	for _, n := range names {
 		if _, dup := toolRegistry[n]; dup {
 			panic("parsers: tool parser registered twice: " + n)
 		}
-		toolRegistry[n] = toolEntry{info, new}
+		toolRegistry[n] = toolEntry{info, build}
 	}
 }
 
@@ -121,7 +122,7 @@ func lookupTool(name string, p *Parser) (toolGrammar, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w %q for tool calls (known: %s)", ErrUnknownParser, name, strings.Join(ToolParsers(), ", "))
 	}
-	return e.new(p), nil
+	return e.build(p), nil
 }
 
 func lookupReasoning(name string) (*reasoningSpec, error) {

@@ -27,6 +27,22 @@ const (
 	tOther                       // a type name outside the table: any JSON value (Python literal_eval emulation)
 )
 
+var typeSetNames = [...]string{"tString", "tInteger", "tNumber", "tBoolean", "tObject", "tArray", "tNull", "tOther"}
+
+// String lists the set's members joined by "|" ("none" for the empty set).
+func (t typeSet) String() string {
+	if t == 0 {
+		return "none"
+	}
+	var names []string
+	for i, name := range typeSetNames {
+		if t&(1<<i) != 0 {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, "|")
+}
+
 // paramType is what a parameter's schema says about its values.
 type paramType struct {
 	set  typeSet
@@ -34,12 +50,13 @@ type paramType struct {
 }
 
 // nullOK reports whether the schema permits JSON null (PARSER_CASES.md,
-// "null": a type that is or includes null, nullable, a branch that permits
-// it, or no constraint at all).
+// "Schema-typed values": a type that is or includes null, nullable, a branch
+// that permits it, or no constraint at all).
 func (t paramType) nullOK() bool { return t.free || t.set&tNull != 0 }
 
-// stringOK reports whether the value is a string under §5.2's "prefer string
-// in unions" rule (no constraint counts as string).
+// stringOK reports whether the value is a string under the "the string
+// wins" rule of PARSER_CASES.md, "Schema-typed values" (no constraint counts
+// as string).
 func (t paramType) stringOK() bool { return t.free || t.set&tString != 0 }
 
 // schemaIndex is the tools' parameter types, built once at New.
@@ -71,8 +88,8 @@ func (x *schemaIndex) tool(name []byte) (toolSchema, bool) {
 	return m, ok
 }
 
-// Bounds of schema resolution (PARSER_CASES.md: "bounded: 16
-// reference hops, a node budget").
+// Bounds of schema resolution (PARSER_CASES.md, "Schema-typed values": at
+// most 16 reference hops and a bounded number of schema nodes).
 const (
 	maxRefHops   = 16
 	schemaBudget = 4096 // schema nodes visited per parameter
@@ -196,8 +213,8 @@ func resolveType(root, node any, hops int, budget *int) paramType {
 	return t
 }
 
-// typeByName maps a schema type name (PARSER_CASES.md table, lower-cased)
-// to its type.
+// typeByName maps a schema type name to its type (the table of
+// PARSER_CASES.md, "Schema-typed values"; case-insensitive).
 func typeByName(s string) typeSet {
 	s = strings.ToLower(strings.TrimSpace(s))
 	switch s {
@@ -298,8 +315,8 @@ func isIntLiteral(b []byte) bool {
 }
 
 // appendInteger appends the integer literal v (any length), normalised to a
-// JSON number: no '+', no leading zeros (PARSER_CASES.md, "integers keep
-// arbitrary precision").
+// JSON number: no '+', no leading zeros (PARSER_CASES.md, "Schema-typed
+// values": an integer keeps any length).
 func appendInteger(dst, v []byte) ([]byte, bool) {
 	if !isIntLiteral(v) {
 		return dst, false

@@ -58,6 +58,10 @@ const (
 	styleKimi                 // ID<sep>{json}
 )
 
+var secStyleNames = [...]string{"styleV31", "styleV3", "styleKimi"}
+
+func (s secStyle) String() string { return enumName(secStyleNames[:], s, "secStyle") }
+
 // scState is where sectionCalls is inside a block.
 type scState uint8
 

@@ -74,6 +74,10 @@ const (
 	tcSkip                 // a malformed function, dropped up to FN-CLOSE, BLOCK-CLOSE or FN-OPEN
 )
 
+var tcStateNames = [...]string{"tcBlock", "tcName", "tcBody", "tcKey", "tcValue", "tcSkip"}
+
+func (s tcState) String() string { return enumName(tcStateNames[:], s, "tcState") }
+
 // Body matcher args.
 const (
 	bodyPar = iota
@@ -306,8 +310,9 @@ func (g *tagCalls) malformed() {
 }
 
 func (g *tagCalls) finish() {
-	// End of stream inside a function: it can never complete (§6.7: even
-	// if its last parameter closed, more could have followed).
+	// End of stream inside a function: it can never complete (even if its
+	// last parameter closed, more could have followed; PARSER_CASES.md,
+	// "Per-parser table").
 	g.abandon()
 	g.st = tcBlock
 }
@@ -331,8 +336,9 @@ func splitAttrs(a []byte) (name, rest []byte) {
 	return a, nil
 }
 
-// stringAttr reports whether DSML attributes say string="true" (§5.4;
-// string="false" or no attribute: the value is JSON).
+// stringAttr reports whether DSML attributes say string="true"
+// (PARSER_CASES.md, "DSML values"; string="false" or no attribute: the value
+// is JSON).
 func stringAttr(rest []byte) bool {
 	i := bytes.Index(rest, []byte("string="))
 	if i < 0 {

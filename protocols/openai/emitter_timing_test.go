@@ -9,7 +9,7 @@ import (
 	"github.com/agentwire/agentwire/protocols/openai"
 )
 
-// contentText is the content delta of GO-STYLE's "content chunk" input
+// contentText is the content delta of the "content chunk" benchmark input
 // (HTML-sensitive characters and quotes).
 var contentText = []byte(`Use <b>bold</b> & "quotes" here.`)
 
