@@ -36,7 +36,7 @@ type Chat struct {
 func NewChat(cfg ChatConfig) *Chat {
 	e := &Chat{c: newClient(cfg.Config, ""), strict: cfg.Strict}
 	e.c.url = openAIBase(cfg.BaseURL) + "/chat/completions"
-	e.pool.new = func() decoder { return &chatDecoder{} }
+	e.pool.newDecoder = func() decoder { return &chatDecoder{} }
 	return e
 }
 

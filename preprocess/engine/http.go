@@ -430,14 +430,14 @@ func (s *httpStream) Close() error {
 // buffers) across requests of one adapter.
 type streamPool struct {
 	p   sync.Pool
-	new func() decoder
+	newDecoder func() decoder
 }
 
 func (p *streamPool) get() *httpStream {
 	if s, ok := p.p.Get().(*httpStream); ok {
 		return s
 	}
-	s := &httpStream{dec: p.new()}
+	s := &httpStream{dec: p.newDecoder()}
 	s.put = p.putStream
 	return s
 }

@@ -45,7 +45,7 @@ func NewSGLang(cfg SGLangConfig) *SGLang {
 	e := &SGLang{c: newClient(cfg.Config, "")}
 	e.c.url = base + "/generate"
 	incremental, idsOnly := cfg.IncrementalText, cfg.TokenIDsOnly
-	e.pool.new = func() decoder { return &sglangDecoder{incrementalText: incremental, idsOnly: idsOnly} }
+	e.pool.newDecoder = func() decoder { return &sglangDecoder{incrementalText: incremental, idsOnly: idsOnly} }
 	return e
 }
 

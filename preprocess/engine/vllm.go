@@ -52,7 +52,7 @@ func newCompletions(cfg Config, o completionsOptions) *Completions {
 	e := &Completions{c: newClient(cfg, ""), opts: o}
 	e.c.url = openAIBase(cfg.BaseURL) + "/completions"
 	idsOnly := o.idsOnly
-	e.pool.new = func() decoder { return &completionsDecoder{stopField: stopField, idsOnly: idsOnly} }
+	e.pool.newDecoder = func() decoder { return &completionsDecoder{stopField: stopField, idsOnly: idsOnly} }
 	return e
 }
 
