@@ -429,7 +429,7 @@ func (s *httpStream) Close() error {
 // streamPool recycles httpStreams (their read buffers, parser and output
 // buffers) across requests of one adapter.
 type streamPool struct {
-	p   sync.Pool
+	p          sync.Pool
 	newDecoder func() decoder
 }
 
