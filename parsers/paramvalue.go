@@ -29,6 +29,10 @@ type paramValue struct {
 	ents  *matcher // entity table (arg = decoded byte); nil: no decoding
 	trim  trimRule // how string values are trimmed
 	conv  convRule // how typed values are converted
+	// rawTyped: typed values are buffered as written (entities not
+	// decoded) and converted by the grammar (minimax_m3's nested elements,
+	// whose leaves it converts with appendScalar).
+	rawTyped bool
 
 	// per value
 	st     pvState
@@ -75,7 +79,10 @@ const (
 	convDSML                 // §5.4 string="false" or absent: JSON, else the string
 )
 
-// Entity tables. htmlEntities reproduces Dynamo's plain replacements applied
+// Entity tables: the one entity decoder is a table of entities (marker
+// text, decoded byte as arg) read left to right, longest match first —
+// streaming in paramValue.text, whole values with appendDecoded.
+// htmlEntities reproduces Dynamo's plain replacements applied
 // in order (&lt; &gt; &amp; &quot; &#x27; &#39;) in one left-to-right pass:
 // because &amp; is replaced before the last three, "&amp;quot;" decodes
 // twice (to "), while "&amp;lt;" decodes once (to &lt;).
@@ -98,7 +105,33 @@ var (
 		marker{text: "&quot;", arg: '"'},
 		marker{text: "&apos;", arg: '\''},
 	)
+	// xtmlAttrEntities are the escapes of Kimi K3 attribute values: &quot;
+	// and &amp; (so an encoded "&amp;quot;" is "&quot;").
+	xtmlAttrEntities = newMatcher(
+		marker{text: "&quot;", arg: '"'},
+		marker{text: "&amp;", arg: '&'},
+	)
 )
+
+// appendDecoded appends v with the entities of table ents decoded; v is
+// complete (a prefix of an entity at its end is text).
+func appendDecoded(dst, v []byte, ents *matcher) []byte {
+	for {
+		j := bytes.IndexByte(v, '&')
+		if j < 0 {
+			return append(dst, v...)
+		}
+		dst = append(dst, v[:j]...)
+		v = v[j:]
+		if mi, _ := ents.at(v, true); mi >= 0 {
+			dst = append(dst, byte(ents.ms[mi].arg))
+			v = v[len(ents.ms[mi].text):]
+		} else {
+			dst = append(dst, '&')
+			v = v[1:]
+		}
+	}
+}
 
 // byteTab holds every byte value, so a decoded entity can be passed on as a
 // slice that stays valid forever.
@@ -124,7 +157,7 @@ func (v *paramValue) begin(t paramType, verbatim, drop bool) {
 		v.st = pvIdle
 	case verbatim:
 		v.startString()
-	case v.conv == convDSML:
+	case v.conv == convDSML, v.rawTyped:
 		v.st = pvTyped
 	case v.conv == convGLM && t.free:
 		// §5.3: no type means JSON-looking text is JSON, anything else the
@@ -227,7 +260,7 @@ func (v *paramValue) fastString(b []byte) bool {
 // of seg it consumed: less than len(seg) only when seg ends inside a possible
 // entity and decided is false.
 func (v *paramValue) text(seg []byte, decided bool) int {
-	if v.ents == nil {
+	if v.ents == nil || v.rawTyped && v.st == pvTyped {
 		v.piece(seg)
 		return len(seg)
 	}
@@ -494,7 +527,7 @@ func (v *paramValue) end() {
 		v.toString()
 		v.endString()
 	case pvTyped:
-		v.tmp = v.convert(v.tmp[:0])
+		v.tmp = v.appendScalar(v.tmp[:0], v.buf, v.typ)
 		v.out.args(v.out.copyBytes(v.tmp))
 	}
 	v.st = pvIdle
@@ -514,11 +547,11 @@ func (v *paramValue) endString() {
 	v.out.argsString(`"`)
 }
 
-// convert appends the JSON of a buffered value.
-func (v *paramValue) convert(dst []byte) []byte {
-	raw := v.buf
+// appendScalar appends the JSON of value raw (entities decoded) of a
+// parameter typed typ, under the value's conversion and trim rules.
+func (v *paramValue) appendScalar(dst, raw []byte, typ paramType) []byte {
 	t := trimAll(raw)
-	set := v.typ.set
+	set := typ.set
 	var ok bool
 	switch v.conv {
 	case convDSML:
@@ -529,7 +562,7 @@ func (v *paramValue) convert(dst []byte) []byte {
 		}
 		return appendJSONString(dst, raw)
 	case convGLM:
-		if v.typ.nullOK() && isNullWord(t) {
+		if typ.nullOK() && isNullWord(t) {
 			return append(dst, "null"...)
 		}
 		if len(t) > 0 && (t[0] == '{' || t[0] == '[' || t[0] == '"') {
@@ -560,10 +593,16 @@ func (v *paramValue) convert(dst []byte) []byte {
 		}
 		return appendJSONString(dst, raw) // the raw value, untrimmed
 	}
-	// convXML (§5.2 with the library's changes): integer → number →
-	// boolean → object/array, the first the value satisfies.
-	if set&tNull != 0 && isNullWord(t) {
+	// convXML (§5.2 with the library's changes): null where admitted, the
+	// string where a string is admitted (or nothing is constrained), else
+	// integer → number → boolean → object/array, the first the value
+	// satisfies. (Streamed and pending values settle the first two before
+	// they get here; minimax_m3's buffered leaves do not.)
+	if typ.nullOK() && isNullWord(t) {
 		return append(dst, "null"...)
+	}
+	if typ.stringOK() {
+		return v.appendString(dst, raw, t)
 	}
 	if set&tInteger != 0 {
 		if dst, ok = appendInteger(dst, t); ok {
@@ -593,6 +632,12 @@ func (v *paramValue) convert(dst []byte) []byte {
 		}
 	}
 	// Not convertible: the value stays the string it would have been.
+	return v.appendString(dst, raw, t)
+}
+
+// appendString appends raw as the JSON string a streamed value would have
+// been (trimmed by the trim rule; t is raw trimmed of all whitespace).
+func (v *paramValue) appendString(dst, raw, t []byte) []byte {
 	switch v.trim {
 	case trimFraming:
 		raw = stripFraming(raw)
