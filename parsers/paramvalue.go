@@ -260,6 +260,10 @@ func (v *paramValue) fastString(b []byte) bool {
 // of seg it consumed: less than len(seg) only when seg ends inside a possible
 // entity and decided is false.
 func (v *paramValue) text(seg []byte, decided bool) int {
+	if v.st == pvString && v.trim == trimNone && (v.ents == nil || bytes.IndexByte(seg, '&') < 0) {
+		v.emitEscaped(seg) // the common case: nothing to decode or trim
+		return len(seg)
+	}
 	if v.ents == nil || v.rawTyped && v.st == pvTyped {
 		v.piece(seg)
 		return len(seg)
@@ -486,23 +490,22 @@ func (v *paramValue) tailFraming(b []byte) {
 	v.emitEscaped(b)
 }
 
-// emitEscaped emits b (valid until the next Feed) as JSON string content:
-// runs of plain bytes alias b, escapes are constants.
+// emitEscaped emits b (valid until the next Feed) as JSON string content,
+// as one fragment: b itself when it needs no escape, else one escaped copy
+// in the arena.
 func (v *paramValue) emitEscaped(b []byte) {
-	for len(b) > 0 {
-		j := 0
-		for j < len(b) && !strStop[b[j]] {
-			j++
-		}
-		if j > 0 {
-			v.out.args(b[:j])
-		}
-		if j == len(b) {
-			return
-		}
-		v.out.argsString(jsonEscape(b[j]))
-		b = b[j+1:]
+	j := 0
+	for j < len(b) && !strStop[b[j]] {
+		j++
 	}
+	if j == len(b) {
+		v.out.args(b)
+		return
+	}
+	e := v.out
+	start := len(e.arena)
+	e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
+	e.args(e.arena[start:len(e.arena):len(e.arena)])
 }
 
 // argsEscapedCopy emits b escaped, copied into the arena (b is a buffer the
