@@ -3,8 +3,10 @@ package parsers
 import "bytes"
 
 // paramValue reads one parameter value of a tag grammar (qwen3_coder,
-// minimax_m2, glm47, DSML) up to its close tag and writes it into the call's
-// arguments as JSON (PARSER_CASES.md):
+// minimax_m2, glm47, DSML, kimi_k3, minimax_m3) up to its close tag and
+// writes it into the call's arguments as JSON (PARSER_CASES.md); grammars
+// that find the close tag themselves (kimi_k3, minimax_m3) pass the value
+// bytes to text and call end:
 //
 //   - XML-style values have no escaping: the first close tag ends the value;
 //     every other marker inside it is text;
@@ -18,7 +20,8 @@ import "bytes"
 //   - a string value whose parameter also admits null is buffered while it
 //     may still be the word null (a few bytes);
 //   - a typed value is buffered (bounded by the call limit) and converted at
-//     its close tag.
+//     its close tag (with rawTyped, by the grammar: minimax_m3's nested
+//     elements, whose leaves it converts with appendScalar).
 //
 // A value whose buffer would pass the limit sets over; the grammar then
 // abandons the call.
@@ -65,7 +68,7 @@ const (
 type trimRule uint8
 
 const (
-	trimNone    trimRule = iota // verbatim (glm47 strings, DSML string="true")
+	trimNone    trimRule = iota // verbatim (glm47 strings, DSML string="true", kimi_k3, minimax_m3)
 	trimFraming                 // one leading and one trailing \n or \r\n (qwen3_coder)
 	trimFull                    // all surrounding whitespace (minimax_m2)
 )
@@ -74,9 +77,9 @@ const (
 type convRule uint8
 
 const (
-	convXML  convRule = iota // §5.2 with the library's changes (qwen3_coder, minimax_m2)
+	convXML  convRule = iota // §5.2 with the library's changes (qwen3_coder, minimax_m2, minimax_m3)
 	convGLM                  // §5.3 (glm47)
-	convDSML                 // §5.4 string="false" or absent: JSON, else the string
+	convDSML                 // JSON, else the string as written (DSML string="false" or absent, kimi_k3 typed values)
 )
 
 // Entity tables: the one entity decoder is a table of entities (marker

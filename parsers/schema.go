@@ -6,11 +6,14 @@ import (
 	"strings"
 )
 
-// Schema typing for the parameter grammars (qwen3_coder, minimax_m2, glm47;
-// PARSER_CASES.md): the tools' JSON schemas are read once, at New,
-// into a per-tool map from parameter name to the set of JSON types the
-// parameter admits. Feed only looks names up (a map index with a []byte key
-// converted in place, which does not allocate) and converts values with the
+// Schema typing, the only copy, for every grammar that types values by the
+// request's tool schemas (qwen3_coder, minimax_m2, glm47, minimax_m3;
+// PARSER_CASES.md, "Schema typing"): the tools' JSON schemas are read once,
+// at New, into a per-tool map from parameter name to the set of JSON types
+// the parameter admits, keeping the schema nodes for grammars whose values
+// nest (child, items, typeOf). Feed only looks names up (a map index with a
+// []byte key converted in place, which does not allocate; the nested
+// lookups do not allocate either) and converts values with the
 // append-style functions below into reused buffers.
 
 // typeSet is a set of JSON types a parameter's schema admits.
