@@ -368,7 +368,7 @@ func typeOfValue(v any) typeSet {
 // localRef follows a local JSON Pointer reference ("#", "#/$defs/X"),
 // unescaping "~1" to "/" and "~0" to "~" in each reference token (RFC 6901).
 // Remote, $id-relative and anchor ("#name") references are not followed. It
-// allocates only for a token that holds '~'.
+// does not allocate.
 func localRef(root any, ref string) (any, bool) {
 	ptr, ok := strings.CutPrefix(ref, "#")
 	if !ok {
@@ -389,18 +389,47 @@ func localRef(root any, ref string) (any, bool) {
 		} else {
 			ptr = ""
 		}
-		if strings.IndexByte(tok, '~') >= 0 {
-			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		}
 		m, ok := node.(map[string]any)
 		if !ok {
 			return nil, false
 		}
-		if node, ok = m[tok]; !ok {
+		if strings.IndexByte(tok, '~') < 0 {
+			node, ok = m[tok]
+		} else {
+			node, ok = nil, false
+			for k, v := range m {
+				if pointerTokenIs(tok, k) {
+					node, ok = v, true
+					break
+				}
+			}
+		}
+		if !ok {
 			return nil, false
 		}
 	}
 	return node, true
+}
+
+// pointerTokenIs reports whether the escaped JSON Pointer token tok names
+// key ("~0" is '~', "~1" is '/'; any other '~' matches nothing).
+func pointerTokenIs(tok, key string) bool {
+	i := 0
+	for j := 0; j < len(tok); j++ {
+		c := tok[j]
+		if c == '~' {
+			if j+1 == len(tok) || (tok[j+1] != '0' && tok[j+1] != '1') {
+				return false
+			}
+			c = "~/"[tok[j+1]-'0']
+			j++
+		}
+		if i == len(key) || key[i] != c {
+			return false
+		}
+		i++
+	}
+	return i == len(key)
 }
 
 // Value conversion. Every function appends to dst and reports whether the
