@@ -263,11 +263,14 @@ func (v *paramValue) fastString(b []byte) bool {
 // of seg it consumed: less than len(seg) only when seg ends inside a possible
 // entity and decided is false.
 func (v *paramValue) text(seg []byte, decided bool) int {
-	if v.st == pvString && v.trim == trimNone && (v.ents == nil || bytes.IndexByte(seg, '&') < 0) {
+	switch {
+	case v.st == pvString && v.trim == trimNone && (v.ents == nil || bytes.IndexByte(seg, '&') < 0):
 		v.emitEscaped(seg) // the common case: nothing to decode or trim
 		return len(seg)
-	}
-	if v.ents == nil || v.rawTyped && v.st == pvTyped {
+	case v.st == pvTyped && (v.ents == nil || v.rawTyped):
+		v.bufPiece(seg)
+		return len(seg)
+	case v.ents == nil:
 		v.piece(seg)
 		return len(seg)
 	}
