@@ -389,13 +389,13 @@ func (m *minimaxM3) endValue() {
 	if !m.inCall {
 		return
 	}
-	if m.val.st != pvTyped {
-		m.val.end()
+	raw, ok := m.val.takeRaw()
+	if !ok {
+		m.val.end() // a streamed string
 		return
 	}
-	m.tmp = m.convert(m.tmp[:0], m.val.buf, m.node, 0)
+	m.tmp = m.convert(m.tmp[:0], raw, m.node, 0)
 	m.out.args(m.out.copyBytes(m.tmp))
-	m.val.st = pvIdle
 }
 
 // convert appends the JSON value of a buffered value v under schema node:
@@ -533,9 +533,7 @@ func (m *minimaxM3) nested(dst, v []byte, node any, base, depth int) []byte {
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = append(dst, '"')
-		dst = appendEscaped(dst, tag)
-		dst = append(dst, '"', ':')
+		dst = append(appendJSONString(dst, tag), ':')
 		child := m.tool.child(node, tag)
 		if n == 1 {
 			dst = m.convert(dst, v[kd.c0:kd.c1], child, depth+1)

@@ -542,6 +542,17 @@ func (v *paramValue) end() {
 	v.st = pvIdle
 }
 
+// takeRaw ends a value buffered raw (rawTyped) and returns its bytes (valid
+// until the next begin) for the grammar to convert; false, with nothing
+// done, for any other value (call end).
+func (v *paramValue) takeRaw() ([]byte, bool) {
+	if !v.rawTyped || v.st != pvTyped {
+		return nil, false
+	}
+	v.st = pvIdle
+	return v.buf, true
+}
+
 // endString drops the trailing framing and closes the JSON string.
 func (v *paramValue) endString() {
 	if v.trim == trimFraming {
