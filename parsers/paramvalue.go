@@ -77,7 +77,7 @@ const (
 type convRule uint8
 
 const (
-	convXML  convRule = iota // §5.2 with the library's changes (qwen3_coder, minimax_m2, minimax_m3)
+	convXML  convRule = iota // PARSER_CASES.md "Value conversion by type" (qwen3_coder, minimax_m2, minimax_m3)
 	convGLM                  // §5.3 (glm47)
 	convDSML                 // JSON, else the string as written (DSML string="false" or absent, kimi_k3 typed values)
 )
@@ -613,11 +613,11 @@ func (v *paramValue) appendScalar(dst, raw []byte, typ paramType) []byte {
 		}
 		return appendJSONString(dst, raw) // the raw value, untrimmed
 	}
-	// convXML (§5.2 with the library's changes): null where admitted, the
-	// string where a string is admitted (or nothing is constrained), else
-	// integer → number → boolean → object/array, the first the value
-	// satisfies. (Streamed and pending values settle the first two before
-	// they get here; minimax_m3's buffered leaves do not.)
+	// convXML (PARSER_CASES.md, "Value conversion by type"): null where
+	// admitted, the string where a string is admitted (or nothing is
+	// constrained), else integer → number → boolean → object/array, the
+	// first the value satisfies. (Streamed and pending values settle the
+	// first two before they get here; minimax_m3's buffered leaves do not.)
 	if typ.nullOK() && isNullWord(t) {
 		return append(dst, "null"...)
 	}
