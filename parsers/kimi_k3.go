@@ -627,7 +627,7 @@ func xtmlAttr(attrs []byte, key string, buf *[]byte) ([]byte, bool) {
 		}
 		if string(k) == key {
 			start := len(*buf)
-			*buf = appendDecoded(*buf, rest[:end], &xtmlAttrEntities)
+			*buf = appendDecoded(*buf, rest[:end], &xtmlAttrEntities, false)
 			return (*buf)[start:], true
 		}
 		attrs = rest[end+1:]

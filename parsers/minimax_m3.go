@@ -575,14 +575,13 @@ func m3HasText(v []byte, kids []m3Kid) bool {
 
 // appendText appends entity-decoded text as the inside of a JSON string.
 func (m *minimaxM3) appendText(dst, t []byte) []byte {
-	m.dec = appendDecoded(m.dec[:0], t, &htmlEntities)
-	return appendEscaped(dst, m.dec)
+	return appendDecoded(dst, t, &htmlEntities, true)
 }
 
 // scalar appends the JSON value of leaf text v (entities not yet decoded)
 // under schema node (nil: none).
 func (m *minimaxM3) scalar(dst, v []byte, node any) []byte {
-	m.dec = appendDecoded(m.dec[:0], v, &htmlEntities)
+	m.dec = appendDecoded(m.dec[:0], v, &htmlEntities, false)
 	if node == nil {
 		return appendJSONString(dst, m.dec)
 	}

@@ -117,23 +117,32 @@ var (
 )
 
 // appendDecoded appends v with the entities of table ents decoded; v is
-// complete (a prefix of an entity at its end is text).
-func appendDecoded(dst, v []byte, ents *matcher) []byte {
-	for {
-		j := bytes.IndexByte(v, '&')
-		if j < 0 {
-			return append(dst, v...)
+// complete (a prefix of an entity at its end is text). With escape set, the
+// result is escaped as the inside of a JSON string.
+func appendDecoded(dst, v []byte, ents *matcher, escape bool) []byte {
+	for len(v) > 0 {
+		j := 0
+		for j < len(v) && v[j] != '&' && !(escape && strStop[v[j]]) {
+			j++
 		}
 		dst = append(dst, v[:j]...)
-		v = v[j:]
-		if mi, _ := ents.at(v, true); mi >= 0 {
-			dst = append(dst, byte(ents.ms[mi].arg))
-			v = v[len(ents.ms[mi].text):]
-		} else {
-			dst = append(dst, '&')
-			v = v[1:]
+		if j == len(v) {
+			break
 		}
+		c, n := v[j], 1
+		if c == '&' {
+			if mi, _ := ents.at(v[j:], true); mi >= 0 {
+				c, n = byte(ents.ms[mi].arg), len(ents.ms[mi].text)
+			}
+		}
+		if escape && strStop[c] {
+			dst = append(dst, jsonEscape(c)...)
+		} else {
+			dst = append(dst, c)
+		}
+		v = v[j+n:]
 	}
+	return dst
 }
 
 // byteTab holds every byte value, so a decoded entity can be passed on as a
@@ -267,6 +276,22 @@ func (v *paramValue) text(seg []byte, decided bool) int {
 	case v.st == pvString && v.trim == trimNone && (v.ents == nil || bytes.IndexByte(seg, '&') < 0):
 		v.emitEscaped(seg) // the common case: nothing to decode or trim
 		return len(seg)
+	case v.st == pvString && v.trim == trimNone:
+		// Entities in a verbatim string: what is decided is decoded and
+		// escaped into the arena, one fragment. Only the last '&' can
+		// start an entity that more bytes may complete (an entity holds
+		// one '&').
+		k := len(seg)
+		if a := bytes.LastIndexByte(seg, '&'); a >= 0 && !decided && len(seg)-a < v.ents.maxLen {
+			if _, partial := v.ents.at(seg[a:], false); partial {
+				k = a
+			}
+		}
+		e := v.out
+		start := len(e.arena)
+		e.arena = appendDecoded(e.arena, seg[:k], v.ents, true)
+		e.args(e.arena[start:len(e.arena):len(e.arena)])
+		return k
 	case v.st == pvTyped && (v.ents == nil || v.rawTyped):
 		v.bufPiece(seg)
 		return len(seg)

@@ -110,8 +110,12 @@ func TestAppendDecoded(t *testing.T) {
 		{&xmlEntities, "&apos;&amp;apos;", "'&apos;"},
 		{&xtmlAttrEntities, "say &quot;hi&quot; &amp;quot; &amp;amp; &lt;", `say "hi" &quot; &amp; &lt;`},
 	} {
-		if got := string(appendDecoded(nil, []byte(c.in), c.ents)); got != c.out {
+		if got := string(appendDecoded(nil, []byte(c.in), c.ents, false)); got != c.out {
 			t.Errorf("%q: got %q, want %q", c.in, got, c.out)
 		}
+	}
+	// Escaped for the inside of a JSON string: raw and decoded bytes alike.
+	if got, want := string(appendDecoded(nil, []byte("a\\\"&quot;\n&lt;\t"), &htmlEntities, true)), `a\\\"\"\n<\t`; got != want {
+		t.Errorf("escaped: got %s, want %s", got, want)
 	}
 }
