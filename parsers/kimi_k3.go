@@ -95,13 +95,13 @@ type kimiK3 struct {
 	nArgs     int     // arguments emitted in the open call
 	jsonArgs  bool    // the open call's arguments came from a json element
 	closed    bool    // the call body ends with a complete element
-	argString bool    // k3Arg: the value is a string (streamed)
-	argSkip   bool    // k3Arg: the value is discarded (no call, no key)
-	val       []byte  // k3Arg: a typed value, buffered until its close
-	valOver   bool    // k3Arg: the typed value outgrew the buffer limit
-	vs        jsonScan
-	tmp       []byte
-	id        []byte
+	// k3Arg: the value: a string streamed verbatim, a typed one buffered
+	// (bounded) until its close tag, then its JSON compacted or, when it is
+	// not JSON, the string as written
+	val paramValue
+	vs  jsonScan
+	tmp []byte
+	id  []byte
 }
 
 func init() {
@@ -143,6 +143,7 @@ func newKimiK3(p *Parser, calls bool) *kimiK3 {
 		p:       p,
 		out:     &p.out,
 		calls:   calls,
+		val:     paramValue{out: &p.out, limit: p.limit, trim: trimNone, conv: convDSML},
 		mText:   newMatcher(base...),
 		mThink:  newMatcher(append([]marker{{text: k3Close + "think" + k3Sep, arg: kkThinkEnd}}, base...)...),
 		mHeader: newMatcher(base...),
@@ -174,13 +175,13 @@ func (k *kimiK3) open(int) {
 	}
 	k.hdr = k.hdr[:0]
 	k.raw, k.rawCall, k.inCall = false, false, false
-	k.val = k.val[:0]
+	k.val.buf = k.val.buf[:0]
 }
 
 func (k *kimiK3) reset() {
 	k.open(-1)
 	k.hdr = shrink(k.hdr)
-	k.val = shrink(k.val)
+	k.val.buf = shrink(k.val.buf)
 }
 
 func (k *kimiK3) feed(b []byte, final bool) (int, blockStatus) {
@@ -470,7 +471,7 @@ func (k *kimiK3) startCall(attrs []byte) {
 	k.id = append(k.id[:0], k.tmp[:nameLen]...)
 	if hasIdx {
 		k.id = append(k.id, ':')
-		if v, ok := xtmlSmallInt(idx); ok {
+		if v, ok := smallInt(idx); ok {
 			k.id = strconv.AppendInt(k.id, v-1, 10)
 		} else {
 			k.id = append(k.id, idx...)
@@ -488,26 +489,20 @@ func (k *kimiK3) startArg(attrs []byte) {
 	if k.inCall && k.jsonArgs {
 		k.endOpenCall(false) // mixed with a json element: malformed
 	}
-	k.argSkip = !k.inCall
-	k.argString = true
-	k.val, k.valOver = k.val[:0], false
-	if k.raw || k.argSkip {
-		k.argSkip = true
-		return
+	var key []byte
+	ok := false
+	if k.inCall && !k.raw {
+		k.tmp = k.tmp[:0]
+		key, ok = xtmlAttr(attrs, "key", &k.tmp)
 	}
-	k.tmp = k.tmp[:0]
-	key, ok := xtmlAttr(attrs, "key", &k.tmp)
 	if !ok {
-		k.argSkip = true
+		k.val.begin(paramType{}, false, true) // no call or no key: skipped
 		return
 	}
 	typ, hasType := xtmlAttr(attrs, "type", &k.tmp)
-	k.argString = !hasType || string(typ) == "string"
 	argsKey(k.out, k.nArgs == 0, key)
 	k.nArgs++
-	if k.argString {
-		k.out.argsString(`"`)
-	}
+	k.val.begin(paramType{}, !hasType || string(typ) == "string", false)
 }
 
 // startJSON begins a json element (the whole arguments as one object).
@@ -540,58 +535,21 @@ func (k *kimiK3) value(b []byte) {
 	if len(b) == 0 {
 		return
 	}
-	switch {
-	case k.raw:
+	if k.raw {
 		k.p.emitContent(b)
-	case k.argSkip:
-	case k.argString:
-		k.argsEscaped(b)
-	case k.valOver:
-	case len(k.val)+len(b) > k.p.limit:
-		k.valOver = true
-		k.endOpenCall(false)
-	default:
-		k.val = append(k.val, b...)
-	}
-}
-
-// argsEscaped streams b as the inside of a JSON string: b itself when it
-// needs no escape, else one escaped copy in the arena (one fragment per
-// chunk, not one per escape).
-func (k *kimiK3) argsEscaped(b []byte) {
-	j := 0
-	for j < len(b) && b[j] >= 0x20 && b[j] != '"' && b[j] != '\\' {
-		j++
-	}
-	if j == len(b) {
-		k.out.args(b)
 		return
 	}
-	e := k.out
-	start := len(e.arena)
-	e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
-	k.out.args(e.arena[start:len(e.arena):len(e.arena)])
+	k.val.text(b, true)
+	if k.val.over {
+		k.endOpenCall(false)
+	}
 }
 
 // endValue completes an argument value at its close tag.
 func (k *kimiK3) endValue() {
-	if k.raw || k.argSkip || !k.inCall {
-		return
+	if !k.raw && k.inCall {
+		k.val.end()
 	}
-	if k.argString {
-		k.out.argsString(`"`)
-		return
-	}
-	v := trimSpace(k.val)
-	k.tmp = k.tmp[:0]
-	if isJSONValue(v, &k.vs) {
-		k.tmp = appendCompacted(k.tmp, v)
-	} else {
-		k.tmp = append(k.tmp, '"')
-		k.tmp = appendEscaped(k.tmp, k.val)
-		k.tmp = append(k.tmp, '"')
-	}
-	k.out.args(k.out.copyBytes(k.tmp))
 }
 
 // scanJSONPre skips whitespace before a json element's object.
@@ -652,7 +610,8 @@ func xtmlTag(b []byte) (name, attrs []byte) {
 }
 
 // xtmlAttr finds attribute key="value" in attrs and appends its unescaped
-// value (&quot; then &amp;) to *buf, returning the appended part.
+// value (&quot; and &amp;, xtmlAttrEntities) to *buf, returning the
+// appended part.
 func xtmlAttr(attrs []byte, key string, buf *[]byte) ([]byte, bool) {
 	for len(attrs) > 0 {
 		attrs = bytes.TrimLeft(attrs, " \t\r\n")
@@ -668,60 +627,10 @@ func xtmlAttr(attrs []byte, key string, buf *[]byte) ([]byte, bool) {
 		}
 		if string(k) == key {
 			start := len(*buf)
-			*buf = appendXTMLUnescaped(*buf, rest[:end])
+			*buf = appendDecoded(*buf, rest[:end], &xtmlAttrEntities, false)
 			return (*buf)[start:], true
 		}
 		attrs = rest[end+1:]
 	}
 	return nil, false
-}
-
-// appendXTMLUnescaped appends v with &quot; and then &amp; decoded (so an
-// encoded &amp;quot; stays &quot;).
-func appendXTMLUnescaped(dst, v []byte) []byte {
-	start := len(dst)
-	for i := 0; i < len(v); i++ {
-		if v[i] == '&' && bytes.HasPrefix(v[i:], []byte("&quot;")) {
-			dst = append(dst, '"')
-			i += len("&quot;") - 1
-			continue
-		}
-		dst = append(dst, v[i])
-	}
-	// Second pass for &amp; over the decoded bytes, in place.
-	out := dst[:start]
-	seg := dst[start:]
-	for i := 0; i < len(seg); i++ {
-		if seg[i] == '&' && bytes.HasPrefix(seg[i:], []byte("&amp;")) {
-			out = append(out, '&')
-			i += len("&amp;") - 1
-			continue
-		}
-		out = append(out, seg[i])
-	}
-	return out
-}
-
-// xtmlSmallInt parses a decimal integer of at most 18 digits (optional
-// sign), without allocating.
-func xtmlSmallInt(b []byte) (int64, bool) {
-	neg := false
-	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
-		neg = b[0] == '-'
-		b = b[1:]
-	}
-	if len(b) == 0 || len(b) > 18 {
-		return 0, false
-	}
-	var v int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
 }

@@ -1,10 +1,6 @@
 package parsers
 
-import (
-	"bytes"
-	"encoding/json"
-	"strings"
-)
+import "bytes"
 
 // m3NS is the MiniMax M3 namespace token that prefixes every tag (a special
 // token; PRE.1 keeps it).
@@ -47,49 +43,39 @@ func (s m3State) String() string { return enumName(m3StateNames[:], s, "m3State"
 // its own close tag (or at NS</invoke>); NS</invoke> is required
 // (MiniMax's spec): an invoke cut by the end of stream is abandoned.
 //
-// Values, typed from the request's tool schemas: a parameter whose
-// schema admits strings and not null streams as a JSON string as it arrives
-// (entities decoded); every other value is buffered (bounded) and converted
-// at its close tag: nested NS<child> tags become an object (repeated tags an
-// array, text mixed with children under "$text", NS<item> children an array
-// when the schema says array); scalars are entity-decoded, then null when
-// the schema permits null, the string verbatim (untrimmed) without a schema
-// or for string types, else integer / number / boolean / object / array by
-// the schema when the trimmed value parses as one, else the string.
-//
-// The schema-typing helpers here are local to MiniMax M3 (they also resolve
-// nested properties/items/additionalProperties); they overlap the XML
-// families' schema code and should be consolidated with it.
+// Values, typed from the request's tool schemas (schema.go, the same typing
+// as the XML families, with its child and items lookups for nested values):
+// a parameter whose schema admits strings and not null streams as a JSON
+// string as it arrives (entities decoded, paramValue); every other value is
+// buffered (bounded) and converted at its close tag: nested NS<child> tags
+// become an object (repeated tags an array, text mixed with children under
+// "$text", NS<item> children an array when the schema says array); an empty
+// element of an object or array type is {} or []; other leaves are
+// entity-decoded and converted by paramValue's XML rule (null where the
+// schema permits it, the string where it admits strings or does not
+// constrain, else integer / number / boolean / object / array when the
+// trimmed value reads as one, else the string, untrimmed). A parameter or
+// child the schema does not name is the string verbatim.
 type minimaxM3 struct {
 	p      *Parser
 	out    *emitter
 	ns     matcher
-	schema map[string]*m3Tool // tool name → schema (from Config.Tools)
+	schema *schemaIndex // the declared tools' parameters
 
 	// scanning state; reset by open
 	st     m3State
-	from   m3State // m3Tag: the state the tag appeared in
-	tag    []byte  // m3Tag: the tag bytes from '<'
-	bare   bool    // the block is a bare invoke (ends with it)
-	inCall bool    // a call is started
-	nArgs  int     // parameters emitted in the open call
-	tool   *m3Tool // the open call's schema (nil: none)
-	key    []byte  // m3Value: the parameter name
-	node   any     // m3Value: the parameter's schema node (nil: none)
-	stream bool    // m3Value: the value streams as a JSON string
-	dead   bool    // m3Value: the buffered value outgrew the limit
-	val    []byte  // m3Value: the buffered value
-	ent    []byte  // m3Value (streaming): a held entity prefix
+	from   m3State    // m3Tag: the state the tag appeared in
+	tag    []byte     // m3Tag: the tag bytes from '<'
+	bare   bool       // the block is a bare invoke (ends with it)
+	inCall bool       // a call is started
+	nArgs  int        // parameters emitted in the open call
+	tool   toolSchema // the open call's parameters (nil: unknown tool)
+	key    []byte     // m3Value: the parameter name
+	node   any        // m3Value: the parameter's schema node (nil: none)
+	val    paramValue // m3Value: the value, streamed or buffered raw
 	tmp    []byte
-	tmp2   []byte
+	dec    []byte // entity-decoded leaf text
 	kids   []m3Kid
-	vs     jsonScan
-}
-
-// m3Tool is one declared tool's parameter schema.
-type m3Tool struct {
-	root  any            // the parameters schema (for local $refs)
-	props map[string]any // its properties (nil: none)
 }
 
 // m3Kid is one child element of a nested value: its tag name and content,
@@ -124,9 +110,8 @@ var minimaxM3Think = &reasoningSpec{name: "minimax_m3", starts: []string{"<mm:th
 	toolStarts: []string{m3NS}}
 
 func newMinimaxM3(p *Parser) toolGrammar {
-	m := &minimaxM3{p: p, out: &p.out, ns: newMatcher(marker{text: m3NS})}
-	m.schema = m3Schemas(p.cfg.Tools)
-	return m
+	return &minimaxM3{p: p, out: &p.out, ns: newMatcher(marker{text: m3NS}), schema: newSchemaIndex(p.cfg.Tools),
+		val: paramValue{out: &p.out, limit: p.limit, ents: &htmlEntities, trim: trimNone, conv: convXML, rawTyped: true}}
 }
 
 func (m *minimaxM3) textMarkers() []marker {
@@ -151,9 +136,9 @@ func (m *minimaxM3) open(arg int) {
 func (m *minimaxM3) reset() {
 	m.open(0)
 	m.tag = shrink(m.tag)
-	m.val = shrink(m.val)
+	m.val.buf = shrink(m.val.buf)
 	m.tmp = shrink(m.tmp)
-	m.tmp2 = shrink(m.tmp2)
+	m.dec = shrink(m.dec)
 }
 
 // finish ends the stream inside a block: an open invoke is abandoned.
@@ -188,7 +173,11 @@ func (m *minimaxM3) feed(b []byte, final bool) (int, blockStatus) {
 func (m *minimaxM3) scanNS(b []byte, final bool) (int, blockStatus) {
 	pos, mi := m.ns.find(b, final)
 	if m.st == m3Value {
-		m.value(b[:pos])
+		// The namespace token starts with ']', which no entity continues:
+		// an entity prefix before it is decided.
+		if k := m.value(b[:pos], final || pos < len(b)); k < pos {
+			return k, blockHold
+		}
 	}
 	if mi < 0 {
 		if pos < len(b) {
@@ -230,8 +219,8 @@ func (m *minimaxM3) scanTag(b []byte) (int, blockStatus) {
 func (m *minimaxM3) notTag() {
 	m.st = m.from
 	if m.st == m3Value {
-		m.value(m3NSBytes)
-		m.value(m.out.copyBytes(m.tag))
+		m.value(m3NSBytes, true)
+		m.value(m.out.copyBytes(m.tag), true)
 	}
 	m.tag = m.tag[:0]
 }
@@ -250,8 +239,8 @@ func (m *minimaxM3) dispatch() blockStatus {
 			return blockMore
 		}
 		// Nested markup or text: part of the value.
-		m.value(m3NSBytes)
-		m.value(m.out.copyBytes(t))
+		m.value(m3NSBytes, true)
+		m.value(m.out.copyBytes(t), true)
 		return blockMore
 	case m3Invoke:
 		switch {
@@ -318,7 +307,7 @@ func (m *minimaxM3) startInvoke(t []byte) {
 	if len(name) == 0 {
 		return
 	}
-	m.tool = m.schema[string(name)]
+	m.tool, _ = m.schema.tool(name)
 	m.out.startCall(name, nil)
 	m.inCall = true
 }
@@ -370,82 +359,29 @@ func m3NameAttr(attrs []byte) []byte {
 func (m *minimaxM3) startParam(key []byte) {
 	m.st = m3Value
 	m.key = append(m.key[:0], key...)
-	m.val, m.ent, m.dead = m.val[:0], m.ent[:0], false
-	m.node = nil
-	if m.tool != nil && m.tool.props != nil {
-		m.node = m.tool.props[string(key)]
+	m.node, _ = m.tool.node(key)
+	t := m.tool.lookup(key)
+	stream := m.node != nil && !t.free && t.set&tString != 0 && t.set&tNull == 0
+	if m.inCall {
+		argsKey(m.out, m.nArgs == 0, key)
+		m.nArgs++
 	}
-	set, _ := m3Types(m.root(), m.node, 0)
-	m.stream = m.node != nil && set&tyString != 0 && set&tyNull == 0
-	if !m.inCall {
-		return
-	}
-	argsKey(m.out, m.nArgs == 0, key)
-	m.nArgs++
-	if m.stream {
-		m.out.argsString(`"`)
-	}
-}
-
-func (m *minimaxM3) root() any {
-	if m.tool == nil {
-		return nil
-	}
-	return m.tool.root
+	m.val.begin(t, stream, !m.inCall)
 }
 
 // value handles value bytes: streamed (entities decoded, JSON-escaped) or
-// buffered up to the limit.
-func (m *minimaxM3) value(b []byte) {
-	if len(b) == 0 || !m.inCall {
-		return
+// buffered up to the limit. It returns how much of b it consumed: less only
+// when b ends inside a possible entity and decided is false.
+func (m *minimaxM3) value(b []byte, decided bool) int {
+	if !m.inCall {
+		return len(b)
 	}
-	if !m.stream {
-		if m.dead {
-			return
-		}
-		if len(m.val)+len(b) > m.p.limit {
-			m.dead = true
-			m.out.abandonCall()
-			m.inCall = false
-			return
-		}
-		m.val = append(m.val, b...)
-		return
+	n := m.val.text(b, decided)
+	if m.val.over {
+		m.out.abandonCall()
+		m.inCall = false
 	}
-	if len(m.ent) == 0 && bytes.IndexByte(b, '&') < 0 {
-		m.argsEscaped(b)
-		return
-	}
-	// Entities: decode into the arena, holding a possible entity prefix at
-	// the end for the next bytes.
-	m.tmp2 = append(m.tmp2[:0], m.ent...)
-	m.tmp2 = append(m.tmp2, b...)
-	m.ent = m.ent[:0]
-	keep := m3EntityTail(m.tmp2)
-	m.ent = append(m.ent, m.tmp2[len(m.tmp2)-keep:]...)
-	e := m.out
-	start := len(e.arena)
-	e.arena = m3AppendUnescaped(e.arena, m.tmp2[:len(m.tmp2)-keep], true)
-	if len(e.arena) > start {
-		m.out.args(e.arena[start:len(e.arena):len(e.arena)])
-	}
-}
-
-// argsEscaped streams b as the inside of a JSON string (see kimiK3).
-func (m *minimaxM3) argsEscaped(b []byte) {
-	j := 0
-	for j < len(b) && b[j] >= 0x20 && b[j] != '"' && b[j] != '\\' {
-		j++
-	}
-	if j == len(b) {
-		m.out.args(b)
-		return
-	}
-	e := m.out
-	start := len(e.arena)
-	e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
-	m.out.args(e.arena[start:len(e.arena):len(e.arena)])
+	return n
 }
 
 // endValue completes the value at its close tag.
@@ -453,231 +389,13 @@ func (m *minimaxM3) endValue() {
 	if !m.inCall {
 		return
 	}
-	if m.stream {
-		if len(m.ent) > 0 {
-			// A held entity prefix: decoded as far as it goes (&amp; is
-			// complete; an unfinished one is text).
-			e := m.out
-			start := len(e.arena)
-			e.arena = m3AppendUnescaped(e.arena, m.ent, true)
-			m.out.args(e.arena[start:len(e.arena):len(e.arena)])
-			m.ent = m.ent[:0]
-		}
-		m.out.argsString(`"`)
+	raw, ok := m.val.takeRaw()
+	if !ok {
+		m.val.end() // a streamed string
 		return
 	}
-	m.tmp = m.convert(m.tmp[:0], m.val, m.node, 0)
+	m.tmp = m.convert(m.tmp[:0], raw, m.node, 0)
 	m.out.args(m.out.copyBytes(m.tmp))
-}
-
-// Types a schema admits (bit set).
-const (
-	tyString uint8 = 1 << iota
-	tyInteger
-	tyNumber
-	tyBoolean
-	tyObject
-	tyArray
-	tyNull
-)
-
-// m3Schemas indexes the declared tools' parameter schemas (setup time; it
-// allocates).
-func m3Schemas(tools []Tool) map[string]*m3Tool {
-	idx := map[string]*m3Tool{}
-	for _, t := range tools {
-		var root any
-		if len(t.Parameters) > 0 {
-			if err := json.Unmarshal(t.Parameters, &root); err != nil {
-				root = nil
-			}
-		}
-		mt := &m3Tool{root: root}
-		if obj, ok := m3Deref(root, root).(map[string]any); ok {
-			if props, ok := obj["properties"].(map[string]any); ok {
-				mt.props = props
-			} else {
-				mt.props = obj // no properties: parameters itself is the property map
-			}
-		}
-		idx[t.Name] = mt
-	}
-	return idx
-}
-
-// m3Deref follows local "$ref"s (#/a/b) from node, at most 16 hops.
-func m3Deref(root, node any) any {
-	for hops := 0; hops < 16; hops++ {
-		obj, ok := node.(map[string]any)
-		if !ok {
-			return node
-		}
-		ref, ok := obj["$ref"].(string)
-		if !ok || len(ref) < 1 || ref[0] != '#' {
-			return node
-		}
-		cur := root
-		for rest := ref[1:]; rest != ""; {
-			part := rest
-			if i := strings.IndexByte(rest, '/'); i >= 0 {
-				part, rest = rest[:i], rest[i+1:]
-			} else {
-				rest = ""
-			}
-			if part == "" {
-				continue
-			}
-			m, ok := cur.(map[string]any)
-			if !ok {
-				return nil
-			}
-			cur = m[part]
-		}
-		node = cur
-	}
-	return nil
-}
-
-// m3Types returns the set of types a schema node admits: type (string or
-// array of strings, names as in PARSER_CASES.md, "Schema-typed values"),
-// nullable, enum values, and the union of anyOf/oneOf/allOf branches.
-func m3Types(root, node any, depth int) (set uint8, constrained bool) {
-	if depth > m3MaxDepth {
-		return 0, false
-	}
-	obj, ok := m3Deref(root, node).(map[string]any)
-	if !ok {
-		return 0, false
-	}
-	switch t := obj["type"].(type) {
-	case string:
-		set |= m3TypeName(t)
-	case []any:
-		for _, e := range t {
-			if s, ok := e.(string); ok {
-				set |= m3TypeName(s)
-			}
-		}
-	}
-	if n, ok := obj["nullable"].(bool); ok && n {
-		set |= tyNull
-	}
-	if _, ok := obj["type"]; !ok {
-		if enum, ok := obj["enum"].([]any); ok {
-			for _, v := range enum {
-				set |= m3ValueType(v)
-			}
-		}
-	}
-	for _, k := range [...]string{"anyOf", "oneOf", "allOf"} {
-		if branches, ok := obj[k].([]any); ok {
-			for _, br := range branches {
-				s, _ := m3Types(root, br, depth+1)
-				set |= s
-			}
-		}
-	}
-	return set, set != 0
-}
-
-// m3TypeName maps a schema type name to its type bit (the table of
-// PARSER_CASES.md, "Schema-typed values").
-func m3TypeName(s string) uint8 {
-	low := strings.ToLower(s) // no allocation for lower-case names
-	switch low {
-	case "string", "str", "text", "varchar", "char", "enum":
-		return tyString
-	case "boolean", "bool", "binary":
-		return tyBoolean
-	case "object":
-		return tyObject
-	case "array", "arr":
-		return tyArray
-	case "null":
-		return tyNull
-	}
-	switch {
-	case strings.HasPrefix(low, "int"), strings.HasPrefix(low, "uint"), strings.HasPrefix(low, "long"),
-		strings.HasPrefix(low, "short"), strings.HasPrefix(low, "unsigned"):
-		return tyInteger
-	case strings.HasPrefix(low, "num"), strings.HasPrefix(low, "float"), strings.HasPrefix(low, "double"):
-		return tyNumber
-	case strings.HasPrefix(low, "dict"):
-		return tyObject
-	case strings.HasPrefix(low, "list"):
-		return tyArray
-	}
-	return 0
-}
-
-// m3ValueType is the type bit of a decoded JSON value (enum members).
-func m3ValueType(v any) uint8 {
-	switch x := v.(type) {
-	case string:
-		return tyString
-	case float64:
-		if x == float64(int64(x)) {
-			return tyInteger | tyNumber
-		}
-		return tyNumber
-	case bool:
-		return tyBoolean
-	case nil:
-		return tyNull
-	case map[string]any:
-		return tyObject
-	case []any:
-		return tyArray
-	}
-	return 0
-}
-
-// m3Child returns the schema of child tag of an object node (properties,
-// then an object additionalProperties), looking into anyOf/oneOf branches.
-func m3Child(root, node any, tag []byte, depth int) any {
-	obj, ok := m3Deref(root, node).(map[string]any)
-	if !ok || depth > m3MaxDepth {
-		return nil
-	}
-	if props, ok := obj["properties"].(map[string]any); ok {
-		if c, ok := props[string(tag)]; ok {
-			return c
-		}
-	}
-	if ap, ok := obj["additionalProperties"].(map[string]any); ok {
-		return ap
-	}
-	for _, k := range [...]string{"anyOf", "oneOf", "allOf"} {
-		if branches, ok := obj[k].([]any); ok {
-			for _, br := range branches {
-				if c := m3Child(root, br, tag, depth+1); c != nil {
-					return c
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// m3Items returns the items schema of an array node (also in branches).
-func m3Items(root, node any, depth int) any {
-	obj, ok := m3Deref(root, node).(map[string]any)
-	if !ok || depth > m3MaxDepth {
-		return nil
-	}
-	if it, ok := obj["items"]; ok {
-		return it
-	}
-	for _, k := range [...]string{"anyOf", "oneOf", "allOf"} {
-		if branches, ok := obj[k].([]any); ok {
-			for _, br := range branches {
-				if c := m3Items(root, br, depth+1); c != nil {
-					return c
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // convert appends the JSON value of a buffered value v under schema node:
@@ -757,9 +475,8 @@ func m3MatchClose(v []byte, c0 int, tag []byte) (int, int) {
 
 // nested appends the JSON of a value whose children are m.kids[base:].
 func (m *minimaxM3) nested(dst, v []byte, node any, base, depth int) []byte {
-	root := m.root()
 	kids := len(m.kids)
-	set, _ := m3Types(root, node, 0)
+	set := m.tool.typeOf(node).set
 	allItems := true
 	for k := base; k < kids; k++ {
 		if string(v[m.kids[k].tag0:m.kids[k].tag1]) != "item" {
@@ -767,8 +484,8 @@ func (m *minimaxM3) nested(dst, v []byte, node any, base, depth int) []byte {
 			break
 		}
 	}
-	if set&tyArray != 0 && set&tyObject == 0 && allItems {
-		items := m3Items(root, node, 0)
+	if set&tArray != 0 && set&tObject == 0 && allItems {
+		items := m.tool.items(node)
 		dst = append(dst, '[')
 		for k := base; k < kids; k++ {
 			if k > base {
@@ -786,10 +503,10 @@ func (m *minimaxM3) nested(dst, v []byte, node any, base, depth int) []byte {
 		dst = append(dst, `"$text":"`...)
 		prev := 0
 		for k := base; k < kids; k++ {
-			dst = m3AppendTextJSON(dst, v[prev:m.kids[k].tag0-len(m3NS)-1])
+			dst = m.appendText(dst, v[prev:m.kids[k].tag0-len(m3NS)-1])
 			prev = m.kids[k].c1 + len(m3NS) + 2 + (m.kids[k].tag1 - m.kids[k].tag0) + 1
 		}
-		dst = m3AppendTextJSON(dst, v[prev:])
+		dst = m.appendText(dst, v[prev:])
 		dst = append(dst, '"')
 		first = false
 	}
@@ -816,18 +533,16 @@ func (m *minimaxM3) nested(dst, v []byte, node any, base, depth int) []byte {
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = append(dst, '"')
-		dst = appendEscaped(dst, tag)
-		dst = append(dst, '"', ':')
-		child := m3Child(root, node, tag, 0)
+		dst = append(appendJSONString(dst, tag), ':')
+		child := m.tool.child(node, tag)
 		if n == 1 {
 			dst = m.convert(dst, v[kd.c0:kd.c1], child, depth+1)
 			continue
 		}
 		// Repeated tags become an array.
 		elem := child
-		if cs, _ := m3Types(root, child, 0); cs&tyArray != 0 {
-			elem = m3Items(root, child, 0)
+		if m.tool.typeOf(child).set&tArray != 0 {
+			elem = m.tool.items(child)
 		}
 		dst = append(dst, '[')
 		for e, c := k, 0; e < kids; e++ {
@@ -858,168 +573,25 @@ func m3HasText(v []byte, kids []m3Kid) bool {
 	return hasNonSpace(v[prev:])
 }
 
-// m3AppendTextJSON appends entity-decoded text as the inside of a JSON
-// string.
-func m3AppendTextJSON(dst, t []byte) []byte {
-	return m3AppendUnescaped(dst, t, true)
+// appendText appends entity-decoded text as the inside of a JSON string.
+func (m *minimaxM3) appendText(dst, t []byte) []byte {
+	return appendDecoded(dst, t, &htmlEntities, true)
 }
 
-// scalar appends the JSON value of scalar text v under schema node.
+// scalar appends the JSON value of leaf text v (entities not yet decoded)
+// under schema node (nil: none).
 func (m *minimaxM3) scalar(dst, v []byte, node any) []byte {
-	u := m3AppendUnescaped(m.tmp2[:0], v, false)
-	m.tmp2 = u
-	set, constrained := m3Types(m.root(), node, 0)
-	t := trimSpace(u)
-	str := func() []byte {
-		dst = append(dst, '"')
-		dst = appendEscaped(dst, u)
-		return append(dst, '"')
-	}
+	m.dec = appendDecoded(m.dec[:0], v, &htmlEntities, false)
 	if node == nil {
-		return str()
+		return appendJSONString(dst, m.dec)
 	}
-	if bytes.EqualFold(t, []byte("null")) && (set&tyNull != 0 || !constrained) {
-		return append(dst, "null"...)
-	}
-	if !constrained || set&tyString != 0 {
-		return str()
-	}
-	if set&tyInteger != 0 && m3IsInt(t) {
-		return m3AppendInt(dst, t)
-	}
-	if set&tyNumber != 0 && (m3IsInt(t) || isJSONNumber(t)) {
-		if m3IsInt(t) {
-			return m3AppendInt(dst, t)
-		}
-		return append(dst, t...)
-	}
-	if set&tyBoolean != 0 {
-		switch {
-		case bytes.EqualFold(t, []byte("true")), string(t) == "1":
-			return append(dst, "true"...)
-		case bytes.EqualFold(t, []byte("false")), string(t) == "0":
-			return append(dst, "false"...)
-		}
-	}
-	if set&tyObject != 0 {
-		if len(t) == 0 {
+	t := m.tool.typeOf(node)
+	if !t.stringOK() && t.set&(tObject|tArray) != 0 && len(trimAll(m.dec)) == 0 {
+		// An empty element of a container type is the empty container.
+		if t.set&tObject != 0 {
 			return append(dst, "{}"...)
 		}
-		if t[0] == '{' && isJSONValue(t, &m.vs) {
-			return appendCompacted(dst, t)
-		}
+		return append(dst, "[]"...)
 	}
-	if set&tyArray != 0 {
-		if len(t) == 0 {
-			return append(dst, "[]"...)
-		}
-		if t[0] == '[' && isJSONValue(t, &m.vs) {
-			return appendCompacted(dst, t)
-		}
-	}
-	return str()
-}
-
-// m3IsInt reports whether t is an integer literal: optional sign, digits.
-func m3IsInt(t []byte) bool {
-	if len(t) > 0 && (t[0] == '-' || t[0] == '+') {
-		t = t[1:]
-	}
-	if len(t) == 0 {
-		return false
-	}
-	for _, c := range t {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// m3AppendInt appends an integer literal as a JSON number (no '+', no
-// leading zeros), at any length.
-func m3AppendInt(dst, t []byte) []byte {
-	if t[0] == '+' {
-		t = t[1:]
-	} else if t[0] == '-' {
-		t = t[1:]
-		for len(t) > 1 && t[0] == '0' {
-			t = t[1:]
-		}
-		if string(t) == "0" {
-			return append(dst, '0')
-		}
-		dst = append(dst, '-')
-	}
-	for len(t) > 1 && t[0] == '0' {
-		t = t[1:]
-	}
-	return append(dst, t...)
-}
-
-// m3Entities is the entity rule of PARSER_CASES.md, "Schema-typed values",
-// as an equivalent single left-to-right pass: plain replacement of &lt;
-// &gt; &amp; &quot; &#x27; &#39; in that order decodes &amp;quot; (and
-// &amp;#x27;, &amp;#39;) fully, and &amp;lt; / &amp;gt; only to &lt; /
-// &gt;.
-var m3Entities = [...]struct {
-	from string
-	to   byte
-}{
-	{"&amp;quot;", '"'}, {"&amp;#x27;", '\''}, {"&amp;#39;", '\''},
-	{"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&#x27;", '\''}, {"&#39;", '\''},
-}
-
-// m3AppendUnescaped appends v with entities decoded; with json set, the
-// result is escaped as the inside of a JSON string.
-func m3AppendUnescaped(dst, v []byte, json bool) []byte {
-	for i := 0; i < len(v); {
-		// Copy the run up to the next byte that needs work.
-		j := i
-		for j < len(v) && v[j] != '&' && !(json && (v[j] < 0x20 || v[j] == '"' || v[j] == '\\')) {
-			j++
-		}
-		dst = append(dst, v[i:j]...)
-		if j == len(v) {
-			break
-		}
-		c, n := v[j], 1
-		if c == '&' {
-			for _, e := range m3Entities {
-				if bytes.HasPrefix(v[j:], []byte(e.from)) {
-					c, n = e.to, len(e.from)
-					break
-				}
-			}
-		}
-		switch {
-		case !json:
-			dst = append(dst, c)
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c < 0x20:
-			dst = append(dst, ctrlEscape(c)...)
-		default:
-			dst = append(dst, c)
-		}
-		i = j + n
-	}
-	return dst
-}
-
-// m3EntityTail returns how many bytes at the end of b may start an entity
-// that more bytes could complete (held while streaming).
-func m3EntityTail(b []byte) int {
-	for k := min(len(b), len("&amp;#x27;")-1); k > 0; k-- {
-		tail := b[len(b)-k:]
-		if tail[0] != '&' {
-			continue
-		}
-		for _, e := range m3Entities {
-			if len(tail) < len(e.from) && e.from[:len(tail)] == string(tail) {
-				return k
-			}
-		}
-	}
-	return 0
+	return m.val.appendScalar(dst, m.dec, t)
 }

@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestMinimaxM3Entities checks the single-pass entity decoder against the
-// entity rule of PARSER_CASES.md, "Schema-typed values" (plain replacement
-// of &lt; &gt; &amp; &quot; &#x27; &#39;, in that order) on random strings
-// over an entity-heavy alphabet.
+// TestMinimaxM3Entities checks the single-pass entity decoder with the
+// htmlEntities table (minimax_m3, qwen3_coder, minimax_m2) against Dynamo's
+// definition (plain replacement of &lt; &gt; &amp; &quot; &#x27; &#39;, in
+// that order) on random strings over an entity-heavy alphabet.
 func TestMinimaxM3Entities(t *testing.T) {
 	seq := func(s string) string {
 		for _, r := range [][2]string{{"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}, {"&quot;", "\""}, {"&#x27;", "'"}, {"&#39;", "'"}} {
@@ -25,7 +25,7 @@ func TestMinimaxM3Entities(t *testing.T) {
 			b.WriteString(parts[rng.IntN(len(parts))])
 		}
 		in := b.String()
-		if got, want := string(m3AppendUnescaped(nil, []byte(in), false)), seq(in); got != want {
+		if got, want := string(appendDecoded(nil, []byte(in), &htmlEntities, false)), seq(in); got != want {
 			t.Fatalf("%q: decoded %q, want %q", in, got, want)
 		}
 	}
@@ -63,4 +63,40 @@ func FuzzMinimaxM3(f *testing.F) {
 		}
 		fuzzInvariants(t, cfg, in, seed)
 	})
+}
+
+// TestMinimaxM3SchemaTyping pins minimax_m3's values under the shared schema
+// typing (schema.go) and conversion (paramValue.appendScalar): allOf is an
+// intersection, escaped JSON-Pointer references and nested child/items
+// lookups type the elements, numbers are read leniently.
+func TestMinimaxM3SchemaTyping(t *testing.T) {
+	tools, err := ToolsFromJSON([]byte(`[{"name":"f","parameters":{"type":"object","properties":{
+	  "al":{"allOf":[{"type":["integer","string"]},{"type":"integer"}]},
+	  "ref":{"$ref":"#/$defs/a~1b"},
+	  "n":{"type":"number"},
+	  "z":{"type":"integer"},
+	  "obj":{"type":"object","properties":{"k":{"type":"integer"},"tags":{"type":"array","items":{"type":"boolean"}}}},
+	  "list":{"type":"array","items":{"$ref":"#/$defs/a~1b"}},
+	  "e":{"type":"object"}},
+	  "$defs":{"a/b":{"type":"integer"}}}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := func(k, v string) string { return m3NS + "<" + k + ">" + v + m3NS + "</" + k + ">" }
+	for _, c := range []struct{ name, body, want string }{
+		{"allOf intersection", el("al", " 7 "), `{"al":7}`},
+		{"escaped $ref", el("ref", "+5"), `{"ref":5}`},
+		{"lenient number, -0 integer", el("n", ".5") + el("z", "-0"), `{"n":0.5,"z":0}`},
+		{"nested children typed", el("obj", el("k", "3")+el("tags", "true")+el("tags", "0")), `{"obj":{"k":3,"tags":[true,false]}}`},
+		{"items through $ref", el("list", el("item", "1")+el("item", "x")), `{"list":[1,"x"]}`},
+		{"empty object element, unknown parameter verbatim", el("e", "") + el("u", " null "), `{"e":{},"u":" null "}`},
+	} {
+		res, err := Parse(Config{ToolParser: "minimax_m3", Tools: tools}, m3NS+`<invoke name="f">`+c.body+m3NS+"</invoke>")
+		if err != nil || len(res.Calls) != 1 {
+			t.Fatalf("%s: %v, %d calls", c.name, err, len(res.Calls))
+		}
+		if got := res.Calls[0].Arguments; got != c.want {
+			t.Errorf("%s: arguments %s, want %s", c.name, got, c.want)
+		}
+	}
 }

@@ -3,8 +3,10 @@ package parsers
 import "bytes"
 
 // paramValue reads one parameter value of a tag grammar (qwen3_coder,
-// minimax_m2, glm47, DSML) up to its close tag and writes it into the call's
-// arguments as JSON (PARSER_CASES.md):
+// minimax_m2, glm47, DSML, kimi_k3, minimax_m3) up to its close tag and
+// writes it into the call's arguments as JSON (PARSER_CASES.md); grammars
+// that find the close tag themselves (kimi_k3, minimax_m3) pass the value
+// bytes to text and call end:
 //
 //   - XML-style values have no escaping: the first close tag ends the value;
 //     every other marker inside it is text;
@@ -18,7 +20,8 @@ import "bytes"
 //   - a string value whose parameter also admits null is buffered while it
 //     may still be the word null (a few bytes);
 //   - a typed value is buffered (bounded by the call limit) and converted at
-//     its close tag.
+//     its close tag (with rawTyped, by the grammar: minimax_m3's nested
+//     elements, whose leaves it converts with appendScalar).
 //
 // A value whose buffer would pass the limit sets over; the grammar then
 // abandons the call.
@@ -29,6 +32,10 @@ type paramValue struct {
 	ents  *matcher // entity table (arg = decoded byte); nil: no decoding
 	trim  trimRule // how string values are trimmed
 	conv  convRule // how typed values are converted
+	// rawTyped: typed values are buffered as written (entities not
+	// decoded) and converted by the grammar (minimax_m3's nested elements,
+	// whose leaves it converts with appendScalar).
+	rawTyped bool
 
 	// per value
 	st     pvState
@@ -65,7 +72,7 @@ func (s pvState) String() string { return enumName(pvStateNames[:], s, "pvState"
 type trimRule uint8
 
 const (
-	trimNone    trimRule = iota // verbatim (glm47 strings, DSML string="true")
+	trimNone    trimRule = iota // verbatim (glm47 strings, DSML string="true", kimi_k3, minimax_m3)
 	trimFraming                 // one leading and one trailing \n or \r\n (qwen3_coder)
 	trimFull                    // all surrounding whitespace (minimax_m2)
 )
@@ -78,16 +85,19 @@ func (r trimRule) String() string { return enumName(trimRuleNames[:], r, "trimRu
 type convRule uint8
 
 const (
-	convXML  convRule = iota // PARSER_CASES.md, "Schema-typed values" (qwen3_coder, minimax_m2)
+	convXML  convRule = iota // PARSER_CASES.md, "Value conversion by type" (qwen3_coder, minimax_m2, minimax_m3)
 	convGLM                  // PARSER_CASES.md, "GLM-4.7 values" (glm47)
-	convDSML                 // PARSER_CASES.md, "DSML values": string="false" or absent: JSON, else the string
+	convDSML                 // JSON, else the string as written (DSML string="false" or absent, kimi_k3 typed values)
 )
 
 var convRuleNames = [...]string{"convXML", "convGLM", "convDSML"}
 
 func (r convRule) String() string { return enumName(convRuleNames[:], r, "convRule") }
 
-// Entity tables. htmlEntities reproduces Dynamo's plain replacements applied
+// Entity tables: the one entity decoder is a table of entities (marker
+// text, decoded byte as arg) read left to right, longest match first —
+// streaming in paramValue.text, whole values with appendDecoded.
+// htmlEntities reproduces Dynamo's plain replacements applied
 // in order (&lt; &gt; &amp; &quot; &#x27; &#39;) in one left-to-right pass:
 // because &amp; is replaced before the last three, "&amp;quot;" decodes
 // twice (to "), while "&amp;lt;" decodes once (to &lt;).
@@ -110,7 +120,42 @@ var (
 		marker{text: "&quot;", arg: '"'},
 		marker{text: "&apos;", arg: '\''},
 	)
+	// xtmlAttrEntities are the escapes of Kimi K3 attribute values: &quot;
+	// and &amp; (so an encoded "&amp;quot;" is "&quot;").
+	xtmlAttrEntities = newMatcher(
+		marker{text: "&quot;", arg: '"'},
+		marker{text: "&amp;", arg: '&'},
+	)
 )
+
+// appendDecoded appends v with the entities of table ents decoded; v is
+// complete (a prefix of an entity at its end is text). With escape set, the
+// result is escaped as the inside of a JSON string.
+func appendDecoded(dst, v []byte, ents *matcher, escape bool) []byte {
+	for len(v) > 0 {
+		j := 0
+		for j < len(v) && v[j] != '&' && !(escape && strStop[v[j]]) {
+			j++
+		}
+		dst = append(dst, v[:j]...)
+		if j == len(v) {
+			break
+		}
+		c, n := v[j], 1
+		if c == '&' {
+			if mi, _ := ents.at(v[j:], true); mi >= 0 {
+				c, n = byte(ents.ms[mi].arg), len(ents.ms[mi].text)
+			}
+		}
+		if escape && strStop[c] {
+			dst = append(dst, jsonEscape(c)...)
+		} else {
+			dst = append(dst, c)
+		}
+		v = v[j+n:]
+	}
+	return dst
+}
 
 // byteTab holds every byte value, so a decoded entity can be passed on as a
 // slice that stays valid forever.
@@ -136,10 +181,10 @@ func (v *paramValue) begin(t paramType, verbatim, drop bool) {
 		v.st = pvIdle
 	case verbatim:
 		v.startString()
-	case v.conv == convDSML:
+	case v.conv == convDSML, v.rawTyped:
 		v.st = pvTyped
 	case v.conv == convGLM && t.free:
-		// GLM-4.7: no type means JSON-looking text is JSON, anything else the
+		// PARSER_CASES.md, "GLM-4.7 values": no type means JSON-looking text is JSON, anything else the
 		// raw string; null is admitted (no constraint).
 		v.st, v.jsonOK = pvPending, true
 	case v.conv == convGLM && t.set&tString != 0, v.conv == convXML && t.stringOK():
@@ -239,7 +284,30 @@ func (v *paramValue) fastString(b []byte) bool {
 // of seg it consumed: less than len(seg) only when seg ends inside a possible
 // entity and decided is false.
 func (v *paramValue) text(seg []byte, decided bool) int {
-	if v.ents == nil {
+	switch {
+	case v.st == pvString && v.trim == trimNone && (v.ents == nil || bytes.IndexByte(seg, '&') < 0):
+		v.emitEscaped(seg) // the common case: nothing to decode or trim
+		return len(seg)
+	case v.st == pvString && v.trim == trimNone:
+		// Entities in a verbatim string: what is decided is decoded and
+		// escaped into the arena, one fragment. Only the last '&' can
+		// start an entity that more bytes may complete (an entity holds
+		// one '&').
+		k := len(seg)
+		if a := bytes.LastIndexByte(seg, '&'); a >= 0 && !decided && len(seg)-a < v.ents.maxLen {
+			if _, partial := v.ents.at(seg[a:], false); partial {
+				k = a
+			}
+		}
+		e := v.out
+		start := len(e.arena)
+		e.arena = appendDecoded(e.arena, seg[:k], v.ents, true)
+		e.args(e.arena[start:len(e.arena):len(e.arena)])
+		return k
+	case v.st == pvTyped && (v.ents == nil || v.rawTyped):
+		v.bufPiece(seg)
+		return len(seg)
+	case v.ents == nil:
 		v.piece(seg)
 		return len(seg)
 	}
@@ -465,23 +533,22 @@ func (v *paramValue) tailFraming(b []byte) {
 	v.emitEscaped(b)
 }
 
-// emitEscaped emits b (valid until the next Feed) as JSON string content:
-// runs of plain bytes alias b, escapes are constants.
+// emitEscaped emits b (valid until the next Feed) as JSON string content,
+// as one fragment: b itself when it needs no escape, else one escaped copy
+// in the arena.
 func (v *paramValue) emitEscaped(b []byte) {
-	for len(b) > 0 {
-		j := 0
-		for j < len(b) && !strStop[b[j]] {
-			j++
-		}
-		if j > 0 {
-			v.out.args(b[:j])
-		}
-		if j == len(b) {
-			return
-		}
-		v.out.argsString(jsonEscape(b[j]))
-		b = b[j+1:]
+	j := 0
+	for j < len(b) && !strStop[b[j]] {
+		j++
 	}
+	if j == len(b) {
+		v.out.args(b)
+		return
+	}
+	e := v.out
+	start := len(e.arena)
+	e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
+	e.args(e.arena[start:len(e.arena):len(e.arena)])
 }
 
 // argsEscapedCopy emits b escaped, copied into the arena (b is a buffer the
@@ -506,10 +573,21 @@ func (v *paramValue) end() {
 		v.toString()
 		v.endString()
 	case pvTyped:
-		v.tmp = v.convert(v.tmp[:0])
+		v.tmp = v.appendScalar(v.tmp[:0], v.buf, v.typ)
 		v.out.args(v.out.copyBytes(v.tmp))
 	}
 	v.st = pvIdle
+}
+
+// takeRaw ends a value buffered raw (rawTyped) and returns its bytes (valid
+// until the next begin) for the grammar to convert; false, with nothing
+// done, for any other value (call end).
+func (v *paramValue) takeRaw() ([]byte, bool) {
+	if !v.rawTyped || v.st != pvTyped {
+		return nil, false
+	}
+	v.st = pvIdle
+	return v.buf, true
 }
 
 // endString drops the trailing framing and closes the JSON string.
@@ -526,22 +604,22 @@ func (v *paramValue) endString() {
 	v.out.argsString(`"`)
 }
 
-// convert appends the JSON of a buffered value.
-func (v *paramValue) convert(dst []byte) []byte {
-	raw := v.buf
+// appendScalar appends the JSON of value raw (entities decoded) of a
+// parameter typed typ, under the value's conversion and trim rules.
+func (v *paramValue) appendScalar(dst, raw []byte, typ paramType) []byte {
 	t := trimAll(raw)
-	set := v.typ.set
+	set := typ.set
 	var ok bool
 	switch v.conv {
 	case convDSML:
-		// DSML: JSON (trimmed, lexically compacted), else the string as
+		// PARSER_CASES.md, "DSML values": JSON (trimmed, lexically compacted), else the string as
 		// written.
 		if dst, ok = appendCompactJSON(dst, t, 0, &v.scan); ok {
 			return dst
 		}
 		return appendJSONString(dst, raw)
 	case convGLM:
-		if v.typ.nullOK() && isNullWord(t) {
+		if typ.nullOK() && isNullWord(t) {
 			return append(dst, "null"...)
 		}
 		if len(t) > 0 && (t[0] == '{' || t[0] == '[' || t[0] == '"') {
@@ -572,10 +650,16 @@ func (v *paramValue) convert(dst []byte) []byte {
 		}
 		return appendJSONString(dst, raw) // the raw value, untrimmed
 	}
-	// convXML (PARSER_CASES.md, "Schema-typed values"): integer → number →
-	// boolean → object/array, the first the value satisfies.
-	if set&tNull != 0 && isNullWord(t) {
+	// convXML (PARSER_CASES.md, "Value conversion by type"): null where
+	// admitted, the string where a string is admitted (or nothing is
+	// constrained), else integer → number → boolean → object/array, the
+	// first the value satisfies. (Streamed and pending values settle the
+	// first two before they get here; minimax_m3's buffered leaves do not.)
+	if typ.nullOK() && isNullWord(t) {
 		return append(dst, "null"...)
+	}
+	if typ.stringOK() {
+		return v.appendString(dst, raw, t)
 	}
 	if set&tInteger != 0 {
 		if dst, ok = appendInteger(dst, t); ok {
@@ -605,6 +689,12 @@ func (v *paramValue) convert(dst []byte) []byte {
 		}
 	}
 	// Not convertible: the value stays the string it would have been.
+	return v.appendString(dst, raw, t)
+}
+
+// appendString appends raw as the JSON string a streamed value would have
+// been (trimmed by the trim rule; t is raw trimmed of all whitespace).
+func (v *paramValue) appendString(dst, raw, t []byte) []byte {
 	switch v.trim {
 	case trimFraming:
 		raw = stripFraming(raw)

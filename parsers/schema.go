@@ -6,11 +6,14 @@ import (
 	"strings"
 )
 
-// Schema typing for the parameter grammars (qwen3_coder, minimax_m2, glm47;
-// PARSER_CASES.md): the tools' JSON schemas are read once, at New,
-// into a per-tool map from parameter name to the set of JSON types the
-// parameter admits. Feed only looks names up (a map index with a []byte key
-// converted in place, which does not allocate) and converts values with the
+// Schema typing, the only copy, for every grammar that types values by the
+// request's tool schemas (qwen3_coder, minimax_m2, glm47, minimax_m3;
+// PARSER_CASES.md, "Schema typing"): the tools' JSON schemas are read once,
+// at New, into a per-tool map from parameter name to the set of JSON types
+// the parameter admits, keeping the schema nodes for grammars whose values
+// nest (child, items, typeOf). Feed only looks names up (a map index with a
+// []byte key converted in place, which does not allocate; the nested
+// lookups do not allocate either) and converts values with the
 // append-style functions below into reused buffers.
 
 // typeSet is a set of JSON types a parameter's schema admits.
@@ -61,35 +64,56 @@ func (t paramType) stringOK() bool { return t.free || t.set&tString != 0 }
 
 // schemaIndex is the tools' parameter types, built once at New.
 type schemaIndex struct {
-	declared bool                            // the request declared tools
-	tools    map[string]map[string]paramType // tool name → parameter name → type
+	declared bool                  // the request declared tools
+	tools    map[string]toolSchema // tool name → its parameters
 }
 
-// toolSchema is one tool's parameter map (nil: unknown tool, every
+// toolSchema is one tool's parameters (nil: an unknown tool, every
 // parameter unconstrained).
-type toolSchema map[string]paramType
+type toolSchema = *toolParams
+
+// toolParams is one tool's parameters: their types, computed at New, and
+// their schema nodes, for grammars whose values nest (minimax_m3 reads the
+// types of child elements and array items with child, items and typeOf).
+type toolParams struct {
+	root   any                  // the decoded parameters schema (for local $refs)
+	params map[string]paramType // parameter name → type
+	nodes  map[string]any       // parameter name → schema node
+}
 
 // lookup returns the type of parameter key (unconstrained when the tool or
 // the parameter is unknown).
-func (s toolSchema) lookup(key []byte) paramType {
-	if t, ok := s[string(key)]; ok {
-		return t
+func (s *toolParams) lookup(key []byte) paramType {
+	if s != nil {
+		if t, ok := s.params[string(key)]; ok {
+			return t
+		}
 	}
 	return paramType{free: true}
 }
 
-// tool returns the parameter map of the named tool and whether it was
+// node returns the schema node of parameter key; false when the tool or the
+// parameter is unknown.
+func (s *toolParams) node(key []byte) (any, bool) {
+	if s == nil {
+		return nil, false
+	}
+	n, ok := s.nodes[string(key)]
+	return n, ok
+}
+
+// tool returns the parameters of the named tool and whether it was
 // declared.
 func (x *schemaIndex) tool(name []byte) (toolSchema, bool) {
 	if x == nil {
 		return nil, false
 	}
-	m, ok := x.tools[string(name)]
-	return m, ok
+	s, ok := x.tools[string(name)]
+	return s, ok
 }
 
-// Bounds of schema resolution (PARSER_CASES.md, "Schema-typed values": at
-// most 16 reference hops and a bounded number of schema nodes).
+// Bounds of schema resolution (PARSER_CASES.md, "Schema typing": 16
+// reference hops, a node budget per parameter).
 const (
 	maxRefHops   = 16
 	schemaBudget = 4096 // schema nodes visited per parameter
@@ -99,20 +123,22 @@ const (
 // are missing or not valid JSON have only unconstrained parameters; a
 // repeated tool name keeps its first definition.
 func newSchemaIndex(tools []Tool) *schemaIndex {
-	x := &schemaIndex{declared: len(tools) > 0, tools: make(map[string]map[string]paramType, len(tools))}
+	x := &schemaIndex{declared: len(tools) > 0, tools: make(map[string]toolSchema, len(tools))}
 	for _, t := range tools {
 		if _, dup := x.tools[t.Name]; dup {
 			continue
 		}
-		params := map[string]paramType{}
-		x.tools[t.Name] = params
+		s := &toolParams{params: map[string]paramType{}, nodes: map[string]any{}}
+		x.tools[t.Name] = s
 		var root any
 		dec := json.NewDecoder(bytes.NewReader(t.Parameters))
 		dec.UseNumber()
 		if len(t.Parameters) == 0 || dec.Decode(&root) != nil {
 			continue
 		}
-		obj, _ := root.(map[string]any)
+		s.root = root
+		// The parameters object may itself be a local $ref.
+		obj, _ := deref(root, root).(map[string]any)
 		// Dynamo: "if parameters has no properties, the parameters object
 		// itself is used as the property map".
 		props, ok := obj["properties"].(map[string]any)
@@ -123,17 +149,104 @@ func newSchemaIndex(tools []Tool) *schemaIndex {
 			if _, isSchema := node.(map[string]any); !isSchema && !ok {
 				continue // a keyword of the parameters object, not a parameter
 			}
-			budget := schemaBudget
-			params[name] = resolveType(root, node, 0, &budget)
+			s.params[name] = s.typeOf(node)
+			s.nodes[name] = node
 		}
 	}
 	return x
+}
+
+// typeOf returns the types schema node admits (resolveType with a fresh
+// budget). It does not allocate.
+func (s *toolParams) typeOf(node any) paramType {
+	budget := schemaBudget
+	return resolveType(s.rootOf(), node, 0, &budget)
+}
+
+func (s *toolParams) rootOf() any {
+	if s == nil {
+		return nil
+	}
+	return s.root
+}
+
+// child returns the schema of member key of an object node: its
+// properties entry, else an object additionalProperties, else the first
+// anyOf/oneOf/allOf branch that has one; nil when none does.
+func (s *toolParams) child(node any, key []byte) any {
+	budget := schemaBudget
+	return s.find(node, &budget, func(m map[string]any) any {
+		if props, ok := m["properties"].(map[string]any); ok {
+			if c, ok := props[string(key)]; ok {
+				return c
+			}
+		}
+		if ap, ok := m["additionalProperties"].(map[string]any); ok {
+			return ap
+		}
+		return nil
+	})
+}
+
+// items returns the items schema of an array node (also from the first
+// anyOf/oneOf/allOf branch that has one); nil when none does.
+func (s *toolParams) items(node any) any {
+	budget := schemaBudget
+	return s.find(node, &budget, func(m map[string]any) any { return m["items"] })
+}
+
+// find returns the first non-nil get of node (references followed) or of
+// its anyOf/oneOf/allOf branches, depth first, within the node budget.
+func (s *toolParams) find(node any, budget *int, get func(map[string]any) any) any {
+	*budget--
+	m, ok := deref(s.rootOf(), node).(map[string]any)
+	if !ok || *budget < 0 {
+		return nil
+	}
+	if c := get(m); c != nil {
+		return c
+	}
+	for _, k := range [...]string{"anyOf", "oneOf", "allOf"} {
+		branches, _ := m[k].([]any)
+		for _, br := range branches {
+			if c := s.find(br, budget, get); c != nil {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// deref follows local $refs from node (at most maxRefHops); nil when one
+// cannot be followed.
+func deref(root, node any) any {
+	for range maxRefHops {
+		m, ok := node.(map[string]any)
+		if !ok {
+			return node
+		}
+		ref, ok := m["$ref"].(string)
+		if !ok {
+			return node
+		}
+		if node, ok = localRef(root, ref); !ok {
+			return nil
+		}
+	}
+	return nil
 }
 
 // resolveType computes the types a schema node admits: type (a string or an
 // array of names), nullable, anyOf/oneOf (union), allOf (intersection),
 // enum/const (the types of the listed values) and local $refs, bounded by
 // maxRefHops and a node budget. Anything it cannot resolve is unconstrained.
+//
+// One keyword decides, in this order: type, $ref, anyOf/oneOf, allOf,
+// enum/const (nullable adds null to any of them). allOf is an
+// intersection because every branch constrains the same value: a value
+// must satisfy all of them, so it can only have a type every constraining
+// branch admits (a branch without a type, like {"description": …}, does
+// not constrain).
 func resolveType(root, node any, hops int, budget *int) paramType {
 	*budget--
 	if *budget < 0 {
@@ -213,8 +326,8 @@ func resolveType(root, node any, hops int, budget *int) paramType {
 	return t
 }
 
-// typeByName maps a schema type name to its type (the table of
-// PARSER_CASES.md, "Schema-typed values"; case-insensitive).
+// typeByName maps a schema type name (PARSER_CASES.md table, lower-cased)
+// to its type.
 func typeByName(s string) typeSet {
 	s = strings.ToLower(strings.TrimSpace(s))
 	switch s {
@@ -269,30 +382,71 @@ func typeOfValue(v any) typeSet {
 	return tOther
 }
 
-// localRef follows a local JSON Pointer reference ("#", "#/$defs/X").
+// localRef follows a local JSON Pointer reference ("#", "#/$defs/X"),
+// unescaping "~1" to "/" and "~0" to "~" in each reference token (RFC 6901).
+// Remote, $id-relative and anchor ("#name") references are not followed. It
+// does not allocate.
 func localRef(root any, ref string) (any, bool) {
-	if !strings.HasPrefix(ref, "#") {
-		return nil, false // remote and $id-relative references are not followed
+	ptr, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return nil, false
 	}
-	ptr := ref[1:]
 	if ptr == "" {
 		return root, true
 	}
 	if ptr[0] != '/' {
-		return nil, false // anchors are not followed
+		return nil, false
 	}
 	node := root
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+	for ptr != "" {
+		ptr = ptr[1:] // the '/' before the token
+		tok := ptr
+		if i := strings.IndexByte(ptr, '/'); i >= 0 {
+			tok, ptr = ptr[:i], ptr[i:]
+		} else {
+			ptr = ""
+		}
 		m, ok := node.(map[string]any)
 		if !ok {
 			return nil, false
 		}
-		if node, ok = m[tok]; !ok {
+		if strings.IndexByte(tok, '~') < 0 {
+			node, ok = m[tok]
+		} else {
+			node, ok = nil, false
+			for k, v := range m {
+				if pointerTokenIs(tok, k) {
+					node, ok = v, true
+					break
+				}
+			}
+		}
+		if !ok {
 			return nil, false
 		}
 	}
 	return node, true
+}
+
+// pointerTokenIs reports whether the escaped JSON Pointer token tok names
+// key ("~0" is '~', "~1" is '/'; any other '~' matches nothing).
+func pointerTokenIs(tok, key string) bool {
+	i := 0
+	for j := 0; j < len(tok); j++ {
+		c := tok[j]
+		if c == '~' {
+			if j+1 == len(tok) || (tok[j+1] != '0' && tok[j+1] != '1') {
+				return false
+			}
+			c = "~/"[tok[j+1]-'0']
+			j++
+		}
+		if i == len(key) || key[i] != c {
+			return false
+		}
+		i++
+	}
+	return i == len(key)
 }
 
 // Value conversion. Every function appends to dst and reports whether the
@@ -315,22 +469,47 @@ func isIntLiteral(b []byte) bool {
 }
 
 // appendInteger appends the integer literal v (any length), normalised to a
-// JSON number: no '+', no leading zeros (PARSER_CASES.md, "Schema-typed
-// values": an integer keeps any length).
+// JSON number: no '+', no leading zeros, no sign on zero (PARSER_CASES.md,
+// "Value conversion by type": integers keep any length; -0 is 0, as
+// Python's int reads it).
 func appendInteger(dst, v []byte) ([]byte, bool) {
 	if !isIntLiteral(v) {
 		return dst, false
 	}
-	if v[0] == '+' {
-		v = v[1:]
-	} else if v[0] == '-' {
-		dst = append(dst, '-')
+	neg := v[0] == '-'
+	if v[0] == '+' || neg {
 		v = v[1:]
 	}
 	for len(v) > 1 && v[0] == '0' {
 		v = v[1:]
 	}
+	if neg && string(v) != "0" {
+		dst = append(dst, '-')
+	}
 	return append(dst, v...), true
+}
+
+// smallInt returns the value of an integer literal (isIntLiteral) of at
+// most 18 digits, without allocating.
+func smallInt(b []byte) (int64, bool) {
+	if !isIntLiteral(b) {
+		return 0, false
+	}
+	neg := b[0] == '-'
+	if neg || b[0] == '+' {
+		b = b[1:]
+	}
+	if len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // appendNumber appends the number v: the model's literal when it is a valid
