@@ -3,7 +3,6 @@ package parsers
 import (
 	"math/bits"
 	"math/rand/v2"
-	"unicode/utf8"
 )
 
 // emitter collects the events of one Feed or Finish and owns the call
@@ -213,30 +212,24 @@ func (e *emitter) args(b []byte) {
 	if !e.inCall || len(b) == 0 {
 		return
 	}
-	if e.af.n == 0 && plainArgs(b) {
-		// Nothing for the filter to decide.
-		if len(e.events) == 0 && !e.whole {
-			// Fast path: the first event of a Feed (streaming small chunks).
-			ev := e.slot()
-			ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, b
-			return
-		}
-		e.addArgs(b, "")
+	var plain bool
+	if n := len(b); n >= 4 && n <= 8 {
+		plain = plainWords(b) // inlined: the common streamed fragment
+	} else {
+		plain = plainArgsAny(b)
+	}
+	if e.af.n != 0 || !plain && !validArgs(b) {
+		e.filterArgs(b) // passes the text on to argsRaw
 		return
 	}
-	e.filterArgs(b) // passes the text on to argsRaw
-}
-
-// plainArgs reports whether b is ASCII without a backslash: nothing for the
-// argument filter to decide. (Small enough to inline: the common fragment is
-// a few bytes.)
-func plainArgs(b []byte) bool {
-	for _, c := range b {
-		if c == '\\' || c >= utf8.RuneSelf {
-			return false
-		}
+	// Nothing for the filter to decide.
+	if len(e.events) == 0 && !e.whole {
+		// Fast path: the first event of a Feed (streaming small chunks).
+		ev := e.slot()
+		ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, b
+		return
 	}
-	return true
+	e.addArgs(b, "")
 }
 
 // argsRaw appends argument text the filter passed.
