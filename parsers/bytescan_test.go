@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"testing"
 )
@@ -78,4 +79,31 @@ func FuzzByteScan(f *testing.F) {
 	f.Add([]byte(`abc"def\\ghi`))
 	f.Add([]byte("\x00\x1f \x7f\x80\xff"))
 	f.Fuzz(func(t *testing.T, b []byte) { checkByteScan(t, b) })
+}
+
+// TestIndexByteWords checks the matcher's word scan against bytes.IndexByte
+// for every length it takes (4-8), every position of the byte sought and
+// every other byte value around it.
+func TestIndexByteWords(t *testing.T) {
+	for n := 4; n <= 8; n++ {
+		for _, c := range []byte{0, 1, '<', '[', 0x7f, 0x80, 0xff} {
+			for pos := -1; pos < n; pos++ {
+				for fill := 0; fill < 256; fill++ {
+					b := make([]byte, n)
+					for k := range b {
+						b[k] = byte(fill)
+					}
+					if pos >= 0 {
+						b[pos] = c
+						for k := pos + 1; k < n; k++ {
+							b[k] = byte(fill + k) // later bytes: anything, c included
+						}
+					}
+					if got, want := indexByteWords(b, c), bytes.IndexByte(b, c); got != want {
+						t.Fatalf("indexByteWords(%q, %q) = %d, want %d", b, c, got, want)
+					}
+				}
+			}
+		}
+	}
 }
