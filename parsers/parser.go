@@ -180,7 +180,8 @@ func New(cfg Config) (*Parser, error) {
 func (p *Parser) Reset() {
 	p.mode = mText
 	p.outStart, p.contentStart, p.spanDone = true, true, false
-	p.labelOn, p.labelN, p.prepended = false, 0, false
+	p.labelOn, p.labelN = false, 0
+	p.prepended = p.reason == nil || !p.reason.prepend // true: nothing to prepend
 	p.lastContent, p.hasContent = 0, false
 	if r := p.reason; r != nil && !r.prepend && (r.forced || p.cfg.InReasoning) {
 		p.enterReasoning()
@@ -244,6 +245,19 @@ func (p *Parser) enterReasoning() {
 // unmodified until then.
 func (p *Parser) Feed(chunk []byte) []Event {
 	p.out.begin()
+	if len(p.held) == 0 && p.prepended && p.mode != mFinished && (len(chunk) == 0 || chunk[len(chunk)-1] < 0x80) {
+		// The common chunk: nothing held, nothing to prepend, no
+		// character to complete.
+		if n := p.run(chunk, false); n < len(chunk) {
+			p.held = append(p.held, chunk[n:]...)
+		}
+		return p.out.events
+	}
+	return p.feed(chunk)
+}
+
+// feed is Feed's general case.
+func (p *Parser) feed(chunk []byte) []Event {
 	if p.mode == mFinished {
 		return nil
 	}
