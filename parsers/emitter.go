@@ -76,6 +76,17 @@ func (e *emitter) copyString(s string) []byte {
 // released candidate) are gathered in tbuf, so a Feed never returns a
 // run of small text events however its bytes were decided.
 func (e *emitter) text(k EventKind, b []byte) {
+	if len(e.events) == 0 && len(b) > 0 {
+		// The first event of a Feed (streaming small chunks).
+		ev := e.slot()
+		ev.Kind, ev.Text = k, b
+		return
+	}
+	e.moreText(k, b)
+}
+
+// moreText is text when the Feed already has events.
+func (e *emitter) moreText(k EventKind, b []byte) {
 	if len(b) == 0 {
 		return
 	}
