@@ -40,7 +40,7 @@ func checkByteScan(t *testing.T, b []byte) {
 // the bytes that probe the word tests' borrows (0x00, 0x01, 0x1f, 0x20,
 // 0x21, '"', '\\', 0x7f, 0x80, 0xff), and random slices.
 func TestByteScan(t *testing.T) {
-	probes := []byte{0x00, 0x01, 0x1f, 0x20, 0x21, '"', '#', '[', '\\', ']', 0x7f, 0x80, 0xff, 'a'}
+	probes := []byte{0x00, 0x01, 0x1f, 0x20, 0x21, '"', '#', '&', '<', '=', '[', '\\', ']', 0x7f, 0x80, 0xff, 'a'}
 	for n := 0; n < 20; n++ {
 		for pos := 0; pos < n; pos++ {
 			for c := 0; c < 256; c++ {

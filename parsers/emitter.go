@@ -3,6 +3,7 @@ package parsers
 import (
 	"math/bits"
 	"math/rand/v2"
+	"unicode/utf8"
 )
 
 // emitter collects the events of one Feed or Finish and owns the call
@@ -252,6 +253,58 @@ func (e *emitter) argsRaw(b []byte) {
 		return
 	}
 	e.addArgs(b, "")
+}
+
+// argsEscaped appends b as the inside of a JSON string: runs that need no
+// escape pass through args, a quote, a backslash or a control character
+// is appended as its escape (argsString). When b is valid UTF-8 and the
+// filter holds nothing, the result is built in one step, with the same
+// events, bytes and arena state as the piecewise calls.
+func (e *emitter) argsEscaped(b []byte) {
+	j := strRun(b)
+	if j == len(b) {
+		e.args(b)
+		return
+	}
+	if e.af.n != 0 || !e.inCall || e.whole || !utf8.Valid(b) {
+		e.argsEscapedPieces(b)
+		return
+	}
+	n := len(e.events)
+	if n > 0 {
+		last := &e.events[n-1]
+		if last.Kind == EventToolCallArgs && last.Index == e.idx {
+			if e.argEv != n-1 || e.argStart+len(last.Text) != len(e.arena) {
+				// Move the event's text to the arena's tail (as addArgs).
+				e.argStart = len(e.arena)
+				e.arena = append(e.arena, last.Text...)
+				e.argEv = n - 1
+			}
+			e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
+			last.Text = e.arena[e.argStart:len(e.arena):len(e.arena)]
+			return
+		}
+	}
+	start := len(e.arena)
+	e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
+	e.argEv, e.argStart = n, start
+	ev := e.slot()
+	ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, e.arena[start:len(e.arena):len(e.arena)]
+}
+
+// argsEscapedPieces is argsEscaped one piece at a time.
+func (e *emitter) argsEscapedPieces(b []byte) {
+	for len(b) > 0 {
+		j := strRun(b)
+		if j > 0 {
+			e.args(b[:j])
+		}
+		if j == len(b) {
+			return
+		}
+		e.argsString(jsonEscape(b[j]))
+		b = b[j+1:]
+	}
 }
 
 // argsString appends a constant fragment (an escape, "{}"); a held tail of

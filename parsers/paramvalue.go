@@ -456,20 +456,7 @@ func (v *paramValue) tailFraming(b []byte) {
 // emitEscaped emits b (valid until the next Feed) as JSON string content:
 // runs of plain bytes alias b, escapes are constants.
 func (v *paramValue) emitEscaped(b []byte) {
-	for len(b) > 0 {
-		j := 0
-		for j < len(b) && !strStop[b[j]] {
-			j++
-		}
-		if j > 0 {
-			v.out.args(b[:j])
-		}
-		if j == len(b) {
-			return
-		}
-		v.out.argsString(jsonEscape(b[j]))
-		b = b[j+1:]
-	}
+	v.out.argsEscaped(b)
 }
 
 // argsEscapedCopy emits b escaped, copied into the arena (b is a buffer the
