@@ -247,8 +247,29 @@ func (p *Parser) Feed(chunk []byte) []Event {
 	p.out.begin()
 	if len(p.held) == 0 && p.prepended && p.mode != mFinished && (len(chunk) == 0 || chunk[len(chunk)-1] < 0x80) {
 		// The common chunk: nothing held, nothing to prepend, no
-		// character to complete.
-		if n := p.run(chunk, false); n < len(chunk) {
+		// character to complete. Its first step (usually its only one)
+		// is run's, taken here without run's loop and frame.
+		n, hold := 0, false
+		switch {
+		case len(chunk) == 0:
+		case p.mode == mCall:
+			var st blockStatus
+			if n, st = p.tool.feed(chunk, false); st == blockMore && n == len(chunk) {
+				return p.out.events
+			}
+			hold = p.blockEnd(st, false)
+		case p.mode == mText:
+			n, hold = p.scanText(chunk, false)
+		case p.mode == mReasoning:
+			n, hold = p.scanReasoning(chunk, false)
+		}
+		if n == len(chunk) {
+			return p.out.events
+		}
+		if !hold {
+			n += p.run(chunk[n:], false)
+		}
+		if n < len(chunk) {
 			p.held = append(p.held, chunk[n:]...)
 		}
 		return p.out.events
@@ -331,16 +352,7 @@ func (p *Parser) run(b []byte, final bool) int {
 		case mCall:
 			var st blockStatus
 			n, st = p.tool.feed(b[i:], final)
-			switch {
-			case st == blockHold:
-				hold = !final
-			case p.framed && (st == blockDone || st == blockText):
-				p.tool.open(-1)
-			case st == blockDone:
-				p.mode = mAfterCall
-			case st == blockText:
-				p.mode = mText
-			}
+			hold = p.blockEnd(st, final)
 		case mAfterCall:
 			n, hold = p.scanAfterCall(b[i:], final)
 		default:
@@ -352,6 +364,22 @@ func (p *Parser) run(b []byte, final bool) int {
 		}
 	}
 	return i
+}
+
+// blockEnd acts on the status a grammar's feed returned and reports
+// whether the rest of the input must be held.
+func (p *Parser) blockEnd(st blockStatus, final bool) (hold bool) {
+	switch {
+	case st == blockHold:
+		return !final
+	case p.framed && (st == blockDone || st == blockText):
+		p.tool.open(-1)
+	case st == blockDone:
+		p.mode = mAfterCall
+	case st == blockText:
+		p.mode = mText
+	}
+	return false
 }
 
 // emitContent emits content text and tracks the start of the output.
