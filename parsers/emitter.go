@@ -79,8 +79,7 @@ func (e *emitter) copyString(s string) []byte {
 func (e *emitter) text(k EventKind, b []byte) {
 	if len(e.events) == 0 && len(b) > 0 {
 		// The first event of a Feed (streaming small chunks).
-		ev := e.slot()
-		ev.Kind, ev.Text = k, b
+		e.put(k, 0, b)
 		return
 	}
 	e.moreText(k, b)
@@ -110,21 +109,20 @@ func (e *emitter) moreText(k EventKind, b []byte) {
 			return
 		}
 	}
-	ev := e.slot()
-	ev.Kind, ev.Text = k, b
+	e.put(k, 0, b)
 }
 
-// slot appends a zero Event and returns it for filling in place (cheaper
-// than copying a composite literal into the slice).
-func (e *emitter) slot() *Event {
+// put appends an event with no ID or Name (content, reasoning, arguments),
+// writing each field once.
+func (e *emitter) put(k EventKind, idx int, text []byte) {
 	n := len(e.events)
 	if n == cap(e.events) {
-		e.events = append(e.events, Event{})
-	} else {
-		e.events = e.events[:n+1]
-		e.events[n] = Event{}
+		e.events = append(e.events, Event{Kind: k, Index: idx, Text: text})
+		return
 	}
-	return &e.events[n]
+	e.events = e.events[:n+1]
+	ev := &e.events[n]
+	ev.Kind, ev.Index, ev.ID, ev.Name, ev.Text = k, idx, nil, nil, text
 }
 
 // extends reports whether b starts exactly where a ends in the same array.
@@ -211,8 +209,14 @@ func (e *emitter) startCall(name, id []byte) {
 	}
 	e.idx = e.next
 	e.next++
-	ev := e.slot()
-	ev.Kind, ev.Index, ev.ID, ev.Name = EventToolCallStart, e.idx, id, e.copyBytes(name)
+	name = e.copyBytes(name)
+	n := len(e.events)
+	if n == cap(e.events) {
+		e.events = append(e.events, Event{})
+	}
+	e.events = e.events[:n+1]
+	ev := &e.events[n]
+	ev.Kind, ev.Index, ev.ID, ev.Name, ev.Text = EventToolCallStart, e.idx, id, name, nil
 }
 
 // args appends an argument fragment to the open call. b must stay valid
@@ -237,8 +241,7 @@ func (e *emitter) args(b []byte) {
 	// Nothing for the filter to decide.
 	if len(e.events) == 0 && !e.whole {
 		// Fast path: the first event of a Feed (streaming small chunks).
-		ev := e.slot()
-		ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, b
+		e.put(EventToolCallArgs, e.idx, b)
 		return
 	}
 	e.addArgs(b, "")
@@ -248,8 +251,7 @@ func (e *emitter) args(b []byte) {
 func (e *emitter) argsRaw(b []byte) {
 	if len(e.events) == 0 && e.inCall && !e.whole && len(b) > 0 {
 		// Fast path: the first event of a Feed (streaming small chunks).
-		ev := e.slot()
-		ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, b
+		e.put(EventToolCallArgs, e.idx, b)
 		return
 	}
 	e.addArgs(b, "")
@@ -288,8 +290,7 @@ func (e *emitter) argsEscaped(b []byte) {
 	start := len(e.arena)
 	e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
 	e.argEv, e.argStart = n, start
-	ev := e.slot()
-	ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, e.arena[start:len(e.arena):len(e.arena)]
+	e.put(EventToolCallArgs, e.idx, e.arena[start:len(e.arena):len(e.arena)])
 }
 
 // argsEscapedPieces is argsEscaped one piece at a time.
@@ -355,8 +356,7 @@ func (e *emitter) addArgs(b []byte, s string) {
 		e.argEv, e.argStart = n, len(e.arena)
 		t = e.copyString(s)
 	}
-	ev := e.slot()
-	ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, t
+	e.put(EventToolCallArgs, e.idx, t)
 }
 
 // endCall completes the open call.
@@ -369,8 +369,7 @@ func (e *emitter) endCall() {
 	}
 	e.inCall = false
 	if !e.whole {
-		ev := e.slot()
-		ev.Kind, ev.Index = EventToolCallEnd, e.idx
+		e.put(EventToolCallEnd, e.idx, nil)
 		return
 	}
 	if e.dropped {
@@ -398,7 +397,6 @@ func (e *emitter) abandonCall() {
 	e.af.n = 0
 	e.inCall = false
 	if !e.whole {
-		ev := e.slot()
-		ev.Kind, ev.Index = EventToolCallAbandoned, e.idx
+		e.put(EventToolCallAbandoned, e.idx, nil)
 	}
 }
