@@ -559,18 +559,7 @@ func (k *kimiK3) value(b []byte) {
 // needs no escape, else one escaped copy in the arena (one fragment per
 // chunk, not one per escape).
 func (k *kimiK3) argsEscaped(b []byte) {
-	j := 0
-	for j < len(b) && b[j] >= 0x20 && b[j] != '"' && b[j] != '\\' {
-		j++
-	}
-	if j == len(b) {
-		k.out.args(b)
-		return
-	}
-	e := k.out
-	start := len(e.arena)
-	e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
-	k.out.args(e.arena[start:len(e.arena):len(e.arena)])
+	k.out.argsEscaped(b)
 }
 
 // endValue completes an argument value at its close tag.

@@ -434,18 +434,7 @@ func (m *minimaxM3) value(b []byte) {
 
 // argsEscaped streams b as the inside of a JSON string (see kimiK3).
 func (m *minimaxM3) argsEscaped(b []byte) {
-	j := 0
-	for j < len(b) && b[j] >= 0x20 && b[j] != '"' && b[j] != '\\' {
-		j++
-	}
-	if j == len(b) {
-		m.out.args(b)
-		return
-	}
-	e := m.out
-	start := len(e.arena)
-	e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
-	m.out.args(e.arena[start:len(e.arena):len(e.arena)])
+	m.out.argsEscaped(b)
 }
 
 // endValue completes the value at its close tag.
