@@ -20,15 +20,6 @@ const (
 	hi4 = 0x80808080
 )
 
-// plainArgs reports whether b is ASCII without a backslash: nothing for the
-// argument filter to decide.
-func plainArgs(b []byte) bool {
-	if n := len(b); n >= 4 && n <= 8 {
-		return plainWords(b)
-	}
-	return plainArgsAny(b)
-}
-
 // plainWords is plainArgs for 4 to 8 bytes (a streamed fragment): two
 // overlapping words cover them.
 func plainWords(b []byte) bool {
@@ -37,8 +28,9 @@ func plainWords(b []byte) bool {
 	return (x|(y-lo8)&^y)&hi8 == 0
 }
 
-// plainArgsAny is plainArgs for any length.
-func plainArgsAny(b []byte) bool {
+// plainArgs reports whether b is ASCII without a backslash: nothing for the
+// argument filter to decide.
+func plainArgs(b []byte) bool {
 	for len(b) >= 8 {
 		x := binary.LittleEndian.Uint64(b)
 		y := x ^ ('\\' * lo8)

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// plainArgsLoop and strRunLoop are the byte loops plainArgs and strRun
-// replace.
+// plainArgsLoop and strRunLoop are the byte loops plainArgs (and
+// plainWords) and strRun replace.
 func plainArgsLoop(b []byte) bool {
 	for _, c := range b {
 		if c == '\\' || c >= 0x80 {
@@ -29,6 +29,11 @@ func checkByteScan(t *testing.T, b []byte) {
 	t.Helper()
 	if got, want := plainArgs(b), plainArgsLoop(b); got != want {
 		t.Fatalf("plainArgs(%q) = %v, want %v", b, got, want)
+	}
+	if n := len(b); n >= 4 && n <= 8 {
+		if got, want := plainWords(b), plainArgsLoop(b); got != want {
+			t.Fatalf("plainWords(%q) = %v, want %v", b, got, want)
+		}
 	}
 	if got, want := strRun(b), strRunLoop(b); got != want {
 		t.Fatalf("strRun(%q) = %d, want %d", b, got, want)

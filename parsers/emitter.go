@@ -232,7 +232,7 @@ func (e *emitter) args(b []byte) {
 	if n := len(b); n >= 4 && n <= 8 {
 		plain = plainWords(b) // inlined: the common streamed fragment
 	} else {
-		plain = plainArgsAny(b)
+		plain = plainArgs(b)
 	}
 	if e.af.n != 0 || !plain && !validArgs(b) {
 		e.filterArgs(b) // passes the text on to argsRaw
