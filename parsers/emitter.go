@@ -225,6 +225,17 @@ func (e *emitter) startCall(name, id []byte) {
 // that are not contiguous (an escape between two runs of input) are gathered
 // in the arena.
 func (e *emitter) args(b []byte) {
+	if n := len(b); n >= 4 && n <= 8 && len(e.events) == 0 && e.af.n == 0 && e.inCall && !e.whole && plainWords(b) {
+		// The streamed fragment: the Feed's first event, nothing for the
+		// filter to decide.
+		e.put(EventToolCallArgs, e.idx, b)
+		return
+	}
+	e.moreArgs(b)
+}
+
+// moreArgs is args' general case.
+func (e *emitter) moreArgs(b []byte) {
 	if !e.inCall || len(b) == 0 {
 		return
 	}
