@@ -225,10 +225,13 @@ func (e *emitter) startCall(name, id []byte) {
 // that are not contiguous (an escape between two runs of input) are gathered
 // in the arena.
 func (e *emitter) args(b []byte) {
-	if n := len(b); n >= 4 && n <= 8 && len(e.events) == 0 && e.af.n == 0 && e.inCall && !e.whole && plainWords(b) {
-		// The streamed fragment: the Feed's first event, nothing for the
-		// filter to decide.
-		e.put(EventToolCallArgs, e.idx, b)
+	if n := len(b); n >= 4 && n <= 8 && e.af.n == 0 && e.inCall && plainWords(b) {
+		// The streamed fragment: nothing for the filter to decide.
+		if len(e.events) == 0 && !e.whole {
+			e.put(EventToolCallArgs, e.idx, b) // the Feed's first event
+			return
+		}
+		e.addArgs(b, "")
 		return
 	}
 	e.moreArgs(b)
