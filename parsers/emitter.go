@@ -81,6 +81,16 @@ func (e *emitter) copyString(s string) []byte {
 // released candidate) are gathered in tbuf, so a Feed never returns a
 // run of small text events however its bytes were decided.
 func (e *emitter) text(k EventKind, b []byte) {
+	if len(e.events) == 0 && len(b) > 0 {
+		// The first event of a Feed (streaming small chunks).
+		e.put(k, 0, b)
+		return
+	}
+	e.moreText(k, b)
+}
+
+// moreText is text when the Feed already has events.
+func (e *emitter) moreText(k EventKind, b []byte) {
 	if len(b) == 0 {
 		return
 	}
@@ -103,21 +113,20 @@ func (e *emitter) text(k EventKind, b []byte) {
 			return
 		}
 	}
-	ev := e.slot()
-	ev.Kind, ev.Text = k, b
+	e.put(k, 0, b)
 }
 
-// slot appends a zero Event and returns it for filling in place (cheaper
-// than copying a composite literal into the slice).
-func (e *emitter) slot() *Event {
+// put appends an event with no ID or Name (content, reasoning, arguments),
+// writing each field once.
+func (e *emitter) put(k EventKind, idx int, text []byte) {
 	n := len(e.events)
 	if n == cap(e.events) {
-		e.events = append(e.events, Event{})
-	} else {
-		e.events = e.events[:n+1]
-		e.events[n] = Event{}
+		e.events = append(e.events, Event{Kind: k, Index: idx, Text: text})
+		return
 	}
-	return &e.events[n]
+	e.events = e.events[:n+1]
+	ev := &e.events[n]
+	ev.Kind, ev.Index, ev.ID, ev.Name, ev.Text = k, idx, nil, nil, text
 }
 
 // extends reports whether b starts exactly where a ends in the same array.
@@ -204,8 +213,14 @@ func (e *emitter) startCall(name, id []byte) {
 	}
 	e.idx = e.next
 	e.next++
-	ev := e.slot()
-	ev.Kind, ev.Index, ev.ID, ev.Name = EventToolCallStart, e.idx, id, e.copyBytes(name)
+	name = e.copyBytes(name)
+	n := len(e.events)
+	if n == cap(e.events) {
+		e.events = append(e.events, Event{})
+	}
+	e.events = e.events[:n+1]
+	ev := &e.events[n]
+	ev.Kind, ev.Index, ev.ID, ev.Name, ev.Text = EventToolCallStart, e.idx, id, name, nil
 }
 
 // args appends an argument fragment to the open call. b must stay valid
@@ -214,44 +229,101 @@ func (e *emitter) startCall(name, id []byte) {
 // that are not contiguous (an escape between two runs of input) are gathered
 // in the arena.
 func (e *emitter) args(b []byte) {
-	if !e.inCall || len(b) == 0 {
-		return
-	}
-	if e.af.n == 0 && plainArgs(b) {
-		// Nothing for the filter to decide.
+	if n := len(b); n >= 4 && n <= 8 && e.af.n == 0 && e.inCall && plainWords(b) {
+		// The streamed fragment: nothing for the filter to decide.
 		if len(e.events) == 0 && !e.whole {
-			// Fast path: the first event of a Feed (streaming small chunks).
-			ev := e.slot()
-			ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, b
+			e.put(EventToolCallArgs, e.idx, b) // the Feed's first event
 			return
 		}
 		e.addArgs(b, "")
 		return
 	}
-	e.filterArgs(b) // passes the text on to argsRaw
+	e.moreArgs(b)
 }
 
-// plainArgs reports whether b is ASCII without a backslash: nothing for the
-// argument filter to decide. (Small enough to inline: the common fragment is
-// a few bytes.)
-func plainArgs(b []byte) bool {
-	for _, c := range b {
-		if c == '\\' || c >= utf8.RuneSelf {
-			return false
-		}
+// moreArgs is args' general case.
+func (e *emitter) moreArgs(b []byte) {
+	if !e.inCall || len(b) == 0 {
+		return
 	}
-	return true
+	var plain bool
+	if n := len(b); n >= 4 && n <= 8 {
+		plain = plainWords(b) // inlined: the common streamed fragment
+	} else {
+		plain = plainArgs(b)
+	}
+	if e.af.n != 0 || !plain && !validArgs(b) {
+		e.filterArgs(b) // passes the text on to argsRaw
+		return
+	}
+	// Nothing for the filter to decide.
+	if len(e.events) == 0 && !e.whole {
+		// Fast path: the first event of a Feed (streaming small chunks).
+		e.put(EventToolCallArgs, e.idx, b)
+		return
+	}
+	e.addArgs(b, "")
 }
 
 // argsRaw appends argument text the filter passed.
 func (e *emitter) argsRaw(b []byte) {
 	if len(e.events) == 0 && e.inCall && !e.whole && len(b) > 0 {
 		// Fast path: the first event of a Feed (streaming small chunks).
-		ev := e.slot()
-		ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, b
+		e.put(EventToolCallArgs, e.idx, b)
 		return
 	}
 	e.addArgs(b, "")
+}
+
+// argsEscaped appends b as the inside of a JSON string: runs that need no
+// escape pass through args, a quote, a backslash or a control character
+// is appended as its escape (argsString). When b is valid UTF-8 and the
+// filter holds nothing, the result is built in one step, with the same
+// events, bytes and arena state as the piecewise calls.
+func (e *emitter) argsEscaped(b []byte) {
+	j := strRun(b)
+	if j == len(b) {
+		e.args(b)
+		return
+	}
+	if e.af.n != 0 || !e.inCall || e.whole || !utf8.Valid(b) {
+		e.argsEscapedPieces(b)
+		return
+	}
+	n := len(e.events)
+	if n > 0 {
+		last := &e.events[n-1]
+		if last.Kind == EventToolCallArgs && last.Index == e.idx {
+			if e.argEv != n-1 || e.argStart+len(last.Text) != len(e.arena) {
+				// Move the event's text to the arena's tail (as addArgs).
+				e.argStart = len(e.arena)
+				e.arena = append(e.arena, last.Text...)
+				e.argEv = n - 1
+			}
+			e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
+			last.Text = e.arena[e.argStart:len(e.arena):len(e.arena)]
+			return
+		}
+	}
+	start := len(e.arena)
+	e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
+	e.argEv, e.argStart = n, start
+	e.put(EventToolCallArgs, e.idx, e.arena[start:len(e.arena):len(e.arena)])
+}
+
+// argsEscapedPieces is argsEscaped one piece at a time.
+func (e *emitter) argsEscapedPieces(b []byte) {
+	for len(b) > 0 {
+		j := strRun(b)
+		if j > 0 {
+			e.args(b[:j])
+		}
+		if j == len(b) {
+			return
+		}
+		e.argsString(jsonEscape(b[j]))
+		b = b[j+1:]
+	}
 }
 
 // argsString appends a constant fragment (an escape, "{}"); a held tail of
@@ -302,8 +374,7 @@ func (e *emitter) addArgs(b []byte, s string) {
 		e.argEv, e.argStart = n, len(e.arena)
 		t = e.copyString(s)
 	}
-	ev := e.slot()
-	ev.Kind, ev.Index, ev.Text = EventToolCallArgs, e.idx, t
+	e.put(EventToolCallArgs, e.idx, t)
 }
 
 // endCall completes the open call.
@@ -316,8 +387,7 @@ func (e *emitter) endCall() {
 	}
 	e.inCall = false
 	if !e.whole {
-		ev := e.slot()
-		ev.Kind, ev.Index = EventToolCallEnd, e.idx
+		e.put(EventToolCallEnd, e.idx, nil)
 		return
 	}
 	if e.dropped {
@@ -345,7 +415,6 @@ func (e *emitter) abandonCall() {
 	e.af.n = 0
 	e.inCall = false
 	if !e.whole {
-		ev := e.slot()
-		ev.Kind, ev.Index = EventToolCallAbandoned, e.idx
+		e.put(EventToolCallAbandoned, e.idx, nil)
 	}
 }

@@ -1,6 +1,10 @@
 package parsers
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+)
 
 // action says what a marker means in the state whose matcher found it.
 type action uint8
@@ -69,13 +73,25 @@ func newMatcher(ms ...marker) matcher {
 //     possible when final is false); the caller holds b[pos:].
 //   - pos == len(b): no marker and no marker prefix.
 func (m *matcher) find(b []byte, final bool) (pos, mi int) {
-	if m.nfirst == 0 {
+	if m.nfirst == 0 || m.nfirst == 1 && len(b) >= 4 && len(b) <= 8 && indexByteWords(b, m.one) < 0 {
+		// No marker can start in b: the common streamed chunk, decided
+		// without the general scan's frame.
 		return len(b), -1
 	}
+	return m.scan(b, final)
+}
+
+// scan is find's general case.
+func (m *matcher) scan(b []byte, final bool) (pos, mi int) {
 	i := 0
 	for i < len(b) {
 		if m.nfirst == 1 {
-			j := bytes.IndexByte(b[i:], m.one)
+			var j int
+			if r := b[i:]; len(r) >= 4 && len(r) <= 8 {
+				j = indexByteWords(r, m.one)
+			} else {
+				j = bytes.IndexByte(r, m.one)
+			}
 			if j < 0 {
 				return len(b), -1
 			}
@@ -96,6 +112,25 @@ func (m *matcher) find(b []byte, final bool) (pos, mi int) {
 	return len(b), -1
 }
 
+// indexByteWords is bytes.IndexByte for 4 to 8 bytes (a streamed chunk),
+// tested as two overlapping words instead of through the call.
+func indexByteWords(b []byte, c byte) int {
+	n := len(b)
+	x := uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32
+	x ^= uint64(c) * lo8
+	m := (x - lo8) &^ x & hi8
+	if m == 0 {
+		return -1
+	}
+	// The lowest flag is exact: bytes 0-3 of x are b[0:4], bytes 4-7 are
+	// b[n-4:n] (a hit there is the first only when b[0:4] has none).
+	k := bits.TrailingZeros64(m) / 8
+	if k >= 4 {
+		k += n - 8
+	}
+	return k
+}
+
 // at reports whether a marker starts exactly at the beginning of b: mi >= 0
 // for a complete marker, partial when b is a proper prefix of a longer one
 // and more bytes are needed to decide.
@@ -103,6 +138,9 @@ func (m *matcher) at(b []byte, final bool) (mi int, partial bool) {
 	mi = -1
 	for k := range m.ms {
 		t := m.ms[k].text
+		if len(b) > 1 && len(t) > 1 && b[1] != t[1] {
+			continue // the common miss, decided without comparing strings
+		}
 		if len(b) >= len(t) {
 			if string(b[:len(t)]) == t && (mi < 0 || len(t) > len(m.ms[mi].text)) {
 				mi = k

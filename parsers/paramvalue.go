@@ -537,18 +537,7 @@ func (v *paramValue) tailFraming(b []byte) {
 // as one fragment: b itself when it needs no escape, else one escaped copy
 // in the arena.
 func (v *paramValue) emitEscaped(b []byte) {
-	j := 0
-	for j < len(b) && !strStop[b[j]] {
-		j++
-	}
-	if j == len(b) {
-		v.out.args(b)
-		return
-	}
-	e := v.out
-	start := len(e.arena)
-	e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
-	e.args(e.arena[start:len(e.arena):len(e.arena)])
+	v.out.argsEscaped(b)
 }
 
 // argsEscapedCopy emits b escaped, copied into the arena (b is a buffer the

@@ -185,7 +185,8 @@ func New(cfg Config) (*Parser, error) {
 func (p *Parser) Reset() {
 	p.mode = mText
 	p.outStart, p.contentStart, p.spanDone = true, true, false
-	p.labelOn, p.labelN, p.prepended = false, 0, false
+	p.labelOn, p.labelN = false, 0
+	p.prepended = p.reason == nil || !p.reason.prepend // true: nothing to prepend
 	p.lastContent, p.hasContent = 0, false
 	if r := p.reason; r != nil && !r.prepend && (r.forced || p.cfg.InReasoning) {
 		p.enterReasoning()
@@ -249,6 +250,40 @@ func (p *Parser) enterReasoning() {
 // unmodified until then.
 func (p *Parser) Feed(chunk []byte) []Event {
 	p.out.begin()
+	if len(p.held) == 0 && p.prepended && p.mode != mFinished && (len(chunk) == 0 || chunk[len(chunk)-1] < 0x80) {
+		// The common chunk: nothing held, nothing to prepend, no
+		// character to complete. Its first step (usually its only one)
+		// is run's, taken here without run's loop and frame.
+		n, hold := 0, false
+		switch {
+		case len(chunk) == 0:
+		case p.mode == mCall:
+			var st blockStatus
+			if n, st = p.tool.feed(chunk, false); st == blockMore && n == len(chunk) {
+				return p.out.events
+			}
+			hold = p.blockEnd(st, false)
+		case p.mode == mText:
+			n, hold = p.scanText(chunk, false)
+		case p.mode == mReasoning:
+			n, hold = p.scanReasoning(chunk, false)
+		}
+		if n == len(chunk) {
+			return p.out.events
+		}
+		if !hold {
+			n += p.run(chunk[n:], false)
+		}
+		if n < len(chunk) {
+			p.held = append(p.held, chunk[n:]...)
+		}
+		return p.out.events
+	}
+	return p.feed(chunk)
+}
+
+// feed is Feed's general case.
+func (p *Parser) feed(chunk []byte) []Event {
 	if p.mode == mFinished {
 		return nil
 	}
@@ -322,16 +357,7 @@ func (p *Parser) run(b []byte, final bool) int {
 		case mCall:
 			var st blockStatus
 			n, st = p.tool.feed(b[i:], final)
-			switch {
-			case st == blockHold:
-				hold = !final
-			case p.framed && (st == blockDone || st == blockText):
-				p.tool.open(-1)
-			case st == blockDone:
-				p.mode = mAfterCall
-			case st == blockText:
-				p.mode = mText
-			}
+			hold = p.blockEnd(st, final)
 		case mAfterCall:
 			n, hold = p.scanAfterCall(b[i:], final)
 		default:
@@ -343,6 +369,22 @@ func (p *Parser) run(b []byte, final bool) int {
 		}
 	}
 	return i
+}
+
+// blockEnd acts on the status a grammar's feed returned and reports
+// whether the rest of the input must be held.
+func (p *Parser) blockEnd(st blockStatus, final bool) (hold bool) {
+	switch {
+	case st == blockHold:
+		return !final
+	case p.framed && (st == blockDone || st == blockText):
+		p.tool.open(-1)
+	case st == blockDone:
+		p.mode = mAfterCall
+	case st == blockText:
+		p.mode = mText
+	}
+	return false
 }
 
 // emitContent emits content text and tracks the start of the output.
