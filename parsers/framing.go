@@ -13,13 +13,13 @@ import (
 var ErrParserCombination = errors.New("parsers: incompatible tool and reasoning parsers")
 
 // framingPair is the framer of a reasoning parser whose grammar frames the
-// whole output: tool "" runs the machine without tool calls (build(p,
-// false)); a tool parser of grammar toolGrammar runs it with calls (build(p,
+// whole output: tool "" runs the machine without tool calls (build(out,
+// false)); a tool parser of grammar toolGrammar runs it with calls (build(out,
 // true)); any other tool parser is an ErrParserCombination error.
-func framingPair(reasoning, toolGrammarName string, build func(p *Parser, calls bool) toolGrammar) func(*Parser, string) (toolGrammar, error) {
-	return func(p *Parser, tool string) (toolGrammar, error) {
+func framingPair(reasoning, toolGrammarName string, build func(out *sink, calls bool) toolGrammar) func(*sink, string) (toolGrammar, error) {
+	return func(out *sink, tool string) (toolGrammar, error) {
 		if tool == "" {
-			return build(p, false), nil
+			return build(out, false), nil
 		}
 		e, ok := toolRegistry[strings.ToLower(tool)]
 		if !ok {
@@ -29,6 +29,6 @@ func framingPair(reasoning, toolGrammarName string, build func(p *Parser, calls 
 			return nil, fmt.Errorf("%w: reasoning parser %q frames the whole output and runs only with the %q tool parser (or none), not %q",
 				ErrParserCombination, reasoning, toolGrammarName, tool)
 		}
-		return build(p, true), nil
+		return build(out, true), nil
 	}
 }

@@ -41,7 +41,7 @@ package parsers
 //     content are removed.
 type gemma4 struct {
 	// immutable after construction
-	p       *Parser
+	out     *sink
 	limit   int
 	delim   matcher // <|"|>
 	skipMs  matcher // a broken call: closer, opener, string delimiter
@@ -137,8 +137,8 @@ func init() {
 	}, newGemma4, "gemma4", "gemma-4")
 }
 
-func newGemma4(p *Parser) toolGrammar {
-	return &gemma4{p: p, limit: p.limit,
+func newGemma4(out *sink) toolGrammar {
+	return &gemma4{out: out, limit: out.limit,
 		delim: newMatcher(marker{text: gemmaQuote, act: actNone}),
 		skipMs: newMatcher(marker{text: gemmaClose, act: actClose}, marker{text: gemmaOpen, act: actOpen},
 			marker{text: gemmaQuote, act: actNone}),
@@ -167,9 +167,9 @@ func (g *gemma4) open(arg int) {
 		g.st = gmOpen
 		return
 	}
-	if g.p.hasContent && !isSpace(g.p.lastContent) {
+	if !g.out.afterSpace() {
 		// "recall:" and the like: text.
-		g.p.emitContent(g.p.out.copyString(gemmaCall))
+		g.out.contentString(gemmaCall)
 		g.st = gmText
 		return
 	}
@@ -205,7 +205,7 @@ func (g *gemma4) finish() {
 	case g.st == gmAfter || g.st == gmText:
 	case g.bare:
 		if !g.released {
-			g.p.emitContent(g.p.out.copyBytes(g.raw))
+			g.out.contentCopy(g.raw)
 		}
 	case g.st == gmClose:
 		g.endCall()
@@ -217,17 +217,17 @@ func (g *gemma4) finish() {
 	g.st = gmAfter
 }
 
-// out writes converted argument bytes: gathered for the open call (flushed
+// put writes converted argument bytes: gathered for the open call (flushed
 // as one fragment per Feed), or kept for a bare body. String values are
 // converted piecewise (an escape between runs), so aliasing the input would
 // cut the arguments into a fragment per escape.
-func (g *gemma4) out(b []byte) {
+func (g *gemma4) put(b []byte) {
 	if !g.released {
 		g.conv = appendHeld(g.conv, b, g.limit)
 	}
 }
 
-func (g *gemma4) outS(s string) {
+func (g *gemma4) putS(s string) {
 	if !g.released {
 		g.conv = append(g.conv, s...)
 	}
@@ -237,7 +237,7 @@ func (g *gemma4) outS(s string) {
 func (g *gemma4) flush() {
 	if !g.bare && len(g.conv) > 0 {
 		if g.started {
-			g.p.out.args(g.p.out.copyBytes(g.conv))
+			g.out.args(g.out.copyBytes(g.conv))
 		}
 		g.conv = g.conv[:0]
 	}
@@ -246,7 +246,7 @@ func (g *gemma4) flush() {
 // endCall completes the open call.
 func (g *gemma4) endCall() {
 	g.flush()
-	g.p.out.endCall()
+	g.out.endCall()
 	g.started = false
 }
 
@@ -255,7 +255,7 @@ func (g *gemma4) endCall() {
 func (g *gemma4) abandon() {
 	g.flush()
 	if g.started {
-		g.p.out.abandonCall()
+		g.out.abandonCall()
 		g.started = false
 	}
 }
@@ -269,12 +269,12 @@ func (g *gemma4) keep(b []byte) {
 	if !g.released && len(g.raw)+len(g.conv)+len(b) > g.limit {
 		// The raw bytes and the arguments converted from them both count
 		// against the limit.
-		g.p.emitContent(g.p.out.copyBytes(g.raw))
+		g.out.contentCopy(g.raw)
 		g.raw, g.conv = g.raw[:0], g.conv[:0]
 		g.released = true
 	}
 	if g.released {
-		g.p.emitContent(b)
+		g.out.content(b)
 		return
 	}
 	g.raw = appendHeld(g.raw, b, g.limit)
@@ -288,7 +288,7 @@ func (g *gemma4) malformed(b []byte, i int) (n int, st blockStatus, done bool) {
 	if g.bare {
 		g.keep(b[g.mark:i])
 		if !g.released {
-			g.p.emitContent(g.p.out.copyBytes(g.raw))
+			g.out.contentCopy(g.raw)
 		}
 		g.bare = false
 		g.st = gmAfter
@@ -307,10 +307,10 @@ func (g *gemma4) startArgs() bool {
 		return false
 	}
 	if !g.bare {
-		g.p.out.startCall(g.name, nil)
+		g.out.startCall(g.name, nil)
 		g.started = true
 	}
-	g.outS("{")
+	g.putS("{")
 	g.stk = append(g.stk[:0], gmCont{kind: '{'})
 	g.st = gmKey
 	return true
@@ -345,7 +345,7 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 		case gmAfter:
 			if isSpace(c) {
 				if len(g.ws) >= g.limit {
-					g.p.emitContent(g.p.out.copyBytes(g.ws))
+					g.out.contentCopy(g.ws)
 					g.ws = g.ws[:0]
 					return i, blockText
 				}
@@ -359,13 +359,13 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 			}
 			switch {
 			case mi < 0:
-				g.p.emitContent(g.p.out.copyBytes(g.ws))
+				g.out.contentCopy(g.ws)
 				g.ws = g.ws[:0]
 				return i, blockText
 			case g.afterMs.ms[mi].text == gemmaCall && len(g.ws) == 0:
 				// Right after a call, not after whitespace: text (the
 				// text state must not take it for a bare body).
-				g.p.emitContent(g.p.out.copyString(gemmaCall))
+				g.out.contentString(gemmaCall)
 				return i + len(gemmaCall), blockText
 			case g.afterMs.ms[mi].text == gemmaOpen:
 				g.begin(false)
@@ -446,9 +446,9 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 				continue
 			}
 			if top.n > 0 {
-				g.outS(`,"`)
+				g.putS(`,"`)
 			} else {
-				g.outS(`"`)
+				g.putS(`"`)
 			}
 			g.st = gmKeyChars
 
@@ -457,10 +457,10 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 			for j < len(b) && isGemmaKeyByte(b[j]) {
 				j++
 			}
-			g.out(b[i:j])
+			g.put(b[i:j])
 			i = j
 			if i < len(b) {
-				g.outS(`"`)
+				g.putS(`"`)
 				g.st = gmColon
 			}
 
@@ -470,7 +470,7 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 				i++
 			case c == ':':
 				i++
-				g.outS(":")
+				g.putS(":")
 				g.st = gmVal
 			default:
 				if n, st, done := g.malformed(b, i); done {
@@ -491,17 +491,17 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 				j++
 			}
 			if j > i {
-				g.out(b[i:j])
+				g.put(b[i:j])
 				i = j
 				continue
 			}
 			switch c {
 			case '"':
 				i++
-				g.outS(`\"`)
+				g.putS(`\"`)
 			case '\\':
 				i++
-				g.outS(`\\`)
+				g.putS(`\\`)
 			case '<':
 				mi, partial := g.delim.at(b[i:], final)
 				if partial {
@@ -510,15 +510,15 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 				}
 				if mi >= 0 {
 					i += len(gemmaQuote)
-					g.outS(`"`)
+					g.putS(`"`)
 					g.complete()
 					continue
 				}
 				i++
-				g.outS("<")
+				g.putS("<")
 			default:
 				i++
-				g.outS(ctrlEscape(c))
+				g.putS(ctrlEscape(c))
 			}
 
 		case gmNum:
@@ -527,20 +527,20 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 				i++
 				if g.numFrac > 0 {
 					g.numFrac = 2
-					g.out(b[i-1 : i])
+					g.put(b[i-1 : i])
 				} else {
 					g.numAny = true
 					if c != '0' || g.numNZ {
 						g.numNZ = true
-						g.out(b[i-1 : i])
+						g.put(b[i-1 : i])
 					}
 				}
 			case c == '.' && g.numFrac == 0 && g.numAny:
 				i++
 				if !g.numNZ {
-					g.outS("0")
+					g.putS("0")
 				}
-				g.outS(".")
+				g.putS(".")
 				g.numFrac = 1
 			default:
 				if !g.numAny || g.numFrac == 1 || c == '.' || c == '_' || isASCIILetter(c) {
@@ -550,7 +550,7 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 					continue
 				}
 				if g.numFrac == 0 && !g.numNZ {
-					g.outS("0")
+					g.putS("0")
 				}
 				g.complete()
 			}
@@ -583,7 +583,7 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 				}
 				continue
 			}
-			g.outS(lit)
+			g.putS(lit)
 			g.complete()
 
 		case gmAfterVal:
@@ -598,7 +598,7 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 				g.st = gmKey
 			case c == ',':
 				i++
-				g.outS(",")
+				g.putS(",")
 				g.st = gmVal
 			case c == closerOf(top.kind):
 				i++
@@ -640,8 +640,8 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 					// The stream ended inside the closer: the call is
 					// complete; the partial closer is text.
 					g.endCall()
-					g.p.emitContent(g.p.out.copyBytes(g.ws))
-					g.p.emitContent(rest)
+					g.out.contentCopy(g.ws)
+					g.out.content(rest)
 					g.ws = g.ws[:0]
 					g.st = gmAfter
 					return len(b), blockText
@@ -694,14 +694,14 @@ func (g *gemma4) value(b []byte, i int, final bool) (n int, st blockStatus, done
 		if mi < 0 {
 			return g.malformed(b, i)
 		}
-		g.outS(`"`)
+		g.putS(`"`)
 		g.st = gmStr
 		return i + len(gemmaQuote), 0, false
 	case c == '{' || c == '[':
 		if len(g.stk) >= maxJSONDepth {
 			return g.malformed(b, i)
 		}
-		g.out(b[i : i+1])
+		g.put(b[i : i+1])
 		g.stk = append(g.stk, gmCont{kind: c})
 		if c == '{' {
 			g.st = gmKey
@@ -712,14 +712,14 @@ func (g *gemma4) value(b []byte, i int, final bool) (n int, st blockStatus, done
 		return i + 1, 0, false
 	case (c == ',' || c == '}') && top.kind == '{':
 		// "key:" with nothing before the delimiter: an empty string.
-		g.outS(`""`)
+		g.putS(`""`)
 		g.complete()
 		return i, 0, false
 	case c == '-' || (c >= '0' && c <= '9'):
 		g.numNZ, g.numFrac, g.numAny = false, 0, false
 		g.st = gmNum
 		if c == '-' {
-			g.outS("-")
+			g.putS("-")
 			return i + 1, 0, false
 		}
 		return i, 0, false
@@ -735,7 +735,7 @@ func (g *gemma4) value(b []byte, i int, final bool) (n int, st blockStatus, done
 func (g *gemma4) closeContainer() {
 	top := g.stk[len(g.stk)-1]
 	g.stk = g.stk[:len(g.stk)-1]
-	g.outS(string(closerOf(top.kind)))
+	g.putS(string(closerOf(top.kind)))
 	if len(g.stk) == 0 {
 		g.ws = g.ws[:0]
 		g.st = gmClose
@@ -761,7 +761,7 @@ func (g *gemma4) closed(b []byte, i int) (n int, st blockStatus, done bool) {
 		g.st = gmAfter
 		return i, blockText, true
 	}
-	out := &g.p.out
+	out := g.out
 	out.startCall(g.name, nil)
 	out.args(out.copyBytes(g.conv))
 	out.endCall()

@@ -19,7 +19,7 @@ import "bytes"
 // it (bareTail), and the end of the stream completes a bare body whose last
 // value closed.
 type glm47 struct {
-	out    *emitter
+	out    *sink
 	limit  int
 	schema *schemaIndex
 
@@ -76,9 +76,9 @@ func init() {
 	)
 }
 
-func newGLM47(p *Parser) toolGrammar {
-	g := &glm47{out: &p.out, limit: p.limit, schema: newSchemaIndex(p.cfg.Tools)}
-	for _, t := range p.cfg.Tools {
+func newGLM47(out *sink) toolGrammar {
+	g := &glm47{out: out, limit: out.limit, schema: newSchemaIndex(out.cfg.Tools)}
+	for _, t := range out.cfg.Tools {
 		g.names = append(g.names, t.Name)
 	}
 	g.nameM = newMatcher(marker{text: "<arg_key>", arg: glmArgKey}, marker{text: "</tool_call>", arg: glmClose})
@@ -86,7 +86,7 @@ func newGLM47(p *Parser) toolGrammar {
 	g.kvM = newMatcher(marker{text: "<arg_value>"})
 	g.pairsM = g.nameM
 	g.skipM = newMatcher(marker{text: "</tool_call>"})
-	g.val = paramValue{out: &p.out, limit: p.limit, ends: newMatcher(marker{text: "</arg_value>"}), ents: &xmlEntities,
+	g.val = paramValue{out: &out.emitter, limit: out.limit, ends: newMatcher(marker{text: "</arg_value>"}), ents: &xmlEntities,
 		trim: trimNone, conv: convGLM}
 	return g
 }
@@ -258,7 +258,7 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 			}
 			i += pos + len(g.kvM.ms[mi].text)
 			if !g.drop {
-				argsKey(g.out, g.nparams == 0, g.attr)
+				argsKey(&g.out.emitter, g.nparams == 0, g.attr)
 				g.nparams++
 			}
 			g.val.begin(g.tool.lookup(g.attr), false, g.drop)
@@ -342,7 +342,7 @@ func (g *glm47) keyDone() {
 // end completes the call at </tool_call>.
 func (g *glm47) end() {
 	if g.started {
-		argsClose(g.out, g.nparams)
+		argsClose(&g.out.emitter, g.nparams)
 		g.out.endCall()
 	}
 	g.started = false

@@ -9,7 +9,7 @@ package parsers
 // The fragments alias the input, so the caller's call must be started before
 // feed is called.
 type jsonArgs struct {
-	out     *emitter
+	out     *sink
 	vs      jsonScan
 	started bool // the opening brace was seen
 }

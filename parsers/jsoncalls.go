@@ -20,7 +20,7 @@ import "unicode/utf8"
 //
 // It owns no framing: the grammar around it finds the opener and closer.
 type jsonCalls struct {
-	out   *emitter
+	out   *sink
 	limit int
 
 	// configuration

@@ -72,8 +72,7 @@ func (s k3State) String() string { return enumName(k3StateNames[:], s, "k3State"
 // tools section, or a bare call, is forwarded to content as its raw bytes so
 // a downstream kimi_k3 tool parser can act on it.
 type kimiK3 struct {
-	p     *Parser
-	out   *emitter
+	out   *sink
 	calls bool
 
 	mText   matcher // top level and response
@@ -114,7 +113,7 @@ func init() {
 		Truncated: "a call without its close tag is recovered only when its body ends with a complete argument or json " +
 			"element; a value cut by the end of stream abandons the call; complete calls before it survive; " +
 			"an unfinished tag is dropped",
-	}, func(p *Parser) toolGrammar { return newKimiK3(p, true) },
+	}, func(out *sink) toolGrammar { return newKimiK3(out, true) },
 		"kimi_k3",
 		"kimi-k3",
 	)
@@ -129,10 +128,10 @@ var kimiK3Reasoning = &reasoningSpec{
 	starts:     []string{k3Open + "think" + k3Sep},
 	ends:       []string{k3Close + "think" + k3Sep},
 	toolStarts: []string{k3Open, k3Close, k3EOM},
-	framer:     framingPair("kimi_k3", "kimi_k3", func(p *Parser, calls bool) toolGrammar { return newKimiK3(p, calls) }),
+	framer:     framingPair("kimi_k3", "kimi_k3", func(out *sink, calls bool) toolGrammar { return newKimiK3(out, calls) }),
 }
 
-func newKimiK3(p *Parser, calls bool) *kimiK3 {
+func newKimiK3(out *sink, calls bool) *kimiK3 {
 	base := []marker{
 		{text: k3Open, arg: kkOpen},
 		{text: k3Close, arg: kkClose},
@@ -140,8 +139,7 @@ func newKimiK3(p *Parser, calls bool) *kimiK3 {
 		{text: k3EOM, arg: kkEOM},
 	}
 	return &kimiK3{
-		p:       p,
-		out:     &p.out,
+		out:     out,
 		calls:   calls,
 		mText:   newMatcher(base...),
 		mThink:  newMatcher(append([]marker{{text: k3Close + "think" + k3Sep, arg: kkThinkEnd}}, base...)...),
@@ -169,7 +167,7 @@ func (k *kimiK3) maxHold() int {
 
 func (k *kimiK3) open(int) {
 	k.st = k3Out
-	if k.p.cfg.InReasoning {
+	if k.out.cfg.InReasoning {
 		k.st, k.thinkFrom = k3Think, k3Out
 	}
 	k.hdr = k.hdr[:0]
@@ -239,14 +237,14 @@ func (k *kimiK3) endOpenCall(recover bool) {
 // closeArgs emits the end of the argument object.
 func (k *kimiK3) closeArgs() {
 	if !k.jsonArgs {
-		argsClose(k.out, k.nArgs)
+		argsClose(&k.out.emitter, k.nArgs)
 	}
 }
 
 // emitRaw forwards markup of a raw span to content.
 func (k *kimiK3) emitRaw(b []byte) {
 	if k.raw {
-		k.p.emitContent(b)
+		k.out.content(b)
 	}
 }
 
@@ -289,9 +287,9 @@ func (k *kimiK3) text(b []byte) {
 	}
 	switch k.st {
 	case k3Out, k3Resp:
-		k.p.emitContent(b)
+		k.out.content(b)
 	case k3Think:
-		k.p.emitReasoning(b)
+		k.out.reasoning(b)
 	case k3Call:
 		k.emitRaw(b)
 		if hasNonSpace(b) {
@@ -316,7 +314,7 @@ func (k *kimiK3) beginHeader(mk *marker) {
 func (k *kimiK3) scanHeader(b []byte, final bool) (int, bool) {
 	pos, mi := k.mHeader.find(b, final)
 	if !k.overflow {
-		if len(k.hdr)+pos > k.p.limit {
+		if len(k.hdr)+pos > k.out.limit {
 			k.overflow = true
 		} else {
 			k.hdr = append(k.hdr, b[:pos]...)
@@ -412,8 +410,8 @@ func (k *kimiK3) tag() {
 // rawTag forwards the current tag header and its <|sep|> in a raw span.
 func (k *kimiK3) rawTag() {
 	if k.raw {
-		k.p.emitContent(k.out.copyBytes(k.hdr))
-		k.p.emitContent(k.out.copyString(k3Sep))
+		k.out.contentCopy(k.hdr)
+		k.out.contentString(k3Sep)
 	}
 }
 
@@ -503,7 +501,7 @@ func (k *kimiK3) startArg(attrs []byte) {
 	}
 	typ, hasType := xtmlAttr(attrs, "type", &k.tmp)
 	k.argString = !hasType || string(typ) == "string"
-	argsKey(k.out, k.nArgs == 0, key)
+	argsKey(&k.out.emitter, k.nArgs == 0, key)
 	k.nArgs++
 	if k.argString {
 		k.out.argsString(`"`)
@@ -542,12 +540,12 @@ func (k *kimiK3) value(b []byte) {
 	}
 	switch {
 	case k.raw:
-		k.p.emitContent(b)
+		k.out.content(b)
 	case k.argSkip:
 	case k.argString:
 		k.argsEscaped(b)
 	case k.valOver:
-	case len(k.val)+len(b) > k.p.limit:
+	case len(k.val)+len(b) > k.out.limit:
 		k.valOver = true
 		k.endOpenCall(false)
 	default:
@@ -619,7 +617,7 @@ func (k *kimiK3) scanJSON(b []byte) int {
 	n, r := k.vs.scan(b)
 	switch {
 	case k.raw:
-		k.p.emitContent(b[:n])
+		k.out.content(b[:n])
 	case k.inCall:
 		frag := b[:n]
 		if r == scanCtrl {

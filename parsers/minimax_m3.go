@@ -61,8 +61,7 @@ func (s m3State) String() string { return enumName(m3StateNames[:], s, "m3State"
 // nested properties/items/additionalProperties); they overlap the XML
 // families' schema code and should be consolidated with it.
 type minimaxM3 struct {
-	p      *Parser
-	out    *emitter
+	out    *sink
 	ns     matcher
 	schema map[string]*m3Tool // tool name → schema (from Config.Tools)
 
@@ -123,9 +122,9 @@ func init() {
 var minimaxM3Think = &reasoningSpec{name: "minimax_m3", starts: []string{"<mm:think>"}, ends: []string{"</mm:think>"},
 	toolStarts: []string{m3NS}}
 
-func newMinimaxM3(p *Parser) toolGrammar {
-	m := &minimaxM3{p: p, out: &p.out, ns: newMatcher(marker{text: m3NS})}
-	m.schema = m3Schemas(p.cfg.Tools)
+func newMinimaxM3(out *sink) toolGrammar {
+	m := &minimaxM3{out: out, ns: newMatcher(marker{text: m3NS})}
+	m.schema = m3Schemas(out.cfg.Tools)
 	return m
 }
 
@@ -326,7 +325,7 @@ func (m *minimaxM3) startInvoke(t []byte) {
 // endInvoke completes the open call at NS</invoke>.
 func (m *minimaxM3) endInvoke() blockStatus {
 	if m.inCall {
-		argsClose(m.out, m.nArgs)
+		argsClose(&m.out.emitter, m.nArgs)
 		m.out.endCall()
 		m.inCall = false
 	}
@@ -380,7 +379,7 @@ func (m *minimaxM3) startParam(key []byte) {
 	if !m.inCall {
 		return
 	}
-	argsKey(m.out, m.nArgs == 0, key)
+	argsKey(&m.out.emitter, m.nArgs == 0, key)
 	m.nArgs++
 	if m.stream {
 		m.out.argsString(`"`)
@@ -404,7 +403,7 @@ func (m *minimaxM3) value(b []byte) {
 		if m.dead {
 			return
 		}
-		if len(m.val)+len(b) > m.p.limit {
+		if len(m.val)+len(b) > m.out.limit {
 			m.dead = true
 			m.out.abandonCall()
 			m.inCall = false

@@ -89,40 +89,35 @@ type Parser struct {
 	textMs [2][2]matcher  // content state, by [contentStart][reasoning openers legal]
 	reasM  matcher        // reasoning state
 	label  []byte         // reason.label as bytes
-	limit  int
 
 	// scanning state; reset by Reset
-	mode         mode
-	outStart     bool // nothing but whitespace consumed so far
-	contentStart bool // nothing but whitespace emitted as content so far
-	spanDone     bool // a reasoning span has ended
-	labelOn      bool // at the start of a span whose label may still follow
-	labelN       int  // label bytes matched so far
-	prepended    bool // the prepend marker was emitted
-	lastContent  byte // the last byte emitted as content (valid when hasContent)
-	hasContent   bool // some content was emitted (a NUL byte is content too)
-	held         []byte
-	work         []byte // held + chunk, when held was not empty
-	ws           []byte // whitespace after a call block, pending
-	out          emitter
+	mode      mode
+	spanDone  bool // a reasoning span has ended
+	labelOn   bool // at the start of a span whose label may still follow
+	labelN    int  // label bytes matched so far
+	prepended bool // the prepend marker was emitted
+	held      []byte
+	work      []byte // held + chunk, when held was not empty
+	out       sink   // what grammars write into
 }
 
 // New returns a Parser for cfg. An unknown parser name is an error that
 // wraps ErrUnknownParser and lists the registered names.
 func New(cfg Config) (*Parser, error) {
-	p := &Parser{cfg: cfg, limit: cfg.MaxCallBuffer}
-	if p.limit <= 0 {
-		p.limit = DefaultMaxCallBuffer
+	p := &Parser{cfg: cfg}
+	p.out.cfg = &p.cfg
+	p.out.limit = cfg.MaxCallBuffer
+	if p.out.limit <= 0 {
+		p.out.limit = DefaultMaxCallBuffer
 	}
 	p.out.whole = cfg.WholeCalls
-	p.out.limit = p.limit
 	if cfg.ReasoningParser != "" {
 		spec, err := lookupReasoning(cfg.ReasoningParser)
 		if err != nil {
 			return nil, err
 		}
 		if spec.framer != nil {
-			g, err := spec.framer(p, cfg.ToolParser)
+			g, err := spec.framer(&p.out, cfg.ToolParser)
 			if err != nil {
 				return nil, err
 			}
@@ -134,7 +129,7 @@ func New(cfg Config) (*Parser, error) {
 		p.label = []byte(spec.label)
 	}
 	if cfg.ToolParser != "" {
-		g, err := lookupTool(cfg.ToolParser, p)
+		g, err := lookupTool(cfg.ToolParser, &p.out)
 		if err != nil {
 			return nil, err
 		}
@@ -179,16 +174,14 @@ func New(cfg Config) (*Parser, error) {
 // buffers. Events returned before become invalid.
 func (p *Parser) Reset() {
 	p.mode = mText
-	p.outStart, p.contentStart, p.spanDone = true, true, false
+	p.out.resetSink()
+	p.spanDone = false
 	p.labelOn, p.labelN, p.prepended = false, 0, false
-	p.lastContent, p.hasContent = 0, false
 	if r := p.reason; r != nil && !r.prepend && (r.forced || p.cfg.InReasoning) {
 		p.enterReasoning()
 	}
 	p.held = p.held[:0]
 	p.work = shrink(p.work)
-	p.ws = shrink(p.ws)
-	p.out.reset()
 	if p.tool != nil {
 		p.tool.reset()
 		if p.framed {
@@ -272,7 +265,7 @@ func (p *Parser) Feed(chunk []byte) []Event {
 // the output (with the first Feed, even an empty one).
 func (p *Parser) prepend() {
 	p.prepended = true
-	p.emitContent(p.out.copyString(p.reason.starts[0]))
+	p.out.contentString(p.reason.starts[0])
 }
 
 // Finish ends the stream: held bytes are decided (a marker prefix that never
@@ -293,7 +286,7 @@ func (p *Parser) Finish() []Event {
 	case mCall:
 		p.tool.finish()
 	case mAfterCall:
-		p.ws = p.ws[:0]
+		p.out.ws = p.out.ws[:0]
 	case mReasoning:
 		// A span that ended while its label was still a prefix: dropped.
 		p.labelOn, p.labelN = false, 0
@@ -340,45 +333,13 @@ func (p *Parser) run(b []byte, final bool) int {
 	return i
 }
 
-// emitContent emits content text and tracks the start of the output.
-func (p *Parser) emitContent(b []byte) {
-	if len(b) == 0 {
-		return
-	}
-	if p.contentStart && hasNonSpace(b) {
-		p.contentStart, p.outStart = false, false
-	}
-	p.lastContent, p.hasContent = b[len(b)-1], true
-	p.out.content(b)
-}
-
-// emitReasoning emits reasoning text and tracks the start of the output.
-func (p *Parser) emitReasoning(b []byte) {
-	if len(b) == 0 {
-		return
-	}
-	if p.outStart && hasNonSpace(b) {
-		p.outStart = false
-	}
-	p.out.reasoning(b)
-}
-
-func hasNonSpace(b []byte) bool {
-	for _, c := range b {
-		if !isSpace(c) {
-			return true
-		}
-	}
-	return false
-}
-
 // textMatcher returns the content-state matcher for the current position.
 func (p *Parser) textMatcher() *matcher {
 	cs, op := 0, 0
-	if p.contentStart {
+	if p.out.contentStart {
 		cs = 1
 	}
-	if r := p.reason; r != nil && !(r.atStart && !p.outStart) && !(r.once && p.spanDone) {
+	if r := p.reason; r != nil && !(r.atStart && !p.out.outStart) && !(r.once && p.spanDone) {
 		op = 1
 	}
 	return &p.textMs[cs][op]
@@ -391,16 +352,16 @@ func (p *Parser) scanText(b []byte, final bool) (int, bool) {
 	if mi >= 0 && m.ms[mi].atStart && hasNonSpace(b[:pos]) {
 		// A start-of-output marker after text: not a marker. Emitting the
 		// text ends the start, and the rest is scanned again.
-		p.emitContent(b[:pos])
+		p.out.content(b[:pos])
 		return pos, false
 	}
 	if p.bare != nil {
-		afterSpace := !p.hasContent || isSpace(p.lastContent)
+		afterSpace := p.out.afterSpace()
 		switch {
 		case mi >= 0 && m.ms[mi].act == actToolOpen && m.ms[mi].arg == p.bare.bareArg():
 			if k := p.bare.bareTail(b[:pos], afterSpace, true); k > 0 {
-				p.emitContent(b[:pos-k])
-				p.outStart, p.contentStart = false, false
+				p.out.content(b[:pos-k])
+				p.out.outStart, p.out.contentStart = false, false
 				p.mode = mCall
 				p.bare.openBare(b[pos-k : pos])
 				return pos + len(m.ms[mi].text), false
@@ -409,22 +370,22 @@ func (p *Parser) scanText(b []byte, final bool) (int, bool) {
 			if k := p.bare.bareTail(b[:pos], afterSpace, false); k > 0 {
 				// A possible bare-body name: held until the next bytes
 				// decide it.
-				p.emitContent(b[:pos-k])
+				p.out.content(b[:pos-k])
 				return pos - k, true
 			}
 		}
 	}
-	p.emitContent(b[:pos])
+	p.out.content(b[:pos])
 	if mi < 0 {
 		return pos, pos < len(b)
 	}
 	mk := &m.ms[mi]
 	switch mk.act {
 	case actReasonStart:
-		p.outStart = false
+		p.out.outStart = false
 		p.enterReasoning()
 	case actToolOpen:
-		p.outStart, p.contentStart = false, false
+		p.out.outStart, p.out.contentStart = false, false
 		p.mode = mCall
 		p.tool.open(mk.arg)
 	}
@@ -439,7 +400,7 @@ func (p *Parser) scanReasoning(b []byte, final bool) (int, bool) {
 		return p.scanLabel(b, final)
 	}
 	pos, mi := p.reasM.find(b, final)
-	p.emitReasoning(b[:pos])
+	p.out.reasoning(b[:pos])
 	if mi < 0 {
 		return pos, pos < len(b)
 	}
@@ -460,7 +421,7 @@ func (p *Parser) scanReasoning(b []byte, final bool) (int, bool) {
 func (p *Parser) endSpan() {
 	p.mode = mText
 	p.spanDone = true
-	p.outStart = false
+	p.out.outStart = false
 	p.labelOn, p.labelN = false, 0
 }
 
@@ -489,7 +450,7 @@ func (p *Parser) scanLabel(b []byte, final bool) (int, bool) {
 		p.endSpan()
 		return i + len(p.reasM.ms[mi].text), false
 	}
-	p.emitReasoning(p.label[:p.labelN])
+	p.out.reasoning(p.label[:p.labelN])
 	p.labelOn, p.labelN = false, 0
 	return i, false
 }
@@ -503,15 +464,15 @@ func (p *Parser) scanAfterCall(b []byte, final bool) (int, bool) {
 		i++
 	}
 	if i > 0 {
-		if len(p.ws)+i > p.limit {
+		if len(p.out.ws)+i > p.out.limit {
 			// Too much whitespace to hold: release it as content.
-			p.emitContent(p.out.copyBytes(p.ws))
-			p.ws = p.ws[:0]
-			p.emitContent(b[:i])
+			p.out.contentCopy(p.out.ws)
+			p.out.ws = p.out.ws[:0]
+			p.out.content(b[:i])
 			p.mode = mText
 			return i, false
 		}
-		p.ws = append(p.ws, b[:i]...)
+		p.out.ws = append(p.out.ws, b[:i]...)
 	}
 	if i == len(b) {
 		return i, false
@@ -530,19 +491,19 @@ func (p *Parser) scanAfterCall(b []byte, final bool) (int, bool) {
 			// (phi4's "functools") can keep it to release with the word.
 			p.mode = mCall
 			p.tool.open(mk.arg)
-			p.ws = p.ws[:0]
+			p.out.ws = p.out.ws[:0]
 			return i + len(mk.text), false
 		case actToolClose:
 			// The block's closer (whitespace before it is inside the
 			// wrapper), or closer spam after a call: markup.
-			p.ws = p.ws[:0]
+			p.out.ws = p.out.ws[:0]
 			return i + len(mk.text), false
 		}
 	}
 	// Text (or a reasoning marker) follows: the whitespace is content.
-	if len(p.ws) > 0 {
-		p.emitContent(p.out.copyBytes(p.ws))
-		p.ws = p.ws[:0]
+	if len(p.out.ws) > 0 {
+		p.out.contentCopy(p.out.ws)
+		p.out.ws = p.out.ws[:0]
 	}
 	p.mode = mText
 	return i, false

@@ -53,7 +53,7 @@ import (
 //   - <|python_start|> and <|python_end|> are markup and removed.
 type pythonic struct {
 	// immutable after construction
-	p     *Parser
+	out   *sink
 	limit int
 	tags  matcher // <|python_start|>, <|python_end|> after a list
 
@@ -195,8 +195,8 @@ func init() {
 	}, newPythonic, "pythonic", "llama4_pythonic")
 }
 
-func newPythonic(p *Parser) toolGrammar {
-	return &pythonic{p: p, limit: min(p.limit, pyMaxLimit), tags: newMatcher(
+func newPythonic(out *sink) toolGrammar {
+	return &pythonic{out: out, limit: min(out.limit, pyMaxLimit), tags: newMatcher(
 		marker{text: pythonStart, act: actClose}, marker{text: pythonEnd, act: actClose})}
 }
 
@@ -247,8 +247,8 @@ func (g *pythonic) reset() {
 // list is dropped.
 func (g *pythonic) finish() {
 	if g.inCand && !g.released {
-		g.p.emitContent(g.p.out.copyBytes(g.ws))
-		g.p.emitContent(g.p.out.copyBytes(g.raw))
+		g.out.contentCopy(g.ws)
+		g.out.contentCopy(g.raw)
 	}
 	g.inCand = false
 	g.ws = g.ws[:0]
@@ -277,13 +277,13 @@ func (g *pythonic) keep(b []byte) {
 		return
 	}
 	if !g.released && g.held()+len(b) > g.limit {
-		g.p.emitContent(g.p.out.copyBytes(g.ws))
-		g.p.emitContent(g.p.out.copyBytes(g.raw))
+		g.out.contentCopy(g.ws)
+		g.out.contentCopy(g.raw)
 		g.ws, g.raw = g.ws[:0], g.raw[:0]
 		g.released = true
 	}
 	if g.released {
-		g.p.emitContent(b)
+		g.out.content(b)
 		return
 	}
 	g.raw = appendHeld(g.raw, b, g.limit)
@@ -294,8 +294,8 @@ func (g *pythonic) keep(b []byte) {
 func (g *pythonic) fail(b []byte, i int) (int, blockStatus) {
 	g.keep(b[g.mark:i])
 	if !g.released {
-		g.p.emitContent(g.p.out.copyBytes(g.ws))
-		g.p.emitContent(g.p.out.copyBytes(g.raw))
+		g.out.contentCopy(g.ws)
+		g.out.contentCopy(g.raw)
 	}
 	g.inCand = false
 	g.ws = g.ws[:0]
@@ -315,7 +315,7 @@ func (g *pythonic) succeed(b []byte, i int) (n int, st blockStatus, done bool) {
 		g.st = pyAfter
 		return i, blockText, true
 	}
-	out := &g.p.out
+	out := g.out
 	for _, c := range g.calls {
 		out.startCall(g.names[c.n0:c.n1], nil)
 		out.args(g.argsCopy(g.conv[c.a0:c.a1]))
@@ -331,9 +331,9 @@ func (g *pythonic) succeed(b []byte, i int) (n int, st blockStatus, done bool) {
 // placeholders of parenthesised values.
 func (g *pythonic) argsCopy(a []byte) []byte {
 	if !g.parens {
-		return g.p.out.copyBytes(a)
+		return g.out.copyBytes(a)
 	}
-	out := &g.p.out
+	out := g.out
 	start := len(out.arena)
 	for _, c := range a {
 		if c != 0 {
@@ -383,7 +383,7 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 			if isSpace(c) {
 				if len(g.ws) >= g.limit {
 					// Too much whitespace to hold: content.
-					g.p.emitContent(g.p.out.copyBytes(g.ws))
+					g.out.contentCopy(g.ws)
 					g.ws = g.ws[:0]
 					return i, blockText
 				}
@@ -406,7 +406,7 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 				i += len(g.tags.ms[mi].text)
 				continue
 			}
-			g.p.emitContent(g.p.out.copyBytes(g.ws))
+			g.out.contentCopy(g.ws)
 			g.ws = g.ws[:0]
 			return i, blockText
 

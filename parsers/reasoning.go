@@ -23,7 +23,7 @@ type reasoningSpec struct {
 	// framer, when set, builds a machine that owns the whole output stream
 	// (content, reasoning and calls); tool is the configured tool grammar
 	// name ("" for none).
-	framer func(p *Parser, tool string) (toolGrammar, error)
+	framer func(out *sink, tool string) (toolGrammar, error)
 }
 
 // The marker-delimited reasoning grammars. Every parser of one group shares

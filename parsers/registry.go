@@ -40,7 +40,7 @@ type ReasoningInfo struct {
 
 type toolEntry struct {
 	info ToolInfo
-	new  func(*Parser) toolGrammar
+	new  func(*sink) toolGrammar
 }
 
 // toolRegistry maps every registered tool-call parser name (canonical names
@@ -54,7 +54,7 @@ var reasoningRegistry = map[string]*reasoningSpec{}
 
 // registerTool registers a tool-call grammar under names (lower case); the
 // first name is the canonical one.
-func registerTool(info ToolInfo, new func(*Parser) toolGrammar, names ...string) {
+func registerTool(info ToolInfo, new func(*sink) toolGrammar, names ...string) {
 	info.Grammar = names[0]
 	for _, n := range names {
 		if _, dup := toolRegistry[n]; dup {
@@ -116,12 +116,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	return names
 }
 
-func lookupTool(name string, p *Parser) (toolGrammar, error) {
+func lookupTool(name string, out *sink) (toolGrammar, error) {
 	e, ok := toolRegistry[strings.ToLower(name)]
 	if !ok {
 		return nil, fmt.Errorf("%w %q for tool calls (known: %s)", ErrUnknownParser, name, strings.Join(ToolParsers(), ", "))
 	}
-	return e.new(p), nil
+	return e.new(out), nil
 }
 
 func lookupReasoning(name string) (*reasoningSpec, error) {

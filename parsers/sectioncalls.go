@@ -33,7 +33,7 @@ package parsers
 //     the same way (a call that never reached its separator never started).
 type sectionCalls struct {
 	// immutable after construction
-	out    *emitter
+	out    *sink
 	limit  int
 	style  secStyle
 	ms     matcher // structural markers
@@ -100,9 +100,9 @@ const (
 	openCall           // CALL_BEGIN without a section
 )
 
-func newSectionCalls(p *Parser, style secStyle, mk secMarkers) *sectionCalls {
-	s := &sectionCalls{out: &p.out, limit: p.limit, style: style}
-	s.args.out = &p.out
+func newSectionCalls(out *sink, style secStyle, mk secMarkers) *sectionCalls {
+	s := &sectionCalls{out: out, limit: out.limit, style: style}
+	s.args.out = out
 	var ms []marker
 	for _, t := range mk.sectionBegins {
 		ms = append(ms, marker{text: t, act: actOpen, arg: mkSectionBegin})

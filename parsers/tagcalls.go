@@ -45,7 +45,7 @@ const (
 // wrapper's closer (an orphan closer, removed) or text.
 type tagCalls struct {
 	spec   *tagSpec
-	out    *emitter
+	out    *sink
 	limit  int
 	schema *schemaIndex
 
@@ -82,8 +82,8 @@ const (
 	bodyBlockClose
 )
 
-func newTagCalls(p *Parser, spec *tagSpec) *tagCalls {
-	g := &tagCalls{spec: spec, out: &p.out, limit: p.limit, schema: newSchemaIndex(p.cfg.Tools)}
+func newTagCalls(out *sink, spec *tagSpec) *tagCalls {
+	g := &tagCalls{spec: spec, out: out, limit: out.limit, schema: newSchemaIndex(out.cfg.Tools)}
 	g.blockM = newMatcher(marker{text: spec.fnOpen, act: actOpen}, marker{text: spec.blockClose, act: actClose})
 	g.bodyM = newMatcher(
 		marker{text: spec.parOpen, arg: bodyPar},
@@ -103,7 +103,7 @@ func newTagCalls(p *Parser, spec *tagSpec) *tagCalls {
 		g.nlPar = len(ends)
 		ends = append(ends, marker{text: "\n" + spec.parOpen})
 	}
-	g.val = paramValue{out: &p.out, limit: p.limit, ends: newMatcher(ends...), ents: spec.ents, trim: spec.trim, conv: spec.conv}
+	g.val = paramValue{out: &out.emitter, limit: out.limit, ends: newMatcher(ends...), ents: spec.ents, trim: spec.trim, conv: spec.conv}
 	return g
 }
 
@@ -273,7 +273,7 @@ func (g *tagCalls) keyDone() {
 		verbatim = stringAttr(rest)
 	}
 	if !g.drop {
-		argsKey(g.out, g.nparams == 0, key)
+		argsKey(&g.out.emitter, g.nparams == 0, key)
 		g.nparams++
 	}
 	g.val.begin(g.tool.lookup(key), verbatim, g.drop)
@@ -283,7 +283,7 @@ func (g *tagCalls) keyDone() {
 // endFunction completes the call at FN-CLOSE.
 func (g *tagCalls) endFunction() {
 	if g.started {
-		argsClose(g.out, g.nparams)
+		argsClose(&g.out.emitter, g.nparams)
 		g.out.endCall()
 	}
 	g.started, g.drop = false, false

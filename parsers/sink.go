@@ -1,0 +1,87 @@
+package parsers
+
+// sink is everything a grammar may write or read of the Parser: content and
+// reasoning text, the call lifecycle, the per-call buffer limit and the
+// Config. A grammar holds a *sink and nothing else of the Parser; the
+// driver's own state (mode, held bytes, matchers) is out of its reach.
+//
+// The call lifecycle is the embedded emitter's: startCall, args, argsString,
+// endCall and abandonCall, plus copyBytes/copyString for text that must
+// outlive the caller's buffer (valid until the next Feed, Finish or Reset).
+// limit is the per-call buffer limit (Config.MaxCallBuffer or its default).
+// Content and reasoning go through content and reasoning, which also track
+// the start of the output for the driver's start-of-output markers; the
+// emitter's own text methods are not for grammars.
+//
+// sink is a concrete type and its methods are small: calls through it
+// inline, so the narrow contract costs nothing on the hot path.
+type sink struct {
+	emitter
+
+	cfg *Config // the Parser's Config; read-only
+
+	outStart     bool // nothing but whitespace consumed so far
+	contentStart bool // nothing but whitespace emitted as content so far
+	lastContent  byte // the last byte emitted as content (valid when hasContent)
+	hasContent   bool // some content was emitted (a NUL byte is content too)
+
+	// ws is the whitespace after a call block, pending until the next bytes
+	// decide it: markup when another call follows, content otherwise. The
+	// driver fills and clears it; a grammar whose opener may turn out to be
+	// text reads it at open to release it with that text.
+	ws []byte
+}
+
+// resetSink prepares s for a new stream.
+func (s *sink) resetSink() {
+	s.outStart, s.contentStart = true, true
+	s.lastContent, s.hasContent = 0, false
+	s.ws = shrink(s.ws)
+	s.emitter.reset()
+}
+
+// content emits content text and tracks the start of the output. b must stay
+// valid until the next Feed (it aliases the input, the Parser's work buffer
+// or the arena).
+func (s *sink) content(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if s.contentStart && hasNonSpace(b) {
+		s.contentStart, s.outStart = false, false
+	}
+	s.lastContent, s.hasContent = b[len(b)-1], true
+	s.emitter.content(b)
+}
+
+// contentCopy emits a copy of b as content: for text held in the grammar's
+// own buffers, which it reuses.
+func (s *sink) contentCopy(b []byte) { s.content(s.copyBytes(b)) }
+
+// contentString emits the constant s as content (a marker passed through).
+func (s *sink) contentString(t string) { s.content(s.copyString(t)) }
+
+// reasoning emits reasoning text and tracks the start of the output. b must
+// stay valid until the next Feed.
+func (s *sink) reasoning(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if s.outStart && hasNonSpace(b) {
+		s.outStart = false
+	}
+	s.emitter.reasoning(b)
+}
+
+// afterSpace reports whether no content was emitted yet or the last content
+// byte is whitespace: a word starting here stands alone.
+func (s *sink) afterSpace() bool { return !s.hasContent || isSpace(s.lastContent) }
+
+func hasNonSpace(b []byte) bool {
+	for _, c := range b {
+		if !isSpace(c) {
+			return true
+		}
+	}
+	return false
+}
