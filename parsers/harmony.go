@@ -96,20 +96,23 @@ type harmony struct {
 }
 
 func init() {
-	registerTool(ToolInfo{
-		Openers: []string{hmChannel, hmStart},
-		Closers: []string{hmCall, hmEnd, hmReturn},
-		Malformed: "a directed body that is not one JSON object abandons the call and is dropped up to its end marker; " +
-			"bytes after a closed object up to the end marker are dropped; messages to recipients other than functions.* " +
-			"are dropped; a header longer than the buffer limit drops its message; orphan markers are removed",
-		Truncated: "a call whose object closed is complete without its call end marker; a body cut inside the object, or empty, " +
-			"is abandoned; an unfinished header is dropped; held marker prefixes are text of the current channel",
-	}, func(out *sink) toolGrammar { return newHarmony(out, true) },
+	registerFraming(&framingSpec{
+		tool: ToolInfo{
+			Openers: []string{hmChannel, hmStart},
+			Closers: []string{hmCall, hmEnd, hmReturn},
+			Malformed: "a directed body that is not one JSON object abandons the call and is dropped up to its end marker; " +
+				"bytes after a closed object up to the end marker are dropped; messages to recipients other than functions.* " +
+				"are dropped; a header longer than the buffer limit drops its message; orphan markers are removed",
+			Truncated: "a call whose object closed is complete without its call end marker; a body cut inside the object, or empty, " +
+				"is abandoned; an unfinished header is dropped; held marker prefixes are text of the current channel",
+		},
+		reasoning: gptOSS,
+		build:     func(out *sink, calls bool) framingGrammar { return newHarmony(out, calls) },
+	}, []string{
 		"harmony",
 		"openai",  // vLLM
 		"gpt-oss", // SGLang
-	)
-	registerReasoning(gptOSS, "gpt_oss", "openai_gptoss", "gpt-oss")
+	}, []string{"gpt_oss", "openai_gptoss", "gpt-oss"})
 }
 
 // gptOSS is the gpt_oss reasoning parser: the Harmony machine, with tool
@@ -120,7 +123,6 @@ var gptOSS = &reasoningSpec{
 	name:   "gpt_oss",
 	starts: []string{hmChannel + "analysis" + hmMessage},
 	ends:   []string{hmEnd},
-	framer: framingPair("gpt_oss", "harmony", func(out *sink, calls bool) toolGrammar { return newHarmony(out, calls) }),
 }
 
 func newHarmony(out *sink, calls bool) *harmony {
@@ -139,20 +141,12 @@ func newHarmony(out *sink, calls bool) *harmony {
 	}
 }
 
-func (h *harmony) frames() bool { return true }
-
 // textMarkers is empty: the machine frames the output and the Parser's text
 // state never runs.
 func (h *harmony) textMarkers() []marker { return nil }
 
-// markup lists the marker texts that must never reach content or reasoning
-// (tests).
-func (h *harmony) markup() []string {
-	return []string{hmStart, hmChannel, hmMessage, hmConstrain, hmEnd, hmReturn, hmCall}
-}
-
-// maxHold is the longest marker: the most the machine ever holds.
-func (h *harmony) maxHold() int { return h.ms.maxLen }
+// matchers: the seven markers are the whole markup.
+func (h *harmony) matchers() []*matcher { return []*matcher{&h.ms} }
 
 func (h *harmony) open(int) {
 	h.st = hsOut

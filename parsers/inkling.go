@@ -80,15 +80,18 @@ type inkling struct {
 }
 
 func init() {
-	registerTool(ToolInfo{
-		Openers: []string{ikInvoke},
-		Closers: []string{ikEnd},
-		Malformed: "a tool block whose body is not a call object (name and args) is dropped up to its block end, " +
-			"an open call abandoned; bytes after the closed object are dropped; placeholder blocks and stray framing tokens are removed",
-		Truncated: "a closed call object is a call without its block end; a body cut mid-value is abandoned; " +
-			"a held marker prefix longer than two bytes is dropped",
-	}, func(out *sink) toolGrammar { return newInkling(out, true) }, "inkling")
-	registerReasoning(inklingReasoning, "inkling")
+	registerFraming(&framingSpec{
+		tool: ToolInfo{
+			Openers: []string{ikInvoke},
+			Closers: []string{ikEnd},
+			Malformed: "a tool block whose body is not a call object (name and args) is dropped up to its block end, " +
+				"an open call abandoned; bytes after the closed object are dropped; placeholder blocks and stray framing tokens are removed",
+			Truncated: "a closed call object is a call without its block end; a body cut mid-value is abandoned; " +
+				"a held marker prefix longer than two bytes is dropped",
+		},
+		reasoning: inklingReasoning,
+		build:     func(out *sink, calls bool) framingGrammar { return newInkling(out, calls) },
+	}, []string{"inkling"}, []string{"inkling"})
 }
 
 // inklingReasoning is the inkling reasoning parser: the block machine, with
@@ -99,7 +102,6 @@ var inklingReasoning = &reasoningSpec{
 	starts:     []string{ikThinking},
 	ends:       []string{ikEnd},
 	toolStarts: []string{ikInvoke},
-	framer:     framingPair("inkling", "inkling", func(out *sink, calls bool) toolGrammar { return newInkling(out, calls) }),
 }
 
 func newInkling(out *sink, calls bool) *inkling {
@@ -126,15 +128,10 @@ func newInkling(out *sink, calls bool) *inkling {
 	return k
 }
 
-func (k *inkling) frames() bool          { return true }
 func (k *inkling) textMarkers() []marker { return nil }
-func (k *inkling) maxHold() int          { return k.ms.maxLen }
 
-// markup lists marker texts that must never reach content or reasoning
-// (tests).
-func (k *inkling) markup() []string {
-	return []string{ikModel, ikThinking, ikText, ikInvoke, ikImage, ikAudio, ikEnd, ikEndTurn}
-}
+// matchers: the block tokens are the whole markup.
+func (k *inkling) matchers() []*matcher { return []*matcher{&k.ms} }
 
 func (k *inkling) open(int) {
 	k.st = ikStart

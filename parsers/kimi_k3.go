@@ -104,20 +104,23 @@ type kimiK3 struct {
 }
 
 func init() {
-	registerTool(ToolInfo{
-		Openers: []string{k3Open + "tools" + k3Sep, k3Open + "call"},
-		Closers: []string{k3Close + "call" + k3Sep, k3Close + "tools" + k3Sep},
-		Malformed: "a call without a tool attribute is consumed and produces no call; an argument without a key is skipped; " +
-			"a json element that is not one JSON object (or mixed with argument elements) abandons the call; " +
-			"unknown and orphan tags are removed; text after the message end is dropped",
-		Truncated: "a call without its close tag is recovered only when its body ends with a complete argument or json " +
-			"element; a value cut by the end of stream abandons the call; complete calls before it survive; " +
-			"an unfinished tag is dropped",
-	}, func(out *sink) toolGrammar { return newKimiK3(out, true) },
+	registerFraming(&framingSpec{
+		tool: ToolInfo{
+			Openers: []string{k3Open + "tools" + k3Sep, k3Open + "call"},
+			Closers: []string{k3Close + "call" + k3Sep, k3Close + "tools" + k3Sep},
+			Malformed: "a call without a tool attribute is consumed and produces no call; an argument without a key is skipped; " +
+				"a json element that is not one JSON object (or mixed with argument elements) abandons the call; " +
+				"unknown and orphan tags are removed; text after the message end is dropped",
+			Truncated: "a call without its close tag is recovered only when its body ends with a complete argument or json " +
+				"element; a value cut by the end of stream abandons the call; complete calls before it survive; " +
+				"an unfinished tag is dropped",
+		},
+		reasoning: kimiK3Reasoning,
+		build:     func(out *sink, calls bool) framingGrammar { return newKimiK3(out, calls) },
+	}, []string{
 		"kimi_k3",
 		"kimi-k3",
-	)
-	registerReasoning(kimiK3Reasoning, "kimi_k3", "kimi-k3")
+	}, []string{"kimi_k3", "kimi-k3"})
 }
 
 // kimiK3Reasoning is the kimi_k3 reasoning parser: the XTML machine, with
@@ -128,7 +131,6 @@ var kimiK3Reasoning = &reasoningSpec{
 	starts:     []string{k3Open + "think" + k3Sep},
 	ends:       []string{k3Close + "think" + k3Sep},
 	toolStarts: []string{k3Open, k3Close, k3EOM},
-	framer:     framingPair("kimi_k3", "kimi_k3", func(out *sink, calls bool) toolGrammar { return newKimiK3(out, calls) }),
 }
 
 func newKimiK3(out *sink, calls bool) *kimiK3 {
@@ -153,17 +155,12 @@ func newKimiK3(out *sink, calls bool) *kimiK3 {
 	}
 }
 
-func (k *kimiK3) frames() bool          { return true }
 func (k *kimiK3) textMarkers() []marker { return nil }
 
-// markup lists marker texts that must never reach content or reasoning
-// (tests).
-func (k *kimiK3) markup() []string { return []string{k3Open, k3Close, k3Sep, k3EOM} }
-
-// maxHold is the longest marker the machine holds a prefix of.
-func (k *kimiK3) maxHold() int {
-	return max(k.mText.maxLen, k.mThink.maxLen, k.mValue.maxLen)
-}
+// matchers: the tag delimiters (mText) are the markup; every longer marker
+// (the think and argument closers) contains one of them. mHeader scans for
+// the same markers as mText.
+func (k *kimiK3) matchers() []*matcher { return []*matcher{&k.mText, &k.mThink, &k.mValue} }
 
 func (k *kimiK3) open(int) {
 	k.st = k3Out

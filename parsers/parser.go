@@ -1,7 +1,5 @@
 package parsers
 
-import "fmt"
-
 // toolGrammar is one tool-call wire grammar's machine. The Parser runs the
 // text state (content, reasoning markers and the grammar's text markers) and
 // the whitespace after a call group; the grammar runs everything from an
@@ -24,14 +22,6 @@ type toolGrammar interface {
 	finish()
 	// reset prepares for a new stream.
 	reset()
-}
-
-// framing is implemented by grammars that own the whole output stream
-// (channels or blocks frame everything: Harmony, Kimi K3, Inkling). The
-// Parser then hands every byte to the grammar, which emits content and
-// reasoning itself.
-type framing interface {
-	frames() bool
 }
 
 // bareNamer is implemented by grammars whose call body may come without its
@@ -85,7 +75,8 @@ type Parser struct {
 	reason *reasoningSpec // nil: no reasoning parser (or a framing grammar handles it)
 	tool   toolGrammar    // nil: no tool parser
 	bare   bareNamer      // tool, when its bodies may come without an opener
-	framed bool           // tool owns the whole stream
+	frame  framingGrammar // tool, when it owns the whole stream
+	framed bool           // frame != nil
 	textMs [2][2]matcher  // content state, by [contentStart][reasoning openers legal]
 	reasM  matcher        // reasoning state
 	label  []byte         // reason.label as bytes
@@ -111,37 +102,28 @@ func New(cfg Config) (*Parser, error) {
 		p.out.limit = DefaultMaxCallBuffer
 	}
 	p.out.whole = cfg.WholeCalls
+	f, err := framingFor(&p.out, &p.cfg)
+	if err != nil {
+		return nil, err
+	}
+	if f != nil {
+		p.tool, p.frame, p.framed = f, f, true
+		p.Reset()
+		return p, nil
+	}
 	if cfg.ReasoningParser != "" {
-		spec, err := lookupReasoning(cfg.ReasoningParser)
-		if err != nil {
+		if p.reason, err = lookupReasoning(cfg.ReasoningParser); err != nil {
 			return nil, err
 		}
-		if spec.framer != nil {
-			g, err := spec.framer(&p.out, cfg.ToolParser)
-			if err != nil {
-				return nil, err
-			}
-			p.tool, p.framed = g, true
-			p.Reset()
-			return p, nil
-		}
-		p.reason = spec
-		p.label = []byte(spec.label)
+		p.label = []byte(p.reason.label)
 	}
 	if cfg.ToolParser != "" {
-		g, err := lookupTool(cfg.ToolParser, &p.out)
+		e, err := lookupTool(cfg.ToolParser)
 		if err != nil {
 			return nil, err
 		}
-		p.tool = g
-		p.bare, _ = g.(bareNamer)
-		if f, ok := g.(framing); ok && f.frames() {
-			if p.reason != nil {
-				return nil, fmt.Errorf("%w: tool parser %q frames the whole output and runs only with its own reasoning parser (or none), not %q",
-					ErrParserCombination, cfg.ToolParser, cfg.ReasoningParser)
-			}
-			p.framed = true
-		}
+		p.tool = e.new(&p.out)
+		p.bare, _ = p.tool.(bareNamer)
 	}
 	if p.reason != nil {
 		var tool toolGrammar

@@ -39,8 +39,9 @@ type ReasoningInfo struct {
 }
 
 type toolEntry struct {
-	info ToolInfo
-	new  func(*sink) toolGrammar
+	info    ToolInfo
+	new     func(*sink) toolGrammar // nil for a framing grammar
+	framing *framingSpec            // set for a framing grammar (registerFraming)
 }
 
 // toolRegistry maps every registered tool-call parser name (canonical names
@@ -54,13 +55,17 @@ var reasoningRegistry = map[string]*reasoningSpec{}
 
 // registerTool registers a tool-call grammar under names (lower case); the
 // first name is the canonical one.
-func registerTool(info ToolInfo, new func(*sink) toolGrammar, names ...string) {
+func registerTool(info ToolInfo, build func(*sink) toolGrammar, names ...string) {
 	info.Grammar = names[0]
+	registerToolEntry(toolEntry{info: info, new: build}, names)
+}
+
+func registerToolEntry(e toolEntry, names []string) {
 	for _, n := range names {
 		if _, dup := toolRegistry[n]; dup {
 			panic("parsers: tool parser registered twice: " + n)
 		}
-		toolRegistry[n] = toolEntry{info, new}
+		toolRegistry[n] = e
 	}
 }
 
@@ -104,7 +109,7 @@ func ReasoningParser(name string) (ReasoningInfo, bool) {
 	}
 	return ReasoningInfo{Name: strings.ToLower(name), Grammar: s.name, Starts: slices.Clone(s.starts), Ends: slices.Clone(s.ends),
 		Forced: s.forced, ToolStarts: slices.Clone(s.toolStarts), ToolOpeners: slices.Clone(s.toolOpeners),
-		Framing: s.framer != nil}, true
+		Framing: s.framing != nil}, true
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -116,12 +121,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	return names
 }
 
-func lookupTool(name string, out *sink) (toolGrammar, error) {
+func lookupTool(name string) (*toolEntry, error) {
 	e, ok := toolRegistry[strings.ToLower(name)]
 	if !ok {
 		return nil, fmt.Errorf("%w %q for tool calls (known: %s)", ErrUnknownParser, name, strings.Join(ToolParsers(), ", "))
 	}
-	return e.new(out), nil
+	return &e, nil
 }
 
 func lookupReasoning(name string) (*reasoningSpec, error) {
