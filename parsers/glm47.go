@@ -30,15 +30,13 @@ type glm47 struct {
 	skipM  matcher // </tool_call>
 	val    paramValue
 
-	st      glmState
-	drop    bool // the block yields no call (empty or undeclared name, abandoned)
-	started bool
-	bare    bool     // a bare body (no <tool_call>): recovered at the end of the stream
-	loose   bool     // text was dropped between pairs (the body is not well formed)
-	names   []string // declared tool names (bare-name candidates must prefix one)
-	nparams int
-	tool    toolSchema
-	attr    []byte // name or key being read
+	st    glmState
+	drop  bool     // the block yields no call (empty or undeclared name, abandoned)
+	bare  bool     // a bare body (no <tool_call>): recovered at the end of the stream
+	loose bool     // text was dropped between pairs (the body is not well formed)
+	names []string // declared tool names (bare-name candidates must prefix one)
+	tool  toolSchema
+	attr  []byte // name or key being read
 }
 
 type glmState uint8
@@ -113,7 +111,7 @@ func (g *glm47) textMarkers() []marker {
 
 func (g *glm47) open(arg int) {
 	g.st = glName
-	g.drop, g.started, g.bare, g.loose, g.nparams, g.tool = false, false, false, false, 0, nil
+	g.drop, g.bare, g.loose, g.tool = false, false, false, nil
 	g.attr = g.attr[:0]
 	switch arg {
 	case glmOpenKey:
@@ -258,8 +256,7 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 			}
 			i += pos + len(g.kvM.ms[mi].text)
 			if !g.drop {
-				argsKey(&g.out.emitter, g.nparams == 0, g.attr)
-				g.nparams++
+				g.out.paramKey(g.attr)
 			}
 			g.val.begin(g.tool.lookup(g.attr), false, g.drop)
 			g.st = glValue
@@ -325,7 +322,6 @@ func (g *glm47) nameDone() {
 		return
 	}
 	g.out.startCall(name, nil)
-	g.started = true
 }
 
 // keyDone checks a complete key: trimmed, non-empty.
@@ -341,19 +337,13 @@ func (g *glm47) keyDone() {
 
 // end completes the call at </tool_call>.
 func (g *glm47) end() {
-	if g.started {
-		argsClose(&g.out.emitter, g.nparams)
-		g.out.endCall()
-	}
-	g.started = false
+	g.out.endParams()
 	g.st = glName
 }
 
 func (g *glm47) abandon() {
-	if g.started {
-		g.out.abandonCall()
-	}
-	g.started, g.drop = false, true
+	g.out.abandonCall()
+	g.drop = true
 }
 
 func (g *glm47) malformed() {
@@ -364,7 +354,7 @@ func (g *glm47) malformed() {
 func (g *glm47) finish() {
 	// No end-of-stream recovery for a GLM block; a bare body
 	// whose last value closed, with only whitespace after it, is complete.
-	if g.bare && g.started && g.st == glPairs && !g.loose {
+	if g.bare && g.out.inCall && g.st == glPairs && !g.loose {
 		g.end()
 		return
 	}

@@ -30,6 +30,8 @@ type sink struct {
 	// driver fills and clears it; a grammar whose opener may turn out to be
 	// text reads it at open to release it with that text.
 	ws []byte
+
+	params int // parameters opened in the open call (paramKey)
 }
 
 // resetSink prepares s for a new stream.
@@ -71,6 +73,32 @@ func (s *sink) reasoning(b []byte) {
 		s.outStart = false
 	}
 	s.emitter.reasoning(b)
+}
+
+// startCall opens a call (see emitter.startCall) and starts its parameter
+// count.
+func (s *sink) startCall(name, id []byte) {
+	s.params = 0
+	s.emitter.startCall(name, id)
+}
+
+// paramKey opens parameter key in the open call's arguments object: `{"key":`
+// for the first, `,"key":` after. The grammar then streams the value.
+func (s *sink) paramKey(key []byte) {
+	argsKey(&s.emitter, s.params == 0, key)
+	s.params++
+}
+
+// endParams closes the open call's arguments object ("{}" when it has no
+// parameter) and ends the call; without an open call it does nothing.
+// Grammars that stream calls as key/value parameters end calls with it
+// and abandon them with abandonCall (also a no-op without an open call): the
+// sink, not the grammar, knows whether a call is open.
+func (s *sink) endParams() {
+	if s.inCall {
+		argsClose(&s.emitter, s.params)
+		s.endCall()
+	}
 }
 
 // afterSpace reports whether no content was emitted yet or the last content

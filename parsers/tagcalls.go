@@ -55,12 +55,10 @@ type tagCalls struct {
 	val    paramValue
 	nlPar  int // index of "\n"+PAR-OPEN in val.ends (-1: not an end)
 
-	st      tcState
-	drop    bool       // the function yields no call (empty name, orphan parameter, abandoned)
-	started bool       // the call started and is open
-	nparams int        // parameters emitted
-	tool    toolSchema // the called tool's parameter types
-	attr    []byte     // attributes being read
+	st   tcState
+	drop bool       // the function yields no call (empty name, orphan parameter, abandoned)
+	tool toolSchema // the called tool's parameter types
+	attr []byte     // attributes being read
 }
 
 type tcState uint8
@@ -121,7 +119,7 @@ func (g *tagCalls) textMarkers() []marker {
 }
 
 func (g *tagCalls) open(arg int) {
-	g.started, g.drop, g.nparams, g.tool = false, false, 0, nil
+	g.drop, g.tool = false, nil
 	g.attr = g.attr[:0]
 	switch arg {
 	case tagOpenFn:
@@ -258,7 +256,6 @@ func (g *tagCalls) nameDone() {
 	}
 	g.tool, _ = g.schema.tool(name)
 	g.out.startCall(name, nil)
-	g.started = true
 }
 
 // keyDone starts a parameter value once its key is read.
@@ -273,8 +270,7 @@ func (g *tagCalls) keyDone() {
 		verbatim = stringAttr(rest)
 	}
 	if !g.drop {
-		argsKey(&g.out.emitter, g.nparams == 0, key)
-		g.nparams++
+		g.out.paramKey(key)
 	}
 	g.val.begin(g.tool.lookup(key), verbatim, g.drop)
 	g.st = tcValue
@@ -282,21 +278,16 @@ func (g *tagCalls) keyDone() {
 
 // endFunction completes the call at FN-CLOSE.
 func (g *tagCalls) endFunction() {
-	if g.started {
-		argsClose(&g.out.emitter, g.nparams)
-		g.out.endCall()
-	}
-	g.started, g.drop = false, false
+	g.out.endParams()
+	g.drop = false
 	g.st = tcBlock
 }
 
 // abandon abandons the open call; the rest of the function is parsed and
 // dropped.
 func (g *tagCalls) abandon() {
-	if g.started {
-		g.out.abandonCall()
-	}
-	g.started, g.drop = false, true
+	g.out.abandonCall()
+	g.drop = true
 }
 
 // malformed abandons the call and drops the rest of the function unparsed.
