@@ -104,6 +104,7 @@ const (
 	jcMore jcResult = iota // all consumed, body incomplete
 	jcEnd                  // body complete after n bytes
 	jcBad                  // syntax error after n bytes; open call abandoned
+	jcNext                 // state methods only: n consumed, keep scanning
 )
 
 func (j *jsonCalls) begin() {
@@ -205,259 +206,303 @@ func (j *jsonCalls) startIfReady() {
 	}
 }
 
-// feed consumes body bytes.
+// feed consumes body bytes: one state method per state, each consuming n
+// bytes of its input and reporting what follows (jcNext: keep scanning).
 func (j *jsonCalls) feed(b []byte) (int, jcResult) {
 	i := 0
 	for i < len(b) {
-		if j.st == jcArgs {
-			// Hot path: argument bytes.
-			n, r := j.vs.scan(b[i:])
-			if r == scanMore && j.started && !j.bad {
-				j.out.args(b[i : i+n])
-				return i + n, jcMore
-			}
-			frag := b[i : i+n]
-			if r == scanCtrl {
-				frag = frag[:n-1]
-			}
-			j.argBytes(frag)
-			i += n
-			switch r {
-			case scanCtrl:
-				j.argEscape(b[i-1])
-			case scanDone:
-				j.st = jcObjAfter
-			case scanErr:
-				j.fail()
-				return i, jcBad
-			}
-			continue
-		}
-		c := b[i]
+		var n int
+		var r jcResult
 		switch j.st {
+		case jcArgs:
+			// Hot path: argument bytes.
+			m, sr := j.vs.scan(b[i:])
+			if sr == scanMore && j.started && !j.bad {
+				j.out.args(b[i : i+m])
+				return i + m, jcMore
+			}
+			n, r = j.argsScanned(b[i:], m, sr)
 		case jcDone:
 			return i, jcEnd
 		case jcErr:
 			return i, jcBad
 		case jcBody:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			switch {
-			case c == '{' && j.allowObject:
-				i++
-				j.objectStart()
-			case c == '[' && j.allowArray:
-				i++
-				j.inArray = true
-				j.st = jcArrFirst
-			default:
-				j.fail()
-				return i, jcBad
-			}
+			n, r = j.body(b[i])
 		case jcArrFirst, jcArrElem:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			switch {
-			case c == ']' && j.st == jcArrFirst:
-				i++
-				j.st = jcDone
-				return i, jcEnd
-			case c == '{':
-				i++
-				j.objectStart()
-			default:
-				j.vs.reset()
-				j.st = jcSkipElem
-			}
+			n, r = j.arrElem(b[i])
 		case jcSkipElem:
-			n, r := j.vs.scan(b[i:])
-			i += n
-			switch r {
-			case scanDone:
-				j.st = jcArrAfter
-			case scanErr:
-				j.fail()
-				return i, jcBad
-			}
+			n, r = j.skipValue(b[i:], jcArrAfter)
 		case jcArrAfter:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			i++
-			switch c {
-			case ',':
-				j.st = jcArrElem
-			case ']':
-				j.st = jcDone
-				return i, jcEnd
-			default:
-				j.fail()
-				return i - 1, jcBad
-			}
+			n, r = j.arrAfter(b[i])
 		case jcObjFirst, jcObjKey:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			i++
-			switch {
-			case c == '"':
-				j.keyLen, j.keyEsc = 0, false
-				j.st = jcKey
-			case c == '}' && j.st == jcObjFirst:
-				j.objectEnd()
-				if j.st == jcDone {
-					return i, jcEnd
-				}
-			default:
-				j.fail()
-				return i - 1, jcBad
-			}
+			n, r = j.objKey(b[i])
 		case jcKey:
-			for i < len(b) && !strStop[b[i]] {
-				if j.keyLen < len(j.key) {
-					j.key[j.keyLen] = b[i]
-				}
-				j.keyLen++
-				i++
-			}
-			if i == len(b) {
-				return i, jcMore
-			}
-			c = b[i]
-			i++
-			switch {
-			case c == '"':
-				j.keyKind = j.classifyKey()
-				j.st = jcColon
-			case c == '\\':
-				j.keyEsc = true
-				j.st = jcKeyEsc
-			default:
-				j.fail()
-				return i - 1, jcBad
-			}
+			n, r = j.keyText(b[i:])
 		case jcKeyEsc:
-			// Escaped keys never match a known key; validate loosely by
-			// resuming the string (a bad escape is caught nowhere else, so
-			// check the common forms here).
-			i++
-			switch c {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't', 'u':
-				j.st = jcKey
-			default:
-				j.fail()
-				return i - 1, jcBad
-			}
+			n, r = j.keyEscape(b[i])
 		case jcColon:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			i++
-			if c != ':' {
-				j.fail()
-				return i - 1, jcBad
-			}
-			j.st = jcValue
+			n, r = j.colon(b[i])
 		case jcValue:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			j.vs.reset()
-			j.st = jcSkip
-			switch j.keyKind {
-			case kName:
-				if !j.haveName && c == '"' {
-					j.raw = j.raw[:0]
-					j.st = jcName
-				} else if !j.haveName {
-					j.markBad() // name is not a string
-				}
-			case kArgs:
-				if j.haveArgs {
-					break // a repeated arguments key: the first wins
-				}
-				j.haveArgs = true
-				switch {
-				case j.bad:
-				case c == '{':
-					j.st = jcArgs
-					j.argsOK = true
-					j.startIfReady()
-				case c == '"':
-					j.raw = j.raw[:0]
-					j.st = jcArgsStr
-				default:
-					j.markBad() // arguments must be an object
-				}
-			case kID:
-				if len(j.id) == 0 && c == '"' {
-					j.raw = j.raw[:0]
-					j.st = jcID
-				}
-			}
+			n, r = j.value(b[i])
 		case jcName, jcArgsStr, jcID:
-			n, r := j.vs.scan(b[i:])
-			over := len(j.raw)+n > j.limit
-			if over {
-				j.markBad() // past the per-call buffer limit
-			} else {
-				j.raw = append(j.raw, b[i:i+n]...)
-			}
-			i += n
-			switch {
-			case r == scanErr:
-				j.fail()
-				return i, jcBad
-			case r == scanDone && !over:
-				j.valueCaptured()
-				j.st = jcObjAfter
-			case r == scanDone:
-				j.st = jcObjAfter
-			case over:
-				j.st = jcSkip
-			}
+			n, r = j.captured(b[i:])
 		case jcSkip:
-			n, r := j.vs.scan(b[i:])
-			i += n
-			switch r {
-			case scanDone:
-				j.st = jcObjAfter
-			case scanErr:
-				j.fail()
-				return i, jcBad
-			}
+			n, r = j.skipValue(b[i:], jcObjAfter)
 		case jcObjAfter:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			i++
-			switch c {
-			case ',':
-				j.st = jcObjKey
-			case '}':
-				j.objectEnd()
-				if j.st == jcDone {
-					return i, jcEnd
-				}
-			default:
-				j.fail()
-				return i - 1, jcBad
-			}
+			n, r = j.objAfter(b[i])
+		}
+		i += n
+		if r != jcNext {
+			return i, r
 		}
 	}
 	if j.st == jcDone {
 		return i, jcEnd
 	}
 	return i, jcMore
+}
+
+// argsScanned handles the object arguments the scan of b stopped in after n
+// bytes with result sr (the hot path, streaming, is feed's own).
+func (j *jsonCalls) argsScanned(b []byte, n int, sr scanResult) (int, jcResult) {
+	frag := b[:n]
+	if sr == scanCtrl {
+		frag = frag[:n-1]
+	}
+	j.argBytes(frag)
+	switch sr {
+	case scanCtrl:
+		j.argEscape(b[n-1])
+	case scanDone:
+		j.st = jcObjAfter
+	case scanErr:
+		j.fail()
+		return n, jcBad
+	}
+	return n, jcNext
+}
+
+// body expects the body: an object or (when allowed) an array.
+func (j *jsonCalls) body(c byte) (int, jcResult) {
+	switch {
+	case isSpace(c):
+	case c == '{' && j.allowObject:
+		j.objectStart()
+	case c == '[' && j.allowArray:
+		j.inArray = true
+		j.st = jcArrFirst
+	default:
+		j.fail()
+		return 0, jcBad
+	}
+	return 1, jcNext
+}
+
+// arrElem expects an array element (or ']' right after '['); a non-object
+// element is skipped.
+func (j *jsonCalls) arrElem(c byte) (int, jcResult) {
+	switch {
+	case isSpace(c):
+	case c == ']' && j.st == jcArrFirst:
+		j.st = jcDone
+		return 1, jcEnd
+	case c == '{':
+		j.objectStart()
+	default:
+		j.vs.reset()
+		j.st = jcSkipElem
+		return 0, jcNext
+	}
+	return 1, jcNext
+}
+
+// skipValue scans a value nobody needs; then the state is next.
+func (j *jsonCalls) skipValue(b []byte, next jcState) (int, jcResult) {
+	n, r := j.vs.scan(b)
+	switch r {
+	case scanDone:
+		j.st = next
+	case scanErr:
+		j.fail()
+		return n, jcBad
+	}
+	return n, jcNext
+}
+
+// arrAfter expects ',' or ']' after an array element.
+func (j *jsonCalls) arrAfter(c byte) (int, jcResult) {
+	switch {
+	case isSpace(c):
+	case c == ',':
+		j.st = jcArrElem
+	case c == ']':
+		j.st = jcDone
+		return 1, jcEnd
+	default:
+		j.fail()
+		return 0, jcBad
+	}
+	return 1, jcNext
+}
+
+// objKey expects a key (or '}' right after '{').
+func (j *jsonCalls) objKey(c byte) (int, jcResult) {
+	switch {
+	case isSpace(c):
+	case c == '"':
+		j.keyLen, j.keyEsc = 0, false
+		j.st = jcKey
+	case c == '}' && j.st == jcObjFirst:
+		return j.objClosed()
+	default:
+		j.fail()
+		return 0, jcBad
+	}
+	return 1, jcNext
+}
+
+// objClosed completes the object at its '}'.
+func (j *jsonCalls) objClosed() (int, jcResult) {
+	j.objectEnd()
+	if j.st == jcDone {
+		return 1, jcEnd
+	}
+	return 1, jcNext
+}
+
+// keyText reads a key string up to its closing quote or an escape.
+func (j *jsonCalls) keyText(b []byte) (int, jcResult) {
+	i := 0
+	for i < len(b) && !strStop[b[i]] {
+		if j.keyLen < len(j.key) {
+			j.key[j.keyLen] = b[i]
+		}
+		j.keyLen++
+		i++
+	}
+	if i == len(b) {
+		return i, jcMore
+	}
+	switch b[i] {
+	case '"':
+		j.keyKind = j.classifyKey()
+		j.st = jcColon
+	case '\\':
+		j.keyEsc = true
+		j.st = jcKeyEsc
+	default:
+		j.fail()
+		return i, jcBad
+	}
+	return i + 1, jcNext
+}
+
+// keyEscape: escaped keys never match a known key; validate loosely by
+// resuming the string (a bad escape is caught nowhere else, so check the
+// common forms here).
+func (j *jsonCalls) keyEscape(c byte) (int, jcResult) {
+	switch c {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't', 'u':
+		j.st = jcKey
+		return 1, jcNext
+	}
+	j.fail()
+	return 0, jcBad
+}
+
+// colon expects the ':' after a key.
+func (j *jsonCalls) colon(c byte) (int, jcResult) {
+	switch {
+	case isSpace(c):
+	case c == ':':
+		j.st = jcValue
+	default:
+		j.fail()
+		return 0, jcBad
+	}
+	return 1, jcNext
+}
+
+// value dispatches on the key at the first byte of its value (not consumed:
+// the next state scans the value from it).
+func (j *jsonCalls) value(c byte) (int, jcResult) {
+	if isSpace(c) {
+		return 1, jcNext
+	}
+	j.vs.reset()
+	j.st = jcSkip
+	switch j.keyKind {
+	case kName:
+		if !j.haveName && c == '"' {
+			j.raw = j.raw[:0]
+			j.st = jcName
+		} else if !j.haveName {
+			j.markBad() // name is not a string
+		}
+	case kArgs:
+		if j.haveArgs {
+			break // a repeated arguments key: the first wins
+		}
+		j.haveArgs = true
+		switch {
+		case j.bad:
+		case c == '{':
+			j.st = jcArgs
+			j.argsOK = true
+			j.startIfReady()
+		case c == '"':
+			j.raw = j.raw[:0]
+			j.st = jcArgsStr
+		default:
+			j.markBad() // arguments must be an object
+		}
+	case kID:
+		if len(j.id) == 0 && c == '"' {
+			j.raw = j.raw[:0]
+			j.st = jcID
+		}
+	}
+	return 0, jcNext
+}
+
+// captured scans a value that is kept (name, string arguments, id), bounded
+// by the per-call limit.
+func (j *jsonCalls) captured(b []byte) (int, jcResult) {
+	n, r := j.vs.scan(b)
+	over := len(j.raw)+n > j.limit
+	if over {
+		j.markBad() // past the per-call buffer limit
+	} else {
+		j.raw = append(j.raw, b[:n]...)
+	}
+	switch {
+	case r == scanErr:
+		j.fail()
+		return n, jcBad
+	case r == scanDone && !over:
+		j.valueCaptured()
+		j.st = jcObjAfter
+	case r == scanDone:
+		j.st = jcObjAfter
+	case over:
+		j.st = jcSkip
+	}
+	return n, jcNext
+}
+
+// objAfter expects ',' or '}' after a value.
+func (j *jsonCalls) objAfter(c byte) (int, jcResult) {
+	switch {
+	case isSpace(c):
+	case c == ',':
+		j.st = jcObjKey
+	case c == '}':
+		return j.objClosed()
+	default:
+		j.fail()
+		return 0, jcBad
+	}
+	return 1, jcNext
 }
 
 func (j *jsonCalls) classifyKey() keyKind {
