@@ -49,6 +49,10 @@ const (
 	blockHold                    // b[n:] may start a marker: hold it for the next Feed
 	blockDone                    // the block ended after n bytes; a call group may continue
 	blockText                    // the block ended after n bytes; text follows (no call group)
+	// blockNext is for a grammar's own state methods, never returned by
+	// feed: n bytes consumed, keep scanning. A state method returns
+	// (n, blockNext) to go on or (n, st) for feed to return.
+	blockNext
 )
 
 // mode is where the Parser is in the output.
