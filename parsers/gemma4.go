@@ -48,18 +48,17 @@ type gemma4 struct {
 	afterMs matcher // after a call: opener, closer, bare "call:"
 
 	// call state; reset by open
-	st       gmState
-	bare     bool   // no opener: held until <tool_call|> proves the call
-	released bool   // bare: past the limit, content as it comes
-	started  bool   // the call's start was emitted
-	inStr    bool   // skipping: inside <|"|>…<|"|>
-	mark     int    // index in the current input where unkept bare bytes start
-	raw      []byte // bare: the held bytes (content if it is not a call)
-	conv     []byte // bare: converted arguments
-	ws       []byte // whitespace after a call, or between the object and the closer
-	name     []byte
-	callN    int // bytes of "call:" matched after the opener
-	stk      []gmCont
+	st      gmState
+	bare    bool      // no opener: held until <tool_call|> proves the call
+	started bool      // the call's start was emitted
+	inStr   bool      // skipping: inside <|"|>…<|"|>
+	mark    int       // index in the current input where unkept bare bytes start
+	cand    candidate // bare: the held bytes (content if it is not a call)
+	conv    []byte    // bare: converted arguments
+	ws      []byte    // whitespace after a call, or between the object and the closer
+	name    []byte
+	callN   int // bytes of "call:" matched after the opener
+	stk     []gmCont
 
 	// token state
 	numNZ   bool // a non-zero integer digit was written
@@ -174,13 +173,13 @@ func (g *gemma4) open(arg int) {
 		return
 	}
 	g.begin(true)
-	g.raw = append(g.raw, gemmaCall...)
+	g.cand.buf = append(g.cand.buf, gemmaCall...)
 }
 
 // begin starts a call; a bare one starts at its name.
 func (g *gemma4) begin(bare bool) {
-	g.bare, g.released, g.started, g.inStr = bare, false, false, false
-	g.raw = g.raw[:0]
+	g.bare, g.started, g.inStr = bare, false, false
+	g.cand.begin()
 	g.conv = g.conv[:0]
 	g.name = g.name[:0]
 	g.stk = g.stk[:0]
@@ -192,7 +191,7 @@ func (g *gemma4) reset() {
 	g.st = gmAfter
 	g.bare, g.started = false, false
 	g.ws = shrink(g.ws)
-	g.raw = shrink(g.raw)
+	g.cand.buf = shrink(g.cand.buf)
 	g.conv = shrink(g.conv)
 	g.name = shrink(g.name)
 	g.stk = g.stk[:0]
@@ -204,9 +203,7 @@ func (g *gemma4) finish() {
 	switch {
 	case g.st == gmAfter || g.st == gmText:
 	case g.bare:
-		if !g.released {
-			g.out.contentCopy(g.raw)
-		}
+		g.cand.release(g.out, nil)
 	case g.st == gmClose:
 		g.endCall()
 	default:
@@ -222,13 +219,13 @@ func (g *gemma4) finish() {
 // converted piecewise (an escape between runs), so aliasing the input would
 // cut the arguments into a fragment per escape.
 func (g *gemma4) put(b []byte) {
-	if !g.released {
+	if !g.cand.released {
 		g.conv = appendHeld(g.conv, b, g.limit)
 	}
 }
 
 func (g *gemma4) putS(s string) {
-	if !g.released {
+	if !g.cand.released {
 		g.conv = append(g.conv, s...)
 	}
 }
@@ -260,24 +257,13 @@ func (g *gemma4) abandon() {
 	}
 }
 
-// keep records bare-body bytes consumed from the current input: held in raw,
-// or content once the body outgrew the limit.
+// keep records bare-body bytes consumed from the current input: held, or
+// content once the body outgrew the limit (the raw bytes and the arguments
+// converted from them both count against it).
 func (g *gemma4) keep(b []byte) {
-	if !g.bare || len(b) == 0 {
-		return
+	if g.bare && g.cand.keep(g.out, g.limit, b, len(g.conv), nil) {
+		g.conv = g.conv[:0]
 	}
-	if !g.released && len(g.raw)+len(g.conv)+len(b) > g.limit {
-		// The raw bytes and the arguments converted from them both count
-		// against the limit.
-		g.out.contentCopy(g.raw)
-		g.raw, g.conv = g.raw[:0], g.conv[:0]
-		g.released = true
-	}
-	if g.released {
-		g.out.content(b)
-		return
-	}
-	g.raw = appendHeld(g.raw, b, g.limit)
 }
 
 // malformed ends a call that cannot complete at b[i] (not consumed): an
@@ -286,9 +272,7 @@ func (g *gemma4) keep(b []byte) {
 func (g *gemma4) malformed(b []byte, i int) (int, blockStatus) {
 	if g.bare {
 		g.keep(b[g.mark:i])
-		if !g.released {
-			g.out.contentCopy(g.raw)
-		}
+		g.cand.release(g.out, nil)
 		g.bare = false
 		g.st = gmAfter
 		g.ws = g.ws[:0]
@@ -414,7 +398,7 @@ func (g *gemma4) after(b []byte, i int, final bool) (int, blockStatus) {
 		// content if it is not a call.
 		ws := g.ws
 		g.begin(true)
-		g.raw = append(g.raw, ws...)
+		g.cand.buf = append(g.cand.buf, ws...)
 		g.mark = i
 	}
 	g.ws = g.ws[:0]
@@ -764,7 +748,7 @@ func (g *gemma4) closed(b []byte, i int) (int, blockStatus) {
 		g.st = gmAfter
 		return i + len(gemmaClose), blockNext
 	}
-	if g.released || len(g.raw)+len(g.conv)+i-g.mark > g.limit {
+	if g.cand.released || len(g.cand.buf)+len(g.conv)+i-g.mark > g.limit {
 		// Held past the limit: content, like any bare body that is
 		// not proven; the closer is then an orphan.
 		g.keep(b[g.mark:i])

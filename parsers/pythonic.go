@@ -59,15 +59,14 @@ type pythonic struct {
 
 	// candidate state; reset by begin
 	st       pyState
-	ret      pyState // state to return to after a comment
-	inCand   bool    // a candidate list is being read
-	released bool    // the candidate outgrew the limit: its bytes are content as they come
-	skipping bool    // the current argument is being skipped (no conversion)
-	mark     int     // index in the current feed's input where unkept candidate bytes start
-	ws       []byte  // whitespace after a list (group markup, or content before text)
-	raw      []byte  // the candidate's bytes kept so far (content if it fails)
-	conv     []byte  // converted arguments of the list's calls
-	names    []byte  // the calls' names
+	ret      pyState   // state to return to after a comment
+	inCand   bool      // a candidate list is being read
+	skipping bool      // the current argument is being skipped (no conversion)
+	mark     int       // index in the current feed's input where unkept candidate bytes start
+	ws       []byte    // whitespace after a list (group markup, or content before text)
+	cand     candidate // the list's bytes kept so far (content if it fails)
+	conv     []byte    // converted arguments of the list's calls
+	names    []byte    // the calls' names
 	calls    []pyCall
 	stk      []pyCont // containers open inside the current argument
 	kw       []byte   // the current keyword's name
@@ -215,15 +214,15 @@ func (g *pythonic) open(arg int) {
 		return
 	}
 	g.begin()
-	g.raw = append(g.raw, '[') // consumed by the text state
+	g.cand.buf = append(g.cand.buf, '[') // consumed by the text state
 	g.mark = 0
 }
 
 // begin starts a candidate list after its '['.
 func (g *pythonic) begin() {
 	g.st = pyListOpen
-	g.inCand, g.released, g.skipping, g.parens, g.afterSep = true, false, false, false, false
-	g.raw = g.raw[:0]
+	g.inCand, g.skipping, g.parens, g.afterSep = true, false, false, false
+	g.cand.begin()
 	g.conv = g.conv[:0]
 	g.names = g.names[:0]
 	g.calls = g.calls[:0]
@@ -234,7 +233,7 @@ func (g *pythonic) reset() {
 	g.st = pyAfter
 	g.inCand = false
 	g.ws = shrink(g.ws)
-	g.raw = shrink(g.raw)
+	g.cand.buf = shrink(g.cand.buf)
 	g.conv = shrink(g.conv)
 	g.names = shrink(g.names)
 	g.kw = shrink(g.kw)
@@ -246,9 +245,8 @@ func (g *pythonic) reset() {
 // finish ends the stream: an unclosed list is content; whitespace after a
 // list is dropped.
 func (g *pythonic) finish() {
-	if g.inCand && !g.released {
-		g.out.contentCopy(g.ws)
-		g.out.contentCopy(g.raw)
+	if g.inCand {
+		g.cand.release(g.out, &g.ws)
 	}
 	g.inCand = false
 	g.ws = g.ws[:0]
@@ -267,38 +265,22 @@ const (
 // containers). The per-call limit bounds all of it, so a list of many small
 // calls retains no more than the limit.
 func (g *pythonic) held() int {
-	return len(g.ws) + len(g.raw) + len(g.conv) + len(g.names) + len(g.kw) + pyCallSize*len(g.calls) + 16*len(g.stk)
+	return len(g.ws) + len(g.cand.buf) + len(g.conv) + len(g.names) + len(g.kw) + pyCallSize*len(g.calls) + 16*len(g.stk)
 }
 
-// keep records candidate bytes b (consumed from the current input): held in
-// raw, or emitted as content once the candidate outgrew the limit.
+// keep records candidate bytes b (consumed from the current input): held,
+// or emitted as content once the candidate outgrew the limit (everything it
+// holds counts, see held).
 func (g *pythonic) keep(b []byte) {
-	if len(b) == 0 {
-		return
-	}
-	if !g.released && g.held()+len(b) > g.limit {
-		g.out.contentCopy(g.ws)
-		g.out.contentCopy(g.raw)
-		g.ws, g.raw = g.ws[:0], g.raw[:0]
-		g.released = true
-	}
-	if g.released {
-		g.out.content(b)
-		return
-	}
-	g.raw = appendHeld(g.raw, b, g.limit)
+	g.cand.keep(g.out, g.limit, b, g.held()-len(g.cand.buf), &g.ws)
 }
 
 // fail releases the candidate as content; b[i] (not consumed) is where it
 // stopped being a call list and is scanned again as text.
 func (g *pythonic) fail(b []byte, i int) (int, blockStatus) {
 	g.keep(b[g.mark:i])
-	if !g.released {
-		g.out.contentCopy(g.ws)
-		g.out.contentCopy(g.raw)
-	}
+	g.cand.release(g.out, &g.ws)
 	g.inCand = false
-	g.ws = g.ws[:0]
 	g.st = pyAfter
 	return i, blockText
 }
@@ -306,7 +288,7 @@ func (g *pythonic) fail(b []byte, i int) (int, blockStatus) {
 // succeed emits the calls of the list that closed at b[i-1] (a state method:
 // blockNext goes on after the list).
 func (g *pythonic) succeed(b []byte, i int) (int, blockStatus) {
-	if g.released || g.held()+i-g.mark > g.limit {
+	if g.cand.released || g.held()+i-g.mark > g.limit {
 		// Too long to have been held: it is content like any other
 		// candidate past the limit.
 		g.keep(b[g.mark:i])
@@ -345,13 +327,13 @@ func (g *pythonic) argsCopy(a []byte) []byte {
 
 // put appends converted bytes, unless the current argument is skipped.
 func (g *pythonic) put(b ...byte) {
-	if !g.skipping && !g.released {
+	if !g.skipping && !g.cand.released {
 		g.conv = append(g.conv, b...)
 	}
 }
 
 func (g *pythonic) putS(s string) {
-	if !g.skipping && !g.released {
+	if !g.skipping && !g.cand.released {
 		g.conv = append(g.conv, s...)
 	}
 }
@@ -484,7 +466,7 @@ func (g *pythonic) listOpen(b []byte, i int) (int, blockStatus) {
 	if n == 0 {
 		return g.fail(b, i)
 	}
-	if !g.released {
+	if !g.cand.released {
 		g.calls = append(g.calls, pyCall{n0: int32(len(g.names))})
 		g.names = append(g.names, b[i:i+n]...)
 	}
@@ -495,12 +477,12 @@ func (g *pythonic) listOpen(b []byte, i int) (int, blockStatus) {
 // callee reads the rest of a (dotted) callee name.
 func (g *pythonic) callee(b []byte, i int) int {
 	if _, n := decodeIdent(b[i:], false); n > 0 {
-		if !g.released {
+		if !g.cand.released {
 			g.names = append(g.names, b[i:i+n]...)
 		}
 		return i + n
 	}
-	if !g.released {
+	if !g.cand.released {
 		g.calls[len(g.calls)-1].n1 = int32(len(g.names))
 	}
 	g.st = pyAfterCallee
@@ -512,7 +494,7 @@ func (g *pythonic) afterCallee(b []byte, i int) (int, blockStatus) {
 	if b[i] != '(' {
 		return g.fail(b, i)
 	}
-	if !g.released {
+	if !g.cand.released {
 		g.calls[len(g.calls)-1].a0 = int32(len(g.conv))
 	}
 	g.putS("{")
@@ -719,7 +701,7 @@ func (g *pythonic) number(b []byte, i int) int {
 		if d := digitVal(c); d < g.radix {
 			i++
 			g.numN++
-			if !g.skipping && !g.released {
+			if !g.skipping && !g.cand.released {
 				g.radixD = append(g.radixD, c)
 			}
 			hi, lo := mulAdd64(g.radixV, uint64(g.radix), uint64(d))
@@ -1159,7 +1141,7 @@ func (g *pythonic) closeContainer() {
 			g.parens = true // "(x)" is x: the placeholder is dropped
 			break
 		}
-		if !g.skipping && !g.released && top.at < len(g.conv) {
+		if !g.skipping && !g.cand.released && top.at < len(g.conv) {
 			g.conv[top.at] = '['
 		}
 		g.putS("]")
@@ -1179,7 +1161,7 @@ func (g *pythonic) endArg() {
 // endCall ends the current call at its ')'.
 func (g *pythonic) endCall() {
 	g.putS("}")
-	if !g.released {
+	if !g.cand.released {
 		g.calls[len(g.calls)-1].a1 = int32(len(g.conv))
 	}
 	g.afterSep = false
@@ -1195,7 +1177,7 @@ func (g *pythonic) intPart() {
 
 // radixDone writes a hex, octal or binary integer in decimal.
 func (g *pythonic) radixDone() {
-	if g.skipping || g.released {
+	if g.skipping || g.cand.released {
 		return
 	}
 	if !g.radixOv {
@@ -1223,7 +1205,7 @@ func (g *pythonic) putRune(r rune) {
 		g.putS(`\u`)
 		g.put(hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
 	default:
-		if !g.skipping && !g.released {
+		if !g.skipping && !g.cand.released {
 			g.conv = utf8.AppendRune(g.conv, r)
 		}
 	}

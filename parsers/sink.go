@@ -113,3 +113,56 @@ func hasNonSpace(b []byte) bool {
 	}
 	return false
 }
+
+// candidate holds bytes a grammar consumed that may still turn out to be
+// text (a pythonic list, a gemma4 bare call): kept until the grammar
+// decides, released as content when they are not a call, dropped when they
+// are. What it holds is bounded by the per-call limit: past it the
+// candidate is released early and later bytes stream straight to content
+// (released is set). A grammar embeds one per candidate it can hold.
+type candidate struct {
+	buf      []byte
+	released bool
+}
+
+// begin starts a new candidate.
+func (c *candidate) begin() { c.buf, c.released = c.buf[:0], false }
+
+// keep records b, consumed from the current input (b must stay valid until
+// the next Feed). extra is what the grammar holds for the candidate
+// elsewhere (parsed names, converted arguments), counted against limit with
+// the buffer; lead, when not nil, is whitespace before the candidate,
+// released ahead of it. keep reports whether it released the candidate
+// just now: the grammar then drops what it held elsewhere.
+func (c *candidate) keep(out *sink, limit int, b []byte, extra int, lead *[]byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	now := false
+	if !c.released && len(c.buf)+extra+len(b) > limit {
+		c.release(out, lead)
+		now = true
+	}
+	if c.released {
+		out.content(b)
+		return now
+	}
+	c.buf = appendHeld(c.buf, b, limit)
+	return false
+}
+
+// release emits lead and the held bytes as content (unless the candidate
+// was released before), empties both and marks the candidate released.
+func (c *candidate) release(out *sink, lead *[]byte) {
+	if !c.released {
+		if lead != nil {
+			out.contentCopy(*lead)
+		}
+		out.contentCopy(c.buf)
+	}
+	if lead != nil {
+		*lead = (*lead)[:0]
+	}
+	c.buf = c.buf[:0]
+	c.released = true
+}
