@@ -97,7 +97,7 @@ const (
 	kID
 )
 
-// jcResult is what feed stopped at.
+// jcResult is what a JSON sub-machine's feed stopped at (jsonCalls, jsonArgs).
 type jcResult uint8
 
 const (

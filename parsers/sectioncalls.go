@@ -290,9 +290,9 @@ func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 			n, r := s.args.feed(b[i:])
 			i += n
 			switch r {
-			case argsDone:
+			case jcEnd:
 				s.st, s.fence = scClose, 0
-			case argsBad:
+			case jcBad:
 				s.malformed()
 			}
 		case scClose:
