@@ -48,17 +48,16 @@ type gemma4 struct {
 	afterMs matcher // after a call: opener, closer, bare "call:"
 
 	// call state; reset by open
-	st      gmState
-	bare    bool      // no opener: held until <tool_call|> proves the call
-	started bool      // the call's start was emitted
-	inStr   bool      // skipping: inside <|"|>…<|"|>
-	mark    int       // index in the current input where unkept bare bytes start
-	cand    candidate // bare: the held bytes (content if it is not a call)
-	conv    []byte    // bare: converted arguments
-	ws      []byte    // whitespace after a call, or between the object and the closer
-	name    []byte
-	callN   int // bytes of "call:" matched after the opener
-	stk     []gmCont
+	st    gmState
+	bare  bool      // no opener: held until <tool_call|> proves the call
+	inStr bool      // skipping: inside <|"|>…<|"|>
+	mark  int       // index in the current input where unkept bare bytes start
+	cand  candidate // bare: the held bytes (content if it is not a call)
+	conv  []byte    // bare: converted arguments
+	ws    []byte    // whitespace after a call, or between the object and the closer
+	name  []byte
+	callN int // bytes of "call:" matched after the opener
+	stk   []gmCont
 
 	// token state
 	numNZ   bool // a non-zero integer digit was written
@@ -178,7 +177,7 @@ func (g *gemma4) open(arg int) {
 
 // begin starts a call; a bare one starts at its name.
 func (g *gemma4) begin(bare bool) {
-	g.bare, g.started, g.inStr = bare, false, false
+	g.bare, g.inStr = bare, false
 	g.cand.begin()
 	g.conv = g.conv[:0]
 	g.name = g.name[:0]
@@ -189,7 +188,7 @@ func (g *gemma4) begin(bare bool) {
 
 func (g *gemma4) reset() {
 	g.st = gmAfter
-	g.bare, g.started = false, false
+	g.bare = false
 	g.ws = shrink(g.ws)
 	g.cand.buf = shrink(g.cand.buf)
 	g.conv = shrink(g.conv)
@@ -209,7 +208,7 @@ func (g *gemma4) finish() {
 	default:
 		g.abandon()
 	}
-	g.started, g.bare = false, false
+	g.bare = false
 	g.ws = g.ws[:0]
 	g.st = gmAfter
 }
@@ -233,7 +232,7 @@ func (g *gemma4) putS(s string) {
 // flush emits the converted bytes gathered for the open call.
 func (g *gemma4) flush() {
 	if !g.bare && len(g.conv) > 0 {
-		if g.started {
+		if g.out.inCall {
 			g.out.args(g.out.copyBytes(g.conv))
 		}
 		g.conv = g.conv[:0]
@@ -244,17 +243,13 @@ func (g *gemma4) flush() {
 func (g *gemma4) endCall() {
 	g.flush()
 	g.out.endCall()
-	g.started = false
 }
 
 // abandon abandons the open call, if any (after the fragments it already
 // produced, so that the events do not depend on where Feed boundaries fell).
 func (g *gemma4) abandon() {
 	g.flush()
-	if g.started {
-		g.out.abandonCall()
-		g.started = false
-	}
+	g.out.abandonCall()
 }
 
 // keep records bare-body bytes consumed from the current input: held, or
@@ -291,7 +286,6 @@ func (g *gemma4) startArgs() bool {
 	}
 	if !g.bare {
 		g.out.startCall(g.name, nil)
-		g.started = true
 	}
 	g.putS("{")
 	g.stk = append(g.stk[:0], gmCont{kind: '{'})

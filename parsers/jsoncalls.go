@@ -51,7 +51,6 @@ type jsonCalls struct {
 	keyLen   int      // its length (may exceed len(key))
 	keyEsc   bool     // key contains an escape: never matches
 	keyKind  keyKind
-	started  bool   // call start emitted
 	bad      bool   // the object is not a call
 	haveName bool   // a name was read
 	haveArgs bool   // arguments were read
@@ -114,7 +113,7 @@ func (j *jsonCalls) begin() {
 }
 
 func (j *jsonCalls) resetObject() {
-	j.started, j.bad, j.haveName, j.haveArgs = false, false, false, false
+	j.bad, j.haveName, j.haveArgs = false, false, false
 	j.argsOK, j.ending = false, false
 	j.pending = j.pending[:0]
 	j.raw = j.raw[:0]
@@ -124,21 +123,13 @@ func (j *jsonCalls) resetObject() {
 
 // abandon closes an open call and stops the body.
 func (j *jsonCalls) fail() {
-	if j.started {
-		j.out.abandonCall()
-	}
-	j.started = false
+	j.out.abandonCall()
 	j.st = jcErr
 }
 
 // finish is the end of the stream inside the body: an open call cannot
 // complete and is abandoned.
-func (j *jsonCalls) finish() {
-	if j.started {
-		j.out.abandonCall()
-		j.started = false
-	}
-}
+func (j *jsonCalls) finish() { j.out.abandonCall() }
 
 // objectStart begins a call object.
 func (j *jsonCalls) objectStart() {
@@ -148,23 +139,22 @@ func (j *jsonCalls) objectStart() {
 
 // objectEnd completes a call object.
 func (j *jsonCalls) objectEnd() {
-	if !j.started && !j.bad && j.haveName {
+	if !j.out.inCall && !j.bad && j.haveName {
 		// A start that waited (for an id, or for the arguments) happens now,
 		// or never.
 		j.ending = true
 		j.startIfReady()
 	}
 	switch {
-	case j.started && j.bad:
+	case j.out.inCall && j.bad:
 		j.out.abandonCall()
-	case j.started:
+	case j.out.inCall:
 		if !j.haveArgs {
 			j.out.argsString("{}")
 		}
 		j.out.endCall()
 		j.ends++
 	}
-	j.started = false
 	if j.inArray {
 		j.st = jcArrAfter
 	} else {
@@ -174,17 +164,14 @@ func (j *jsonCalls) objectEnd() {
 
 // markBad records that the current object is not a call.
 func (j *jsonCalls) markBad() {
-	if j.started {
-		j.out.abandonCall()
-		j.started = false
-	}
+	j.out.abandonCall()
 	j.bad = true
 	j.pending = j.pending[:0]
 }
 
 // startIfReady emits the call start once the name is known.
 func (j *jsonCalls) startIfReady() {
-	if j.started || j.bad || !j.haveName {
+	if j.out.inCall || j.bad || !j.haveName {
 		return
 	}
 	if j.requireArgs && !j.argsOK {
@@ -198,7 +185,6 @@ func (j *jsonCalls) startIfReady() {
 		id = j.id
 	}
 	j.out.startCall(j.name, id)
-	j.started = true
 	j.starts++
 	if len(j.pending) > 0 {
 		j.out.args(j.out.copyBytes(j.pending))
@@ -217,7 +203,7 @@ func (j *jsonCalls) feed(b []byte) (int, jcResult) {
 		case jcArgs:
 			// Hot path: argument bytes.
 			m, sr := j.vs.scan(b[i:])
-			if sr == scanMore && j.started && !j.bad {
+			if sr == scanMore && j.out.inCall && !j.bad {
 				j.out.args(b[i : i+m])
 				return i + m, jcMore
 			}
@@ -530,7 +516,7 @@ func (j *jsonCalls) argBytes(b []byte) {
 	if len(b) == 0 || j.bad {
 		return
 	}
-	if j.started {
+	if j.out.inCall {
 		j.out.args(b)
 		return
 	}
@@ -549,7 +535,7 @@ func (j *jsonCalls) argEscape(c byte) {
 	if j.bad {
 		return
 	}
-	if j.started {
+	if j.out.inCall {
 		j.out.argsString(ctrlEscape(c))
 		return
 	}
@@ -582,7 +568,7 @@ func (j *jsonCalls) valueCaptured() {
 			return
 		}
 		j.argsOK = true
-		if j.started {
+		if j.out.inCall {
 			j.out.args(j.out.copyBytes(escapeCtrl(j.raw[:0], obj)))
 			return
 		}
