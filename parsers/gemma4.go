@@ -42,7 +42,6 @@ package parsers
 type gemma4 struct {
 	// immutable after construction
 	out     *sink
-	limit   int
 	delim   matcher // <|"|>
 	skipMs  matcher // a broken call: closer, opener, string delimiter
 	afterMs matcher // after a call: opener, closer, bare "call:"
@@ -136,7 +135,7 @@ func init() {
 }
 
 func newGemma4(out *sink) toolGrammar {
-	return &gemma4{out: out, limit: out.limit,
+	return &gemma4{out: out,
 		delim: newMatcher(marker{text: gemmaQuote, act: actNone}),
 		skipMs: newMatcher(marker{text: gemmaClose, act: actClose}, marker{text: gemmaOpen, act: actOpen},
 			marker{text: gemmaQuote, act: actNone}),
@@ -219,7 +218,7 @@ func (g *gemma4) finish() {
 // cut the arguments into a fragment per escape.
 func (g *gemma4) put(b []byte) {
 	if !g.cand.released {
-		g.conv = appendHeld(g.conv, b, g.limit)
+		g.conv = appendHeld(g.conv, b, g.out.limit)
 	}
 }
 
@@ -256,7 +255,7 @@ func (g *gemma4) abandon() {
 // content once the body outgrew the limit (the raw bytes and the arguments
 // converted from them both count against it).
 func (g *gemma4) keep(b []byte) {
-	if g.bare && g.cand.keep(g.out, g.limit, b, len(g.conv), nil) {
+	if g.bare && g.cand.keep(g.out, g.out.limit, b, len(g.conv), nil) {
 		g.conv = g.conv[:0]
 	}
 }
@@ -362,7 +361,7 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 // body; anything else ends the block.
 func (g *gemma4) after(b []byte, i int, final bool) (int, blockStatus) {
 	if c := b[i]; isSpace(c) {
-		if len(g.ws) >= g.limit {
+		if len(g.ws) >= g.out.limit {
 			g.out.contentCopy(g.ws)
 			g.ws = g.ws[:0]
 			return i, blockText
@@ -419,7 +418,7 @@ func (g *gemma4) nameChars(b []byte, i int) (int, blockStatus) {
 	for j < len(b) && isGemmaKeyByte(b[j]) {
 		j++
 	}
-	if len(g.name)+j-i > g.limit {
+	if len(g.name)+j-i > g.out.limit {
 		if n, st := g.malformed(b, j); st != blockNext {
 			return n, st
 		}
@@ -613,7 +612,7 @@ func (g *gemma4) afterVal(b []byte, i int) (int, blockStatus) {
 func (g *gemma4) close(b []byte, i int, final bool) (int, blockStatus) {
 	if c := b[i]; isSpace(c) {
 		if !g.bare {
-			if len(g.ws) >= g.limit {
+			if len(g.ws) >= g.out.limit {
 				return g.malformed(b, i)
 			}
 			g.ws = append(g.ws, c)
@@ -742,7 +741,7 @@ func (g *gemma4) closed(b []byte, i int) (int, blockStatus) {
 		g.st = gmAfter
 		return i + len(gemmaClose), blockNext
 	}
-	if g.cand.released || len(g.cand.buf)+len(g.conv)+i-g.mark > g.limit {
+	if g.cand.released || len(g.cand.buf)+len(g.conv)+i-g.mark > g.out.limit {
 		// Held past the limit: content, like any bare body that is
 		// not proven; the closer is then an orphan.
 		g.keep(b[g.mark:i])

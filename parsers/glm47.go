@@ -20,7 +20,6 @@ import "bytes"
 // value closed.
 type glm47 struct {
 	out    *sink
-	limit  int
 	schema *schemaIndex
 
 	nameM  matcher // after <tool_call>: <arg_key> or </tool_call>
@@ -75,7 +74,7 @@ func init() {
 }
 
 func newGLM47(out *sink) toolGrammar {
-	g := &glm47{out: out, limit: out.limit, schema: newSchemaIndex(out.cfg.Tools)}
+	g := &glm47{out: out, schema: newSchemaIndex(out.cfg.Tools)}
 	for _, t := range out.cfg.Tools {
 		g.names = append(g.names, t.Name)
 	}
@@ -211,7 +210,7 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 			if j < 0 {
 				j = len(b) - i
 			}
-			if room := g.limit - len(g.attr); j > room {
+			if room := g.out.limit - len(g.attr); j > room {
 				// Past the limit at the first byte that does not fit,
 				// wherever the chunks split the name.
 				i += room

@@ -45,7 +45,6 @@ func newWrappedJSON(out *sink, open, close string, object, array bool) *hermes {
 	h := &hermes{open_: open, close_: close}
 	h.body = jsonCalls{
 		out:         out,
-		limit:       out.limit,
 		allowObject: object,
 		allowArray:  array,
 		argKeys:     []string{"arguments", "parameters"},

@@ -121,7 +121,6 @@ func newInkling(out *sink, calls bool) *inkling {
 	}
 	k.body = jsonCalls{
 		out:         out,
-		limit:       out.limit,
 		allowObject: true,
 		argKeys:     []string{"args", "arguments"},
 	}

@@ -20,8 +20,7 @@ import "unicode/utf8"
 //
 // It owns no framing: the grammar around it finds the opener and closer.
 type jsonCalls struct {
-	out   *sink
-	limit int
+	out *sink
 
 	// configuration
 	allowObject bool     // a bare call object is a body
@@ -455,7 +454,7 @@ func (j *jsonCalls) value(c byte) (int, jcResult) {
 // by the per-call limit.
 func (j *jsonCalls) captured(b []byte) (int, jcResult) {
 	n, r := j.vs.scan(b)
-	over := len(j.raw)+n > j.limit
+	over := len(j.raw)+n > j.out.limit
 	if over {
 		j.markBad() // past the per-call buffer limit
 	} else {
@@ -520,11 +519,11 @@ func (j *jsonCalls) argBytes(b []byte) {
 		j.out.args(b)
 		return
 	}
-	if len(j.pending)+len(b) > j.limit {
+	if len(j.pending)+len(b) > j.out.limit {
 		j.markBad()
 		return
 	}
-	j.pending = appendHeld(j.pending, b, j.limit)
+	j.pending = appendHeld(j.pending, b, j.out.limit)
 	if j.idWait > 0 && len(j.pending) > j.idWait {
 		j.startIfReady()
 	}

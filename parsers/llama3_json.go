@@ -94,7 +94,6 @@ func newLlama3(out *sink, skipTo ...string) *llama3JSON {
 	g := &llama3JSON{out: out}
 	g.body = jsonCalls{
 		out:         out,
-		limit:       out.limit,
 		allowObject: true,
 		allowArray:  true,
 		argKeys:     []string{"parameters", "arguments"},

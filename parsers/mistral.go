@@ -93,7 +93,6 @@ func newMistral(out *sink) toolGrammar {
 	g := &mistral{out: out}
 	g.body = jsonCalls{
 		out:         out,
-		limit:       out.limit,
 		allowObject: true,
 		allowArray:  true,
 		argKeys:     []string{"arguments", "parameters"},

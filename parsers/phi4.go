@@ -49,7 +49,6 @@ func newPhi4(out *sink) toolGrammar {
 	g := &phi4{out: out}
 	g.body = jsonCalls{
 		out:        out,
-		limit:      out.limit,
 		allowArray: true,
 		argKeys:    []string{"arguments", "parameters"},
 	}

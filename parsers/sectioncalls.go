@@ -34,7 +34,6 @@ package parsers
 type sectionCalls struct {
 	// immutable after construction
 	out    *sink
-	limit  int
 	style  secStyle
 	ms     matcher // structural markers
 	nameMs matcher // V3 name: structural markers and "\n"
@@ -101,7 +100,7 @@ const (
 )
 
 func newSectionCalls(out *sink, style secStyle, mk secMarkers) *sectionCalls {
-	s := &sectionCalls{out: out, limit: out.limit, style: style}
+	s := &sectionCalls{out: out, style: style}
 	s.args.out = out
 	var ms []marker
 	for _, t := range mk.sectionBegins {
@@ -216,7 +215,7 @@ func (s *sectionCalls) callOver() bool {
 // keepHead appends header bytes, bounded by the per-call limit; past it the
 // call is malformed.
 func (s *sectionCalls) keepHead(b []byte) bool {
-	if len(s.head)+len(b) > s.limit {
+	if len(s.head)+len(b) > s.out.limit {
 		return false
 	}
 	s.head = append(s.head, b...)

@@ -46,7 +46,6 @@ const (
 type tagCalls struct {
 	spec   *tagSpec
 	out    *sink
-	limit  int
 	schema *schemaIndex
 
 	blockM matcher // in the wrapper, before a function
@@ -81,7 +80,7 @@ const (
 )
 
 func newTagCalls(out *sink, spec *tagSpec) *tagCalls {
-	g := &tagCalls{spec: spec, out: out, limit: out.limit, schema: newSchemaIndex(out.cfg.Tools)}
+	g := &tagCalls{spec: spec, out: out, schema: newSchemaIndex(out.cfg.Tools)}
 	g.blockM = newMatcher(marker{text: spec.fnOpen, act: actOpen}, marker{text: spec.blockClose, act: actClose})
 	g.bodyM = newMatcher(
 		marker{text: spec.parOpen, arg: bodyPar},
@@ -158,7 +157,7 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 			if j < 0 {
 				j = len(b) - i
 			}
-			if room := g.limit - len(g.attr); j > room {
+			if room := g.out.limit - len(g.attr); j > room {
 				// Past the limit at the first byte that does not fit,
 				// wherever the chunks split the tag.
 				i += room
