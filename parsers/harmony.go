@@ -118,7 +118,8 @@ func init() {
 // gptOSS is the gpt_oss reasoning parser: the Harmony machine, with tool
 // calls when the harmony tool parser is configured, forwarding directed
 // messages raw to content when no tool parser is. Starts/Ends document the
-// reasoning span for the registry; the framer does the work.
+// reasoning span for the registry; the framing grammar does the work
+// (registerFraming).
 var gptOSS = &reasoningSpec{
 	name:   "gpt_oss",
 	starts: []string{hmChannel + "analysis" + hmMessage},
