@@ -55,7 +55,6 @@ type pythonic struct {
 	// immutable after construction
 	out   *sink
 	limit int
-	tags  matcher // <|python_start|>, <|python_end|> after a list
 
 	// candidate state; reset by begin
 	st       pyState
@@ -112,7 +111,7 @@ type pyCont struct {
 type pyState uint8
 
 const (
-	pyAfter        pyState = iota // after a list or <|python_start|>: whitespace, then a list, a tag or text
+	pyAfter        pyState = iota // between lists: feed returns blockDone (the driver's whitespace-after-a-call rule)
 	pyListOpen                    // after '[' or ',' in the list: a callee
 	pyCallee                      // in the callee name
 	pyAfterCallee                 // after the callee: '('
@@ -195,8 +194,7 @@ func init() {
 }
 
 func newPythonic(out *sink) toolGrammar {
-	return &pythonic{out: out, limit: min(out.limit, pyMaxLimit), tags: newMatcher(
-		marker{text: pythonStart, act: actClose}, marker{text: pythonEnd, act: actClose})}
+	return &pythonic{out: out, limit: min(out.limit, pyMaxLimit)}
 }
 
 func (g *pythonic) textMarkers() []marker {
@@ -208,7 +206,9 @@ func (g *pythonic) textMarkers() []marker {
 }
 
 func (g *pythonic) open(arg int) {
-	g.ws = g.ws[:0]
+	// After a list the driver passes the whitespace before the next '['
+	// as markup; it is content again if the list turns out to be text.
+	g.ws = append(g.ws[:0], g.out.ws...)
 	if arg == openPythonStart {
 		g.st = pyAfter
 		return
@@ -285,8 +285,8 @@ func (g *pythonic) fail(b []byte, i int) (int, blockStatus) {
 	return i, blockText
 }
 
-// succeed emits the calls of the list that closed at b[i-1] (a state method:
-// blockNext goes on after the list).
+// succeed emits the calls of the list that closed at b[i-1]; the block
+// ends there (blockDone: whitespace, another list or a tag may follow).
 func (g *pythonic) succeed(b []byte, i int) (int, blockStatus) {
 	if g.cand.released || g.held()+i-g.mark > g.limit {
 		// Too long to have been held: it is content like any other
@@ -306,7 +306,7 @@ func (g *pythonic) succeed(b []byte, i int) (int, blockStatus) {
 	g.inCand = false
 	g.ws = g.ws[:0]
 	g.st = pyAfter
-	return i, blockNext
+	return i, blockDone
 }
 
 // argsCopy copies converted arguments into the arena, dropping the
@@ -366,7 +366,7 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 		st := blockNext
 		switch g.st {
 		case pyAfter:
-			i, st = g.after(b, i, final)
+			return i, blockDone
 		case pyComment:
 			i++
 			if c == '\n' {
@@ -422,39 +422,6 @@ func (g *pythonic) failIf(b []byte, n int, bad bool) (int, blockStatus) {
 		return g.fail(b, n)
 	}
 	return n, blockNext
-}
-
-// after is the state after a list (and before the first): whitespace is
-// held, '[' starts a candidate, the python tags are markup, anything else
-// ends the block.
-func (g *pythonic) after(b []byte, i int, final bool) (int, blockStatus) {
-	c := b[i]
-	if isSpace(c) {
-		if len(g.ws) >= g.limit {
-			// Too much whitespace to hold: content.
-			g.out.contentCopy(g.ws)
-			g.ws = g.ws[:0]
-			return i, blockText
-		}
-		g.ws = append(g.ws, c)
-		return i + 1, blockNext
-	}
-	if c == '[' {
-		g.begin()
-		g.mark = i
-		return i + 1, blockNext
-	}
-	mi, partial := g.tags.at(b[i:], final)
-	if partial {
-		return i, blockHold
-	}
-	if mi >= 0 {
-		g.ws = g.ws[:0]
-		return i + len(g.tags.ms[mi].text), blockNext
-	}
-	g.out.contentCopy(g.ws)
-	g.ws = g.ws[:0]
-	return i, blockText
 }
 
 // listOpen expects a callee (or ']' after a trailing ',').
