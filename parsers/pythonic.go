@@ -410,7 +410,8 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 		}
 	}
 	if g.inCand {
-		g.keep(b[g.mark:i])
+		// keep, by hand: this runs on every Feed inside a list.
+		g.cand.keep(g.out, g.limit, b[g.mark:i], g.held()-len(g.cand.buf), &g.ws)
 	}
 	return i, blockMore
 }
