@@ -48,15 +48,15 @@ func init() {
 		"arguments are not one JSON object followed by the closing fence is abandoned and dropped up to " +
 		"the next marker; text inside a section outside calls is markup (dropped); separators and closers " +
 		"met in content are removed"
-	registerTool(v3, func(p *Parser) toolGrammar {
-		return deepseekV3{newSectionCalls(p, styleV3, deepseekMarkers)}
+	registerTool(v3, func(out *sink) toolGrammar {
+		return deepseekV3{newSectionCalls(out, styleV3, deepseekMarkers)}
 	}, "deepseek_v3", "deepseekv3")
 	v31 := info
 	v31.Malformed = "a call whose name is empty or holds a brace or bracket, or whose arguments are not one " +
 		"JSON object followed by <｜tool▁call▁end｜>, is abandoned and dropped up to the next marker; " +
 		"text inside a section outside calls is markup (dropped); separators and closers met in content " +
 		"are removed"
-	registerTool(v31, func(p *Parser) toolGrammar {
-		return deepseekV3{newSectionCalls(p, styleV31, deepseekMarkers)}
+	registerTool(v31, func(out *sink) toolGrammar {
+		return deepseekV3{newSectionCalls(out, styleV31, deepseekMarkers)}
 	}, "deepseek_v3_1", "deepseek_v31", "deepseekv31")
 }

@@ -36,10 +36,10 @@ func init() {
 	}, newDefaultJSON, "default")
 }
 
-func newDefaultJSON(p *Parser) toolGrammar {
+func newDefaultJSON(out *sink) toolGrammar {
 	g := &defaultJSON{
-		wrapped: newWrappedJSON(p, "<TOOLCALL>", "</TOOLCALL>", true, true),
-		tagged:  newLlama3(p, "<|python_tag|>", "<TOOLCALL>"),
+		wrapped: newWrappedJSON(out, "<TOOLCALL>", "</TOOLCALL>", true, true),
+		tagged:  newLlama3(out, "<|python_tag|>", "<TOOLCALL>"),
 	}
 	g.cur = g.wrapped
 	return g

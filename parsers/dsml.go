@@ -52,12 +52,12 @@ func dsmlInfo(s *tagSpec) ToolInfo {
 }
 
 func init() {
-	registerTool(dsmlInfo(dsmlV32Spec), func(p *Parser) toolGrammar { return newTagCalls(p, dsmlV32Spec) },
+	registerTool(dsmlInfo(dsmlV32Spec), func(out *sink) toolGrammar { return newTagCalls(out, dsmlV32Spec) },
 		"deepseek_v3_2",
 		"deepseek_v32", // vLLM
 		"deepseekv32",  // SGLang
 	)
-	registerTool(dsmlInfo(dsmlV4Spec), func(p *Parser) toolGrammar { return newTagCalls(p, dsmlV4Spec) },
+	registerTool(dsmlInfo(dsmlV4Spec), func(out *sink) toolGrammar { return newTagCalls(out, dsmlV4Spec) },
 		"deepseek_v4",
 		"deepseek-v4", // Dynamo
 		"deepseekv4",  // Dynamo, SGLang

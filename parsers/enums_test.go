@@ -17,7 +17,6 @@ import (
 var enumStrings = map[string]func(uint8) string{
 	"EventKind":    func(v uint8) string { return EventKind(v).String() },
 	"action":       func(v uint8) string { return action(v).String() },
-	"argsResult":   func(v uint8) string { return argsResult(v).String() },
 	"blockStatus":  func(v uint8) string { return blockStatus(v).String() },
 	"convRule":     func(v uint8) string { return convRule(v).String() },
 	"glmState":     func(v uint8) string { return glmState(v).String() },

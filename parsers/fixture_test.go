@@ -199,10 +199,10 @@ func markersOf(p *Parser) []string {
 	for _, m := range p.reasM.ms {
 		ms = append(ms, m.text)
 	}
-	// A grammar that frames the output runs no text matcher: it lists its
-	// markup itself.
-	if g, ok := p.tool.(interface{ markup() []string }); ok {
-		ms = append(ms, g.markup()...)
+	// A grammar that frames the output runs no text matcher: its markup is
+	// its own matchers' markers (required by framingGrammar).
+	if p.frame != nil {
+		ms = append(ms, markupOf(p.frame)...)
 	}
 	slices.Sort(ms)
 	return slices.Compact(ms)

@@ -3,7 +3,6 @@ package parsers
 import (
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // ErrParserCombination is wrapped by New's error when the configured tool
@@ -12,23 +11,103 @@ import (
 // its own counterpart (or with no parser on the other side).
 var ErrParserCombination = errors.New("parsers: incompatible tool and reasoning parsers")
 
-// framingPair is the framer of a reasoning parser whose grammar frames the
-// whole output: tool "" runs the machine without tool calls (build(p,
-// false)); a tool parser of grammar toolGrammar runs it with calls (build(p,
-// true)); any other tool parser is an ErrParserCombination error.
-func framingPair(reasoning, toolGrammarName string, build func(p *Parser, calls bool) toolGrammar) func(*Parser, string) (toolGrammar, error) {
-	return func(p *Parser, tool string) (toolGrammar, error) {
-		if tool == "" {
-			return build(p, false), nil
+// framingGrammar is a grammar that owns the whole output stream: channels or
+// blocks frame everything (Harmony, Kimi K3, Inkling). The Parser hands it
+// every byte from the first (open(-1) at Reset and after every block it
+// ends); it emits content and reasoning itself through its sink, and the
+// Parser's text and reasoning states never run.
+//
+// Being a framing grammar is a type, not a flag: the methods the driver and
+// the tests need are required, so a grammar cannot frame the output and
+// forget to declare its markup.
+type framingGrammar interface {
+	toolGrammar
+	// matchers returns every matcher the grammar scans with. Their marker
+	// texts are its markup: text that never reaches content or reasoning
+	// (the invariant tests check every output against them). The longest
+	// marker bounds what the grammar holds undecided between Feeds.
+	matchers() []*matcher
+}
+
+// markupOf lists the marker texts of g's matchers (see framingGrammar).
+func markupOf(g framingGrammar) []string {
+	var ms []string
+	for _, m := range g.matchers() {
+		for _, mk := range m.ms {
+			ms = append(ms, mk.text)
 		}
-		e, ok := toolRegistry[strings.ToLower(tool)]
-		if !ok {
-			return nil, fmt.Errorf("%w %q for tool calls (known: %s)", ErrUnknownParser, tool, strings.Join(ToolParsers(), ", "))
-		}
-		if e.info.Grammar != toolGrammarName {
-			return nil, fmt.Errorf("%w: reasoning parser %q frames the whole output and runs only with the %q tool parser (or none), not %q",
-				ErrParserCombination, reasoning, toolGrammarName, tool)
-		}
-		return build(p, true), nil
 	}
+	return ms
+}
+
+// maxHoldOf is the longest marker of g's matchers: the most g holds.
+func maxHoldOf(g framingGrammar) int {
+	n := 0
+	for _, m := range g.matchers() {
+		n = max(n, m.maxLen)
+	}
+	return n
+}
+
+// framingSpec registers a framing grammar once for both roles: the tool
+// parser names run it with tool calls; the reasoning parser names run it
+// without calls when no tool parser is configured (directed messages or
+// tool blocks then reach content raw) and with calls when the configured
+// tool parser is one of its own tool names. Any other pairing is an
+// ErrParserCombination error.
+type framingSpec struct {
+	tool      ToolInfo       // the tool parser's description
+	reasoning *reasoningSpec // the reasoning parser's description; framing is set by registerFraming
+	// build returns the machine; calls reports whether directed
+	// messages/blocks become tool calls.
+	build func(out *sink, calls bool) framingGrammar
+}
+
+// registerFraming registers f under its tool parser names (the first is
+// canonical) and reasoning parser names.
+func registerFraming(f *framingSpec, toolNames, reasoningNames []string) {
+	f.reasoning.framing = f
+	f.tool.Grammar = toolNames[0]
+	registerToolEntry(toolEntry{info: f.tool, framing: f}, toolNames)
+	registerReasoning(f.reasoning, reasoningNames...)
+}
+
+// framingFor returns the framing machine for a configured pair, or nil when
+// neither side frames the output.
+func framingFor(out *sink, cfg *Config) (framingGrammar, error) {
+	var reason *reasoningSpec
+	if cfg.ReasoningParser != "" {
+		s, err := lookupReasoning(cfg.ReasoningParser)
+		if err != nil {
+			return nil, err
+		}
+		reason = s
+	}
+	var tool *toolEntry
+	if cfg.ToolParser != "" {
+		e, err := lookupTool(cfg.ToolParser)
+		if err != nil {
+			return nil, err
+		}
+		tool = e
+	}
+	switch {
+	case reason != nil && reason.framing != nil:
+		f := reason.framing
+		if tool == nil {
+			return f.build(out, false), nil
+		}
+		if tool.framing != f {
+			return nil, fmt.Errorf("%w: reasoning parser %q frames the whole output and runs only with the %q tool parser (or none), not %q",
+				ErrParserCombination, cfg.ReasoningParser, f.tool.Grammar, cfg.ToolParser)
+		}
+		return f.build(out, true), nil
+	case tool != nil && tool.framing != nil:
+		if reason != nil {
+			return nil, fmt.Errorf("%w: tool parser %q frames the whole output and runs only with its own reasoning parser (or none), not %q",
+				ErrParserCombination, cfg.ToolParser, cfg.ReasoningParser)
+		}
+		return tool.framing.build(out, true), nil
+	}
+	return nil, nil
 }

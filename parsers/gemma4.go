@@ -41,25 +41,22 @@ package parsers
 //     content are removed.
 type gemma4 struct {
 	// immutable after construction
-	p       *Parser
-	limit   int
+	out     *sink
 	delim   matcher // <|"|>
 	skipMs  matcher // a broken call: closer, opener, string delimiter
 	afterMs matcher // after a call: opener, closer, bare "call:"
 
 	// call state; reset by open
-	st       gmState
-	bare     bool   // no opener: held until <tool_call|> proves the call
-	released bool   // bare: past the limit, content as it comes
-	started  bool   // the call's start was emitted
-	inStr    bool   // skipping: inside <|"|>…<|"|>
-	mark     int    // index in the current input where unkept bare bytes start
-	raw      []byte // bare: the held bytes (content if it is not a call)
-	conv     []byte // bare: converted arguments
-	ws       []byte // whitespace after a call, or between the object and the closer
-	name     []byte
-	callN    int // bytes of "call:" matched after the opener
-	stk      []gmCont
+	st    gmState
+	bare  bool      // no opener: held until <tool_call|> proves the call
+	inStr bool      // skipping: inside <|"|>…<|"|>
+	mark  int       // index in the current input where unkept bare bytes start
+	cand  candidate // bare: the held bytes (content if it is not a call)
+	conv  []byte    // bare: converted arguments
+	ws    []byte    // whitespace after a call, or between the object and the closer
+	name  []byte
+	callN int // bytes of "call:" matched after the opener
+	stk   []gmCont
 
 	// token state
 	numNZ   bool // a non-zero integer digit was written
@@ -137,8 +134,8 @@ func init() {
 	}, newGemma4, "gemma4", "gemma-4")
 }
 
-func newGemma4(p *Parser) toolGrammar {
-	return &gemma4{p: p, limit: p.limit,
+func newGemma4(out *sink) toolGrammar {
+	return &gemma4{out: out,
 		delim: newMatcher(marker{text: gemmaQuote, act: actNone}),
 		skipMs: newMatcher(marker{text: gemmaClose, act: actClose}, marker{text: gemmaOpen, act: actOpen},
 			marker{text: gemmaQuote, act: actNone}),
@@ -167,20 +164,20 @@ func (g *gemma4) open(arg int) {
 		g.st = gmOpen
 		return
 	}
-	if g.p.hasContent && !isSpace(g.p.lastContent) {
+	if !g.out.afterSpace() {
 		// "recall:" and the like: text.
-		g.p.emitContent(g.p.out.copyString(gemmaCall))
+		g.out.contentString(gemmaCall)
 		g.st = gmText
 		return
 	}
 	g.begin(true)
-	g.raw = append(g.raw, gemmaCall...)
+	g.cand.buf = append(g.cand.buf, gemmaCall...)
 }
 
 // begin starts a call; a bare one starts at its name.
 func (g *gemma4) begin(bare bool) {
-	g.bare, g.released, g.started, g.inStr = bare, false, false, false
-	g.raw = g.raw[:0]
+	g.bare, g.inStr = bare, false
+	g.cand.begin()
 	g.conv = g.conv[:0]
 	g.name = g.name[:0]
 	g.stk = g.stk[:0]
@@ -190,9 +187,9 @@ func (g *gemma4) begin(bare bool) {
 
 func (g *gemma4) reset() {
 	g.st = gmAfter
-	g.bare, g.started = false, false
+	g.bare = false
 	g.ws = shrink(g.ws)
-	g.raw = shrink(g.raw)
+	g.cand.buf = shrink(g.cand.buf)
 	g.conv = shrink(g.conv)
 	g.name = shrink(g.name)
 	g.stk = g.stk[:0]
@@ -204,31 +201,29 @@ func (g *gemma4) finish() {
 	switch {
 	case g.st == gmAfter || g.st == gmText:
 	case g.bare:
-		if !g.released {
-			g.p.emitContent(g.p.out.copyBytes(g.raw))
-		}
+		g.cand.release(g.out, nil)
 	case g.st == gmClose:
 		g.endCall()
 	default:
 		g.abandon()
 	}
-	g.started, g.bare = false, false
+	g.bare = false
 	g.ws = g.ws[:0]
 	g.st = gmAfter
 }
 
-// out writes converted argument bytes: gathered for the open call (flushed
+// put writes converted argument bytes: gathered for the open call (flushed
 // as one fragment per Feed), or kept for a bare body. String values are
 // converted piecewise (an escape between runs), so aliasing the input would
 // cut the arguments into a fragment per escape.
-func (g *gemma4) out(b []byte) {
-	if !g.released {
-		g.conv = appendHeld(g.conv, b, g.limit)
+func (g *gemma4) put(b []byte) {
+	if !g.cand.released {
+		g.conv = appendHeld(g.conv, b, g.out.limit)
 	}
 }
 
-func (g *gemma4) outS(s string) {
-	if !g.released {
+func (g *gemma4) putS(s string) {
+	if !g.cand.released {
 		g.conv = append(g.conv, s...)
 	}
 }
@@ -236,8 +231,8 @@ func (g *gemma4) outS(s string) {
 // flush emits the converted bytes gathered for the open call.
 func (g *gemma4) flush() {
 	if !g.bare && len(g.conv) > 0 {
-		if g.started {
-			g.p.out.args(g.p.out.copyBytes(g.conv))
+		if g.out.inCall {
+			g.out.args(g.out.copyBytes(g.conv))
 		}
 		g.conv = g.conv[:0]
 	}
@@ -246,59 +241,41 @@ func (g *gemma4) flush() {
 // endCall completes the open call.
 func (g *gemma4) endCall() {
 	g.flush()
-	g.p.out.endCall()
-	g.started = false
+	g.out.endCall()
 }
 
 // abandon abandons the open call, if any (after the fragments it already
 // produced, so that the events do not depend on where Feed boundaries fell).
 func (g *gemma4) abandon() {
 	g.flush()
-	if g.started {
-		g.p.out.abandonCall()
-		g.started = false
-	}
+	g.out.abandonCall()
 }
 
-// keep records bare-body bytes consumed from the current input: held in raw,
-// or content once the body outgrew the limit.
+// keep records bare-body bytes consumed from the current input: held, or
+// content once the body outgrew the limit (the raw bytes and the arguments
+// converted from them both count against it).
 func (g *gemma4) keep(b []byte) {
-	if !g.bare || len(b) == 0 {
-		return
+	if g.bare && g.cand.keep(g.out, g.out.limit, b, len(g.conv), nil) {
+		g.conv = g.conv[:0]
 	}
-	if !g.released && len(g.raw)+len(g.conv)+len(b) > g.limit {
-		// The raw bytes and the arguments converted from them both count
-		// against the limit.
-		g.p.emitContent(g.p.out.copyBytes(g.raw))
-		g.raw, g.conv = g.raw[:0], g.conv[:0]
-		g.released = true
-	}
-	if g.released {
-		g.p.emitContent(b)
-		return
-	}
-	g.raw = appendHeld(g.raw, b, g.limit)
 }
 
 // malformed ends a call that cannot complete at b[i] (not consumed): an
 // opened call is abandoned and skipped to its closer; a bare body is
-// released as content and b[i] is scanned again as text. done reports that
-// feed must return (n, st).
-func (g *gemma4) malformed(b []byte, i int) (n int, st blockStatus, done bool) {
+// released as content and b[i] is scanned again as text.
+func (g *gemma4) malformed(b []byte, i int) (int, blockStatus) {
 	if g.bare {
 		g.keep(b[g.mark:i])
-		if !g.released {
-			g.p.emitContent(g.p.out.copyBytes(g.raw))
-		}
+		g.cand.release(g.out, nil)
 		g.bare = false
 		g.st = gmAfter
 		g.ws = g.ws[:0]
-		return i, blockText, true
+		return i, blockText
 	}
 	g.abandon()
 	g.inStr = false
 	g.st = gmSkip
-	return i, 0, false
+	return i, blockNext
 }
 
 // startArgs handles the '{' after the name.
@@ -307,10 +284,9 @@ func (g *gemma4) startArgs() bool {
 		return false
 	}
 	if !g.bare {
-		g.p.out.startCall(g.name, nil)
-		g.started = true
+		g.out.startCall(g.name, nil)
 	}
-	g.outS("{")
+	g.putS("{")
 	g.stk = append(g.stk[:0], gmCont{kind: '{'})
 	g.st = gmKey
 	return true
@@ -332,401 +308,414 @@ func (g *gemma4) feed(b []byte, final bool) (int, blockStatus) {
 	return n, st
 }
 
-// scan runs the machine over b; see feed.
+// scan runs the machine over b (see feed): one method per state, each
+// taking the position i in b and returning the next position and blockNext
+// to go on (or the status scan returns).
 func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 	g.mark = 0
 	i := 0
 	for i < len(b) {
-		c := b[i]
+		st := blockNext
 		switch g.st {
 		case gmText:
 			return i, blockText
-
 		case gmAfter:
-			if isSpace(c) {
-				if len(g.ws) >= g.limit {
-					g.p.emitContent(g.p.out.copyBytes(g.ws))
-					g.ws = g.ws[:0]
-					return i, blockText
-				}
-				g.ws = append(g.ws, c)
-				i++
-				continue
-			}
-			mi, partial := g.afterMs.at(b[i:], final)
-			if partial {
-				return i, blockHold
-			}
-			switch {
-			case mi < 0:
-				g.p.emitContent(g.p.out.copyBytes(g.ws))
-				g.ws = g.ws[:0]
-				return i, blockText
-			case g.afterMs.ms[mi].text == gemmaCall && len(g.ws) == 0:
-				// Right after a call, not after whitespace: text (the
-				// text state must not take it for a bare body).
-				g.p.emitContent(g.p.out.copyString(gemmaCall))
-				return i + len(gemmaCall), blockText
-			case g.afterMs.ms[mi].text == gemmaOpen:
-				g.begin(false)
-				g.st = gmOpen
-			case g.afterMs.ms[mi].text == gemmaCall:
-				// A bare body after whitespace: the whitespace is
-				// content if it is not a call.
-				ws := g.ws
-				g.begin(true)
-				g.raw = append(g.raw, ws...)
-				g.mark = i
-			}
-			g.ws = g.ws[:0]
-			i += len(g.afterMs.ms[mi].text)
-
+			i, st = g.after(b, i, final)
 		case gmOpen:
-			switch {
-			case g.callN == 0 && isSpace(c):
-				i++
-			case c == gemmaCall[g.callN]:
-				i++
-				if g.callN++; g.callN == len(gemmaCall) {
-					g.st = gmName
-				}
-			default:
-				if n, st, done := g.malformed(b, i); done {
-					return n, st
-				}
-			}
-
+			i, st = g.opener(b, i)
 		case gmName:
-			j := i
-			for j < len(b) && isGemmaKeyByte(b[j]) {
-				j++
-			}
-			if len(g.name)+j-i > g.limit {
-				if n, st, done := g.malformed(b, j); done {
-					return n, st
-				}
-				i = j
-				continue
-			}
-			g.name = append(g.name, b[i:j]...)
-			i = j
-			if i == len(b) {
-				continue
-			}
-			g.st = gmAfterName
-
+			i, st = g.nameChars(b, i)
 		case gmAfterName:
-			if isSpace(c) && len(g.name) > 0 {
-				i++
-				continue
-			}
-			if c != '{' || !g.startArgs() {
-				if n, st, done := g.malformed(b, i); done {
-					return n, st
-				}
-				continue
-			}
-			i++
-
+			i, st = g.afterName(b, i)
 		case gmKey:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			top := &g.stk[len(g.stk)-1]
-			if c == '}' && top.n == 0 {
-				i++
-				g.closeContainer()
-				continue
-			}
-			if !isGemmaKeyByte(c) {
-				if n, st, done := g.malformed(b, i); done {
-					return n, st
-				}
-				continue
-			}
-			if top.n > 0 {
-				g.outS(`,"`)
-			} else {
-				g.outS(`"`)
-			}
-			g.st = gmKeyChars
-
+			i, st = g.key(b, i)
 		case gmKeyChars:
-			j := i
-			for j < len(b) && isGemmaKeyByte(b[j]) {
-				j++
-			}
-			g.out(b[i:j])
-			i = j
-			if i < len(b) {
-				g.outS(`"`)
-				g.st = gmColon
-			}
-
+			i = g.keyChars(b, i)
 		case gmColon:
-			switch {
-			case isSpace(c):
-				i++
-			case c == ':':
-				i++
-				g.outS(":")
-				g.st = gmVal
-			default:
-				if n, st, done := g.malformed(b, i); done {
-					return n, st
-				}
-			}
-
+			i, st = g.colon(b, i)
 		case gmVal:
-			n, st, done := g.value(b, i, final)
-			if done {
-				return n, st
-			}
-			i = n
-
+			i, st = g.value(b, i, final)
 		case gmStr:
-			j := i
-			for j < len(b) && !gmStrStop[b[j]] {
-				j++
-			}
-			if j > i {
-				g.out(b[i:j])
-				i = j
-				continue
-			}
-			switch c {
-			case '"':
-				i++
-				g.outS(`\"`)
-			case '\\':
-				i++
-				g.outS(`\\`)
-			case '<':
-				mi, partial := g.delim.at(b[i:], final)
-				if partial {
-					g.keep(b[g.mark:i])
-					return i, blockHold
-				}
-				if mi >= 0 {
-					i += len(gemmaQuote)
-					g.outS(`"`)
-					g.complete()
-					continue
-				}
-				i++
-				g.outS("<")
-			default:
-				i++
-				g.outS(ctrlEscape(c))
-			}
-
+			i, st = g.str(b, i, final)
 		case gmNum:
-			switch {
-			case c >= '0' && c <= '9':
-				i++
-				if g.numFrac > 0 {
-					g.numFrac = 2
-					g.out(b[i-1 : i])
-				} else {
-					g.numAny = true
-					if c != '0' || g.numNZ {
-						g.numNZ = true
-						g.out(b[i-1 : i])
-					}
-				}
-			case c == '.' && g.numFrac == 0 && g.numAny:
-				i++
-				if !g.numNZ {
-					g.outS("0")
-				}
-				g.outS(".")
-				g.numFrac = 1
-			default:
-				if !g.numAny || g.numFrac == 1 || c == '.' || c == '_' || isASCIILetter(c) {
-					if n, st, done := g.malformed(b, i); done {
-						return n, st
-					}
-					continue
-				}
-				if g.numFrac == 0 && !g.numNZ {
-					g.outS("0")
-				}
-				g.complete()
-			}
-
+			i, st = g.num(b, i)
 		case gmLit:
-			if isASCIILetter(c) {
-				if g.litN == len(g.lit) {
-					if n, st, done := g.malformed(b, i); done {
-						return n, st
-					}
-					continue
-				}
-				g.lit[g.litN] = c | 0x20
-				g.litN++
-				i++
-				continue
-			}
-			lit := ""
-			switch string(g.lit[:g.litN]) {
-			case "true":
-				lit = "true"
-			case "false":
-				lit = "false"
-			case "null", "none", "nil":
-				lit = "null"
-			}
-			if lit == "" || c == '_' || (c >= '0' && c <= '9') {
-				if n, st, done := g.malformed(b, i); done {
-					return n, st
-				}
-				continue
-			}
-			g.outS(lit)
-			g.complete()
-
+			i, st = g.literal(b, i)
 		case gmAfterVal:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			top := &g.stk[len(g.stk)-1]
-			switch {
-			case c == ',' && top.kind == '{':
-				i++
-				g.st = gmKey
-			case c == ',':
-				i++
-				g.outS(",")
-				g.st = gmVal
-			case c == closerOf(top.kind):
-				i++
-				g.closeContainer()
-			default:
-				if n, st, done := g.malformed(b, i); done {
-					return n, st
-				}
-			}
-
+			i, st = g.afterVal(b, i)
 		case gmClose:
-			if isSpace(c) {
-				if !g.bare {
-					if len(g.ws) >= g.limit {
-						if n, st, done := g.malformed(b, i); done {
-							return n, st
-						}
-						continue
-					}
-					g.ws = append(g.ws, c)
-				}
-				i++
-				continue
-			}
-			rest := b[i:]
-			if len(rest) >= len(gemmaClose) && string(rest[:len(gemmaClose)]) == gemmaClose {
-				if n, st, done := g.closed(b, i); done {
-					return n, st
-				}
-				i += len(gemmaClose)
-				continue
-			}
-			if len(rest) < len(gemmaClose) && string(rest) == gemmaClose[:len(rest)] {
-				if !final {
-					g.keep(b[g.mark:i])
-					return i, blockHold
-				}
-				if !g.bare {
-					// The stream ended inside the closer: the call is
-					// complete; the partial closer is text.
-					g.endCall()
-					g.p.emitContent(g.p.out.copyBytes(g.ws))
-					g.p.emitContent(rest)
-					g.ws = g.ws[:0]
-					g.st = gmAfter
-					return len(b), blockText
-				}
-			}
-			if n, st, done := g.malformed(b, i); done {
-				return n, st
-			}
-
+			i, st = g.close(b, i, final)
 		case gmSkip:
-			pos, mi := g.skipMs.find(b[i:], final)
-			if mi < 0 {
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
-			}
-			i += pos + len(g.skipMs.ms[mi].text)
-			switch t := g.skipMs.ms[mi].text; {
-			case t == gemmaQuote:
-				g.inStr = !g.inStr
-			case g.inStr:
-			case t == gemmaClose:
-				g.ws = g.ws[:0]
-				g.st = gmAfter
-			case t == gemmaOpen:
-				g.begin(false)
-				g.st = gmOpen
-			}
+			i, st = g.skip(b, i, final)
+		}
+		if st != blockNext {
+			return i, st
 		}
 	}
 	g.keep(b[g.mark:i])
 	return i, blockMore
 }
 
-// value handles the first byte of a value (gmVal). done reports that feed
-// must return (n, st).
-func (g *gemma4) value(b []byte, i int, final bool) (n int, st blockStatus, done bool) {
+// after is the state after a call (and before the first): whitespace is
+// held; an opener starts a call, a bare "call:" after whitespace a bare
+// body; anything else ends the block.
+func (g *gemma4) after(b []byte, i int, final bool) (int, blockStatus) {
+	if c := b[i]; isSpace(c) {
+		if len(g.ws) >= g.out.limit {
+			g.out.contentCopy(g.ws)
+			g.ws = g.ws[:0]
+			return i, blockText
+		}
+		g.ws = append(g.ws, c)
+		return i + 1, blockNext
+	}
+	mi, partial := g.afterMs.at(b[i:], final)
+	if partial {
+		return i, blockHold
+	}
+	switch {
+	case mi < 0:
+		g.out.contentCopy(g.ws)
+		g.ws = g.ws[:0]
+		return i, blockText
+	case g.afterMs.ms[mi].text == gemmaCall && len(g.ws) == 0:
+		// Right after a call, not after whitespace: text (the
+		// text state must not take it for a bare body).
+		g.out.contentString(gemmaCall)
+		return i + len(gemmaCall), blockText
+	case g.afterMs.ms[mi].text == gemmaOpen:
+		g.begin(false)
+		g.st = gmOpen
+	case g.afterMs.ms[mi].text == gemmaCall:
+		// A bare body after whitespace: the whitespace is
+		// content if it is not a call.
+		ws := g.ws
+		g.begin(true)
+		g.cand.buf = append(g.cand.buf, ws...)
+		g.mark = i
+	}
+	g.ws = g.ws[:0]
+	return i + len(g.afterMs.ms[mi].text), blockNext
+}
+
+// opener reads "call:" after the opener.
+func (g *gemma4) opener(b []byte, i int) (int, blockStatus) {
+	switch c := b[i]; {
+	case g.callN == 0 && isSpace(c):
+		return i + 1, blockNext
+	case c == gemmaCall[g.callN]:
+		if g.callN++; g.callN == len(gemmaCall) {
+			g.st = gmName
+		}
+		return i + 1, blockNext
+	}
+	return g.malformed(b, i)
+}
+
+// nameChars reads the function name.
+func (g *gemma4) nameChars(b []byte, i int) (int, blockStatus) {
+	j := i
+	for j < len(b) && isGemmaKeyByte(b[j]) {
+		j++
+	}
+	if len(g.name)+j-i > g.out.limit {
+		if n, st := g.malformed(b, j); st != blockNext {
+			return n, st
+		}
+		return j, blockNext
+	}
+	g.name = append(g.name, b[i:j]...)
+	if j < len(b) {
+		g.st = gmAfterName
+	}
+	return j, blockNext
+}
+
+// afterName expects the '{' of the arguments.
+func (g *gemma4) afterName(b []byte, i int) (int, blockStatus) {
+	c := b[i]
+	if isSpace(c) && len(g.name) > 0 {
+		return i + 1, blockNext
+	}
+	if c != '{' || !g.startArgs() {
+		return g.malformed(b, i)
+	}
+	return i + 1, blockNext
+}
+
+// key expects a key (or '}' of an empty object).
+func (g *gemma4) key(b []byte, i int) (int, blockStatus) {
+	c := b[i]
+	if isSpace(c) {
+		return i + 1, blockNext
+	}
+	top := &g.stk[len(g.stk)-1]
+	if c == '}' && top.n == 0 {
+		g.closeContainer()
+		return i + 1, blockNext
+	}
+	if !isGemmaKeyByte(c) {
+		return g.malformed(b, i)
+	}
+	if top.n > 0 {
+		g.putS(`,"`)
+	} else {
+		g.putS(`"`)
+	}
+	g.st = gmKeyChars
+	return i, blockNext
+}
+
+// keyChars reads a key.
+func (g *gemma4) keyChars(b []byte, i int) int {
+	j := i
+	for j < len(b) && isGemmaKeyByte(b[j]) {
+		j++
+	}
+	g.put(b[i:j])
+	if j < len(b) {
+		g.putS(`"`)
+		g.st = gmColon
+	}
+	return j
+}
+
+// colon expects the ':' after a key.
+func (g *gemma4) colon(b []byte, i int) (int, blockStatus) {
+	switch c := b[i]; {
+	case isSpace(c):
+		return i + 1, blockNext
+	case c == ':':
+		g.putS(":")
+		g.st = gmVal
+		return i + 1, blockNext
+	}
+	return g.malformed(b, i)
+}
+
+// str reads a <|"|>-delimited string value, escaping it for JSON.
+func (g *gemma4) str(b []byte, i int, final bool) (int, blockStatus) {
+	j := i
+	for j < len(b) && !gmStrStop[b[j]] {
+		j++
+	}
+	if j > i {
+		g.put(b[i:j])
+		return j, blockNext
+	}
+	switch c := b[i]; c {
+	case '"':
+		g.putS(`\"`)
+	case '\\':
+		g.putS(`\\`)
+	case '<':
+		mi, partial := g.delim.at(b[i:], final)
+		if partial {
+			g.keep(b[g.mark:i])
+			return i, blockHold
+		}
+		if mi >= 0 {
+			g.putS(`"`)
+			g.complete()
+			return i + len(gemmaQuote), blockNext
+		}
+		g.putS("<")
+	default:
+		g.putS(ctrlEscape(c))
+	}
+	return i + 1, blockNext
+}
+
+// num reads a number (leading zeros dropped, "1." malformed).
+func (g *gemma4) num(b []byte, i int) (int, blockStatus) {
+	switch c := b[i]; {
+	case c >= '0' && c <= '9':
+		if g.numFrac > 0 {
+			g.numFrac = 2
+			g.put(b[i : i+1])
+		} else {
+			g.numAny = true
+			if c != '0' || g.numNZ {
+				g.numNZ = true
+				g.put(b[i : i+1])
+			}
+		}
+		return i + 1, blockNext
+	case c == '.' && g.numFrac == 0 && g.numAny:
+		if !g.numNZ {
+			g.putS("0")
+		}
+		g.putS(".")
+		g.numFrac = 1
+		return i + 1, blockNext
+	case !g.numAny || g.numFrac == 1 || c == '.' || c == '_' || isASCIILetter(c):
+		return g.malformed(b, i)
+	}
+	if g.numFrac == 0 && !g.numNZ {
+		g.putS("0")
+	}
+	g.complete()
+	return i, blockNext
+}
+
+// literal reads a bare word: true, false, null (none, nil).
+func (g *gemma4) literal(b []byte, i int) (int, blockStatus) {
+	c := b[i]
+	if isASCIILetter(c) {
+		if g.litN == len(g.lit) {
+			return g.malformed(b, i)
+		}
+		g.lit[g.litN] = c | 0x20
+		g.litN++
+		return i + 1, blockNext
+	}
+	lit := ""
+	switch string(g.lit[:g.litN]) {
+	case "true":
+		lit = "true"
+	case "false":
+		lit = "false"
+	case "null", "none", "nil":
+		lit = "null"
+	}
+	if lit == "" || c == '_' || (c >= '0' && c <= '9') {
+		return g.malformed(b, i)
+	}
+	g.putS(lit)
+	g.complete()
+	return i, blockNext
+}
+
+// afterVal expects ',' or the container's closer after a value.
+func (g *gemma4) afterVal(b []byte, i int) (int, blockStatus) {
+	c := b[i]
+	if isSpace(c) {
+		return i + 1, blockNext
+	}
+	top := &g.stk[len(g.stk)-1]
+	switch {
+	case c == ',' && top.kind == '{':
+		g.st = gmKey
+	case c == ',':
+		g.putS(",")
+		g.st = gmVal
+	case c == closerOf(top.kind):
+		g.closeContainer()
+	default:
+		return g.malformed(b, i)
+	}
+	return i + 1, blockNext
+}
+
+// close expects <tool_call|> after the arguments (whitespace before it is
+// held: markup if the closer follows).
+func (g *gemma4) close(b []byte, i int, final bool) (int, blockStatus) {
+	if c := b[i]; isSpace(c) {
+		if !g.bare {
+			if len(g.ws) >= g.out.limit {
+				return g.malformed(b, i)
+			}
+			g.ws = append(g.ws, c)
+		}
+		return i + 1, blockNext
+	}
+	rest := b[i:]
+	if len(rest) >= len(gemmaClose) && string(rest[:len(gemmaClose)]) == gemmaClose {
+		return g.closed(b, i)
+	}
+	if len(rest) < len(gemmaClose) && string(rest) == gemmaClose[:len(rest)] {
+		if !final {
+			g.keep(b[g.mark:i])
+			return i, blockHold
+		}
+		if !g.bare {
+			// The stream ended inside the closer: the call is
+			// complete; the partial closer is text.
+			g.endCall()
+			g.out.contentCopy(g.ws)
+			g.out.content(rest)
+			g.ws = g.ws[:0]
+			g.st = gmAfter
+			return len(b), blockText
+		}
+	}
+	return g.malformed(b, i)
+}
+
+// skip drops a broken call up to its closer (or the next opener), tracking
+// strings so that a closer inside one does not end it.
+func (g *gemma4) skip(b []byte, i int, final bool) (int, blockStatus) {
+	pos, mi := g.skipMs.find(b[i:], final)
+	if mi < 0 {
+		if i+pos < len(b) {
+			return i + pos, blockHold
+		}
+		return len(b), blockMore
+	}
+	i += pos + len(g.skipMs.ms[mi].text)
+	switch t := g.skipMs.ms[mi].text; {
+	case t == gemmaQuote:
+		g.inStr = !g.inStr
+	case g.inStr:
+	case t == gemmaClose:
+		g.ws = g.ws[:0]
+		g.st = gmAfter
+	case t == gemmaOpen:
+		g.begin(false)
+		g.st = gmOpen
+	}
+	return i, blockNext
+}
+
+// value handles the first byte of a value (gmVal).
+func (g *gemma4) value(b []byte, i int, final bool) (int, blockStatus) {
 	c := b[i]
 	top := &g.stk[len(g.stk)-1]
 	switch {
 	case isSpace(c):
-		return i + 1, 0, false
+		return i + 1, blockNext
 	case c == '<':
 		mi, partial := g.delim.at(b[i:], final)
 		if partial {
 			g.keep(b[g.mark:i])
-			return i, blockHold, true
+			return i, blockHold
 		}
 		if mi < 0 {
 			return g.malformed(b, i)
 		}
-		g.outS(`"`)
+		g.putS(`"`)
 		g.st = gmStr
-		return i + len(gemmaQuote), 0, false
+		return i + len(gemmaQuote), blockNext
 	case c == '{' || c == '[':
 		if len(g.stk) >= maxJSONDepth {
 			return g.malformed(b, i)
 		}
-		g.out(b[i : i+1])
+		g.put(b[i : i+1])
 		g.stk = append(g.stk, gmCont{kind: c})
 		if c == '{' {
 			g.st = gmKey
 		}
-		return i + 1, 0, false
+		return i + 1, blockNext
 	case c == ']' && top.kind == '[' && top.n == 0:
 		g.closeContainer()
-		return i + 1, 0, false
+		return i + 1, blockNext
 	case (c == ',' || c == '}') && top.kind == '{':
 		// "key:" with nothing before the delimiter: an empty string.
-		g.outS(`""`)
+		g.putS(`""`)
 		g.complete()
-		return i, 0, false
+		return i, blockNext
 	case c == '-' || (c >= '0' && c <= '9'):
 		g.numNZ, g.numFrac, g.numAny = false, 0, false
 		g.st = gmNum
 		if c == '-' {
-			g.outS("-")
-			return i + 1, 0, false
+			g.putS("-")
+			return i + 1, blockNext
 		}
-		return i, 0, false
+		return i, blockNext
 	case isASCIILetter(c):
 		g.litN = 0
 		g.st = gmLit
-		return i, 0, false
+		return i, blockNext
 	}
 	return g.malformed(b, i)
 }
@@ -735,7 +724,7 @@ func (g *gemma4) value(b []byte, i int, final bool) (n int, st blockStatus, done
 func (g *gemma4) closeContainer() {
 	top := g.stk[len(g.stk)-1]
 	g.stk = g.stk[:len(g.stk)-1]
-	g.outS(string(closerOf(top.kind)))
+	g.putS(string(closerOf(top.kind)))
 	if len(g.stk) == 0 {
 		g.ws = g.ws[:0]
 		g.st = gmClose
@@ -744,29 +733,28 @@ func (g *gemma4) closeContainer() {
 	g.complete()
 }
 
-// closed handles <tool_call|> at b[i] after the arguments. done reports that
-// feed must return (n, st); otherwise feed goes on after the closer.
-func (g *gemma4) closed(b []byte, i int) (n int, st blockStatus, done bool) {
+// closed handles <tool_call|> at b[i] after the arguments.
+func (g *gemma4) closed(b []byte, i int) (int, blockStatus) {
 	if !g.bare {
 		g.endCall()
 		g.ws = g.ws[:0]
 		g.st = gmAfter
-		return 0, 0, false
+		return i + len(gemmaClose), blockNext
 	}
-	if g.released || len(g.raw)+len(g.conv)+i-g.mark > g.limit {
+	if g.cand.released || len(g.cand.buf)+len(g.conv)+i-g.mark > g.out.limit {
 		// Held past the limit: content, like any bare body that is
 		// not proven; the closer is then an orphan.
 		g.keep(b[g.mark:i])
 		g.bare = false
 		g.st = gmAfter
-		return i, blockText, true
+		return i, blockText
 	}
-	out := &g.p.out
+	out := g.out
 	out.startCall(g.name, nil)
 	out.args(out.copyBytes(g.conv))
 	out.endCall()
 	g.bare = false
 	g.ws = g.ws[:0]
 	g.st = gmAfter
-	return 0, 0, false
+	return i + len(gemmaClose), blockNext
 }

@@ -20,8 +20,7 @@ import "bytes"
 // it (bareTail), and the end of the stream completes a bare body whose last
 // value closed.
 type glm47 struct {
-	out    *emitter
-	limit  int
+	out    *sink
 	schema *schemaIndex
 
 	nameM  matcher // after <tool_call>: <arg_key> or </tool_call>
@@ -31,15 +30,13 @@ type glm47 struct {
 	skipM  matcher // </tool_call>
 	val    paramValue
 
-	st      glmState
-	drop    bool // the block yields no call (empty or undeclared name, abandoned)
-	started bool
-	bare    bool     // a bare body (no <tool_call>): recovered at the end of the stream
-	loose   bool     // text was dropped between pairs (the body is not well formed)
-	names   []string // declared tool names (bare-name candidates must prefix one)
-	nparams int
-	tool    toolSchema
-	attr    []byte // name or key being read
+	st    glmState
+	drop  bool     // the block yields no call (empty or undeclared name, abandoned)
+	bare  bool     // a bare body (no <tool_call>): recovered at the end of the stream
+	loose bool     // text was dropped between pairs (the body is not well formed)
+	names []string // declared tool names (bare-name candidates must prefix one)
+	tool  toolSchema
+	attr  []byte // name or key being read
 }
 
 type glmState uint8
@@ -81,9 +78,9 @@ func init() {
 	)
 }
 
-func newGLM47(p *Parser) toolGrammar {
-	g := &glm47{out: &p.out, limit: p.limit, schema: newSchemaIndex(p.cfg.Tools)}
-	for _, t := range p.cfg.Tools {
+func newGLM47(out *sink) toolGrammar {
+	g := &glm47{out: out, schema: newSchemaIndex(out.cfg.Tools)}
+	for _, t := range out.cfg.Tools {
 		g.names = append(g.names, t.Name)
 	}
 	g.nameM = newMatcher(marker{text: "<arg_key>", arg: glmArgKey}, marker{text: "</tool_call>", arg: glmClose})
@@ -91,7 +88,7 @@ func newGLM47(p *Parser) toolGrammar {
 	g.kvM = newMatcher(marker{text: "<arg_value>"})
 	g.pairsM = g.nameM
 	g.skipM = newMatcher(marker{text: "</tool_call>"})
-	g.val = paramValue{out: &p.out, limit: p.limit, ends: newMatcher(marker{text: "</arg_value>"}), ents: &xmlEntities,
+	g.val = paramValue{out: &out.emitter, limit: out.limit, ends: newMatcher(marker{text: "</arg_value>"}), ents: &xmlEntities,
 		trim: trimNone, conv: convGLM}
 	return g
 }
@@ -118,7 +115,7 @@ func (g *glm47) textMarkers() []marker {
 
 func (g *glm47) open(arg int) {
 	g.st = glName
-	g.drop, g.started, g.bare, g.loose, g.nparams, g.tool = false, false, false, false, 0, nil
+	g.drop, g.bare, g.loose, g.tool = false, false, false, nil
 	g.attr = g.attr[:0]
 	switch arg {
 	case glmOpenKey:
@@ -218,7 +215,7 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 			if j < 0 {
 				j = len(b) - i
 			}
-			if room := g.limit - len(g.attr); j > room {
+			if room := g.out.limit - len(g.attr); j > room {
 				// Past the limit at the first byte that does not fit,
 				// wherever the chunks split the name.
 				i += room
@@ -263,8 +260,7 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 			}
 			i += pos + len(g.kvM.ms[mi].text)
 			if !g.drop {
-				argsKey(g.out, g.nparams == 0, g.attr)
-				g.nparams++
+				g.out.paramKey(g.attr)
 			}
 			g.val.begin(g.tool.lookup(g.attr), false, g.drop)
 			g.st = glValue
@@ -330,7 +326,6 @@ func (g *glm47) nameDone() {
 		return
 	}
 	g.out.startCall(name, nil)
-	g.started = true
 }
 
 // keyDone checks a complete key: trimmed, non-empty.
@@ -346,19 +341,13 @@ func (g *glm47) keyDone() {
 
 // end completes the call at </tool_call>.
 func (g *glm47) end() {
-	if g.started {
-		argsClose(g.out, g.nparams)
-		g.out.endCall()
-	}
-	g.started = false
+	g.out.endParams()
 	g.st = glName
 }
 
 func (g *glm47) abandon() {
-	if g.started {
-		g.out.abandonCall()
-	}
-	g.started, g.drop = false, true
+	g.out.abandonCall()
+	g.drop = true
 }
 
 func (g *glm47) malformed() {
@@ -369,7 +358,7 @@ func (g *glm47) malformed() {
 func (g *glm47) finish() {
 	// No end-of-stream recovery for a GLM block; a bare body
 	// whose last value closed, with only whitespace after it, is complete.
-	if g.bare && g.started && g.st == glPairs && !g.loose {
+	if g.bare && g.out.inCall && g.st == glPairs && !g.loose {
 		g.end()
 		return
 	}

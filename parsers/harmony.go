@@ -75,8 +75,7 @@ func (s harmonyState) String() string { return enumName(harmonyStateNames[:], s,
 // marker are dropped. A body that does not start with an object abandons the
 // call; an empty body closed by an end marker is {}.
 type harmony struct {
-	p     *Parser
-	out   *emitter
+	out   *sink
 	calls bool    // directed messages become tool calls (else raw content)
 	ms    matcher // the seven markers
 
@@ -97,37 +96,39 @@ type harmony struct {
 }
 
 func init() {
-	registerTool(ToolInfo{
-		Openers: []string{hmChannel, hmStart},
-		Closers: []string{hmCall, hmEnd, hmReturn},
-		Malformed: "a directed body that is not one JSON object abandons the call and is dropped up to its end marker; " +
-			"bytes after a closed object up to the end marker are dropped; messages to recipients other than functions.* " +
-			"are dropped; a header longer than the buffer limit drops its message; orphan markers are removed",
-		Truncated: "a call whose object closed is complete without its call end marker; a body cut inside the object, or empty, " +
-			"is abandoned; an unfinished header is dropped; held marker prefixes are text of the current channel",
-	}, func(p *Parser) toolGrammar { return newHarmony(p, true) },
+	registerFraming(&framingSpec{
+		tool: ToolInfo{
+			Openers: []string{hmChannel, hmStart},
+			Closers: []string{hmCall, hmEnd, hmReturn},
+			Malformed: "a directed body that is not one JSON object abandons the call and is dropped up to its end marker; " +
+				"bytes after a closed object up to the end marker are dropped; messages to recipients other than functions.* " +
+				"are dropped; a header longer than the buffer limit drops its message; orphan markers are removed",
+			Truncated: "a call whose object closed is complete without its call end marker; a body cut inside the object, or empty, " +
+				"is abandoned; an unfinished header is dropped; held marker prefixes are text of the current channel",
+		},
+		reasoning: gptOSS,
+		build:     func(out *sink, calls bool) framingGrammar { return newHarmony(out, calls) },
+	}, []string{
 		"harmony",
 		"openai",  // vLLM
 		"gpt-oss", // SGLang
-	)
-	registerReasoning(gptOSS, "gpt_oss", "openai_gptoss", "gpt-oss")
+	}, []string{"gpt_oss", "openai_gptoss", "gpt-oss"})
 }
 
 // gptOSS is the gpt_oss reasoning parser: the Harmony machine, with tool
 // calls when the harmony tool parser is configured, forwarding directed
 // messages raw to content when no tool parser is. Starts/Ends document the
-// reasoning span for the registry; the framer does the work.
+// reasoning span for the registry; the framing grammar does the work
+// (registerFraming).
 var gptOSS = &reasoningSpec{
 	name:   "gpt_oss",
 	starts: []string{hmChannel + "analysis" + hmMessage},
 	ends:   []string{hmEnd},
-	framer: framingPair("gpt_oss", "harmony", func(p *Parser, calls bool) toolGrammar { return newHarmony(p, calls) }),
 }
 
-func newHarmony(p *Parser, calls bool) *harmony {
+func newHarmony(out *sink, calls bool) *harmony {
 	return &harmony{
-		p:     p,
-		out:   &p.out,
+		out:   out,
 		calls: calls,
 		ms: newMatcher(
 			marker{text: hmStart, arg: hkStart},
@@ -141,20 +142,12 @@ func newHarmony(p *Parser, calls bool) *harmony {
 	}
 }
 
-func (h *harmony) frames() bool { return true }
-
 // textMarkers is empty: the machine frames the output and the Parser's text
 // state never runs.
 func (h *harmony) textMarkers() []marker { return nil }
 
-// markup lists the marker texts that must never reach content or reasoning
-// (tests).
-func (h *harmony) markup() []string {
-	return []string{hmStart, hmChannel, hmMessage, hmConstrain, hmEnd, hmReturn, hmCall}
-}
-
-// maxHold is the longest marker: the most the machine ever holds.
-func (h *harmony) maxHold() int { return h.ms.maxLen }
+// matchers: the seven markers are the whole markup.
+func (h *harmony) matchers() []*matcher { return []*matcher{&h.ms} }
 
 func (h *harmony) open(int) {
 	h.st = hsOut
@@ -235,14 +228,14 @@ func (h *harmony) bytes(b []byte) {
 	}
 	switch h.st {
 	case hsOut:
-		h.p.emitContent(b)
+		h.out.content(b)
 	case hsHeader:
 		h.appendHeader(b)
 	case hsText:
 		h.bodyText(b)
 	case hsDrop:
 		if h.raw {
-			h.p.emitContent(b)
+			h.out.content(b)
 		}
 	}
 }
@@ -264,7 +257,7 @@ func (h *harmony) marker(mk *marker) {
 		case h.st == hsHeader:
 			h.route()
 		case h.st == hsDrop && h.raw:
-			h.p.emitContent(h.out.copyString(mk.text))
+			h.out.contentString(mk.text)
 		}
 		// Elsewhere an orphan <|message|> is markup.
 	case hkConstrain:
@@ -272,11 +265,11 @@ func (h *harmony) marker(mk *marker) {
 		case h.st == hsHeader:
 			h.appendHeader([]byte(hmConstrain))
 		case h.st == hsDrop && h.raw:
-			h.p.emitContent(h.out.copyString(mk.text))
+			h.out.contentString(mk.text)
 		}
 	case hkEnd:
 		if h.st == hsDrop && h.raw {
-			h.p.emitContent(h.out.copyString(mk.text))
+			h.out.contentString(mk.text)
 		}
 		// The message ends (a header without a body is dropped); an
 		// orphan end marker is markup.
@@ -311,7 +304,7 @@ func (h *harmony) appendHeader(b []byte) {
 	if h.overflow {
 		return
 	}
-	if len(h.hdr)+len(b) > h.p.limit {
+	if len(h.hdr)+len(b) > h.out.limit {
 		h.overflow = true
 		return
 	}
@@ -350,8 +343,8 @@ func (h *harmony) route() {
 			return
 		}
 		h.raw = true
-		h.p.emitContent(h.out.copyBytes(h.hdr[h.synth:]))
-		h.p.emitContent(h.out.copyString(hmMessage))
+		h.out.contentCopy(h.hdr[h.synth:])
+		h.out.contentString(hmMessage)
 		return
 	}
 	h.st = hsText
@@ -369,18 +362,18 @@ func (h *harmony) bodyText(b []byte) {
 	if h.reason {
 		if h.sep {
 			h.sep = false
-			h.p.emitReasoning(h.out.copyString("\n"))
+			h.out.reasoning(h.out.copyString("\n"))
 		}
 		h.seenR = true
-		h.p.emitReasoning(b)
+		h.out.reasoning(b)
 		return
 	}
 	if h.sep {
 		h.sep = false
-		h.p.emitContent(h.out.copyString("\n"))
+		h.out.contentString("\n")
 	}
 	h.seenC = true
-	h.p.emitContent(b)
+	h.out.content(b)
 }
 
 // scanArgsPre handles a directed body before its object: whitespace is
@@ -391,7 +384,7 @@ func (h *harmony) scanArgsPre(b []byte, final bool) (int, bool) {
 		i++
 	}
 	if h.raw {
-		h.p.emitContent(b[:i])
+		h.out.content(b[:i])
 	}
 	if i == len(b) {
 		return i, false
@@ -422,7 +415,7 @@ func (h *harmony) preMarker(mk *marker) int {
 	switch mk.arg {
 	case hkEnd:
 		if h.raw {
-			h.p.emitContent(h.out.copyString(mk.text))
+			h.out.contentString(mk.text)
 		} else {
 			h.out.argsString("{}")
 			h.out.endCall()
@@ -448,7 +441,7 @@ func (h *harmony) preMarker(mk *marker) int {
 func (h *harmony) scanArgs(b []byte) int {
 	n, r := h.vs.scan(b)
 	if h.raw {
-		h.p.emitContent(b[:n])
+		h.out.content(b[:n])
 	} else {
 		frag := b[:n]
 		if r == scanCtrl {

@@ -35,17 +35,16 @@ func init() {
 	)
 }
 
-func newHermes(p *Parser) toolGrammar {
-	return newWrappedJSON(p, "<tool_call>", "</tool_call>", true, true)
+func newHermes(out *sink) toolGrammar {
+	return newWrappedJSON(out, "<tool_call>", "</tool_call>", true, true)
 }
 
 // newWrappedJSON builds a JSON-in-wrapper grammar; hermes, nemotron_deci and
 // jamba differ only in their tags and body shapes.
-func newWrappedJSON(p *Parser, open, close string, object, array bool) *hermes {
+func newWrappedJSON(out *sink, open, close string, object, array bool) *hermes {
 	h := &hermes{openTag: open, closeTag: close}
 	h.body = jsonCalls{
-		out:         &p.out,
-		limit:       p.limit,
+		out:         out,
 		allowObject: object,
 		allowArray:  array,
 		argKeys:     []string{"arguments", "parameters"},

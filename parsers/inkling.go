@@ -67,8 +67,7 @@ func (s inklingState) String() string { return enumName(inklingStateNames[:], s,
 // blocks pass through to content verbatim, the header re-inserted:
 // <|message_model|>NAME<|content_invoke_tool_json|>{…}<|end_message|>.
 type inkling struct {
-	p     *Parser
-	out   *emitter
+	out   *sink
 	calls bool
 	ms    matcher
 
@@ -81,15 +80,18 @@ type inkling struct {
 }
 
 func init() {
-	registerTool(ToolInfo{
-		Openers: []string{ikInvoke},
-		Closers: []string{ikEnd},
-		Malformed: "a tool block whose body is not a call object (name and args) is dropped up to its block end, " +
-			"an open call abandoned; bytes after the closed object are dropped; placeholder blocks and stray framing tokens are removed",
-		Truncated: "a closed call object is a call without its block end; a body cut mid-value is abandoned; " +
-			"a held marker prefix longer than two bytes is dropped",
-	}, func(p *Parser) toolGrammar { return newInkling(p, true) }, "inkling")
-	registerReasoning(inklingReasoning, "inkling")
+	registerFraming(&framingSpec{
+		tool: ToolInfo{
+			Openers: []string{ikInvoke},
+			Closers: []string{ikEnd},
+			Malformed: "a tool block whose body is not a call object (name and args) is dropped up to its block end, " +
+				"an open call abandoned; bytes after the closed object are dropped; placeholder blocks and stray framing tokens are removed",
+			Truncated: "a closed call object is a call without its block end; a body cut mid-value is abandoned; " +
+				"a held marker prefix longer than two bytes is dropped",
+		},
+		reasoning: inklingReasoning,
+		build:     func(out *sink, calls bool) framingGrammar { return newInkling(out, calls) },
+	}, []string{"inkling"}, []string{"inkling"})
 }
 
 // inklingReasoning is the inkling reasoning parser: the block machine, with
@@ -100,13 +102,11 @@ var inklingReasoning = &reasoningSpec{
 	starts:     []string{ikThinking},
 	ends:       []string{ikEnd},
 	toolStarts: []string{ikInvoke},
-	framer:     framingPair("inkling", "inkling", func(p *Parser, calls bool) toolGrammar { return newInkling(p, calls) }),
 }
 
-func newInkling(p *Parser, calls bool) *inkling {
+func newInkling(out *sink, calls bool) *inkling {
 	k := &inkling{
-		p:     p,
-		out:   &p.out,
+		out:   out,
 		calls: calls,
 		ms: newMatcher(
 			marker{text: ikModel, arg: ikkModel},
@@ -120,27 +120,21 @@ func newInkling(p *Parser, calls bool) *inkling {
 		),
 	}
 	k.body = jsonCalls{
-		out:         &p.out,
-		limit:       p.limit,
+		out:         out,
 		allowObject: true,
 		argKeys:     []string{"args", "arguments"},
 	}
 	return k
 }
 
-func (k *inkling) frames() bool          { return true }
 func (k *inkling) textMarkers() []marker { return nil }
-func (k *inkling) maxHold() int          { return k.ms.maxLen }
 
-// markup lists marker texts that must never reach content or reasoning
-// (tests).
-func (k *inkling) markup() []string {
-	return []string{ikModel, ikThinking, ikText, ikInvoke, ikImage, ikAudio, ikEnd, ikEndTurn}
-}
+// matchers: the block tokens are the whole markup.
+func (k *inkling) matchers() []*matcher { return []*matcher{&k.ms} }
 
 func (k *inkling) open(int) {
 	k.st = ikStart
-	if k.p.cfg.InReasoning {
+	if k.out.cfg.InReasoning {
 		k.st = ikThink
 	}
 	k.name = k.name[:0]
@@ -192,7 +186,7 @@ func inklingNameByte(c byte) bool {
 // releaseName emits held header bytes as content: they were text.
 func (k *inkling) releaseName() {
 	if len(k.name) > 0 {
-		k.p.emitContent(k.out.copyBytes(k.name))
+		k.out.contentCopy(k.name)
 		k.name = k.name[:0]
 	}
 }
@@ -250,7 +244,7 @@ func (k *inkling) scanMarkers(b []byte, final bool) (int, bool) {
 	}
 	mk := &k.ms.ms[mi]
 	if k.st == ikToolPost && !k.calls && mk.text == ikEnd {
-		k.p.emitContent(b[pos : pos+len(mk.text)]) // the passed-through block's end
+		k.out.content(b[pos : pos+len(mk.text)]) // the passed-through block's end
 	}
 	k.marker(mk)
 	return pos + len(mk.text), false
@@ -263,12 +257,12 @@ func (k *inkling) text(b []byte) {
 	}
 	switch k.st {
 	case ikVisible:
-		k.p.emitContent(b)
+		k.out.content(b)
 	case ikThink:
-		k.p.emitReasoning(b)
+		k.out.reasoning(b)
 	case ikToolPost:
 		if !k.calls {
-			k.p.emitContent(b)
+			k.out.content(b)
 		}
 	}
 }
@@ -298,9 +292,9 @@ func (k *inkling) startTool(name []byte) {
 		return
 	}
 	k.preJSON = true
-	k.p.emitContent(k.out.copyString(ikModel))
-	k.p.emitContent(k.out.copyBytes(name))
-	k.p.emitContent(k.out.copyString(ikInvoke))
+	k.out.contentString(ikModel)
+	k.out.contentCopy(name)
+	k.out.contentString(ikInvoke)
 }
 
 // scanTool reads the tool body: the call object (string-aware).
@@ -317,7 +311,7 @@ func (k *inkling) scanTool(b []byte) int {
 		for i < len(b) && isSpace(b[i]) {
 			i++
 		}
-		k.p.emitContent(b[:i])
+		k.out.content(b[:i])
 		if i == len(b) {
 			return i
 		}
@@ -330,7 +324,7 @@ func (k *inkling) scanTool(b []byte) int {
 		return i
 	}
 	n, r := k.vs.scan(b)
-	k.p.emitContent(b[:n])
+	k.out.content(b[:n])
 	if r == scanDone || r == scanErr {
 		k.st = ikToolPost
 	}

@@ -190,6 +190,9 @@ func maxMarkerLen(p *Parser) int {
 			n = max(n, m.maxLen)
 		}
 	}
+	if p.frame != nil {
+		n = max(n, maxHoldOf(p.frame))
+	}
 	if b, ok := p.tool.(interface{ maxHold() int }); ok {
 		n = max(n, b.maxHold())
 	}

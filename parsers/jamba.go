@@ -19,6 +19,6 @@ func init() {
 	}, newJamba, "jamba")
 }
 
-func newJamba(p *Parser) toolGrammar {
-	return newWrappedJSON(p, "<tool_calls>", "</tool_calls>", true, true)
+func newJamba(out *sink) toolGrammar {
+	return newWrappedJSON(out, "<tool_calls>", "</tool_calls>", true, true)
 }

@@ -9,41 +9,31 @@ package parsers
 // The fragments alias the input, so the caller's call must be started before
 // feed is called.
 type jsonArgs struct {
-	out     *emitter
+	out     *sink
 	vs      jsonScan
 	started bool // the opening brace was seen
 }
-
-// argsResult is what jsonArgs.feed stopped at.
-type argsResult uint8
-
-const (
-	argsMore argsResult = iota // all bytes consumed, the object is not complete
-	argsDone                   // the object closed after n bytes
-	argsBad                    // b[n] is not valid here (not consumed)
-)
-
-var argsResultNames = [...]string{"argsMore", "argsDone", "argsBad"}
-
-func (r argsResult) String() string { return enumName(argsResultNames[:], r, "argsResult") }
 
 func (a *jsonArgs) begin() {
 	a.vs.reset()
 	a.started = false
 }
 
-// feed consumes argument bytes from b and streams them to the open call.
-func (a *jsonArgs) feed(b []byte) (int, argsResult) {
+// feed consumes argument bytes from b and streams them to the open call. It
+// reports jcMore (all of b consumed, the object is not complete), jcEnd (the
+// object closed after n bytes) or jcBad (b[n-1], or b[n] before the object
+// opened, is not valid there).
+func (a *jsonArgs) feed(b []byte) (int, jcResult) {
 	i := 0
 	if !a.started {
 		for i < len(b) && isSpace(b[i]) {
 			i++
 		}
 		if i == len(b) {
-			return i, argsMore
+			return i, jcMore
 		}
 		if b[i] != '{' {
-			return i, argsBad
+			return i, jcBad
 		}
 		a.started = true
 	}
@@ -59,10 +49,10 @@ func (a *jsonArgs) feed(b []byte) (int, argsResult) {
 		case scanCtrl:
 			a.out.argsString(ctrlEscape(b[i-1]))
 		case scanDone:
-			return i, argsDone
+			return i, jcEnd
 		case scanErr:
-			return i, argsBad
+			return i, jcBad
 		}
 	}
-	return i, argsMore
+	return i, jcMore
 }

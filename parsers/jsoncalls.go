@@ -20,8 +20,7 @@ import "unicode/utf8"
 //
 // It owns no framing: the grammar around it finds the opener and closer.
 type jsonCalls struct {
-	out   *emitter
-	limit int
+	out *sink
 
 	// configuration
 	allowObject bool     // a bare call object is a body
@@ -51,7 +50,6 @@ type jsonCalls struct {
 	keyLen   int      // its length (may exceed len(key))
 	keyEsc   bool     // key contains an escape: never matches
 	keyKind  keyKind
-	started  bool   // call start emitted
 	bad      bool   // the object is not a call
 	haveName bool   // a name was read
 	haveArgs bool   // arguments were read
@@ -105,16 +103,17 @@ var keyKindNames = [...]string{"kOther", "kName", "kArgs", "kID"}
 
 func (k keyKind) String() string { return enumName(keyKindNames[:], k, "keyKind") }
 
-// jcResult is what feed stopped at.
+// jcResult is what a JSON sub-machine's feed stopped at (jsonCalls, jsonArgs).
 type jcResult uint8
 
 const (
 	jcMore jcResult = iota // all consumed, body incomplete
 	jcEnd                  // body complete after n bytes
 	jcBad                  // syntax error after n bytes; open call abandoned
+	jcNext                 // state methods only: n consumed, keep scanning
 )
 
-var jcResultNames = [...]string{"jcMore", "jcEnd", "jcBad"}
+var jcResultNames = [...]string{"jcMore", "jcEnd", "jcBad", "jcNext"}
 
 func (r jcResult) String() string { return enumName(jcResultNames[:], r, "jcResult") }
 
@@ -125,7 +124,7 @@ func (j *jsonCalls) begin() {
 }
 
 func (j *jsonCalls) resetObject() {
-	j.started, j.bad, j.haveName, j.haveArgs = false, false, false, false
+	j.bad, j.haveName, j.haveArgs = false, false, false
 	j.argsOK, j.ending = false, false
 	j.pending = j.pending[:0]
 	j.raw = j.raw[:0]
@@ -135,21 +134,13 @@ func (j *jsonCalls) resetObject() {
 
 // abandon closes an open call and stops the body.
 func (j *jsonCalls) fail() {
-	if j.started {
-		j.out.abandonCall()
-	}
-	j.started = false
+	j.out.abandonCall()
 	j.st = jcErr
 }
 
 // finish is the end of the stream inside the body: an open call cannot
 // complete and is abandoned.
-func (j *jsonCalls) finish() {
-	if j.started {
-		j.out.abandonCall()
-		j.started = false
-	}
-}
+func (j *jsonCalls) finish() { j.out.abandonCall() }
 
 // objectStart begins a call object.
 func (j *jsonCalls) objectStart() {
@@ -159,23 +150,22 @@ func (j *jsonCalls) objectStart() {
 
 // objectEnd completes a call object.
 func (j *jsonCalls) objectEnd() {
-	if !j.started && !j.bad && j.haveName {
+	if !j.out.inCall && !j.bad && j.haveName {
 		// A start that waited (for an id, or for the arguments) happens now,
 		// or never.
 		j.ending = true
 		j.startIfReady()
 	}
 	switch {
-	case j.started && j.bad:
+	case j.out.inCall && j.bad:
 		j.out.abandonCall()
-	case j.started:
+	case j.out.inCall:
 		if !j.haveArgs {
 			j.out.argsString("{}")
 		}
 		j.out.endCall()
 		j.ends++
 	}
-	j.started = false
 	if j.inArray {
 		j.st = jcArrAfter
 	} else {
@@ -185,17 +175,14 @@ func (j *jsonCalls) objectEnd() {
 
 // markBad records that the current object is not a call.
 func (j *jsonCalls) markBad() {
-	if j.started {
-		j.out.abandonCall()
-		j.started = false
-	}
+	j.out.abandonCall()
 	j.bad = true
 	j.pending = j.pending[:0]
 }
 
 // startIfReady emits the call start once the name is known.
 func (j *jsonCalls) startIfReady() {
-	if j.started || j.bad || !j.haveName {
+	if j.out.inCall || j.bad || !j.haveName {
 		return
 	}
 	if j.requireArgs && !j.argsOK {
@@ -209,7 +196,6 @@ func (j *jsonCalls) startIfReady() {
 		id = j.id
 	}
 	j.out.startCall(j.name, id)
-	j.started = true
 	j.starts++
 	if len(j.pending) > 0 {
 		j.out.args(j.out.copyBytes(j.pending))
@@ -217,259 +203,303 @@ func (j *jsonCalls) startIfReady() {
 	}
 }
 
-// feed consumes body bytes.
+// feed consumes body bytes: one state method per state, each consuming n
+// bytes of its input and reporting what follows (jcNext: keep scanning).
 func (j *jsonCalls) feed(b []byte) (int, jcResult) {
 	i := 0
 	for i < len(b) {
-		if j.st == jcArgs {
-			// Hot path: argument bytes.
-			n, r := j.vs.scan(b[i:])
-			if r == scanMore && j.started && !j.bad {
-				j.out.args(b[i : i+n])
-				return i + n, jcMore
-			}
-			frag := b[i : i+n]
-			if r == scanCtrl {
-				frag = frag[:n-1]
-			}
-			j.argBytes(frag)
-			i += n
-			switch r {
-			case scanCtrl:
-				j.argEscape(b[i-1])
-			case scanDone:
-				j.st = jcObjAfter
-			case scanErr:
-				j.fail()
-				return i, jcBad
-			}
-			continue
-		}
-		c := b[i]
+		var n int
+		var r jcResult
 		switch j.st {
+		case jcArgs:
+			// Hot path: argument bytes.
+			m, sr := j.vs.scan(b[i:])
+			if sr == scanMore && j.out.inCall && !j.bad {
+				j.out.args(b[i : i+m])
+				return i + m, jcMore
+			}
+			n, r = j.argsScanned(b[i:], m, sr)
 		case jcDone:
 			return i, jcEnd
 		case jcErr:
 			return i, jcBad
 		case jcBody:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			switch {
-			case c == '{' && j.allowObject:
-				i++
-				j.objectStart()
-			case c == '[' && j.allowArray:
-				i++
-				j.inArray = true
-				j.st = jcArrFirst
-			default:
-				j.fail()
-				return i, jcBad
-			}
+			n, r = j.body(b[i])
 		case jcArrFirst, jcArrElem:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			switch {
-			case c == ']' && j.st == jcArrFirst:
-				i++
-				j.st = jcDone
-				return i, jcEnd
-			case c == '{':
-				i++
-				j.objectStart()
-			default:
-				j.vs.reset()
-				j.st = jcSkipElem
-			}
+			n, r = j.arrElem(b[i])
 		case jcSkipElem:
-			n, r := j.vs.scan(b[i:])
-			i += n
-			switch r {
-			case scanDone:
-				j.st = jcArrAfter
-			case scanErr:
-				j.fail()
-				return i, jcBad
-			}
+			n, r = j.skipValue(b[i:], jcArrAfter)
 		case jcArrAfter:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			i++
-			switch c {
-			case ',':
-				j.st = jcArrElem
-			case ']':
-				j.st = jcDone
-				return i, jcEnd
-			default:
-				j.fail()
-				return i - 1, jcBad
-			}
+			n, r = j.arrAfter(b[i])
 		case jcObjFirst, jcObjKey:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			i++
-			switch {
-			case c == '"':
-				j.keyLen, j.keyEsc = 0, false
-				j.st = jcKey
-			case c == '}' && j.st == jcObjFirst:
-				j.objectEnd()
-				if j.st == jcDone {
-					return i, jcEnd
-				}
-			default:
-				j.fail()
-				return i - 1, jcBad
-			}
+			n, r = j.objKey(b[i])
 		case jcKey:
-			for i < len(b) && !strStop[b[i]] {
-				if j.keyLen < len(j.key) {
-					j.key[j.keyLen] = b[i]
-				}
-				j.keyLen++
-				i++
-			}
-			if i == len(b) {
-				return i, jcMore
-			}
-			c = b[i]
-			i++
-			switch {
-			case c == '"':
-				j.keyKind = j.classifyKey()
-				j.st = jcColon
-			case c == '\\':
-				j.keyEsc = true
-				j.st = jcKeyEsc
-			default:
-				j.fail()
-				return i - 1, jcBad
-			}
+			n, r = j.keyText(b[i:])
 		case jcKeyEsc:
-			// Escaped keys never match a known key; validate loosely by
-			// resuming the string (a bad escape is caught nowhere else, so
-			// check the common forms here).
-			i++
-			switch c {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't', 'u':
-				j.st = jcKey
-			default:
-				j.fail()
-				return i - 1, jcBad
-			}
+			n, r = j.keyEscape(b[i])
 		case jcColon:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			i++
-			if c != ':' {
-				j.fail()
-				return i - 1, jcBad
-			}
-			j.st = jcValue
+			n, r = j.colon(b[i])
 		case jcValue:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			j.vs.reset()
-			j.st = jcSkip
-			switch j.keyKind {
-			case kName:
-				if !j.haveName && c == '"' {
-					j.raw = j.raw[:0]
-					j.st = jcName
-				} else if !j.haveName {
-					j.markBad() // name is not a string
-				}
-			case kArgs:
-				if j.haveArgs {
-					break // a repeated arguments key: the first wins
-				}
-				j.haveArgs = true
-				switch {
-				case j.bad:
-				case c == '{':
-					j.st = jcArgs
-					j.argsOK = true
-					j.startIfReady()
-				case c == '"':
-					j.raw = j.raw[:0]
-					j.st = jcArgsStr
-				default:
-					j.markBad() // arguments must be an object
-				}
-			case kID:
-				if len(j.id) == 0 && c == '"' {
-					j.raw = j.raw[:0]
-					j.st = jcID
-				}
-			}
+			n, r = j.value(b[i])
 		case jcName, jcArgsStr, jcID:
-			n, r := j.vs.scan(b[i:])
-			over := len(j.raw)+n > j.limit
-			if over {
-				j.markBad() // past the per-call buffer limit
-			} else {
-				j.raw = append(j.raw, b[i:i+n]...)
-			}
-			i += n
-			switch {
-			case r == scanErr:
-				j.fail()
-				return i, jcBad
-			case r == scanDone && !over:
-				j.valueCaptured()
-				j.st = jcObjAfter
-			case r == scanDone:
-				j.st = jcObjAfter
-			case over:
-				j.st = jcSkip
-			}
+			n, r = j.captured(b[i:])
 		case jcSkip:
-			n, r := j.vs.scan(b[i:])
-			i += n
-			switch r {
-			case scanDone:
-				j.st = jcObjAfter
-			case scanErr:
-				j.fail()
-				return i, jcBad
-			}
+			n, r = j.skipValue(b[i:], jcObjAfter)
 		case jcObjAfter:
-			if isSpace(c) {
-				i++
-				continue
-			}
-			i++
-			switch c {
-			case ',':
-				j.st = jcObjKey
-			case '}':
-				j.objectEnd()
-				if j.st == jcDone {
-					return i, jcEnd
-				}
-			default:
-				j.fail()
-				return i - 1, jcBad
-			}
+			n, r = j.objAfter(b[i])
+		}
+		i += n
+		if r != jcNext {
+			return i, r
 		}
 	}
 	if j.st == jcDone {
 		return i, jcEnd
 	}
 	return i, jcMore
+}
+
+// argsScanned handles the object arguments the scan of b stopped in after n
+// bytes with result sr (the hot path, streaming, is feed's own).
+func (j *jsonCalls) argsScanned(b []byte, n int, sr scanResult) (int, jcResult) {
+	frag := b[:n]
+	if sr == scanCtrl {
+		frag = frag[:n-1]
+	}
+	j.argBytes(frag)
+	switch sr {
+	case scanCtrl:
+		j.argEscape(b[n-1])
+	case scanDone:
+		j.st = jcObjAfter
+	case scanErr:
+		j.fail()
+		return n, jcBad
+	}
+	return n, jcNext
+}
+
+// body expects the body: an object or (when allowed) an array.
+func (j *jsonCalls) body(c byte) (int, jcResult) {
+	switch {
+	case isSpace(c):
+	case c == '{' && j.allowObject:
+		j.objectStart()
+	case c == '[' && j.allowArray:
+		j.inArray = true
+		j.st = jcArrFirst
+	default:
+		j.fail()
+		return 0, jcBad
+	}
+	return 1, jcNext
+}
+
+// arrElem expects an array element (or ']' right after '['); a non-object
+// element is skipped.
+func (j *jsonCalls) arrElem(c byte) (int, jcResult) {
+	switch {
+	case isSpace(c):
+	case c == ']' && j.st == jcArrFirst:
+		j.st = jcDone
+		return 1, jcEnd
+	case c == '{':
+		j.objectStart()
+	default:
+		j.vs.reset()
+		j.st = jcSkipElem
+		return 0, jcNext
+	}
+	return 1, jcNext
+}
+
+// skipValue scans a value nobody needs; then the state is next.
+func (j *jsonCalls) skipValue(b []byte, next jcState) (int, jcResult) {
+	n, r := j.vs.scan(b)
+	switch r {
+	case scanDone:
+		j.st = next
+	case scanErr:
+		j.fail()
+		return n, jcBad
+	}
+	return n, jcNext
+}
+
+// arrAfter expects ',' or ']' after an array element.
+func (j *jsonCalls) arrAfter(c byte) (int, jcResult) {
+	switch {
+	case isSpace(c):
+	case c == ',':
+		j.st = jcArrElem
+	case c == ']':
+		j.st = jcDone
+		return 1, jcEnd
+	default:
+		j.fail()
+		return 0, jcBad
+	}
+	return 1, jcNext
+}
+
+// objKey expects a key (or '}' right after '{').
+func (j *jsonCalls) objKey(c byte) (int, jcResult) {
+	switch {
+	case isSpace(c):
+	case c == '"':
+		j.keyLen, j.keyEsc = 0, false
+		j.st = jcKey
+	case c == '}' && j.st == jcObjFirst:
+		return j.objClosed()
+	default:
+		j.fail()
+		return 0, jcBad
+	}
+	return 1, jcNext
+}
+
+// objClosed completes the object at its '}'.
+func (j *jsonCalls) objClosed() (int, jcResult) {
+	j.objectEnd()
+	if j.st == jcDone {
+		return 1, jcEnd
+	}
+	return 1, jcNext
+}
+
+// keyText reads a key string up to its closing quote or an escape.
+func (j *jsonCalls) keyText(b []byte) (int, jcResult) {
+	i := 0
+	for i < len(b) && !strStop[b[i]] {
+		if j.keyLen < len(j.key) {
+			j.key[j.keyLen] = b[i]
+		}
+		j.keyLen++
+		i++
+	}
+	if i == len(b) {
+		return i, jcMore
+	}
+	switch b[i] {
+	case '"':
+		j.keyKind = j.classifyKey()
+		j.st = jcColon
+	case '\\':
+		j.keyEsc = true
+		j.st = jcKeyEsc
+	default:
+		j.fail()
+		return i, jcBad
+	}
+	return i + 1, jcNext
+}
+
+// keyEscape: escaped keys never match a known key; validate loosely by
+// resuming the string (a bad escape is caught nowhere else, so check the
+// common forms here).
+func (j *jsonCalls) keyEscape(c byte) (int, jcResult) {
+	switch c {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't', 'u':
+		j.st = jcKey
+		return 1, jcNext
+	}
+	j.fail()
+	return 0, jcBad
+}
+
+// colon expects the ':' after a key.
+func (j *jsonCalls) colon(c byte) (int, jcResult) {
+	switch {
+	case isSpace(c):
+	case c == ':':
+		j.st = jcValue
+	default:
+		j.fail()
+		return 0, jcBad
+	}
+	return 1, jcNext
+}
+
+// value dispatches on the key at the first byte of its value (not consumed:
+// the next state scans the value from it).
+func (j *jsonCalls) value(c byte) (int, jcResult) {
+	if isSpace(c) {
+		return 1, jcNext
+	}
+	j.vs.reset()
+	j.st = jcSkip
+	switch j.keyKind {
+	case kName:
+		if !j.haveName && c == '"' {
+			j.raw = j.raw[:0]
+			j.st = jcName
+		} else if !j.haveName {
+			j.markBad() // name is not a string
+		}
+	case kArgs:
+		if j.haveArgs {
+			break // a repeated arguments key: the first wins
+		}
+		j.haveArgs = true
+		switch {
+		case j.bad:
+		case c == '{':
+			j.st = jcArgs
+			j.argsOK = true
+			j.startIfReady()
+		case c == '"':
+			j.raw = j.raw[:0]
+			j.st = jcArgsStr
+		default:
+			j.markBad() // arguments must be an object
+		}
+	case kID:
+		if len(j.id) == 0 && c == '"' {
+			j.raw = j.raw[:0]
+			j.st = jcID
+		}
+	}
+	return 0, jcNext
+}
+
+// captured scans a value that is kept (name, string arguments, id), bounded
+// by the per-call limit.
+func (j *jsonCalls) captured(b []byte) (int, jcResult) {
+	n, r := j.vs.scan(b)
+	over := len(j.raw)+n > j.out.limit
+	if over {
+		j.markBad() // past the per-call buffer limit
+	} else {
+		j.raw = append(j.raw, b[:n]...)
+	}
+	switch {
+	case r == scanErr:
+		j.fail()
+		return n, jcBad
+	case r == scanDone && !over:
+		j.valueCaptured()
+		j.st = jcObjAfter
+	case r == scanDone:
+		j.st = jcObjAfter
+	case over:
+		j.st = jcSkip
+	}
+	return n, jcNext
+}
+
+// objAfter expects ',' or '}' after a value.
+func (j *jsonCalls) objAfter(c byte) (int, jcResult) {
+	switch {
+	case isSpace(c):
+	case c == ',':
+		j.st = jcObjKey
+	case c == '}':
+		return j.objClosed()
+	default:
+		j.fail()
+		return 0, jcBad
+	}
+	return 1, jcNext
 }
 
 func (j *jsonCalls) classifyKey() keyKind {
@@ -497,15 +527,15 @@ func (j *jsonCalls) argBytes(b []byte) {
 	if len(b) == 0 || j.bad {
 		return
 	}
-	if j.started {
+	if j.out.inCall {
 		j.out.args(b)
 		return
 	}
-	if len(j.pending)+len(b) > j.limit {
+	if len(j.pending)+len(b) > j.out.limit {
 		j.markBad()
 		return
 	}
-	j.pending = appendHeld(j.pending, b, j.limit)
+	j.pending = appendHeld(j.pending, b, j.out.limit)
 	if j.idWait > 0 && len(j.pending) > j.idWait {
 		j.startIfReady()
 	}
@@ -516,7 +546,7 @@ func (j *jsonCalls) argEscape(c byte) {
 	if j.bad {
 		return
 	}
-	if j.started {
+	if j.out.inCall {
 		j.out.argsString(ctrlEscape(c))
 		return
 	}
@@ -549,7 +579,7 @@ func (j *jsonCalls) valueCaptured() {
 			return
 		}
 		j.argsOK = true
-		if j.started {
+		if j.out.inCall {
 			j.out.args(j.out.copyBytes(escapeCtrl(j.raw[:0], obj)))
 			return
 		}

@@ -44,8 +44,8 @@ func init() {
 		Truncated: "a call needs <|tool_call_end|>: without it the call is abandoned and its markup dropped, even " +
 			"with complete JSON (Dynamo); a missing section end is fine (complete calls stand); nothing of a " +
 			"truncated section reaches content",
-	}, func(p *Parser) toolGrammar {
-		return kimiK2{newSectionCalls(p, styleKimi, kimiMarkers)}
+	}, func(out *sink) toolGrammar {
+		return kimiK2{newSectionCalls(out, styleKimi, kimiMarkers)}
 	}, "kimi_k2")
 }
 

@@ -72,8 +72,7 @@ func (s k3State) String() string { return enumName(k3StateNames[:], s, "k3State"
 // tools section, or a bare call, is forwarded to content as its raw bytes so
 // a downstream kimi_k3 tool parser can act on it.
 type kimiK3 struct {
-	p     *Parser
-	out   *emitter
+	out   *sink
 	calls bool
 
 	mText   matcher // top level and response
@@ -105,20 +104,23 @@ type kimiK3 struct {
 }
 
 func init() {
-	registerTool(ToolInfo{
-		Openers: []string{k3Open + "tools" + k3Sep, k3Open + "call"},
-		Closers: []string{k3Close + "call" + k3Sep, k3Close + "tools" + k3Sep},
-		Malformed: "a call without a tool attribute is consumed and produces no call; an argument without a key is skipped; " +
-			"a json element that is not one JSON object (or mixed with argument elements) abandons the call; " +
-			"unknown and orphan tags are removed; text after the message end is dropped",
-		Truncated: "a call without its close tag is recovered only when its body ends with a complete argument or json " +
-			"element; a value cut by the end of stream abandons the call; complete calls before it survive; " +
-			"an unfinished tag is dropped",
-	}, func(p *Parser) toolGrammar { return newKimiK3(p, true) },
+	registerFraming(&framingSpec{
+		tool: ToolInfo{
+			Openers: []string{k3Open + "tools" + k3Sep, k3Open + "call"},
+			Closers: []string{k3Close + "call" + k3Sep, k3Close + "tools" + k3Sep},
+			Malformed: "a call without a tool attribute is consumed and produces no call; an argument without a key is skipped; " +
+				"a json element that is not one JSON object (or mixed with argument elements) abandons the call; " +
+				"unknown and orphan tags are removed; text after the message end is dropped",
+			Truncated: "a call without its close tag is recovered only when its body ends with a complete argument or json " +
+				"element; a value cut by the end of stream abandons the call; complete calls before it survive; " +
+				"an unfinished tag is dropped",
+		},
+		reasoning: kimiK3Reasoning,
+		build:     func(out *sink, calls bool) framingGrammar { return newKimiK3(out, calls) },
+	}, []string{
 		"kimi_k3",
 		"kimi-k3",
-	)
-	registerReasoning(kimiK3Reasoning, "kimi_k3", "kimi-k3")
+	}, []string{"kimi_k3", "kimi-k3"})
 }
 
 // kimiK3Reasoning is the kimi_k3 reasoning parser: the XTML machine, with
@@ -129,10 +131,9 @@ var kimiK3Reasoning = &reasoningSpec{
 	starts:     []string{k3Open + "think" + k3Sep},
 	ends:       []string{k3Close + "think" + k3Sep},
 	toolStarts: []string{k3Open, k3Close, k3EOM},
-	framer:     framingPair("kimi_k3", "kimi_k3", func(p *Parser, calls bool) toolGrammar { return newKimiK3(p, calls) }),
 }
 
-func newKimiK3(p *Parser, calls bool) *kimiK3 {
+func newKimiK3(out *sink, calls bool) *kimiK3 {
 	base := []marker{
 		{text: k3Open, arg: kkOpen},
 		{text: k3Close, arg: kkClose},
@@ -140,10 +141,9 @@ func newKimiK3(p *Parser, calls bool) *kimiK3 {
 		{text: k3EOM, arg: kkEOM},
 	}
 	return &kimiK3{
-		p:       p,
-		out:     &p.out,
+		out:     out,
 		calls:   calls,
-		val:     paramValue{out: &p.out, limit: p.limit, trim: trimNone, conv: convDSML},
+		val:     paramValue{out: &out.emitter, limit: out.limit, trim: trimNone, conv: convDSML},
 		mText:   newMatcher(base...),
 		mThink:  newMatcher(append([]marker{{text: k3Close + "think" + k3Sep, arg: kkThinkEnd}}, base...)...),
 		mHeader: newMatcher(base...),
@@ -156,21 +156,16 @@ func newKimiK3(p *Parser, calls bool) *kimiK3 {
 	}
 }
 
-func (k *kimiK3) frames() bool          { return true }
 func (k *kimiK3) textMarkers() []marker { return nil }
 
-// markup lists marker texts that must never reach content or reasoning
-// (tests).
-func (k *kimiK3) markup() []string { return []string{k3Open, k3Close, k3Sep, k3EOM} }
-
-// maxHold is the longest marker the machine holds a prefix of.
-func (k *kimiK3) maxHold() int {
-	return max(k.mText.maxLen, k.mThink.maxLen, k.mValue.maxLen)
-}
+// matchers: the tag delimiters (mText) are the markup; every longer marker
+// (the think and argument closers) contains one of them. mHeader scans for
+// the same markers as mText.
+func (k *kimiK3) matchers() []*matcher { return []*matcher{&k.mText, &k.mThink, &k.mValue} }
 
 func (k *kimiK3) open(int) {
 	k.st = k3Out
-	if k.p.cfg.InReasoning {
+	if k.out.cfg.InReasoning {
 		k.st, k.thinkFrom = k3Think, k3Out
 	}
 	k.hdr = k.hdr[:0]
@@ -240,14 +235,14 @@ func (k *kimiK3) endOpenCall(recover bool) {
 // closeArgs emits the end of the argument object.
 func (k *kimiK3) closeArgs() {
 	if !k.jsonArgs {
-		argsClose(k.out, k.nArgs)
+		argsClose(&k.out.emitter, k.nArgs)
 	}
 }
 
 // emitRaw forwards markup of a raw span to content.
 func (k *kimiK3) emitRaw(b []byte) {
 	if k.raw {
-		k.p.emitContent(b)
+		k.out.content(b)
 	}
 }
 
@@ -290,9 +285,9 @@ func (k *kimiK3) text(b []byte) {
 	}
 	switch k.st {
 	case k3Out, k3Resp:
-		k.p.emitContent(b)
+		k.out.content(b)
 	case k3Think:
-		k.p.emitReasoning(b)
+		k.out.reasoning(b)
 	case k3Call:
 		k.emitRaw(b)
 		if hasNonSpace(b) {
@@ -317,7 +312,7 @@ func (k *kimiK3) beginHeader(mk *marker) {
 func (k *kimiK3) scanHeader(b []byte, final bool) (int, bool) {
 	pos, mi := k.mHeader.find(b, final)
 	if !k.overflow {
-		if len(k.hdr)+pos > k.p.limit {
+		if len(k.hdr)+pos > k.out.limit {
 			k.overflow = true
 		} else {
 			k.hdr = append(k.hdr, b[:pos]...)
@@ -413,8 +408,8 @@ func (k *kimiK3) tag() {
 // rawTag forwards the current tag header and its <|sep|> in a raw span.
 func (k *kimiK3) rawTag() {
 	if k.raw {
-		k.p.emitContent(k.out.copyBytes(k.hdr))
-		k.p.emitContent(k.out.copyString(k3Sep))
+		k.out.contentCopy(k.hdr)
+		k.out.contentString(k3Sep)
 	}
 }
 
@@ -500,7 +495,7 @@ func (k *kimiK3) startArg(attrs []byte) {
 		return
 	}
 	typ, hasType := xtmlAttr(attrs, "type", &k.tmp)
-	argsKey(k.out, k.nArgs == 0, key)
+	argsKey(&k.out.emitter, k.nArgs == 0, key)
 	k.nArgs++
 	k.val.begin(paramType{}, !hasType || string(typ) == "string", false)
 }
@@ -536,7 +531,7 @@ func (k *kimiK3) value(b []byte) {
 		return
 	}
 	if k.raw {
-		k.p.emitContent(b)
+		k.out.content(b)
 		return
 	}
 	k.val.text(b, true)
@@ -577,7 +572,7 @@ func (k *kimiK3) scanJSON(b []byte) int {
 	n, r := k.vs.scan(b)
 	switch {
 	case k.raw:
-		k.p.emitContent(b[:n])
+		k.out.content(b[:n])
 	case k.inCall:
 		frag := b[:n]
 		if r == scanCtrl {

@@ -31,7 +31,7 @@ package parsers
 // followed by another call follows the whitespace-after-a-call rule; a ';'
 // not followed by another call is content with the whitespace around it.
 type llama3JSON struct {
-	p    *Parser
+	out  *sink
 	body jsonCalls
 	skip matcher // the openers: where dropping a broken body ends
 
@@ -87,19 +87,18 @@ func init() {
 	}, newLlama3JSON, "llama3_json", "llama4_json", "llama3")
 }
 
-func newLlama3JSON(p *Parser) toolGrammar {
-	g := newLlama3(p, "<|python_tag|>")
+func newLlama3JSON(out *sink) toolGrammar {
+	g := newLlama3(out, "<|python_tag|>")
 	g.releaseBroken = true
 	return g
 }
 
 // newLlama3 builds the machine; skipTo lists every opener of the owning
 // grammar that is legal after a call (default adds <TOOLCALL>).
-func newLlama3(p *Parser, skipTo ...string) *llama3JSON {
-	g := &llama3JSON{p: p}
+func newLlama3(out *sink, skipTo ...string) *llama3JSON {
+	g := &llama3JSON{out: out}
 	g.body = jsonCalls{
-		out:         &p.out,
-		limit:       p.limit,
+		out:         out,
 		allowObject: true,
 		allowArray:  true,
 		argKeys:     []string{"parameters", "arguments"},
@@ -178,11 +177,11 @@ func (g *llama3JSON) feedTag(b []byte) (int, blockStatus) {
 	for i < len(b) && isSpace(b[i]) {
 		i++
 	}
-	if len(g.buf)+i > g.p.limit {
+	if len(g.buf)+i > g.out.limit {
 		return i, g.releaseWith(b[:i])
 	}
 	if i == len(b) {
-		g.buf = appendHeld(g.buf, b, g.p.limit)
+		g.buf = appendHeld(g.buf, b, g.out.limit)
 		return i, blockMore
 	}
 	if c := b[i]; c == '{' || c == '[' {
@@ -200,13 +199,13 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 	if !g.spec {
 		n, r := g.body.feed(b)
 		if g.kept {
-			if len(g.buf)+n > g.p.limit || g.body.ends != g.ends0 {
+			if len(g.buf)+n > g.out.limit || g.body.ends != g.ends0 {
 				// Too long to release, or a call of it ended: the body
 				// stands as calls.
 				g.kept = false
 				g.buf = g.buf[:0]
 			} else {
-				g.buf = appendHeld(g.buf, b[:n], g.p.limit)
+				g.buf = appendHeld(g.buf, b[:n], g.out.limit)
 			}
 		}
 		switch r {
@@ -226,7 +225,7 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 		return n, blockMore
 	}
 	part := b
-	if room := g.p.limit - len(g.buf); len(part) > room {
+	if room := g.out.limit - len(g.buf); len(part) > room {
 		part = part[:max(room, 0)]
 	}
 	before := g.body.starts
@@ -235,12 +234,12 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 		g.spec = false // a call started: the body is a call (group)
 		if g.releaseBroken {
 			g.kept = true
-			g.buf = appendHeld(g.buf, part[:n], g.p.limit)
+			g.buf = appendHeld(g.buf, part[:n], g.out.limit)
 		} else {
 			g.buf = g.buf[:0]
 		}
 	} else {
-		g.buf = appendHeld(g.buf, part[:n], g.p.limit)
+		g.buf = appendHeld(g.buf, part[:n], g.out.limit)
 	}
 	switch {
 	case r == jcEnd && !g.spec:
@@ -258,11 +257,11 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 		// Closed or broken before it became a call: content.
 		return n, g.releaseWith(nil)
 	case !g.spec:
-		if len(g.buf) >= g.p.limit {
+		if len(g.buf) >= g.out.limit {
 			g.kept = false // too long to release if it breaks
 			g.buf = g.buf[:0]
 		}
-	case len(g.buf) >= g.p.limit:
+	case len(g.buf) >= g.out.limit:
 		// Too long to hold: content. The limit may cut a character; its
 		// first bytes go back to the text state with the rest of it.
 		k := min(incompleteRune(g.buf), n)
@@ -282,10 +281,10 @@ func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
 			g.semi = g.semi || c == ';'
 			continue
 		}
-		if len(g.buf)+i > g.p.limit {
+		if len(g.buf)+i > g.out.limit {
 			return i, g.releaseWith(b[:i])
 		}
-		g.buf = appendHeld(g.buf, b[:i], g.p.limit)
+		g.buf = appendHeld(g.buf, b[:i], g.out.limit)
 		if c == '{' || c == '[' {
 			// Another object of the group: a call if it has the call shape.
 			g.semi = false
@@ -295,16 +294,16 @@ func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
 		if !g.semi {
 			// Only whitespace: the driver's whitespace-after-a-call rule
 			// decides (markup before an opener, content before text).
-			g.p.ws = append(g.p.ws, g.buf...)
+			g.out.ws = append(g.out.ws, g.buf...)
 			g.buf = g.buf[:0]
 			return i, blockDone
 		}
 		return i, g.releaseWith(nil)
 	}
-	if len(g.buf)+i > g.p.limit {
+	if len(g.buf)+i > g.out.limit {
 		return i, g.releaseWith(b)
 	}
-	g.buf = appendHeld(g.buf, b, g.p.limit)
+	g.buf = appendHeld(g.buf, b, g.out.limit)
 	return i, blockMore
 }
 
@@ -318,10 +317,10 @@ func (g *llama3JSON) feedSkip(b []byte, final bool) (int, blockStatus) {
 // block: text follows.
 func (g *llama3JSON) releaseWith(tail []byte) blockStatus {
 	if len(g.buf) > 0 {
-		g.p.emitContent(g.p.out.copyBytes(g.buf))
+		g.out.contentCopy(g.buf)
 		g.buf = g.buf[:0]
 	}
-	g.p.emitContent(tail)
+	g.out.content(tail)
 	g.semi = false
 	g.st = l3Tag
 	return blockText

@@ -34,7 +34,7 @@ func init() {
 			"parameter outside an invoke is dropped up to </invoke>; a value that cannot take its schema type stays a string",
 		Truncated: "an invoke needs </invoke> and each value its </parameter> (strict); one cut anywhere before is " +
 			"abandoned; </minimax:tool_call> may be missing",
-	}, func(p *Parser) toolGrammar { return newTagCalls(p, &minimaxM2Spec) },
+	}, func(out *sink) toolGrammar { return newTagCalls(out, &minimaxM2Spec) },
 		"minimax_m2",
 		"minimax-m2", // SGLang
 	)

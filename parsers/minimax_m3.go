@@ -57,8 +57,7 @@ func (s m3State) String() string { return enumName(m3StateNames[:], s, "m3State"
 // trimmed value reads as one, else the string, untrimmed). A parameter or
 // child the schema does not name is the string verbatim.
 type minimaxM3 struct {
-	p      *Parser
-	out    *emitter
+	out    *sink
 	ns     matcher
 	schema *schemaIndex // the declared tools' parameters
 
@@ -109,9 +108,9 @@ func init() {
 var minimaxM3Think = &reasoningSpec{name: "minimax_m3", starts: []string{"<mm:think>"}, ends: []string{"</mm:think>"},
 	toolStarts: []string{m3NS}}
 
-func newMinimaxM3(p *Parser) toolGrammar {
-	return &minimaxM3{p: p, out: &p.out, ns: newMatcher(marker{text: m3NS}), schema: newSchemaIndex(p.cfg.Tools),
-		val: paramValue{out: &p.out, limit: p.limit, ents: &htmlEntities, trim: trimNone, conv: convXML, rawTyped: true}}
+func newMinimaxM3(out *sink) toolGrammar {
+	return &minimaxM3{out: out, ns: newMatcher(marker{text: m3NS}), schema: newSchemaIndex(out.cfg.Tools),
+		val: paramValue{out: &out.emitter, limit: out.limit, ents: &htmlEntities, trim: trimNone, conv: convXML, rawTyped: true}}
 }
 
 func (m *minimaxM3) textMarkers() []marker {
@@ -315,7 +314,7 @@ func (m *minimaxM3) startInvoke(t []byte) {
 // endInvoke completes the open call at NS</invoke>.
 func (m *minimaxM3) endInvoke() blockStatus {
 	if m.inCall {
-		argsClose(m.out, m.nArgs)
+		argsClose(&m.out.emitter, m.nArgs)
 		m.out.endCall()
 		m.inCall = false
 	}
@@ -363,7 +362,7 @@ func (m *minimaxM3) startParam(key []byte) {
 	t := m.tool.lookup(key)
 	stream := m.node != nil && !t.free && t.set&tString != 0 && t.set&tNull == 0
 	if m.inCall {
-		argsKey(m.out, m.nArgs == 0, key)
+		argsKey(&m.out.emitter, m.nArgs == 0, key)
 		m.nArgs++
 	}
 	m.val.begin(t, stream, !m.inCall)

@@ -35,7 +35,7 @@ package parsers
 // outside a call are markup and removed; so is "</s>" (the EOS token that
 // ends the grammar) right after a call, while anywhere else it is text.
 type mistral struct {
-	p    *Parser
+	out  *sink
 	body jsonCalls // pre-v11 body
 	vs   jsonScan  // v11+ arguments
 	skip matcher   // "[TOOL_CALLS]": where dropping a broken call ends
@@ -92,17 +92,16 @@ func init() {
 	}, newMistral, "mistral")
 }
 
-func newMistral(p *Parser) toolGrammar {
-	p.out.shortIDs = true
-	g := &mistral{p: p}
+func newMistral(out *sink) toolGrammar {
+	out.shortIDs = true
+	g := &mistral{out: out}
 	g.body = jsonCalls{
-		out:         &p.out,
-		limit:       p.limit,
+		out:         out,
 		allowObject: true,
 		allowArray:  true,
 		argKeys:     []string{"arguments", "parameters"},
 		idKey:       "id",
-		idWait:      min(mistralIDWait, p.limit),
+		idWait:      min(mistralIDWait, out.limit),
 	}
 	g.skip = newMatcher(marker{text: mistralOpen, act: actOpen})
 	g.end = newMatcher(marker{text: "[/TOOL_CALLS]", act: actOpen}, marker{text: mistralEOS, act: actClose})
@@ -136,7 +135,7 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 			for n < len(b)-i && isSpace(b[i+n]) {
 				n++
 			}
-			if len(g.lead)+n > g.p.limit {
+			if len(g.lead)+n > g.out.limit {
 				g.fail()
 				break
 			}
@@ -243,7 +242,7 @@ func (g *mistral) feedToken(b []byte) (int, blockStatus) {
 			g.br = len(g.tok)
 		}
 		g.tok = append(g.tok, c)
-		if len(g.tok) > g.p.limit {
+		if len(g.tok) > g.out.limit {
 			g.fail()
 			return i + 1, blockMore
 		}
@@ -278,9 +277,8 @@ func isPrefix(b []byte, s string) bool { return len(b) <= len(s) && string(b) ==
 // prose releases the bytes after "[TOOL_CALLS]" (the whitespace and the
 // would-be name) as content: the marker was followed by prose, not a call.
 func (g *mistral) prose() {
-	out := &g.p.out
-	g.p.emitContent(out.copyBytes(g.lead))
-	g.p.emitContent(out.copyBytes(g.tok))
+	g.out.contentCopy(g.lead)
+	g.out.contentCopy(g.tok)
 	g.open(0)
 }
 
@@ -301,14 +299,14 @@ func (g *mistral) endToken(cut int) bool {
 			g.st = msID
 			return false
 		}
-		g.p.out.startCall(g.name, nil)
+		g.out.startCall(g.name, nil)
 		return true
 	}
 	var id []byte
 	if len(t) > 0 {
 		id = t
 	}
-	g.p.out.startCall(g.name, id)
+	g.out.startCall(g.name, id)
 	g.tok = g.tok[:0]
 	return true
 }
@@ -318,19 +316,19 @@ func (g *mistral) feedArgs(b []byte) int {
 	n, r := g.vs.scan(b)
 	switch r {
 	case scanMore:
-		g.p.out.args(b[:n])
+		g.out.args(b[:n])
 	case scanCtrl:
-		g.p.out.args(b[:n-1])
-		g.p.out.argsString(ctrlEscape(b[n-1]))
+		g.out.args(b[:n-1])
+		g.out.argsString(ctrlEscape(b[n-1]))
 	case scanDone:
-		g.p.out.args(b[:n])
-		g.p.out.endCall()
+		g.out.args(b[:n])
+		g.out.endCall()
 		g.st = msEnd
 	default:
 		// The bytes before the error were valid so far: stream them like
 		// any chunking would have, then abandon.
-		g.p.out.args(b[:n])
-		g.p.out.abandonCall()
+		g.out.args(b[:n])
+		g.out.abandonCall()
 		g.st = msSkip
 	}
 	return n
@@ -339,7 +337,7 @@ func (g *mistral) feedArgs(b []byte) int {
 // fail abandons the call (if it started) and drops the block up to the next
 // opener.
 func (g *mistral) fail() {
-	g.p.out.abandonCall()
+	g.out.abandonCall()
 	g.tok = g.tok[:0]
 	g.st = msSkip
 }
@@ -349,7 +347,7 @@ func (g *mistral) finish() {
 	case msJSON:
 		g.body.finish()
 	case msArgsWait, msArgs:
-		g.p.out.abandonCall()
+		g.out.abandonCall()
 	}
 	g.tok = g.tok[:0]
 }

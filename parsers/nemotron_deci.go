@@ -21,6 +21,6 @@ func init() {
 	}, newNemotronDeci, "nemotron_deci")
 }
 
-func newNemotronDeci(p *Parser) toolGrammar {
-	return newWrappedJSON(p, "<TOOLCALL>", "</TOOLCALL>", true, true)
+func newNemotronDeci(out *sink) toolGrammar {
+	return newWrappedJSON(out, "<TOOLCALL>", "</TOOLCALL>", true, true)
 }

@@ -1,7 +1,5 @@
 package parsers
 
-import "fmt"
-
 // toolGrammar is one tool-call wire grammar's machine. The Parser runs the
 // text state (content, reasoning markers and the grammar's text markers) and
 // the whitespace after a call group; the grammar runs everything from an
@@ -24,14 +22,6 @@ type toolGrammar interface {
 	finish()
 	// reset prepares for a new stream.
 	reset()
-}
-
-// framing is implemented by grammars that own the whole output stream
-// (channels or blocks frame everything: Harmony, Kimi K3, Inkling). The
-// Parser then hands every byte to the grammar, which emits content and
-// reasoning itself.
-type framing interface {
-	frames() bool
 }
 
 // bareNamer is implemented by grammars whose call body may come without its
@@ -59,9 +49,13 @@ const (
 	blockHold                    // b[n:] may start a marker: hold it for the next Feed
 	blockDone                    // the block ended after n bytes; a call group may continue
 	blockText                    // the block ended after n bytes; text follows (no call group)
+	// blockNext is for a grammar's own state methods, never returned by
+	// feed: n bytes consumed, keep scanning. A state method returns
+	// (n, blockNext) to go on or (n, st) for feed to return.
+	blockNext
 )
 
-var blockStatusNames = [...]string{"blockMore", "blockHold", "blockDone", "blockText"}
+var blockStatusNames = [...]string{"blockMore", "blockHold", "blockDone", "blockText", "blockNext"}
 
 func (s blockStatus) String() string { return enumName(blockStatusNames[:], s, "blockStatus") }
 
@@ -89,69 +83,56 @@ type Parser struct {
 	reason *reasoningSpec // nil: no reasoning parser (or a framing grammar handles it)
 	tool   toolGrammar    // nil: no tool parser
 	bare   bareNamer      // tool, when its bodies may come without an opener
-	framed bool           // tool owns the whole stream
+	frame  framingGrammar // tool, when it owns the whole stream
+	framed bool           // frame != nil
 	textMs [2][2]matcher  // content state, by [contentStart][reasoning openers legal]
 	reasM  matcher        // reasoning state
 	label  []byte         // reason.label as bytes
-	limit  int
 
 	// scanning state; reset by Reset
-	mode         mode
-	outStart     bool // nothing but whitespace consumed so far
-	contentStart bool // nothing but whitespace emitted as content so far
-	spanDone     bool // a reasoning span has ended
-	labelOn      bool // at the start of a span whose label may still follow
-	labelN       int  // label bytes matched so far
-	prepended    bool // the prepend marker was emitted
-	lastContent  byte // the last byte emitted as content (valid when hasContent)
-	hasContent   bool // some content was emitted (a NUL byte is content too)
-	held         []byte
-	work         []byte // held + chunk, when held was not empty
-	ws           []byte // whitespace after a call block, pending
-	out          emitter
+	mode      mode
+	spanDone  bool // a reasoning span has ended
+	labelOn   bool // at the start of a span whose label may still follow
+	labelN    int  // label bytes matched so far
+	prepended bool // the prepend marker was emitted
+	held      []byte
+	work      []byte // held + chunk, when held was not empty
+	out       sink   // what grammars write into
 }
 
 // New returns a Parser for cfg. An unknown parser name is an error that
 // wraps ErrUnknownParser and lists the registered names.
 func New(cfg Config) (*Parser, error) {
-	p := &Parser{cfg: cfg, limit: cfg.MaxCallBuffer}
-	if p.limit <= 0 {
-		p.limit = DefaultMaxCallBuffer
+	p := &Parser{cfg: cfg}
+	p.out.cfg = &p.cfg
+	p.out.limit = cfg.MaxCallBuffer
+	if p.out.limit <= 0 {
+		p.out.limit = DefaultMaxCallBuffer
 	}
 	p.out.whole = cfg.WholeCalls
-	p.out.limit = p.limit
 	p.out.idSeed = cfg.IDSeed
+	f, err := framingFor(&p.out, &p.cfg)
+	if err != nil {
+		return nil, err
+	}
+	if f != nil {
+		p.tool, p.frame, p.framed = f, f, true
+		p.Reset()
+		return p, nil
+	}
 	if cfg.ReasoningParser != "" {
-		spec, err := lookupReasoning(cfg.ReasoningParser)
-		if err != nil {
+		if p.reason, err = lookupReasoning(cfg.ReasoningParser); err != nil {
 			return nil, err
 		}
-		if spec.framer != nil {
-			g, err := spec.framer(p, cfg.ToolParser)
-			if err != nil {
-				return nil, err
-			}
-			p.tool, p.framed = g, true
-			p.Reset()
-			return p, nil
-		}
-		p.reason = spec
-		p.label = []byte(spec.label)
+		p.label = []byte(p.reason.label)
 	}
 	if cfg.ToolParser != "" {
-		g, err := lookupTool(cfg.ToolParser, p)
+		e, err := lookupTool(cfg.ToolParser)
 		if err != nil {
 			return nil, err
 		}
-		p.tool = g
-		p.bare, _ = g.(bareNamer)
-		if f, ok := g.(framing); ok && f.frames() {
-			if p.reason != nil {
-				return nil, fmt.Errorf("%w: tool parser %q frames the whole output and runs only with its own reasoning parser (or none), not %q",
-					ErrParserCombination, cfg.ToolParser, cfg.ReasoningParser)
-			}
-			p.framed = true
-		}
+		p.tool = e.build(&p.out)
+		p.bare, _ = p.tool.(bareNamer)
 	}
 	if p.reason != nil {
 		var tool toolGrammar
@@ -184,17 +165,15 @@ func New(cfg Config) (*Parser, error) {
 // buffers. Events returned before become invalid.
 func (p *Parser) Reset() {
 	p.mode = mText
-	p.outStart, p.contentStart, p.spanDone = true, true, false
+	p.out.resetSink()
+	p.spanDone = false
 	p.labelOn, p.labelN = false, 0
 	p.prepended = p.reason == nil || !p.reason.prepend // true: nothing to prepend
-	p.lastContent, p.hasContent = 0, false
 	if r := p.reason; r != nil && !r.prepend && (r.forced || p.cfg.InReasoning) {
 		p.enterReasoning()
 	}
 	p.held = p.held[:0]
 	p.work = shrink(p.work)
-	p.ws = shrink(p.ws)
-	p.out.reset()
 	if p.tool != nil {
 		p.tool.reset()
 		if p.framed {
@@ -312,7 +291,7 @@ func (p *Parser) feed(chunk []byte) []Event {
 // the output (with the first Feed, even an empty one).
 func (p *Parser) prepend() {
 	p.prepended = true
-	p.emitContent(p.out.copyString(p.reason.starts[0]))
+	p.out.contentString(p.reason.starts[0])
 }
 
 // Finish ends the stream: held bytes are decided (a marker prefix that never
@@ -333,7 +312,7 @@ func (p *Parser) Finish() []Event {
 	case mCall:
 		p.tool.finish()
 	case mAfterCall:
-		p.ws = p.ws[:0]
+		p.out.ws = p.out.ws[:0]
 	case mReasoning:
 		// A span that ended while its label was still a prefix: dropped.
 		p.labelOn, p.labelN = false, 0
@@ -387,45 +366,13 @@ func (p *Parser) blockEnd(st blockStatus, final bool) (hold bool) {
 	return false
 }
 
-// emitContent emits content text and tracks the start of the output.
-func (p *Parser) emitContent(b []byte) {
-	if len(b) == 0 {
-		return
-	}
-	if p.contentStart && hasNonSpace(b) {
-		p.contentStart, p.outStart = false, false
-	}
-	p.lastContent, p.hasContent = b[len(b)-1], true
-	p.out.content(b)
-}
-
-// emitReasoning emits reasoning text and tracks the start of the output.
-func (p *Parser) emitReasoning(b []byte) {
-	if len(b) == 0 {
-		return
-	}
-	if p.outStart && hasNonSpace(b) {
-		p.outStart = false
-	}
-	p.out.reasoning(b)
-}
-
-func hasNonSpace(b []byte) bool {
-	for _, c := range b {
-		if !isSpace(c) {
-			return true
-		}
-	}
-	return false
-}
-
 // textMatcher returns the content-state matcher for the current position.
 func (p *Parser) textMatcher() *matcher {
 	cs, op := 0, 0
-	if p.contentStart {
+	if p.out.contentStart {
 		cs = 1
 	}
-	if r := p.reason; r != nil && !(r.atStart && !p.outStart) && !(r.once && p.spanDone) {
+	if r := p.reason; r != nil && !(r.atStart && !p.out.outStart) && !(r.once && p.spanDone) {
 		op = 1
 	}
 	return &p.textMs[cs][op]
@@ -438,16 +385,16 @@ func (p *Parser) scanText(b []byte, final bool) (int, bool) {
 	if mi >= 0 && m.ms[mi].atStart && hasNonSpace(b[:pos]) {
 		// A start-of-output marker after text: not a marker. Emitting the
 		// text ends the start, and the rest is scanned again.
-		p.emitContent(b[:pos])
+		p.out.content(b[:pos])
 		return pos, false
 	}
 	if p.bare != nil {
-		afterSpace := !p.hasContent || isSpace(p.lastContent)
+		afterSpace := p.out.afterSpace()
 		switch {
 		case mi >= 0 && m.ms[mi].act == actToolOpen && m.ms[mi].arg == p.bare.bareArg():
 			if k := p.bare.bareTail(b[:pos], afterSpace, true); k > 0 {
-				p.emitContent(b[:pos-k])
-				p.outStart, p.contentStart = false, false
+				p.out.content(b[:pos-k])
+				p.out.outStart, p.out.contentStart = false, false
 				p.mode = mCall
 				p.bare.openBare(b[pos-k : pos])
 				return pos + len(m.ms[mi].text), false
@@ -456,22 +403,22 @@ func (p *Parser) scanText(b []byte, final bool) (int, bool) {
 			if k := p.bare.bareTail(b[:pos], afterSpace, false); k > 0 {
 				// A possible bare-body name: held until the next bytes
 				// decide it.
-				p.emitContent(b[:pos-k])
+				p.out.content(b[:pos-k])
 				return pos - k, true
 			}
 		}
 	}
-	p.emitContent(b[:pos])
+	p.out.content(b[:pos])
 	if mi < 0 {
 		return pos, pos < len(b)
 	}
 	mk := &m.ms[mi]
 	switch mk.act {
 	case actReasonStart:
-		p.outStart = false
+		p.out.outStart = false
 		p.enterReasoning()
 	case actToolOpen:
-		p.outStart, p.contentStart = false, false
+		p.out.outStart, p.out.contentStart = false, false
 		p.mode = mCall
 		p.tool.open(mk.arg)
 	}
@@ -486,7 +433,7 @@ func (p *Parser) scanReasoning(b []byte, final bool) (int, bool) {
 		return p.scanLabel(b, final)
 	}
 	pos, mi := p.reasM.find(b, final)
-	p.emitReasoning(b[:pos])
+	p.out.reasoning(b[:pos])
 	if mi < 0 {
 		return pos, pos < len(b)
 	}
@@ -507,7 +454,7 @@ func (p *Parser) scanReasoning(b []byte, final bool) (int, bool) {
 func (p *Parser) endSpan() {
 	p.mode = mText
 	p.spanDone = true
-	p.outStart = false
+	p.out.outStart = false
 	p.labelOn, p.labelN = false, 0
 }
 
@@ -536,7 +483,7 @@ func (p *Parser) scanLabel(b []byte, final bool) (int, bool) {
 		p.endSpan()
 		return i + len(p.reasM.ms[mi].text), false
 	}
-	p.emitReasoning(p.label[:p.labelN])
+	p.out.reasoning(p.label[:p.labelN])
 	p.labelOn, p.labelN = false, 0
 	return i, false
 }
@@ -550,15 +497,15 @@ func (p *Parser) scanAfterCall(b []byte, final bool) (int, bool) {
 		i++
 	}
 	if i > 0 {
-		if len(p.ws)+i > p.limit {
+		if len(p.out.ws)+i > p.out.limit {
 			// Too much whitespace to hold: release it as content.
-			p.emitContent(p.out.copyBytes(p.ws))
-			p.ws = p.ws[:0]
-			p.emitContent(b[:i])
+			p.out.contentCopy(p.out.ws)
+			p.out.ws = p.out.ws[:0]
+			p.out.content(b[:i])
 			p.mode = mText
 			return i, false
 		}
-		p.ws = append(p.ws, b[:i]...)
+		p.out.ws = append(p.out.ws, b[:i]...)
 	}
 	if i == len(b) {
 		return i, false
@@ -577,19 +524,19 @@ func (p *Parser) scanAfterCall(b []byte, final bool) (int, bool) {
 			// (phi4's "functools") can keep it to release with the word.
 			p.mode = mCall
 			p.tool.open(mk.arg)
-			p.ws = p.ws[:0]
+			p.out.ws = p.out.ws[:0]
 			return i + len(mk.text), false
 		case actToolClose:
 			// The block's closer (whitespace before it is inside the
 			// wrapper), or closer spam after a call: markup.
-			p.ws = p.ws[:0]
+			p.out.ws = p.out.ws[:0]
 			return i + len(mk.text), false
 		}
 	}
 	// Text (or a reasoning marker) follows: the whitespace is content.
-	if len(p.ws) > 0 {
-		p.emitContent(p.out.copyBytes(p.ws))
-		p.ws = p.ws[:0]
+	if len(p.out.ws) > 0 {
+		p.out.contentCopy(p.out.ws)
+		p.out.ws = p.out.ws[:0]
 	}
 	p.mode = mText
 	return i, false

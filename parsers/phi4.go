@@ -14,7 +14,7 @@ package parsers
 // array every closed element is a call (PARSER_CASES.md). A body that breaks
 // abandons its call and is dropped up to the next "functools" (or the end).
 type phi4 struct {
-	p    *Parser
+	out  *sink
 	body jsonCalls
 	skip matcher // "functools": where dropping a broken body ends
 
@@ -49,11 +49,10 @@ func init() {
 	}, newPhi4, "phi4", "phi4_mini_json")
 }
 
-func newPhi4(p *Parser) toolGrammar {
-	g := &phi4{p: p}
+func newPhi4(out *sink) toolGrammar {
+	g := &phi4{out: out}
 	g.body = jsonCalls{
-		out:        &p.out,
-		limit:      p.limit,
+		out:        out,
 		allowArray: true,
 		argKeys:    []string{"arguments", "parameters"},
 	}
@@ -70,7 +69,7 @@ func (g *phi4) open(int) {
 	g.buf = g.buf[:0]
 	// After a call the driver passes the whitespace before the word as
 	// markup; it is content again if the word turns out to be text.
-	g.pre = append(g.pre[:0], g.p.ws...)
+	g.pre = append(g.pre[:0], g.out.ws...)
 }
 
 func (g *phi4) feed(b []byte, final bool) (int, blockStatus) {
@@ -80,7 +79,7 @@ func (g *phi4) feed(b []byte, final bool) (int, blockStatus) {
 		for i < len(b) && isSpace(b[i]) {
 			i++
 		}
-		if len(g.pre)+len(g.buf)+i > g.p.limit {
+		if len(g.pre)+len(g.buf)+i > g.out.limit {
 			return i, g.release(b[:i])
 		}
 		if i == len(b) {
@@ -114,15 +113,15 @@ func (g *phi4) feed(b []byte, final bool) (int, blockStatus) {
 // was not an opener.
 func (g *phi4) release(tail []byte) blockStatus {
 	if len(g.pre) > 0 {
-		g.p.emitContent(g.p.out.copyBytes(g.pre))
+		g.out.contentCopy(g.pre)
 		g.pre = g.pre[:0]
 	}
-	g.p.emitContent(g.p.out.copyString(phi4Word))
+	g.out.contentString(phi4Word)
 	if len(g.buf) > 0 {
-		g.p.emitContent(g.p.out.copyBytes(g.buf))
+		g.out.contentCopy(g.buf)
 		g.buf = g.buf[:0]
 	}
-	g.p.emitContent(tail)
+	g.out.content(tail)
 	return blockText
 }
 

@@ -53,21 +53,19 @@ import (
 //   - <|python_start|> and <|python_end|> are markup and removed.
 type pythonic struct {
 	// immutable after construction
-	p     *Parser
+	out   *sink
 	limit int
-	tags  matcher // <|python_start|>, <|python_end|> after a list
 
 	// candidate state; reset by begin
 	st       pyState
-	ret      pyState // state to return to after a comment
-	inCand   bool    // a candidate list is being read
-	released bool    // the candidate outgrew the limit: its bytes are content as they come
-	skipping bool    // the current argument is being skipped (no conversion)
-	mark     int     // index in the current feed's input where unkept candidate bytes start
-	ws       []byte  // whitespace after a list (group markup, or content before text)
-	raw      []byte  // the candidate's bytes kept so far (content if it fails)
-	conv     []byte  // converted arguments of the list's calls
-	names    []byte  // the calls' names
+	ret      pyState   // state to return to after a comment
+	inCand   bool      // a candidate list is being read
+	skipping bool      // the current argument is being skipped (no conversion)
+	mark     int       // index in the current feed's input where unkept candidate bytes start
+	ws       []byte    // whitespace after a list (group markup, or content before text)
+	cand     candidate // the list's bytes kept so far (content if it fails)
+	conv     []byte    // converted arguments of the list's calls
+	names    []byte    // the calls' names
 	calls    []pyCall
 	stk      []pyCont // containers open inside the current argument
 	kw       []byte   // the current keyword's name
@@ -113,7 +111,7 @@ type pyCont struct {
 type pyState uint8
 
 const (
-	pyAfter        pyState = iota // after a list or <|python_start|>: whitespace, then a list, a tag or text
+	pyAfter        pyState = iota // between lists: feed returns blockDone (the driver's whitespace-after-a-call rule)
 	pyListOpen                    // after '[' or ',' in the list: a callee
 	pyCallee                      // in the callee name
 	pyAfterCallee                 // after the callee: '('
@@ -195,9 +193,8 @@ func init() {
 	}, newPythonic, "pythonic", "llama4_pythonic")
 }
 
-func newPythonic(p *Parser) toolGrammar {
-	return &pythonic{p: p, limit: min(p.limit, pyMaxLimit), tags: newMatcher(
-		marker{text: pythonStart, act: actClose}, marker{text: pythonEnd, act: actClose})}
+func newPythonic(out *sink) toolGrammar {
+	return &pythonic{out: out, limit: min(out.limit, pyMaxLimit)}
 }
 
 func (g *pythonic) textMarkers() []marker {
@@ -209,21 +206,23 @@ func (g *pythonic) textMarkers() []marker {
 }
 
 func (g *pythonic) open(arg int) {
-	g.ws = g.ws[:0]
+	// After a list the driver passes the whitespace before the next '['
+	// as markup; it is content again if the list turns out to be text.
+	g.ws = append(g.ws[:0], g.out.ws...)
 	if arg == openPythonStart {
 		g.st = pyAfter
 		return
 	}
 	g.begin()
-	g.raw = append(g.raw, '[') // consumed by the text state
+	g.cand.buf = append(g.cand.buf, '[') // consumed by the text state
 	g.mark = 0
 }
 
 // begin starts a candidate list after its '['.
 func (g *pythonic) begin() {
 	g.st = pyListOpen
-	g.inCand, g.released, g.skipping, g.parens, g.afterSep = true, false, false, false, false
-	g.raw = g.raw[:0]
+	g.inCand, g.skipping, g.parens, g.afterSep = true, false, false, false
+	g.cand.begin()
 	g.conv = g.conv[:0]
 	g.names = g.names[:0]
 	g.calls = g.calls[:0]
@@ -234,7 +233,7 @@ func (g *pythonic) reset() {
 	g.st = pyAfter
 	g.inCand = false
 	g.ws = shrink(g.ws)
-	g.raw = shrink(g.raw)
+	g.cand.buf = shrink(g.cand.buf)
 	g.conv = shrink(g.conv)
 	g.names = shrink(g.names)
 	g.kw = shrink(g.kw)
@@ -246,9 +245,8 @@ func (g *pythonic) reset() {
 // finish ends the stream: an unclosed list is content; whitespace after a
 // list is dropped.
 func (g *pythonic) finish() {
-	if g.inCand && !g.released {
-		g.p.emitContent(g.p.out.copyBytes(g.ws))
-		g.p.emitContent(g.p.out.copyBytes(g.raw))
+	if g.inCand {
+		g.cand.release(g.out, &g.ws)
 	}
 	g.inCand = false
 	g.ws = g.ws[:0]
@@ -267,55 +265,39 @@ const (
 // containers). The per-call limit bounds all of it, so a list of many small
 // calls retains no more than the limit.
 func (g *pythonic) held() int {
-	return len(g.ws) + len(g.raw) + len(g.conv) + len(g.names) + len(g.kw) + pyCallSize*len(g.calls) + 16*len(g.stk)
+	return len(g.ws) + len(g.cand.buf) + len(g.conv) + len(g.names) + len(g.kw) + pyCallSize*len(g.calls) + 16*len(g.stk)
 }
 
-// keep records candidate bytes b (consumed from the current input): held in
-// raw, or emitted as content once the candidate outgrew the limit.
+// keep records candidate bytes b (consumed from the current input): held,
+// or emitted as content once the candidate outgrew the limit (everything it
+// holds counts, see held).
 func (g *pythonic) keep(b []byte) {
-	if len(b) == 0 {
-		return
-	}
-	if !g.released && g.held()+len(b) > g.limit {
-		g.p.emitContent(g.p.out.copyBytes(g.ws))
-		g.p.emitContent(g.p.out.copyBytes(g.raw))
-		g.ws, g.raw = g.ws[:0], g.raw[:0]
-		g.released = true
-	}
-	if g.released {
-		g.p.emitContent(b)
-		return
-	}
-	g.raw = appendHeld(g.raw, b, g.limit)
+	g.cand.keep(g.out, g.limit, b, g.held()-len(g.cand.buf), &g.ws)
 }
 
 // fail releases the candidate as content; b[i] (not consumed) is where it
 // stopped being a call list and is scanned again as text.
 func (g *pythonic) fail(b []byte, i int) (int, blockStatus) {
 	g.keep(b[g.mark:i])
-	if !g.released {
-		g.p.emitContent(g.p.out.copyBytes(g.ws))
-		g.p.emitContent(g.p.out.copyBytes(g.raw))
-	}
+	g.cand.release(g.out, &g.ws)
 	g.inCand = false
-	g.ws = g.ws[:0]
 	g.st = pyAfter
 	return i, blockText
 }
 
-// succeed emits the calls of the list that closed at b[i-1]. done reports
-// that feed must return (n, st); otherwise it goes on after the list.
-func (g *pythonic) succeed(b []byte, i int) (n int, st blockStatus, done bool) {
-	if g.released || g.held()+i-g.mark > g.limit {
+// succeed emits the calls of the list that closed at b[i-1]; the block
+// ends there (blockDone: whitespace, another list or a tag may follow).
+func (g *pythonic) succeed(b []byte, i int) (int, blockStatus) {
+	if g.cand.released || g.held()+i-g.mark > g.limit {
 		// Too long to have been held: it is content like any other
 		// candidate past the limit.
 		g.keep(b[g.mark:i])
 		g.inCand = false
 		g.ws = g.ws[:0]
 		g.st = pyAfter
-		return i, blockText, true
+		return i, blockText
 	}
-	out := &g.p.out
+	out := g.out
 	for _, c := range g.calls {
 		out.startCall(g.names[c.n0:c.n1], nil)
 		out.args(g.argsCopy(g.conv[c.a0:c.a1]))
@@ -324,16 +306,16 @@ func (g *pythonic) succeed(b []byte, i int) (n int, st blockStatus, done bool) {
 	g.inCand = false
 	g.ws = g.ws[:0]
 	g.st = pyAfter
-	return i, 0, false
+	return i, blockDone
 }
 
 // argsCopy copies converted arguments into the arena, dropping the
 // placeholders of parenthesised values.
 func (g *pythonic) argsCopy(a []byte) []byte {
 	if !g.parens {
-		return g.p.out.copyBytes(a)
+		return g.out.copyBytes(a)
 	}
-	out := &g.p.out
+	out := g.out
 	start := len(out.arena)
 	for _, c := range a {
 		if c != 0 {
@@ -345,13 +327,13 @@ func (g *pythonic) argsCopy(a []byte) []byte {
 
 // put appends converted bytes, unless the current argument is skipped.
 func (g *pythonic) put(b ...byte) {
-	if !g.skipping && !g.released {
+	if !g.skipping && !g.cand.released {
 		g.conv = append(g.conv, b...)
 	}
 }
 
 func (g *pythonic) putS(s string) {
-	if !g.skipping && !g.released {
+	if !g.skipping && !g.cand.released {
 		g.conv = append(g.conv, s...)
 	}
 }
@@ -366,6 +348,9 @@ func (g *pythonic) abort() {
 	g.st = pySkip
 }
 
+// feed scans the candidate list: one method per state, each taking the
+// position i in b and returning the next position and blockNext to go on
+// (or the status feed returns).
 func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 	g.mark = 0
 	i := 0
@@ -378,222 +363,219 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 			i++
 			continue
 		}
+		st := blockNext
 		switch g.st {
 		case pyAfter:
-			if isSpace(c) {
-				if len(g.ws) >= g.limit {
-					// Too much whitespace to hold: content.
-					g.p.emitContent(g.p.out.copyBytes(g.ws))
-					g.ws = g.ws[:0]
-					return i, blockText
-				}
-				g.ws = append(g.ws, c)
-				i++
-				continue
-			}
-			if c == '[' {
-				g.begin()
-				g.mark = i
-				i++
-				continue
-			}
-			mi, partial := g.tags.at(b[i:], final)
-			if partial {
-				return i, blockHold
-			}
-			if mi >= 0 {
-				g.ws = g.ws[:0]
-				i += len(g.tags.ms[mi].text)
-				continue
-			}
-			g.p.emitContent(g.p.out.copyBytes(g.ws))
-			g.ws = g.ws[:0]
-			return i, blockText
-
+			return i, blockDone
 		case pyComment:
 			i++
 			if c == '\n' {
 				g.st = g.ret
 			}
-
 		case pyListOpen:
-			if c == ']' && g.afterSep {
-				i++
-				if n, st, done := g.succeed(b, i); done {
-					return n, st
-				}
-				continue
-			}
-			_, n := decodeIdent(b[i:], true)
-			if n == 0 {
-				return g.fail(b, i)
-			}
-			if !g.released {
-				g.calls = append(g.calls, pyCall{n0: int32(len(g.names))})
-				g.names = append(g.names, b[i:i+n]...)
-			}
-			i += n
-			g.st = pyCallee
-
+			i, st = g.listOpen(b, i)
 		case pyCallee:
-			if _, n := decodeIdent(b[i:], false); n > 0 {
-				if !g.released {
-					g.names = append(g.names, b[i:i+n]...)
-				}
-				i += n
-				continue
-			}
-			if !g.released {
-				g.calls[len(g.calls)-1].n1 = int32(len(g.names))
-			}
-			g.st = pyAfterCallee
-
+			i = g.callee(b, i)
 		case pyAfterCallee:
-			if c != '(' {
-				return g.fail(b, i)
-			}
-			i++
-			if !g.released {
-				g.calls[len(g.calls)-1].a0 = int32(len(g.conv))
-			}
-			g.putS("{")
-			g.kwN, g.afterSep = 0, false
-			g.st = pyArgStart
-
+			i, st = g.afterCallee(b, i)
 		case pyArgStart:
-			switch {
-			case c == ')':
-				i++
-				g.endCall()
-				continue
-			case c == ',':
-				return g.fail(b, i) // an empty argument
-			}
-			g.afterSep = false
-			g.skipping = false
-			g.kwStart = len(g.conv)
-			if _, n := decodeIdent(b[i:], true); n > 0 {
-				g.kw = append(g.kw[:0], b[i:i+n]...)
-				i += n
-				g.st = pyArgName
-				continue
-			}
-			// A positional argument, *args or **kwargs.
-			g.skipping = true
-			g.st = pySkip
-
+			i, st = g.argStart(b, i)
 		case pyArgName:
-			if _, n := decodeIdent(b[i:], false); n > 0 {
-				if len(g.kw)+n > g.limit {
-					return g.fail(b, i)
-				}
-				g.kw = append(g.kw, b[i:i+n]...)
-				i += n
-				continue
-			}
-			g.st = pyArgAfterName
-
+			i, st = g.argName(b, i)
 		case pyArgAfterName:
-			if c == '=' {
-				i++
-				g.st = pyArgEq
-				continue
-			}
-			// A positional expression that starts with a name.
-			g.skipping = true
-			g.st = pySkip
-
+			i = g.argAfterName(c, i)
 		case pyArgEq:
-			if c == '=' {
-				// "name == …": a positional comparison.
-				g.skipping = true
-				g.st = pySkip
-				continue
-			}
-			if g.kwN > 0 {
-				g.putS(",")
-			}
-			g.putS(`"`)
-			g.put(g.kw...)
-			g.putS(`":`)
-			g.st = pyVal
-
+			g.argEq(c)
 		case pyVal:
-			i2, st, done := g.value(b, i)
-			if done {
-				return i2, st
-			}
-			i = i2
-
+			i, st = g.value(b, i)
 		case pySign:
-			switch {
-			case c >= '0' && c <= '9':
-				g.numNZ = false
-				g.st = pyNumInt
-			case c == '.':
-				i++
-				g.putS("0.")
-				g.numN = 0
-				g.st = pyNumFracFirst
-			default:
-				g.abort()
-			}
-
+			i = g.sign(c, i)
 		case pyWord:
-			if _, n := decodeIdent(b[i:], false); n > 0 {
-				if g.wordN+n <= len(g.word) {
-					copy(g.word[g.wordN:], b[i:i+n])
-				}
-				g.wordN += n
-				i += n
-				continue
-			}
-			i += g.endWord(c)
-
+			i = g.wordPart(b, i)
 		case pyNumInt, pyNumFracFirst, pyNumFrac, pyNumExp, pyNumExpSign, pyNumRadix:
 			i = g.number(b, i)
-
 		case pyStrOpen1, pyStrOpen2, pyStr, pyStrEsc, pyStrOct, pyStrHex, pyAfterStr:
 			n, bad := g.stringLit(b, i)
-			if bad {
-				return g.fail(b, n)
-			}
-			i = n
-
+			i, st = g.failIf(b, n, bad)
 		case pyAfterVal:
-			i2, st, done := g.afterValue(b, i)
-			if done {
-				return i2, st
-			}
-			i = i2
-
+			i, st = g.afterValue(b, i)
 		case pySkip:
 			n, bad := g.skip(b, i)
-			if bad {
-				return g.fail(b, n)
-			}
-			i = n
-
+			i, st = g.failIf(b, n, bad)
 		case pyAfterCall:
-			switch c {
-			case ',':
-				i++
-				g.afterSep = true
-				g.st = pyListOpen
-			case ']':
-				i++
-				if n, st, done := g.succeed(b, i); done {
-					return n, st
-				}
-			default:
-				return g.fail(b, i)
-			}
+			i, st = g.afterCall(b, i)
+		}
+		if st != blockNext {
+			return i, st
 		}
 	}
 	if g.inCand {
-		g.keep(b[g.mark:i])
+		// keep, by hand: this runs on every Feed inside a list.
+		g.cand.keep(g.out, g.limit, b[g.mark:i], g.held()-len(g.cand.buf), &g.ws)
 	}
 	return i, blockMore
+}
+
+// failIf fails the candidate at n when bad is set (the shape of stringLit and
+// skip), else goes on at n.
+func (g *pythonic) failIf(b []byte, n int, bad bool) (int, blockStatus) {
+	if bad {
+		return g.fail(b, n)
+	}
+	return n, blockNext
+}
+
+// listOpen expects a callee (or ']' after a trailing ',').
+func (g *pythonic) listOpen(b []byte, i int) (int, blockStatus) {
+	if b[i] == ']' && g.afterSep {
+		return g.succeed(b, i+1)
+	}
+	_, n := decodeIdent(b[i:], true)
+	if n == 0 {
+		return g.fail(b, i)
+	}
+	if !g.cand.released {
+		g.calls = append(g.calls, pyCall{n0: int32(len(g.names))})
+		g.names = append(g.names, b[i:i+n]...)
+	}
+	g.st = pyCallee
+	return i + n, blockNext
+}
+
+// callee reads the rest of a (dotted) callee name.
+func (g *pythonic) callee(b []byte, i int) int {
+	if _, n := decodeIdent(b[i:], false); n > 0 {
+		if !g.cand.released {
+			g.names = append(g.names, b[i:i+n]...)
+		}
+		return i + n
+	}
+	if !g.cand.released {
+		g.calls[len(g.calls)-1].n1 = int32(len(g.names))
+	}
+	g.st = pyAfterCallee
+	return i
+}
+
+// afterCallee expects the '(' of the argument list.
+func (g *pythonic) afterCallee(b []byte, i int) (int, blockStatus) {
+	if b[i] != '(' {
+		return g.fail(b, i)
+	}
+	if !g.cand.released {
+		g.calls[len(g.calls)-1].a0 = int32(len(g.conv))
+	}
+	g.putS("{")
+	g.kwN, g.afterSep = 0, false
+	g.st = pyArgStart
+	return i + 1, blockNext
+}
+
+// argStart is the start of an argument (or the ')' that ends the call).
+func (g *pythonic) argStart(b []byte, i int) (int, blockStatus) {
+	switch b[i] {
+	case ')':
+		g.endCall()
+		return i + 1, blockNext
+	case ',':
+		return g.fail(b, i) // an empty argument
+	}
+	g.afterSep = false
+	g.skipping = false
+	g.kwStart = len(g.conv)
+	if _, n := decodeIdent(b[i:], true); n > 0 {
+		g.kw = append(g.kw[:0], b[i:i+n]...)
+		g.st = pyArgName
+		return i + n, blockNext
+	}
+	// A positional argument, *args or **kwargs.
+	g.skipping = true
+	g.st = pySkip
+	return i, blockNext
+}
+
+// argName reads the rest of a keyword argument's name.
+func (g *pythonic) argName(b []byte, i int) (int, blockStatus) {
+	if _, n := decodeIdent(b[i:], false); n > 0 {
+		if len(g.kw)+n > g.limit {
+			return g.fail(b, i)
+		}
+		g.kw = append(g.kw, b[i:i+n]...)
+		return i + n, blockNext
+	}
+	g.st = pyArgAfterName
+	return i, blockNext
+}
+
+// argAfterName expects the '=' of a keyword argument.
+func (g *pythonic) argAfterName(c byte, i int) int {
+	if c == '=' {
+		g.st = pyArgEq
+		return i + 1
+	}
+	// A positional expression that starts with a name.
+	g.skipping = true
+	g.st = pySkip
+	return i
+}
+
+// argEq follows "name=": the key is emitted unless it is "name == …", a
+// positional comparison. Nothing is consumed.
+func (g *pythonic) argEq(c byte) {
+	if c == '=' {
+		g.skipping = true
+		g.st = pySkip
+		return
+	}
+	if g.kwN > 0 {
+		g.putS(",")
+	}
+	g.putS(`"`)
+	g.put(g.kw...)
+	g.putS(`":`)
+	g.st = pyVal
+}
+
+// sign follows a leading '-' or '+' of a number.
+func (g *pythonic) sign(c byte, i int) int {
+	switch {
+	case c >= '0' && c <= '9':
+		g.numNZ = false
+		g.st = pyNumInt
+	case c == '.':
+		g.putS("0.")
+		g.numN = 0
+		g.st = pyNumFracFirst
+		return i + 1
+	default:
+		g.abort()
+	}
+	return i
+}
+
+// wordPart reads a bare word (True, False, None, null …) up to its end.
+func (g *pythonic) wordPart(b []byte, i int) int {
+	if _, n := decodeIdent(b[i:], false); n > 0 {
+		if g.wordN+n <= len(g.word) {
+			copy(g.word[g.wordN:], b[i:i+n])
+		}
+		g.wordN += n
+		return i + n
+	}
+	return i + g.endWord(b[i])
+}
+
+// afterCall expects ',' (another call) or ']' (the list closes).
+func (g *pythonic) afterCall(b []byte, i int) (int, blockStatus) {
+	switch b[i] {
+	case ',':
+		g.afterSep = true
+		g.st = pyListOpen
+		return i + 1, blockNext
+	case ']':
+		return g.succeed(b, i+1)
+	}
+	return g.fail(b, i)
 }
 
 // number handles one step of a numeric literal at b[i] and returns where
@@ -687,7 +669,7 @@ func (g *pythonic) number(b []byte, i int) int {
 		if d := digitVal(c); d < g.radix {
 			i++
 			g.numN++
-			if !g.skipping && !g.released {
+			if !g.skipping && !g.cand.released {
 				g.radixD = append(g.radixD, c)
 			}
 			hi, lo := mulAdd64(g.radixV, uint64(g.radix), uint64(d))
@@ -924,9 +906,8 @@ func (g *pythonic) skip(b []byte, i int) (int, bool) {
 	return i, false
 }
 
-// value handles the first byte of a value (pyVal). done reports that feed
-// must return (n, st).
-func (g *pythonic) value(b []byte, i int) (n int, st blockStatus, done bool) {
+// value handles the first byte of a value (pyVal).
+func (g *pythonic) value(b []byte, i int) (int, blockStatus) {
 	c := b[i]
 	var top *pyCont
 	if len(g.stk) > 0 {
@@ -935,42 +916,40 @@ func (g *pythonic) value(b []byte, i int) (n int, st blockStatus, done bool) {
 	// Closers of empty containers and after trailing commas.
 	if top != nil && c == closerOf(top.kind) && (top.n == 0 || top.comma) && (top.kind != '{' || top.key) {
 		g.closeContainer()
-		return i + 1, 0, false
+		return i + 1, blockNext
 	}
 	if c == ',' || c == ')' || c == ']' || c == '}' || c == ':' {
 		// An empty value: a syntax error.
-		n, st = g.fail(b, i)
-		return n, st, true
+		return g.fail(b, i)
 	}
 	if top != nil && top.kind == '{' && top.key && c != '"' && c != '\'' {
 		g.abort() // only string keys
-		return i, 0, false
+		return i, blockNext
 	}
 	g.valueStart(top)
 	switch {
 	case c == '"' || c == '\'':
 		g.openString(c, false)
 		g.putS(`"`)
-		return i + 1, 0, false
+		return i + 1, blockNext
 	case c >= '0' && c <= '9':
 		g.numNZ = false
 		g.st = pyNumInt
-		return i, 0, false
+		return i, blockNext
 	case c == '.':
 		g.putS("0.")
 		g.numN = 0
 		g.st = pyNumFracFirst
-		return i + 1, 0, false
+		return i + 1, blockNext
 	case c == '-' || c == '+':
 		if c == '-' {
 			g.putS("-")
 		}
 		g.st = pySign
-		return i + 1, 0, false
+		return i + 1, blockNext
 	case c == '[' || c == '(' || c == '{':
 		if len(g.stk) >= maxPyDepth {
-			n, st = g.fail(b, i)
-			return n, st, true
+			return g.fail(b, i)
 		}
 		ct := pyCont{kind: c, key: c == '{'}
 		switch c {
@@ -983,15 +962,15 @@ func (g *pythonic) value(b []byte, i int) (n int, st blockStatus, done bool) {
 			g.put(0) // '[' for a tuple; dropped for a parenthesised value
 		}
 		g.stk = append(g.stk, ct)
-		return i + 1, 0, false
+		return i + 1, blockNext
 	}
 	if _, n := decodeIdent(b[i:], true); n > 0 {
 		g.wordN = 0
 		g.st = pyWord
-		return i, 0, false
+		return i, blockNext
 	}
 	g.abort()
-	return i, 0, false
+	return i, blockNext
 }
 
 // valueStart writes the separator before a value in a container.
@@ -1075,9 +1054,8 @@ func (g *pythonic) complete() {
 	top.comma = false
 }
 
-// afterValue handles the byte after a complete value (pyAfterVal). done
-// reports that feed must return (n, st).
-func (g *pythonic) afterValue(b []byte, i int) (n int, st blockStatus, done bool) {
+// afterValue handles the byte after a complete value (pyAfterVal).
+func (g *pythonic) afterValue(b []byte, i int) (int, blockStatus) {
 	c := b[i]
 	if len(g.stk) == 0 {
 		switch c {
@@ -1085,21 +1063,21 @@ func (g *pythonic) afterValue(b []byte, i int) (n int, st blockStatus, done bool
 			g.endArg()
 			g.afterSep = true
 			g.st = pyArgStart
-			return i + 1, 0, false
+			return i + 1, blockNext
 		case ')':
 			g.endArg()
 			g.endCall()
-			return i + 1, 0, false
+			return i + 1, blockNext
 		}
 		g.abort() // an expression continues: not a literal
-		return i, 0, false
+		return i, blockNext
 	}
 	top := &g.stk[len(g.stk)-1]
 	switch {
 	case top.kind == '{' && top.colon:
 		if c != ':' {
 			g.abort()
-			return i, 0, false
+			return i, blockNext
 		}
 		top.colon = false
 		g.putS(":")
@@ -1112,9 +1090,9 @@ func (g *pythonic) afterValue(b []byte, i int) (n int, st blockStatus, done bool
 		g.closeContainer()
 	default:
 		g.abort()
-		return i, 0, false
+		return i, blockNext
 	}
-	return i + 1, 0, false
+	return i + 1, blockNext
 }
 
 // closeContainer closes the innermost container, which is a complete value.
@@ -1131,7 +1109,7 @@ func (g *pythonic) closeContainer() {
 			g.parens = true // "(x)" is x: the placeholder is dropped
 			break
 		}
-		if !g.skipping && !g.released && top.at < len(g.conv) {
+		if !g.skipping && !g.cand.released && top.at < len(g.conv) {
 			g.conv[top.at] = '['
 		}
 		g.putS("]")
@@ -1151,7 +1129,7 @@ func (g *pythonic) endArg() {
 // endCall ends the current call at its ')'.
 func (g *pythonic) endCall() {
 	g.putS("}")
-	if !g.released {
+	if !g.cand.released {
 		g.calls[len(g.calls)-1].a1 = int32(len(g.conv))
 	}
 	g.afterSep = false
@@ -1167,7 +1145,7 @@ func (g *pythonic) intPart() {
 
 // radixDone writes a hex, octal or binary integer in decimal.
 func (g *pythonic) radixDone() {
-	if g.skipping || g.released {
+	if g.skipping || g.cand.released {
 		return
 	}
 	if !g.radixOv {
@@ -1195,7 +1173,7 @@ func (g *pythonic) putRune(r rune) {
 		g.putS(`\u`)
 		g.put(hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
 	default:
-		if !g.skipping && !g.released {
+		if !g.skipping && !g.cand.released {
 			g.conv = utf8.AppendRune(g.conv, r)
 		}
 	}

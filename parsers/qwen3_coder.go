@@ -42,7 +42,7 @@ func init() {
 		Truncated: "a function needs </function> (a value without </parameter> ends there, or at a newline immediately followed by " +
 			"<parameter=, where the next parameter starts); one cut anywhere before it " +
 			"is abandoned, even after a complete parameter; </tool_call> may be missing",
-	}, func(p *Parser) toolGrammar { return newTagCalls(p, &qwen3CoderSpec) },
+	}, func(out *sink) toolGrammar { return newTagCalls(out, &qwen3CoderSpec) },
 		"qwen3_coder",
 		"nemotron_nano", // Dynamo
 		"qwen3_xml",     // vLLM

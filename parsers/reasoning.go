@@ -3,7 +3,7 @@ package parsers
 // reasoningSpec describes a reasoning grammar run by the Parser's own
 // reasoning state (PARSER_CASES.md): text between an opener and a closer is
 // reasoning. The fields cover every marker-delimited variant; grammars that
-// frame the whole output (Harmony) set framer instead.
+// frame the whole output (Harmony) are registered with registerFraming.
 type reasoningSpec struct {
 	name       string   // canonical name
 	starts     []string // openers; starts[0] is the canonical one
@@ -20,10 +20,10 @@ type reasoningSpec struct {
 	once      bool   // at most one span; later openers are text (granite)
 	prepend   bool   // never split: starts[0] is prepended and everything is content (minimax_append_think)
 
-	// framer, when set, builds a machine that owns the whole output stream
-	// (content, reasoning and calls); tool is the configured tool grammar
-	// name ("" for none).
-	framer func(p *Parser, tool string) (toolGrammar, error)
+	// framing, when set, is the grammar that owns the whole output stream
+	// (content, reasoning and calls); the fields above only describe it
+	// for the registry. Set by registerFraming.
+	framing *framingSpec
 }
 
 // The marker-delimited reasoning grammars. Every parser of one group shares

@@ -40,8 +40,9 @@ type ReasoningInfo struct {
 }
 
 type toolEntry struct {
-	info  ToolInfo
-	build func(*Parser) toolGrammar
+	info    ToolInfo
+	build   func(*sink) toolGrammar // nil for a framing grammar
+	framing *framingSpec            // set for a framing grammar (registerFraming)
 }
 
 // toolRegistry maps every registered tool-call parser name (canonical names
@@ -55,13 +56,17 @@ var reasoningRegistry = map[string]*reasoningSpec{}
 
 // registerTool registers a tool-call grammar under names (lower case); the
 // first name is the canonical one.
-func registerTool(info ToolInfo, build func(*Parser) toolGrammar, names ...string) {
+func registerTool(info ToolInfo, build func(*sink) toolGrammar, names ...string) {
 	info.Grammar = names[0]
+	registerToolEntry(toolEntry{info: info, build: build}, names)
+}
+
+func registerToolEntry(e toolEntry, names []string) {
 	for _, n := range names {
 		if _, dup := toolRegistry[n]; dup {
 			panic("parsers: tool parser registered twice: " + n)
 		}
-		toolRegistry[n] = toolEntry{info, build}
+		toolRegistry[n] = e
 	}
 }
 
@@ -105,7 +110,7 @@ func ReasoningParser(name string) (ReasoningInfo, bool) {
 	}
 	return ReasoningInfo{Name: strings.ToLower(name), Grammar: s.name, Starts: slices.Clone(s.starts), Ends: slices.Clone(s.ends),
 		Forced: s.forced, ToolStarts: slices.Clone(s.toolStarts), ToolOpeners: slices.Clone(s.toolOpeners),
-		Framing: s.framer != nil}, true
+		Framing: s.framing != nil}, true
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -117,12 +122,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	return names
 }
 
-func lookupTool(name string, p *Parser) (toolGrammar, error) {
+func lookupTool(name string) (*toolEntry, error) {
 	e, ok := toolRegistry[strings.ToLower(name)]
 	if !ok {
 		return nil, fmt.Errorf("%w %q for tool calls (known: %s)", ErrUnknownParser, name, strings.Join(ToolParsers(), ", "))
 	}
-	return e.build(p), nil
+	return &e, nil
 }
 
 func lookupReasoning(name string) (*reasoningSpec, error) {

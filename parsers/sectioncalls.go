@@ -33,8 +33,7 @@ package parsers
 //     the same way (a call that never reached its separator never started).
 type sectionCalls struct {
 	// immutable after construction
-	out    *emitter
-	limit  int
+	out    *sink
 	style  secStyle
 	ms     matcher // structural markers
 	nameMs matcher // V3 name: structural markers and "\n"
@@ -104,9 +103,9 @@ const (
 	openCall           // CALL_BEGIN without a section
 )
 
-func newSectionCalls(p *Parser, style secStyle, mk secMarkers) *sectionCalls {
-	s := &sectionCalls{out: &p.out, limit: p.limit, style: style}
-	s.args.out = &p.out
+func newSectionCalls(out *sink, style secStyle, mk secMarkers) *sectionCalls {
+	s := &sectionCalls{out: out, style: style}
+	s.args.out = out
 	var ms []marker
 	for _, t := range mk.sectionBegins {
 		ms = append(ms, marker{text: t, act: actOpen, arg: mkSectionBegin})
@@ -220,7 +219,7 @@ func (s *sectionCalls) callOver() bool {
 // keepHead appends header bytes, bounded by the per-call limit; past it the
 // call is malformed.
 func (s *sectionCalls) keepHead(b []byte) bool {
-	if len(s.head)+len(b) > s.limit {
+	if len(s.head)+len(b) > s.out.limit {
 		return false
 	}
 	s.head = append(s.head, b...)
@@ -294,9 +293,9 @@ func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 			n, r := s.args.feed(b[i:])
 			i += n
 			switch r {
-			case argsDone:
+			case jcEnd:
 				s.st, s.fence = scClose, 0
-			case argsBad:
+			case jcBad:
 				s.malformed()
 			}
 		case scClose:

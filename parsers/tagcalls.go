@@ -45,8 +45,7 @@ const (
 // wrapper's closer (an orphan closer, removed) or text.
 type tagCalls struct {
 	spec   *tagSpec
-	out    *emitter
-	limit  int
+	out    *sink
 	schema *schemaIndex
 
 	blockM matcher // in the wrapper, before a function
@@ -55,12 +54,10 @@ type tagCalls struct {
 	val    paramValue
 	nlPar  int // index of "\n"+PAR-OPEN in val.ends (-1: not an end)
 
-	st      tcState
-	drop    bool       // the function yields no call (empty name, orphan parameter, abandoned)
-	started bool       // the call started and is open
-	nparams int        // parameters emitted
-	tool    toolSchema // the called tool's parameter types
-	attr    []byte     // attributes being read
+	st   tcState
+	drop bool       // the function yields no call (empty name, orphan parameter, abandoned)
+	tool toolSchema // the called tool's parameter types
+	attr []byte     // attributes being read
 }
 
 type tcState uint8
@@ -86,8 +83,8 @@ const (
 	bodyBlockClose
 )
 
-func newTagCalls(p *Parser, spec *tagSpec) *tagCalls {
-	g := &tagCalls{spec: spec, out: &p.out, limit: p.limit, schema: newSchemaIndex(p.cfg.Tools)}
+func newTagCalls(out *sink, spec *tagSpec) *tagCalls {
+	g := &tagCalls{spec: spec, out: out, schema: newSchemaIndex(out.cfg.Tools)}
 	g.blockM = newMatcher(marker{text: spec.fnOpen, act: actOpen}, marker{text: spec.blockClose, act: actClose})
 	g.bodyM = newMatcher(
 		marker{text: spec.parOpen, arg: bodyPar},
@@ -107,7 +104,7 @@ func newTagCalls(p *Parser, spec *tagSpec) *tagCalls {
 		g.nlPar = len(ends)
 		ends = append(ends, marker{text: "\n" + spec.parOpen})
 	}
-	g.val = paramValue{out: &p.out, limit: p.limit, ends: newMatcher(ends...), ents: spec.ents, trim: spec.trim, conv: spec.conv}
+	g.val = paramValue{out: &out.emitter, limit: out.limit, ends: newMatcher(ends...), ents: spec.ents, trim: spec.trim, conv: spec.conv}
 	return g
 }
 
@@ -125,7 +122,7 @@ func (g *tagCalls) textMarkers() []marker {
 }
 
 func (g *tagCalls) open(arg int) {
-	g.started, g.drop, g.nparams, g.tool = false, false, 0, nil
+	g.drop, g.tool = false, nil
 	g.attr = g.attr[:0]
 	switch arg {
 	case tagOpenFn:
@@ -164,7 +161,7 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 			if j < 0 {
 				j = len(b) - i
 			}
-			if room := g.limit - len(g.attr); j > room {
+			if room := g.out.limit - len(g.attr); j > room {
 				// Past the limit at the first byte that does not fit,
 				// wherever the chunks split the tag.
 				i += room
@@ -262,7 +259,6 @@ func (g *tagCalls) nameDone() {
 	}
 	g.tool, _ = g.schema.tool(name)
 	g.out.startCall(name, nil)
-	g.started = true
 }
 
 // keyDone starts a parameter value once its key is read.
@@ -277,8 +273,7 @@ func (g *tagCalls) keyDone() {
 		verbatim = stringAttr(rest)
 	}
 	if !g.drop {
-		argsKey(g.out, g.nparams == 0, key)
-		g.nparams++
+		g.out.paramKey(key)
 	}
 	g.val.begin(g.tool.lookup(key), verbatim, g.drop)
 	g.st = tcValue
@@ -286,21 +281,16 @@ func (g *tagCalls) keyDone() {
 
 // endFunction completes the call at FN-CLOSE.
 func (g *tagCalls) endFunction() {
-	if g.started {
-		argsClose(g.out, g.nparams)
-		g.out.endCall()
-	}
-	g.started, g.drop = false, false
+	g.out.endParams()
+	g.drop = false
 	g.st = tcBlock
 }
 
 // abandon abandons the open call; the rest of the function is parsed and
 // dropped.
 func (g *tagCalls) abandon() {
-	if g.started {
-		g.out.abandonCall()
-	}
-	g.started, g.drop = false, true
+	g.out.abandonCall()
+	g.drop = true
 }
 
 // malformed abandons the call and drops the rest of the function unparsed.

@@ -25,8 +25,8 @@ func grammarMarkers(t *testing.T, name string) (openers, closers, markup []strin
 			closers = append(closers, m.text)
 		}
 	}
-	if f, ok := p.tool.(interface{ markup() []string }); ok {
-		markup = f.markup()
+	if p.frame != nil {
+		markup = markupOf(p.frame)
 	}
 	return openers, closers, markup
 }

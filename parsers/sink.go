@@ -1,0 +1,169 @@
+package parsers
+
+// sink is everything a grammar may write or read of the Parser: content and
+// reasoning text, the call lifecycle, the per-call buffer limit and the
+// Config. A grammar holds a *sink and nothing else of the Parser; the
+// driver's own state (mode, held bytes, matchers) is out of its reach.
+//
+// The call lifecycle is the embedded emitter's: startCall, args, argsString,
+// endCall and abandonCall, plus copyBytes/copyString for text that must
+// outlive the caller's buffer (valid until the next Feed, Finish or Reset).
+// limit is the per-call buffer limit (Config.MaxCallBuffer or its default).
+// Content and reasoning go through content and reasoning, which also track
+// the start of the output for the driver's start-of-output markers; the
+// emitter's own text methods are not for grammars.
+//
+// sink is a concrete type, so the narrow contract costs nothing on the hot
+// path: no interface dispatch; startCall, paramKey and afterSpace inline,
+// and content/reasoning are one direct call, as Parser's own methods were.
+type sink struct {
+	emitter
+
+	cfg *Config // the Parser's Config; read-only
+
+	outStart     bool // nothing but whitespace consumed so far
+	contentStart bool // nothing but whitespace emitted as content so far
+	lastContent  byte // the last byte emitted as content (valid when hasContent)
+	hasContent   bool // some content was emitted (a NUL byte is content too)
+
+	// ws is the whitespace after a call block, pending until the next bytes
+	// decide it: markup when another call follows, content otherwise. The
+	// driver fills and clears it; a grammar whose opener may turn out to be
+	// text reads it at open to release it with that text.
+	ws []byte
+
+	params int // parameters opened in the open call (paramKey)
+}
+
+// resetSink prepares s for a new stream.
+func (s *sink) resetSink() {
+	s.outStart, s.contentStart = true, true
+	s.lastContent, s.hasContent = 0, false
+	s.ws = shrink(s.ws)
+	s.emitter.reset()
+}
+
+// content emits content text and tracks the start of the output. b must stay
+// valid until the next Feed (it aliases the input, the Parser's work buffer
+// or the arena).
+func (s *sink) content(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if s.contentStart && hasNonSpace(b) {
+		s.contentStart, s.outStart = false, false
+	}
+	s.lastContent, s.hasContent = b[len(b)-1], true
+	s.emitter.content(b)
+}
+
+// contentCopy emits a copy of b as content: for text held in the grammar's
+// own buffers, which it reuses.
+func (s *sink) contentCopy(b []byte) { s.content(s.copyBytes(b)) }
+
+// contentString emits the constant s as content (a marker passed through).
+func (s *sink) contentString(t string) { s.content(s.copyString(t)) }
+
+// reasoning emits reasoning text and tracks the start of the output. b must
+// stay valid until the next Feed.
+func (s *sink) reasoning(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if s.outStart && hasNonSpace(b) {
+		s.outStart = false
+	}
+	s.emitter.reasoning(b)
+}
+
+// startCall opens a call (see emitter.startCall) and starts its parameter
+// count.
+func (s *sink) startCall(name, id []byte) {
+	s.params = 0
+	s.emitter.startCall(name, id)
+}
+
+// paramKey opens parameter key in the open call's arguments object: `{"key":`
+// for the first, `,"key":` after. The grammar then streams the value.
+func (s *sink) paramKey(key []byte) {
+	argsKey(&s.emitter, s.params == 0, key)
+	s.params++
+}
+
+// endParams closes the open call's arguments object ("{}" when it has no
+// parameter) and ends the call; without an open call it does nothing.
+// Grammars that stream calls as key/value parameters end calls with it
+// and abandon them with abandonCall (also a no-op without an open call): the
+// sink, not the grammar, knows whether a call is open.
+func (s *sink) endParams() {
+	if s.inCall {
+		argsClose(&s.emitter, s.params)
+		s.endCall()
+	}
+}
+
+// afterSpace reports whether no content was emitted yet or the last content
+// byte is whitespace: a word starting here stands alone.
+func (s *sink) afterSpace() bool { return !s.hasContent || isSpace(s.lastContent) }
+
+func hasNonSpace(b []byte) bool {
+	for _, c := range b {
+		if !isSpace(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// candidate holds bytes a grammar consumed that may still turn out to be
+// text (a pythonic list, a gemma4 bare call): kept until the grammar
+// decides, released as content when they are not a call, dropped when they
+// are. What it holds is bounded by the per-call limit: past it the
+// candidate is released early and later bytes stream straight to content
+// (released is set). A grammar embeds one per candidate it can hold.
+type candidate struct {
+	buf      []byte
+	released bool
+}
+
+// begin starts a new candidate.
+func (c *candidate) begin() { c.buf, c.released = c.buf[:0], false }
+
+// keep records b, consumed from the current input (b must stay valid until
+// the next Feed). extra is what the grammar holds for the candidate
+// elsewhere (parsed names, converted arguments), counted against limit with
+// the buffer; lead, when not nil, is whitespace before the candidate,
+// released ahead of it. keep reports whether it released the candidate
+// just now: the grammar then drops what it held elsewhere.
+func (c *candidate) keep(out *sink, limit int, b []byte, extra int, lead *[]byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	now := false
+	if !c.released && len(c.buf)+extra+len(b) > limit {
+		c.release(out, lead)
+		now = true
+	}
+	if c.released {
+		out.content(b)
+		return now
+	}
+	c.buf = appendHeld(c.buf, b, limit)
+	return false
+}
+
+// release emits lead and the held bytes as content (unless the candidate
+// was released before), empties both and marks the candidate released.
+func (c *candidate) release(out *sink, lead *[]byte) {
+	if !c.released {
+		if lead != nil {
+			out.contentCopy(*lead)
+		}
+		out.contentCopy(c.buf)
+	}
+	if lead != nil {
+		*lead = (*lead)[:0]
+	}
+	c.buf = c.buf[:0]
+	c.released = true
+}
