@@ -31,7 +31,6 @@ type glm47 struct {
 	val    paramValue
 
 	st    glmState
-	drop  bool     // the block yields no call (empty or undeclared name, abandoned)
 	bare  bool     // a bare body (no <tool_call>): recovered at the end of the stream
 	loose bool     // text was dropped between pairs (the body is not well formed)
 	names []string // declared tool names (bare-name candidates must prefix one)
@@ -115,13 +114,13 @@ func (g *glm47) textMarkers() []marker {
 
 func (g *glm47) open(arg int) {
 	g.st = glName
-	g.drop, g.bare, g.loose, g.tool = false, false, false, nil
+	g.bare, g.loose, g.tool = false, false, nil
 	g.attr = g.attr[:0]
 	switch arg {
 	case glmOpenKey:
-		g.st, g.drop = glKey, true
+		g.st = glKey // no call: the arguments are dropped
 	case glmOpenValue:
-		g.st, g.drop = glValue, true
+		g.st = glValue
 		g.val.begin(paramType{free: true}, false, true)
 	}
 }
@@ -211,19 +210,12 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 			if g.st == glKey {
 				m = &g.keyM
 			}
-			j := bytes.IndexByte(b[i:], '<')
-			if j < 0 {
-				j = len(b) - i
-			}
-			if room := g.out.limit - len(g.attr); j > room {
-				// Past the limit at the first byte that does not fit,
-				// wherever the chunks split the name.
-				i += room
+			n, ok := readAttr(&g.attr, b[i:], "<", g.out.limit)
+			i += n
+			if !ok {
 				g.malformed()
 				continue
 			}
-			g.attr = append(g.attr, b[i:i+j]...)
-			i += j
 			if i == len(b) {
 				return i, blockMore
 			}
@@ -253,22 +245,16 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 				continue
 			}
 			if mi < 0 {
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
+				return noMarker(b, i+pos)
 			}
 			i += pos + len(g.kvM.ms[mi].text)
-			if !g.drop {
-				g.out.paramKey(g.attr)
-			}
-			g.val.begin(g.tool.lookup(g.attr), false, g.drop)
+			g.val.begin(g.tool.lookup(g.attr), false, !g.out.paramKey(g.attr))
 			g.st = glValue
 		case glValue:
 			n, end, hold := g.val.feed(b[i:], final)
 			i += n
 			if g.val.over {
-				g.abandon()
+				g.out.abandonCall()
 			}
 			if hold {
 				return i, blockHold
@@ -284,10 +270,7 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 				g.loose = true
 			}
 			if mi < 0 {
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
+				return noMarker(b, i+pos)
 			}
 			i += pos + len(g.pairsM.ms[mi].text)
 			if g.pairsM.ms[mi].arg == glmClose {
@@ -298,10 +281,7 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 		case glSkip:
 			pos, mi := g.skipM.find(b[i:], final)
 			if mi < 0 {
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
+				return noMarker(b, i+pos)
 			}
 			g.st = glName
 			return i + pos + len(g.skipM.ms[mi].text), blockDone
@@ -316,14 +296,12 @@ func (g *glm47) nameDone() {
 	if len(name) == 0 || bytes.ContainsAny(name, " \t\r\n>{}[]\"") {
 		// No name, or text that cannot be one (library decision: like
 		// DeepSeek's, a name with braces, brackets or quotes is rejected).
-		g.drop = true
 		return
 	}
 	var known bool
 	g.tool, known = g.schema.tool(name)
 	if g.schema.declared && !known {
-		g.drop = true // an undeclared tool is not a call (PARSER_CASES.md, "GLM-4.7 values")
-		return
+		return // an undeclared tool is not a call (PARSER_CASES.md, "GLM-4.7 values")
 	}
 	g.out.startCall(name, nil)
 }
@@ -345,13 +323,8 @@ func (g *glm47) end() {
 	g.st = glName
 }
 
-func (g *glm47) abandon() {
-	g.out.abandonCall()
-	g.drop = true
-}
-
 func (g *glm47) malformed() {
-	g.abandon()
+	g.out.abandonCall()
 	g.st = glSkip
 }
 
@@ -362,7 +335,7 @@ func (g *glm47) finish() {
 		g.end()
 		return
 	}
-	g.abandon()
+	g.out.abandonCall()
 	g.st = glName
 }
 

@@ -32,7 +32,7 @@ type sink struct {
 	// text reads it at open to release it with that text.
 	ws []byte
 
-	params int // parameters opened in the open call (paramKey)
+	params int // parameters opened in the open call (paramKey); -1: wholeArgs
 }
 
 // resetSink prepares s for a new stream.
@@ -84,22 +84,47 @@ func (s *sink) startCall(name, id []byte) {
 }
 
 // paramKey opens parameter key in the open call's arguments object: `{"key":`
-// for the first, `,"key":` after. The grammar then streams the value.
-func (s *sink) paramKey(key []byte) {
+// for the first, `,"key":` after. It reports whether a call is open: the
+// grammar then streams the value, else drops it.
+func (s *sink) paramKey(key []byte) bool {
+	if !s.inCall {
+		return false
+	}
 	argsKey(&s.emitter, s.params == 0, key)
 	s.params++
+	return true
 }
 
+// wholeArgs records that the open call's arguments are one object the
+// grammar streams as it is, not parameters: endParams then only ends the
+// call. params is -1 from here until the next startCall.
+func (s *sink) wholeArgs() { s.params = -1 }
+
 // endParams closes the open call's arguments object ("{}" when it has no
-// parameter) and ends the call; without an open call it does nothing.
-// Grammars that stream calls as key/value parameters end calls with it
-// and abandon them with abandonCall (also a no-op without an open call): the
-// sink, not the grammar, knows whether a call is open.
+// parameter; nothing after wholeArgs) and ends the call; without an open
+// call it does nothing. Grammars end calls with it and abandon them with
+// abandonCall (also a no-op without an open call): the sink, not the
+// grammar, knows whether a call is open (inCall) and how many parameters it
+// has (params).
 func (s *sink) endParams() {
 	if s.inCall {
-		argsClose(&s.emitter, s.params)
+		if s.params >= 0 {
+			argsClose(&s.emitter, s.params)
+		}
 		s.endCall()
 	}
+}
+
+// scannedArgs streams b[:n], which a jsonScan step consumed with result r,
+// as arguments of the open call: a raw control character that ended the step
+// (scanCtrl) is written as its JSON escape.
+func (s *sink) scannedArgs(b []byte, n int, r scanResult) {
+	if r == scanCtrl {
+		s.args(b[:n-1])
+		s.argsString(ctrlEscape(b[n-1]))
+		return
+	}
+	s.args(b[:n])
 }
 
 // afterSpace reports whether no content was emitted yet or the last content
