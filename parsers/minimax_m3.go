@@ -66,8 +66,6 @@ type minimaxM3 struct {
 	from   m3State    // m3Tag: the state the tag appeared in
 	tag    []byte     // m3Tag: the tag bytes from '<'
 	bare   bool       // the block is a bare invoke (ends with it)
-	inCall bool       // a call is started
-	nArgs  int        // parameters emitted in the open call
 	tool   toolSchema // the open call's parameters (nil: unknown tool)
 	key    []byte     // m3Value: the parameter name
 	node   any        // m3Value: the parameter's schema node (nil: none)
@@ -123,7 +121,7 @@ func (m *minimaxM3) textMarkers() []marker {
 }
 
 func (m *minimaxM3) open(arg int) {
-	m.st, m.bare, m.inCall = m3Block, false, false
+	m.st, m.bare = m3Block, false
 	if arg == 1 {
 		// A bare invoke: its tag is being read.
 		m.bare = true
@@ -141,26 +139,20 @@ func (m *minimaxM3) reset() {
 }
 
 // finish ends the stream inside a block: an open invoke is abandoned.
-func (m *minimaxM3) finish() {
-	if m.inCall {
-		m.out.abandonCall()
-		m.inCall = false
-	}
-}
+func (m *minimaxM3) finish() { m.out.abandonCall() }
 
 func (m *minimaxM3) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	for i < len(b) {
 		var n int
-		st := blockMore
-		switch m.st {
-		case m3Tag:
+		var st blockStatus
+		if m.st == m3Tag {
 			n, st = m.scanTag(b[i:])
-		default:
+		} else {
 			n, st = m.scanNS(b[i:], final)
 		}
 		i += n
-		if st != blockMore {
+		if st != blockNext {
 			return i, st
 		}
 	}
@@ -179,14 +171,11 @@ func (m *minimaxM3) scanNS(b []byte, final bool) (int, blockStatus) {
 		}
 	}
 	if mi < 0 {
-		if pos < len(b) {
-			return pos, blockHold
-		}
-		return pos, blockMore
+		return noMarker(b, pos)
 	}
 	m.from, m.st = m.st, m3Tag
 	m.tag = m.tag[:0]
-	return pos + len(m3NS), blockMore
+	return pos + len(m3NS), blockNext
 }
 
 // scanTag reads a tag after the namespace token up to its '>'.
@@ -194,7 +183,7 @@ func (m *minimaxM3) scanTag(b []byte) (int, blockStatus) {
 	if len(m.tag) == 0 && b[0] != '<' {
 		// Not a tag: the token alone.
 		m.notTag()
-		return 0, blockMore
+		return 0, blockNext
 	}
 	end := bytes.IndexByte(b, '>')
 	n := len(b)
@@ -203,7 +192,7 @@ func (m *minimaxM3) scanTag(b []byte) (int, blockStatus) {
 	}
 	if len(m.tag)+n > m3MaxTag {
 		m.notTag()
-		return 0, blockMore
+		return 0, blockNext
 	}
 	m.tag = append(m.tag, b[:n]...)
 	if end < 0 {
@@ -224,7 +213,8 @@ func (m *minimaxM3) notTag() {
 	m.tag = m.tag[:0]
 }
 
-// dispatch acts on a complete tag (m.tag, from '<' to '>') in state m.st.
+// dispatch acts on a complete tag (m.tag, from '<' to '>') in state m.st:
+// blockNext, or blockDone when the block ends with it.
 func (m *minimaxM3) dispatch() blockStatus {
 	t := m.tag
 	switch m.st {
@@ -235,12 +225,12 @@ func (m *minimaxM3) dispatch() blockStatus {
 			if string(name) == "invoke" && !bytes.Equal(name, m.key) {
 				return m.endInvoke()
 			}
-			return blockMore
+			return blockNext
 		}
 		// Nested markup or text: part of the value.
 		m.value(m3NSBytes, true)
 		m.value(m.out.copyBytes(t), true)
-		return blockMore
+		return blockNext
 	case m3Invoke:
 		switch {
 		case string(t) == "</invoke>":
@@ -256,7 +246,7 @@ func (m *minimaxM3) dispatch() blockStatus {
 				m.startParam(key)
 			}
 		}
-		return blockMore
+		return blockNext
 	}
 	// m3Block
 	switch {
@@ -268,7 +258,7 @@ func (m *minimaxM3) dispatch() blockStatus {
 		// A bare invoke tag that is not one: not a call.
 		return blockDone
 	}
-	return blockMore
+	return blockNext
 }
 
 // m3IsInvokeTag reports whether t is "<invoke>" or "<invoke" + whitespace….
@@ -301,28 +291,22 @@ func m3OpenName(t []byte) ([]byte, bool) {
 // startInvoke starts a call from an invoke tag; no name: no call.
 func (m *minimaxM3) startInvoke(t []byte) {
 	m.st = m3Invoke
-	m.nArgs = 0
 	name := m3NameAttr(t[len("<invoke") : len(t)-1])
 	if len(name) == 0 {
 		return
 	}
 	m.tool, _ = m.schema.tool(name)
 	m.out.startCall(name, nil)
-	m.inCall = true
 }
 
 // endInvoke completes the open call at NS</invoke>.
 func (m *minimaxM3) endInvoke() blockStatus {
-	if m.inCall {
-		argsClose(&m.out.emitter, m.nArgs)
-		m.out.endCall()
-		m.inCall = false
-	}
+	m.out.endParams()
 	m.st = m3Block
 	if m.bare {
 		return blockDone
 	}
-	return blockMore
+	return blockNext
 }
 
 // m3NameAttr returns the value of name= in invoke attributes: double- or
@@ -361,31 +345,26 @@ func (m *minimaxM3) startParam(key []byte) {
 	m.node, _ = m.tool.node(key)
 	t := m.tool.lookup(key)
 	stream := m.node != nil && !t.free && t.set&tString != 0 && t.set&tNull == 0
-	if m.inCall {
-		argsKey(&m.out.emitter, m.nArgs == 0, key)
-		m.nArgs++
-	}
-	m.val.begin(t, stream, !m.inCall)
+	m.val.begin(t, stream, !m.out.paramKey(key))
 }
 
 // value handles value bytes: streamed (entities decoded, JSON-escaped) or
 // buffered up to the limit. It returns how much of b it consumed: less only
 // when b ends inside a possible entity and decided is false.
 func (m *minimaxM3) value(b []byte, decided bool) int {
-	if !m.inCall {
+	if !m.out.inCall {
 		return len(b)
 	}
 	n := m.val.text(b, decided)
 	if m.val.over {
 		m.out.abandonCall()
-		m.inCall = false
 	}
 	return n
 }
 
 // endValue completes the value at its close tag.
 func (m *minimaxM3) endValue() {
-	if !m.inCall {
+	if !m.out.inCall {
 		return
 	}
 	raw, ok := m.val.takeRaw()

@@ -41,7 +41,6 @@ type sectionCalls struct {
 	// scanning state; reset by open and reset
 	st        scState
 	inSection bool   // the block is a section (not a bare call)
-	started   bool   // the current call's start was emitted
 	head      []byte // header bytes: V3.1 name, V3 type then name, Kimi id
 	fence     int    // backticks of a V3 fence matched so far
 	tag       int    // V3 opening fence: language-tag bytes seen
@@ -142,7 +141,6 @@ func textMarkersOf(mk secMarkers, extra ...string) []marker {
 }
 
 func (s *sectionCalls) open(arg int) {
-	s.started = false
 	if arg == openCall {
 		s.inSection = false
 		s.beginCall()
@@ -160,46 +158,37 @@ func (s *sectionCalls) beginCall() {
 func (s *sectionCalls) reset() {
 	s.st = scSection
 	s.inSection = false
-	s.started = false
 	s.head = shrink(s.head)
 }
 
 // finish ends the stream inside a block: a started call never reached
 // CALL_END and is abandoned.
-func (s *sectionCalls) finish() {
-	s.abandon()
-}
+func (s *sectionCalls) finish() { s.out.abandonCall() }
 
-func (s *sectionCalls) abandon() {
-	if s.started {
-		s.out.abandonCall()
-		s.started = false
-	}
-}
-
-// malformed abandons the current call and drops it up to the next marker.
+// malformed abandons the current call (if it started) and drops it up to
+// the next marker.
 func (s *sectionCalls) malformed() {
-	s.abandon()
+	s.out.abandonCall()
 	s.st = scSkip
 }
 
 // structural acts on a marker met outside the arguments; it reports whether
-// the block is over.
+// the block is over. A call that started and did not complete is abandoned
+// by every structural marker.
 func (s *sectionCalls) structural(kind int) bool {
 	switch kind {
 	case mkCallBegin:
-		s.abandon()
+		s.out.abandonCall()
 		s.beginCall()
 	case mkCallEnd:
-		// The end of a call that did not complete.
-		s.abandon()
+		s.out.abandonCall()
 		return s.callOver()
 	case mkSectionBegin:
-		s.abandon()
+		s.out.abandonCall()
 		s.inSection = true
 		s.st = scSection
 	case mkSectionEnd:
-		s.abandon()
+		s.out.abandonCall()
 		return true
 	}
 	// mkSep, mkNewline where they mean nothing: markup.
@@ -233,10 +222,7 @@ func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 		case scSection, scSkip:
 			pos, mi := s.ms.find(b[i:], final)
 			if mi < 0 {
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
+				return noMarker(b, i+pos)
 			}
 			i += pos + len(s.ms.ms[mi].text)
 			if s.structural(s.ms.ms[mi].arg) {
@@ -254,10 +240,7 @@ func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 				continue
 			}
 			if mi < 0 {
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
+				return noMarker(b, i+pos)
 			}
 			i += pos + len(m.ms[mi].text)
 			switch kind := m.ms[mi].arg; {
@@ -323,7 +306,6 @@ func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 			}
 			i += len(s.ms.ms[mi].text)
 			s.out.endCall()
-			s.started = false
 			if s.callOver() {
 				return i, blockDone
 			}
@@ -362,7 +344,6 @@ func (s *sectionCalls) startNamed(name, id []byte, next scState) {
 		return
 	}
 	s.out.startCall(name, id)
-	s.started = true
 	s.st = next
 	if next == scArgs {
 		s.args.begin()
