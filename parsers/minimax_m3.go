@@ -62,17 +62,17 @@ type minimaxM3 struct {
 	schema *schemaIndex // the declared tools' parameters
 
 	// scanning state; reset by open
-	st     m3State
-	from   m3State    // m3Tag: the state the tag appeared in
-	tag    []byte     // m3Tag: the tag bytes from '<'
-	bare   bool       // the block is a bare invoke (ends with it)
-	tool   toolSchema // the open call's parameters (nil: unknown tool)
-	key    []byte     // m3Value: the parameter name
-	node   any        // m3Value: the parameter's schema node (nil: none)
-	val    paramValue // m3Value: the value, streamed or buffered raw
-	tmp    []byte
-	dec    []byte // entity-decoded leaf text
-	kids   []m3Kid
+	st   m3State
+	from m3State    // m3Tag: the state the tag appeared in
+	tag  []byte     // m3Tag: the tag bytes from '<'
+	bare bool       // the block is a bare invoke (ends with it)
+	tool toolSchema // the open call's parameters (nil: unknown tool)
+	key  []byte     // m3Value: the parameter name
+	node any        // m3Value: the parameter's schema node (nil: none)
+	val  paramValue // m3Value: the value, streamed or buffered raw
+	tmp  []byte
+	dec  []byte // entity-decoded leaf text
+	kids []m3Kid
 }
 
 // m3Kid is one child element of a nested value: its tag name and content,
