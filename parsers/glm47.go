@@ -203,41 +203,11 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 	for i < len(b) {
 		switch g.st {
 		case glName, glKey:
-			// A name or key runs to its tag; any other '<' in it makes the
-			// block malformed (PARSER_CASES.md: KEY has no '<'; a name
-			// with '<' is no name either).
-			m := &g.nameM
-			if g.st == glKey {
-				m = &g.keyM
-			}
-			n, ok := readAttr(&g.attr, b[i:], "<", g.out.limit)
+			n, st := g.nameTag(b[i:], final)
 			i += n
-			if !ok {
-				g.malformed()
-				continue
+			if st != blockNext {
+				return i, st
 			}
-			if i == len(b) {
-				return i, blockMore
-			}
-			mi, partial := m.at(b[i:], final)
-			if partial {
-				return i, blockHold
-			}
-			if mi < 0 {
-				g.malformed()
-				continue
-			}
-			i += len(m.ms[mi].text)
-			if g.st == glKey {
-				g.keyDone()
-				continue
-			}
-			g.nameDone()
-			if m.ms[mi].arg == glmClose {
-				g.end()
-				return i, blockDone
-			}
-			g.st, g.attr = glKey, g.attr[:0]
 		case glKV:
 			pos, mi := g.kvM.find(b[i:], final)
 			if hasNonSpace(b[i : i+pos]) {
@@ -288,6 +258,44 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 		}
 	}
 	return i, blockMore
+}
+
+// nameTag reads a name or key up to its tag; any other '<' in it makes the
+// block malformed (PARSER_CASES.md: KEY has no '<'; a name with '<' is no
+// name either).
+func (g *glm47) nameTag(b []byte, final bool) (int, blockStatus) {
+	m := &g.nameM
+	if g.st == glKey {
+		m = &g.keyM
+	}
+	i, ok := readAttr(&g.attr, b, "<", g.out.limit)
+	if !ok {
+		g.malformed()
+		return i, blockNext
+	}
+	if i == len(b) {
+		return i, blockMore
+	}
+	mi, partial := m.at(b[i:], final)
+	switch {
+	case partial:
+		return i, blockHold
+	case mi < 0:
+		g.malformed()
+		return i, blockNext
+	}
+	i += len(m.ms[mi].text)
+	if g.st == glKey {
+		g.keyDone()
+		return i, blockNext
+	}
+	g.nameDone()
+	if m.ms[mi].arg == glmClose {
+		g.end()
+		return i, blockDone
+	}
+	g.st, g.attr = glKey, g.attr[:0]
+	return i, blockNext
 }
 
 // nameDone decides whether the block is a call once its name is complete.
