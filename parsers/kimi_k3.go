@@ -514,10 +514,7 @@ func (k *kimiK3) value(b []byte) {
 
 // scanJSONPre skips whitespace before a json element's object.
 func (k *kimiK3) scanJSONPre(b []byte) int {
-	i := 0
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
+	i := spaceLen(b)
 	k.emitRaw(b[:i])
 	if i < len(b) {
 		if b[i] == '{' {
@@ -536,10 +533,13 @@ func (k *kimiK3) scanJSONPre(b []byte) int {
 // scanJSON streams the json element's object as the call's arguments.
 func (k *kimiK3) scanJSON(b []byte) int {
 	n, r := k.vs.scan(b)
-	if k.raw {
+	switch {
+	case k.raw:
 		k.out.content(b[:n])
-	} else {
-		k.out.scannedArgs(b, n, r)
+	case r == scanCtrl:
+		k.out.ctrlArgs(b[:n])
+	default:
+		k.out.args(b[:n])
 	}
 	switch r {
 	case scanDone:

@@ -132,9 +132,7 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 		st := blockMore
 		switch g.st {
 		case msStart:
-			for n < len(b)-i && isSpace(b[i+n]) {
-				n++
-			}
+			n = spaceLen(b[i:])
 			if len(g.lead)+n > g.out.limit {
 				g.fail()
 				break
@@ -160,9 +158,7 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 		case msName, msID:
 			n, st = g.feedToken(b[i:])
 		case msArgsWait:
-			for n < len(b)-i && isSpace(b[i+n]) {
-				n++
-			}
+			n = spaceLen(b[i:])
 			if i+n < len(b) {
 				if b[i+n] == '{' {
 					g.vs.reset()
@@ -318,8 +314,7 @@ func (g *mistral) feedArgs(b []byte) int {
 	case scanMore:
 		g.out.args(b[:n])
 	case scanCtrl:
-		g.out.args(b[:n-1])
-		g.out.argsString(ctrlEscape(b[n-1]))
+		g.out.ctrlArgs(b[:n])
 	case scanDone:
 		g.out.args(b[:n])
 		g.out.endCall()

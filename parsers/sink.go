@@ -115,21 +115,26 @@ func (s *sink) endParams() {
 	}
 }
 
-// scannedArgs streams b[:n], which a jsonScan step consumed with result r,
-// as arguments of the open call: a raw control character that ended the step
-// (scanCtrl) is written as its JSON escape.
-func (s *sink) scannedArgs(b []byte, n int, r scanResult) {
-	if r == scanCtrl {
-		s.args(b[:n-1])
-		s.argsString(ctrlEscape(b[n-1]))
-		return
-	}
-	s.args(b[:n])
+// ctrlArgs streams b, a jsonScan step that ended at a raw control character
+// in a string (scanCtrl), as arguments of the open call: the character is
+// written as its JSON escape. Other steps go to args as they are.
+func (s *sink) ctrlArgs(b []byte) {
+	s.args(b[:len(b)-1])
+	s.argsString(ctrlEscape(b[len(b)-1]))
 }
 
 // afterSpace reports whether no content was emitted yet or the last content
 // byte is whitespace: a word starting here stands alone.
 func (s *sink) afterSpace() bool { return !s.hasContent || isSpace(s.lastContent) }
+
+// spaceLen is the length of b's leading whitespace.
+func spaceLen(b []byte) int {
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
 
 func hasNonSpace(b []byte) bool {
 	for _, c := range b {
