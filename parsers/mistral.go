@@ -129,7 +129,7 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	for i < len(b) {
 		var n int
-		st := blockMore
+		st := blockNext
 		switch g.st {
 		case msStart:
 			n = spaceLen(b[i:])
@@ -188,14 +188,10 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 				return i + n, blockDone
 			}
 		default:
-			m, st := dropUntil(&g.skip, b[i:], final)
-			if st != blockMore {
-				return i + m, st
-			}
-			n = m
+			n, st = dropUntil(&g.skip, b[i:], final)
 		}
 		i += n
-		if st != blockMore {
+		if st != blockNext {
 			return i, st
 		}
 	}
@@ -214,13 +210,13 @@ func (g *mistral) feedToken(b []byte) (int, blockStatus) {
 		if c == '{' {
 			if g.br >= 0 {
 				g.fail() // a '[' that started no marker
-				return i, blockMore
+				return i, blockNext
 			}
 			if g.endToken(0) {
 				g.vs.reset()
 				g.st = msArgs
 			}
-			return i, blockMore
+			return i, blockNext
 		}
 		if len(g.tok) == 0 && isSpace(c) {
 			continue // leading whitespace (of an id)
@@ -232,7 +228,7 @@ func (g *mistral) feedToken(b []byte) (int, blockStatus) {
 				return i, blockText
 			}
 			g.fail()
-			return i + 1, blockMore
+			return i + 1, blockNext
 		}
 		if c == '[' && g.br < 0 {
 			g.br = len(g.tok)
@@ -240,7 +236,7 @@ func (g *mistral) feedToken(b []byte) (int, blockStatus) {
 		g.tok = append(g.tok, c)
 		if len(g.tok) > g.out.limit {
 			g.fail()
-			return i + 1, blockMore
+			return i + 1, blockNext
 		}
 		if g.br < 0 {
 			continue
@@ -251,18 +247,18 @@ func (g *mistral) feedToken(b []byte) (int, blockStatus) {
 			if g.endToken(len(mistralArgs)) {
 				g.st = msArgsWait
 			}
-			return i + 1, blockMore
+			return i + 1, blockNext
 		case g.st == msName && string(t) == mistralCallID:
 			g.endToken(len(mistralCallID))
-			return i + 1, blockMore
+			return i + 1, blockNext
 		case string(t) == mistralOpen:
 			// A new call before this one was complete: this one is
 			// dropped (nothing of it started).
 			g.open(0)
-			return i + 1, blockMore
+			return i + 1, blockNext
 		case !isPrefix(t, mistralArgs) && !isPrefix(t, mistralOpen) && !(g.st == msName && isPrefix(t, mistralCallID)):
 			g.fail()
-			return i + 1, blockMore
+			return i + 1, blockNext
 		}
 	}
 	return len(b), blockMore
