@@ -346,7 +346,8 @@ func (h *harmony) route() {
 		return
 	}
 	h.st = hsText
-	h.reason = string(harmonyFirstToken(channel)) == "analysis"
+	first, _ := harmonyNextToken(channel)
+	h.reason = string(first) == "analysis"
 	if h.reason {
 		h.sep = h.seenR
 	} else {
@@ -473,12 +474,6 @@ func harmonyRecipient(part []byte, channel bool) []byte {
 		}
 	}
 	return nil
-}
-
-// harmonyFirstToken returns the first token of a header part.
-func harmonyFirstToken(part []byte) []byte {
-	tok, _ := harmonyNextToken(part)
-	return tok
 }
 
 // harmonyNextToken splits the next token off a header part (nil when none

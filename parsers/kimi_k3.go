@@ -340,51 +340,32 @@ func (k *kimiK3) tag() {
 	if ctx == k3Call {
 		k.closed = false // an element closing sets it again
 	}
-	switch string(name) {
-	case "think":
-		if ctx == k3Out || ctx == k3Resp {
-			k.thinkFrom, k.st = ctx, k3Think
-		} else {
-			k.rawTag()
-		}
-	case "response":
-		if ctx == k3Out {
-			k.st = k3Resp
-		} else {
-			k.rawTag()
-		}
-	case "tools":
-		if ctx == k3Out || ctx == k3Resp {
-			k.raw = !k.calls
-			k.rawTag()
-			k.st = k3Tools
-		} else {
-			k.rawTag()
-		}
-	case "call":
-		if ctx == k3Out || ctx == k3Resp || ctx == k3Tools {
-			if !k.raw && !k.calls {
-				k.raw, k.rawCall = true, true
-			}
-			k.rawTag()
-			k.startCall(attrs)
-			k.callFrom, k.st = ctx, k3Call
-		} else {
-			k.rawTag()
-		}
-	case "argument":
+	top := ctx == k3Out || ctx == k3Resp
+	switch {
+	case string(name) == "think" && top:
+		k.thinkFrom, k.st = ctx, k3Think
+	case string(name) == "response" && ctx == k3Out:
+		k.st = k3Resp
+	case string(name) == "tools" && top:
+		k.raw = !k.calls
 		k.rawTag()
-		if ctx == k3Call {
-			k.startArg(attrs)
+		k.st = k3Tools
+	case string(name) == "call" && (top || ctx == k3Tools):
+		if !k.raw && !k.calls {
+			k.raw, k.rawCall = true, true
 		}
-	case "json":
 		k.rawTag()
-		if ctx == k3Call {
-			k.startJSON()
-		}
+		k.startCall(attrs)
+		k.callFrom, k.st = ctx, k3Call
+	case string(name) == "argument" && ctx == k3Call:
+		k.rawTag()
+		k.startArg(attrs)
+	case string(name) == "json" && ctx == k3Call:
+		k.rawTag()
+		k.startJSON()
 	default:
-		// message (a leading <|open|>message…<|sep|> is stripped) and
-		// unknown tags are markup.
+		// message (a leading <|open|>message…<|sep|> is stripped), unknown
+		// tags and tags out of place are markup.
 		k.rawTag()
 	}
 }

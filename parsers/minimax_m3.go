@@ -481,10 +481,10 @@ func (m *minimaxM3) nested(dst, v []byte, node any, base, depth int) []byte {
 		dst = append(dst, `"$text":"`...)
 		prev := 0
 		for k := base; k < kids; k++ {
-			dst = m.appendText(dst, v[prev:m.kids[k].tag0-len(m3NS)-1])
+			dst = appendDecoded(dst, v[prev:m.kids[k].tag0-len(m3NS)-1], &htmlEntities, true)
 			prev = m.kids[k].c1 + len(m3NS) + 2 + (m.kids[k].tag1 - m.kids[k].tag0) + 1
 		}
-		dst = m.appendText(dst, v[prev:])
+		dst = appendDecoded(dst, v[prev:], &htmlEntities, true)
 		dst = append(dst, '"')
 		first = false
 	}
@@ -549,11 +549,6 @@ func m3HasText(v []byte, kids []m3Kid) bool {
 		prev = k.c1 + len(m3NS) + 2 + (k.tag1 - k.tag0) + 1
 	}
 	return hasNonSpace(v[prev:])
-}
-
-// appendText appends entity-decoded text as the inside of a JSON string.
-func (m *minimaxM3) appendText(dst, t []byte) []byte {
-	return appendDecoded(dst, t, &htmlEntities, true)
 }
 
 // scalar appends the JSON value of leaf text v (entities not yet decoded)
