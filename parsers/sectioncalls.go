@@ -35,8 +35,9 @@ type sectionCalls struct {
 	// immutable after construction
 	out    *sink
 	style  secStyle
-	ms     matcher // structural markers
-	nameMs matcher // V3 name: structural markers and "\n"
+	text   []marker // the content-state markers (textMarkers)
+	ms     matcher  // structural markers
+	nameMs matcher  // V3 name: structural markers and "\n"
 
 	// scanning state; reset by open and reset
 	st        scState
@@ -103,7 +104,7 @@ const (
 )
 
 func newSectionCalls(out *sink, style secStyle, mk secMarkers) *sectionCalls {
-	s := &sectionCalls{out: out, style: style}
+	s := &sectionCalls{out: out, style: style, text: textMarkersOf(mk)}
 	s.args.out = out
 	var ms []marker
 	for _, t := range mk.sectionBegins {
@@ -121,10 +122,12 @@ func newSectionCalls(out *sink, style secStyle, mk secMarkers) *sectionCalls {
 	return s
 }
 
+func (s *sectionCalls) textMarkers() []marker { return s.text }
+
 // textMarkersOf returns the content-state markers of a sectioned grammar:
 // the section opener(s) and CALL_BEGIN open blocks; closers and the
 // separator met in content are markup, removed.
-func textMarkersOf(mk secMarkers, extra ...string) []marker {
+func textMarkersOf(mk secMarkers) []marker {
 	var ms []marker
 	for _, t := range mk.sectionBegins {
 		ms = append(ms, marker{text: t, act: actToolOpen, arg: openSection})
@@ -133,11 +136,7 @@ func textMarkersOf(mk secMarkers, extra ...string) []marker {
 	for _, t := range mk.sectionEnds {
 		ms = append(ms, marker{text: t, act: actToolClose})
 	}
-	ms = append(ms, marker{text: mk.callEnd, act: actToolClose}, marker{text: mk.sep, act: actToolClose})
-	for _, t := range extra {
-		ms = append(ms, marker{text: t, act: actToolClose})
-	}
-	return ms
+	return append(ms, marker{text: mk.callEnd, act: actToolClose}, marker{text: mk.sep, act: actToolClose})
 }
 
 func (s *sectionCalls) open(arg int) {
