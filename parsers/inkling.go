@@ -307,15 +307,14 @@ func (k *inkling) scanTool(b []byte) int {
 	if k.preJSON {
 		i := spaceLen(b)
 		k.out.content(b[:i])
-		if i == len(b) {
-			return i
+		switch {
+		case i == len(b):
+		case b[i] == '{':
+			k.preJSON = false
+			k.vs.reset()
+		default:
+			k.st = ikToolPost // not an object
 		}
-		if b[i] != '{' {
-			k.st = ikToolPost
-			return i
-		}
-		k.preJSON = false
-		k.vs.reset()
 		return i
 	}
 	n, r := k.vs.scan(b)

@@ -333,13 +333,10 @@ func (g *mistral) fail() {
 	g.st = msSkip
 }
 
+// finish ends the stream inside a block: an open call is abandoned (a
+// closed arguments object ended its call already).
 func (g *mistral) finish() {
-	switch g.st {
-	case msJSON:
-		g.body.finish()
-	case msArgsWait, msArgs:
-		g.out.abandonCall()
-	}
+	g.out.abandonCall()
 	g.tok = g.tok[:0]
 }
 
