@@ -240,6 +240,9 @@ func (h *harmony) bytes(b []byte) {
 
 // marker acts on a marker met in hsOut, hsHeader, hsText or hsDrop.
 func (h *harmony) marker(mk *marker) {
+	if h.st == hsDrop && h.raw && mk.arg != hkStart && mk.arg != hkChannel {
+		h.out.contentString(mk.text) // the forwarded message's own markup
+	}
 	switch mk.arg {
 	case hkStart:
 		// A new message begins; an unterminated one before it ends here.
@@ -251,24 +254,15 @@ func (h *harmony) marker(mk *marker) {
 		}
 		h.beginHeader(mk.text, true)
 	case hkMessage:
-		switch {
-		case h.st == hsHeader:
+		if h.st == hsHeader {
 			h.route()
-		case h.st == hsDrop && h.raw:
-			h.out.contentString(mk.text)
 		}
 		// Elsewhere an orphan <|message|> is markup.
 	case hkConstrain:
-		switch {
-		case h.st == hsHeader:
+		if h.st == hsHeader {
 			h.appendHeader([]byte(hmConstrain))
-		case h.st == hsDrop && h.raw:
-			h.out.contentString(mk.text)
 		}
 	case hkEnd:
-		if h.st == hsDrop && h.raw {
-			h.out.contentString(mk.text)
-		}
 		// The message ends (a header without a body is dropped); an
 		// orphan end marker is markup.
 		h.open(-1)
@@ -410,24 +404,20 @@ func (h *harmony) scanArgsPre(b []byte, final bool) (int, blockStatus) {
 func (h *harmony) preMarker(mk *marker) int {
 	switch mk.arg {
 	case hkEnd:
-		if h.raw {
-			h.out.contentString(mk.text)
-		}
 		h.out.endParams() // an empty body: {}
-		h.open(-1)
-		return len(mk.text)
 	case hkStart, hkChannel:
 		// A new message without an end marker: the empty body is not
 		// provably a call.
 		h.out.abandonCall()
+	default:
+		// <|message|> or <|constrain|> inside the body: malformed.
+		h.out.abandonCall()
 		h.st = hsDrop
-		h.marker(mk)
-		return len(mk.text)
+		return 0
 	}
-	// <|message|> or <|constrain|> inside the body: malformed.
-	h.out.abandonCall()
 	h.st = hsDrop
-	return 0
+	h.marker(mk)
+	return len(mk.text)
 }
 
 // scanArgs streams the arguments object (raw control characters in strings
