@@ -229,9 +229,10 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 			if hold {
 				return i, blockHold
 			}
-			if end >= 0 {
-				g.st = glPairs
+			if end < 0 {
+				return i, blockMore // all of b
 			}
+			g.st = glPairs
 		case glPairs:
 			// Text between pairs is dropped (Dynamo reads the pairs with a
 			// global match, which skips it).

@@ -185,7 +185,7 @@ func (h *harmony) feed(b []byte, final bool) (int, blockStatus) {
 		st := blockNext
 		switch h.st {
 		case hsArgs:
-			n = h.scanArgs(b[i:])
+			n, st = h.scanArgs(b[i:])
 		case hsArgsPre:
 			n, st = h.scanArgsPre(b[i:], final)
 		default:
@@ -422,7 +422,7 @@ func (h *harmony) preMarker(mk *marker) int {
 
 // scanArgs streams the arguments object (raw control characters in strings
 // escaped); the call ends when the object closes.
-func (h *harmony) scanArgs(b []byte) int {
+func (h *harmony) scanArgs(b []byte) (int, blockStatus) {
 	n, r := h.vs.scan(b)
 	switch {
 	case h.raw:
@@ -433,6 +433,8 @@ func (h *harmony) scanArgs(b []byte) int {
 		h.out.args(b[:n])
 	}
 	switch r {
+	case scanMore:
+		return n, blockMore // all of b
 	case scanDone:
 		h.out.endCall()
 		h.st = hsDrop
@@ -441,7 +443,7 @@ func (h *harmony) scanArgs(b []byte) int {
 		h.out.abandonCall()
 		h.st = hsDrop
 	}
-	return n
+	return n, blockNext
 }
 
 // harmonyRecipient returns the recipient of a header part: the value of its

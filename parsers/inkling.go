@@ -153,7 +153,7 @@ func (k *inkling) feed(b []byte, final bool) (int, blockStatus) {
 		st := blockNext
 		switch k.st {
 		case ikTool:
-			n = k.scanTool(b[i:])
+			n, st = k.scanTool(b[i:])
 		case ikStart:
 			n, st = k.scanStart(b[i:], final)
 		default:
@@ -296,13 +296,14 @@ func (k *inkling) startTool(name []byte) {
 }
 
 // scanTool reads the tool body: the call object (string-aware).
-func (k *inkling) scanTool(b []byte) int {
+func (k *inkling) scanTool(b []byte) (int, blockStatus) {
 	if k.calls {
 		n, r := k.body.feed(b)
-		if r != jcMore {
-			k.st = ikToolPost
+		if r == jcMore {
+			return n, blockMore // all of b
 		}
-		return n
+		k.st = ikToolPost
+		return n, blockNext
 	}
 	if k.preJSON {
 		i := spaceLen(b)
@@ -315,12 +316,15 @@ func (k *inkling) scanTool(b []byte) int {
 		default:
 			k.st = ikToolPost // not an object
 		}
-		return i
+		return i, blockNext
 	}
 	n, r := k.vs.scan(b)
 	k.out.content(b[:n])
-	if r == scanDone || r == scanErr {
+	switch r {
+	case scanMore:
+		return n, blockMore // all of b
+	case scanDone, scanErr:
 		k.st = ikToolPost
 	}
-	return n
+	return n, blockNext
 }

@@ -189,7 +189,7 @@ func (k *kimiK3) feed(b []byte, final bool) (int, blockStatus) {
 		case k3JSONPre:
 			n = k.scanJSONPre(b[i:])
 		case k3JSON:
-			n = k.scanJSON(b[i:])
+			n, st = k.scanJSON(b[i:])
 		case k3Header:
 			n, st = k.scanHeader(b[i:], final)
 		default:
@@ -512,7 +512,7 @@ func (k *kimiK3) scanJSONPre(b []byte) int {
 }
 
 // scanJSON streams the json element's object as the call's arguments.
-func (k *kimiK3) scanJSON(b []byte) int {
+func (k *kimiK3) scanJSON(b []byte) (int, blockStatus) {
 	n, r := k.vs.scan(b)
 	switch {
 	case k.raw:
@@ -523,13 +523,15 @@ func (k *kimiK3) scanJSON(b []byte) int {
 		k.out.args(b[:n])
 	}
 	switch r {
+	case scanMore:
+		return n, blockMore // all of b
 	case scanDone:
 		k.st = k3JSONPost
 	case scanErr:
 		k.out.abandonCall()
 		k.st = k3JSONPost
 	}
-	return n
+	return n, blockNext
 }
 
 // xtmlTag splits a tag header into its name and attributes (trimmed).

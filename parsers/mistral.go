@@ -150,6 +150,8 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 			var r jcResult
 			n, r = g.body.feed(b[i:])
 			switch r {
+			case jcMore:
+				return i + n, blockMore // all of b
 			case jcEnd:
 				g.st = msEnd
 			case jcBad:
@@ -168,7 +170,7 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 				}
 			}
 		case msArgs:
-			n = g.feedArgs(b[i:])
+			n, st = g.feedArgs(b[i:])
 		case msEnd:
 			// The grammar ends with an optional "[/TOOL_CALLS]" and an
 			// optional "</s>" (the EOS token, when the engine keeps it in
@@ -304,11 +306,12 @@ func (g *mistral) endToken(cut int) bool {
 }
 
 // feedArgs streams the arguments object.
-func (g *mistral) feedArgs(b []byte) int {
+func (g *mistral) feedArgs(b []byte) (int, blockStatus) {
 	n, r := g.vs.scan(b)
 	switch r {
 	case scanMore:
 		g.out.args(b[:n])
+		return n, blockMore // all of b
 	case scanCtrl:
 		g.out.ctrlArgs(b[:n])
 	case scanDone:
@@ -322,7 +325,7 @@ func (g *mistral) feedArgs(b []byte) int {
 		g.out.abandonCall()
 		g.st = msSkip
 	}
-	return n
+	return n, blockNext
 }
 
 // fail abandons the call (if it started) and drops the block up to the next

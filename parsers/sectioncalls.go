@@ -275,6 +275,8 @@ func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 			n, r := s.args.feed(b[i:])
 			i += n
 			switch r {
+			case jcMore:
+				return i, blockMore // all of b
 			case jcEnd:
 				s.st, s.fence = scClose, 0
 			case jcBad:

@@ -202,6 +202,8 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 				return i, blockHold
 			}
 			switch {
+			case end < 0:
+				return i, blockMore // all of b
 			case end == 0:
 				g.st = tcBody
 			case end > 0 && end == g.nlPar: // a new parameter ended the value (its PAR-CLOSE is missing)
