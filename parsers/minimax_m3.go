@@ -236,10 +236,10 @@ func (m *minimaxM3) dispatch() blockStatus {
 		case string(t) == "</invoke>":
 			return m.endInvoke()
 		case string(t) == "</tool_call>":
-			m.finish() // the invoke never closed
+			m.out.abandonCall() // the invoke never closed
 			return blockDone
-		case bytes.HasPrefix(t, []byte("<invoke")) && m3IsInvokeTag(t):
-			m.finish()
+		case m3IsInvokeTag(t):
+			m.out.abandonCall() // the invoke before it never closed
 			m.startInvoke(t)
 		default:
 			if key, ok := m3OpenName(t); ok && string(key) != "tool_call" {
@@ -252,7 +252,7 @@ func (m *minimaxM3) dispatch() blockStatus {
 	switch {
 	case string(t) == "</tool_call>":
 		return blockDone
-	case bytes.HasPrefix(t, []byte("<invoke")) && m3IsInvokeTag(t):
+	case m3IsInvokeTag(t):
 		m.startInvoke(t)
 	case m.bare:
 		// A bare invoke tag that is not one: not a call.
@@ -263,7 +263,8 @@ func (m *minimaxM3) dispatch() blockStatus {
 
 // m3IsInvokeTag reports whether t is "<invoke>" or "<invoke" + whitespace….
 func m3IsInvokeTag(t []byte) bool {
-	return len(t) > len("<invoke") && (t[len("<invoke")] == '>' || isSpace(t[len("<invoke")]))
+	return len(t) > len("<invoke") && string(t[:len("<invoke")]) == "<invoke" &&
+		(t[len("<invoke")] == '>' || isSpace(t[len("<invoke")]))
 }
 
 // m3CloseName returns NAME of a "</NAME>" tag.
