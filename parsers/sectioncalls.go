@@ -204,16 +204,6 @@ func (s *sectionCalls) callOver() bool {
 	return false
 }
 
-// keepHead appends header bytes, bounded by the per-call limit; past it the
-// call is malformed.
-func (s *sectionCalls) keepHead(b []byte) bool {
-	if len(s.head)+len(b) > s.out.limit {
-		return false
-	}
-	s.head = append(s.head, b...)
-	return true
-}
-
 func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	for i < len(b) {
@@ -233,11 +223,12 @@ func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 				m = &s.nameMs
 			}
 			pos, mi := m.find(b[i:], final)
-			if !s.keepHead(b[i : i+pos]) {
-				s.malformed()
+			if len(s.head)+pos > s.out.limit {
+				s.malformed() // a header past the per-call limit
 				i += pos
 				continue
 			}
+			s.head = append(s.head, b[i:i+pos]...)
 			if mi < 0 {
 				return noMarker(b, i+pos)
 			}
