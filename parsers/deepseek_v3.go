@@ -1,7 +1,7 @@
 package parsers
 
-// deepseekV3 is the DeepSeek V3 / R1-0528 and V3.1 / V3.1-Terminus tool-call
-// grammar (PARSER_CASES.md). Every marker uses the full-width vertical line
+// deepseekMarkers frame the DeepSeek V3 / R1-0528 and V3.1 / V3.1-Terminus
+// tool-call grammar (PARSER_CASES.md). Every marker uses the full-width vertical line
 // U+FF5C and U+2581 (three bytes each), so chunk boundaries fall inside them
 // routinely; the byte-level matcher holds any prefix.
 //
@@ -28,12 +28,6 @@ var deepseekMarkers = secMarkers{
 	sep:           "<｜tool▁sep｜>",
 }
 
-type deepseekV3 struct {
-	*sectionCalls
-}
-
-func (g deepseekV3) textMarkers() []marker { return textMarkersOf(deepseekMarkers) }
-
 func init() {
 	info := ToolInfo{
 		Openers: []string{deepseekMarkers.sectionBegins[0], deepseekMarkers.callBegin},
@@ -48,15 +42,13 @@ func init() {
 		"arguments are not one JSON object followed by the closing fence is abandoned and dropped up to " +
 		"the next marker; text inside a section outside calls is markup (dropped); separators and closers " +
 		"met in content are removed"
-	registerTool(v3, func(out *sink) toolGrammar {
-		return deepseekV3{newSectionCalls(out, styleV3, deepseekMarkers)}
-	}, "deepseek_v3", "deepseekv3")
+	registerTool(v3, func(out *sink) toolGrammar { return newSectionCalls(out, styleV3, deepseekMarkers) },
+		"deepseek_v3", "deepseekv3")
 	v31 := info
 	v31.Malformed = "a call whose name is empty or holds a brace or bracket, or whose arguments are not one " +
 		"JSON object followed by <｜tool▁call▁end｜>, is abandoned and dropped up to the next marker; " +
 		"text inside a section outside calls is markup (dropped); separators and closers met in content " +
 		"are removed"
-	registerTool(v31, func(out *sink) toolGrammar {
-		return deepseekV3{newSectionCalls(out, styleV31, deepseekMarkers)}
-	}, "deepseek_v3_1", "deepseek_v31", "deepseekv31")
+	registerTool(v31, func(out *sink) toolGrammar { return newSectionCalls(out, styleV31, deepseekMarkers) },
+		"deepseek_v3_1", "deepseek_v31", "deepseekv31")
 }

@@ -38,7 +38,7 @@ func init() {
 
 func newDefaultJSON(out *sink) toolGrammar {
 	g := &defaultJSON{
-		wrapped: newWrappedJSON(out, "<TOOLCALL>", "</TOOLCALL>", true, true),
+		wrapped: newWrappedJSON(out, "<TOOLCALL>", "</TOOLCALL>"),
 		tagged:  newLlama3(out, "<|python_tag|>", "<TOOLCALL>"),
 	}
 	g.cur = g.wrapped

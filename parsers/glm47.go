@@ -31,7 +31,6 @@ type glm47 struct {
 	val    paramValue
 
 	st    glmState
-	drop  bool     // the block yields no call (empty or undeclared name, abandoned)
 	bare  bool     // a bare body (no <tool_call>): recovered at the end of the stream
 	loose bool     // text was dropped between pairs (the body is not well formed)
 	names []string // declared tool names (bare-name candidates must prefix one)
@@ -115,13 +114,13 @@ func (g *glm47) textMarkers() []marker {
 
 func (g *glm47) open(arg int) {
 	g.st = glName
-	g.drop, g.bare, g.loose, g.tool = false, false, false, nil
+	g.bare, g.loose, g.tool = false, false, nil
 	g.attr = g.attr[:0]
 	switch arg {
 	case glmOpenKey:
-		g.st, g.drop = glKey, true
+		g.st = glKey // no call: the arguments are dropped
 	case glmOpenValue:
-		g.st, g.drop = glValue, true
+		g.st = glValue
 		g.val.begin(paramType{free: true}, false, true)
 	}
 }
@@ -204,48 +203,11 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 	for i < len(b) {
 		switch g.st {
 		case glName, glKey:
-			// A name or key runs to its tag; any other '<' in it makes the
-			// block malformed (PARSER_CASES.md: KEY has no '<'; a name
-			// with '<' is no name either).
-			m := &g.nameM
-			if g.st == glKey {
-				m = &g.keyM
+			n, st := g.nameTag(b[i:], final)
+			i += n
+			if st != blockNext {
+				return i, st
 			}
-			j := bytes.IndexByte(b[i:], '<')
-			if j < 0 {
-				j = len(b) - i
-			}
-			if room := g.out.limit - len(g.attr); j > room {
-				// Past the limit at the first byte that does not fit,
-				// wherever the chunks split the name.
-				i += room
-				g.malformed()
-				continue
-			}
-			g.attr = append(g.attr, b[i:i+j]...)
-			i += j
-			if i == len(b) {
-				return i, blockMore
-			}
-			mi, partial := m.at(b[i:], final)
-			if partial {
-				return i, blockHold
-			}
-			if mi < 0 {
-				g.malformed()
-				continue
-			}
-			i += len(m.ms[mi].text)
-			if g.st == glKey {
-				g.keyDone()
-				continue
-			}
-			g.nameDone()
-			if m.ms[mi].arg == glmClose {
-				g.end()
-				return i, blockDone
-			}
-			g.st, g.attr = glKey, g.attr[:0]
 		case glKV:
 			pos, mi := g.kvM.find(b[i:], final)
 			if hasNonSpace(b[i : i+pos]) {
@@ -253,29 +215,24 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 				continue
 			}
 			if mi < 0 {
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
+				return noMarker(b, i+pos)
 			}
 			i += pos + len(g.kvM.ms[mi].text)
-			if !g.drop {
-				g.out.paramKey(g.attr)
-			}
-			g.val.begin(g.tool.lookup(g.attr), false, g.drop)
+			g.val.begin(g.tool.lookup(g.attr), false, !g.out.paramKey(g.attr))
 			g.st = glValue
 		case glValue:
 			n, end, hold := g.val.feed(b[i:], final)
 			i += n
 			if g.val.over {
-				g.abandon()
+				g.out.abandonCall()
 			}
 			if hold {
 				return i, blockHold
 			}
-			if end >= 0 {
-				g.st = glPairs
+			if end < 0 {
+				return i, blockMore // all of b
 			}
+			g.st = glPairs
 		case glPairs:
 			// Text between pairs is dropped (Dynamo reads the pairs with a
 			// global match, which skips it).
@@ -284,10 +241,7 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 				g.loose = true
 			}
 			if mi < 0 {
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
+				return noMarker(b, i+pos)
 			}
 			i += pos + len(g.pairsM.ms[mi].text)
 			if g.pairsM.ms[mi].arg == glmClose {
@@ -298,10 +252,7 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 		case glSkip:
 			pos, mi := g.skipM.find(b[i:], final)
 			if mi < 0 {
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
+				return noMarker(b, i+pos)
 			}
 			g.st = glName
 			return i + pos + len(g.skipM.ms[mi].text), blockDone
@@ -310,20 +261,56 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 	return i, blockMore
 }
 
+// nameTag reads a name or key up to its tag; any other '<' in it makes the
+// block malformed (PARSER_CASES.md: KEY has no '<'; a name with '<' is no
+// name either).
+func (g *glm47) nameTag(b []byte, final bool) (int, blockStatus) {
+	m := &g.nameM
+	if g.st == glKey {
+		m = &g.keyM
+	}
+	i, ok := readAttr(&g.attr, b, "<", g.out.limit)
+	if !ok {
+		g.malformed()
+		return i, blockNext
+	}
+	if i == len(b) {
+		return i, blockMore
+	}
+	mi, partial := m.at(b[i:], final)
+	switch {
+	case partial:
+		return i, blockHold
+	case mi < 0:
+		g.malformed()
+		return i, blockNext
+	}
+	i += len(m.ms[mi].text)
+	if g.st == glKey {
+		g.keyDone()
+		return i, blockNext
+	}
+	g.nameDone()
+	if m.ms[mi].arg == glmClose {
+		g.end()
+		return i, blockDone
+	}
+	g.st, g.attr = glKey, g.attr[:0]
+	return i, blockNext
+}
+
 // nameDone decides whether the block is a call once its name is complete.
 func (g *glm47) nameDone() {
 	name := trimAll(g.attr)
 	if len(name) == 0 || bytes.ContainsAny(name, " \t\r\n>{}[]\"") {
 		// No name, or text that cannot be one (library decision: like
 		// DeepSeek's, a name with braces, brackets or quotes is rejected).
-		g.drop = true
 		return
 	}
 	var known bool
 	g.tool, known = g.schema.tool(name)
 	if g.schema.declared && !known {
-		g.drop = true // an undeclared tool is not a call (PARSER_CASES.md, "GLM-4.7 values")
-		return
+		return // an undeclared tool is not a call (PARSER_CASES.md, "GLM-4.7 values")
 	}
 	g.out.startCall(name, nil)
 }
@@ -345,13 +332,8 @@ func (g *glm47) end() {
 	g.st = glName
 }
 
-func (g *glm47) abandon() {
-	g.out.abandonCall()
-	g.drop = true
-}
-
 func (g *glm47) malformed() {
-	g.abandon()
+	g.out.abandonCall()
 	g.st = glSkip
 }
 
@@ -362,7 +344,7 @@ func (g *glm47) finish() {
 		g.end()
 		return
 	}
-	g.abandon()
+	g.out.abandonCall()
 	g.st = glName
 }
 

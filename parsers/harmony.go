@@ -182,18 +182,18 @@ func (h *harmony) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	for i < len(b) {
 		var n int
-		hold := false
+		st := blockNext
 		switch h.st {
 		case hsArgs:
-			n = h.scanArgs(b[i:])
+			n, st = h.scanArgs(b[i:])
 		case hsArgsPre:
-			n, hold = h.scanArgsPre(b[i:], final)
+			n, st = h.scanArgsPre(b[i:], final)
 		default:
-			n, hold = h.scanMarkers(b[i:], final)
+			n, st = h.scanMarkers(b[i:], final)
 		}
 		i += n
-		if hold {
-			return i, blockHold
+		if st != blockNext {
+			return i, st
 		}
 	}
 	return i, blockMore
@@ -202,23 +202,21 @@ func (h *harmony) feed(b []byte, final bool) (int, blockStatus) {
 // finish ends the stream: an open call (body empty or cut inside the
 // object) is abandoned; an unfinished header is dropped.
 func (h *harmony) finish() {
-	if h.st == hsArgsPre || h.st == hsArgs {
-		h.out.abandonCall()
-	}
+	h.out.abandonCall()
 	h.open(-1)
 }
 
 // scanMarkers handles the states that look for the next marker: the bytes
 // before it go where the state sends them, then the marker acts.
-func (h *harmony) scanMarkers(b []byte, final bool) (int, bool) {
+func (h *harmony) scanMarkers(b []byte, final bool) (int, blockStatus) {
 	pos, mi := h.ms.find(b, final)
 	h.bytes(b[:pos])
 	if mi < 0 {
-		return pos, pos < len(b)
+		return noMarker(b, pos)
 	}
 	mk := &h.ms.ms[mi]
 	h.marker(mk)
-	return pos + len(mk.text), false
+	return pos + len(mk.text), blockNext
 }
 
 // bytes routes non-marker bytes of the current state.
@@ -242,6 +240,9 @@ func (h *harmony) bytes(b []byte) {
 
 // marker acts on a marker met in hsOut, hsHeader, hsText or hsDrop.
 func (h *harmony) marker(mk *marker) {
+	if h.st == hsDrop && h.raw && mk.arg != hkStart && mk.arg != hkChannel {
+		h.out.contentString(mk.text) // the forwarded message's own markup
+	}
 	switch mk.arg {
 	case hkStart:
 		// A new message begins; an unterminated one before it ends here.
@@ -253,24 +254,15 @@ func (h *harmony) marker(mk *marker) {
 		}
 		h.beginHeader(mk.text, true)
 	case hkMessage:
-		switch {
-		case h.st == hsHeader:
+		if h.st == hsHeader {
 			h.route()
-		case h.st == hsDrop && h.raw:
-			h.out.contentString(mk.text)
 		}
 		// Elsewhere an orphan <|message|> is markup.
 	case hkConstrain:
-		switch {
-		case h.st == hsHeader:
+		if h.st == hsHeader {
 			h.appendHeader([]byte(hmConstrain))
-		case h.st == hsDrop && h.raw:
-			h.out.contentString(mk.text)
 		}
 	case hkEnd:
-		if h.st == hsDrop && h.raw {
-			h.out.contentString(mk.text)
-		}
 		// The message ends (a header without a body is dropped); an
 		// orphan end marker is markup.
 		h.open(-1)
@@ -348,7 +340,8 @@ func (h *harmony) route() {
 		return
 	}
 	h.st = hsText
-	h.reason = string(harmonyFirstToken(channel)) == "analysis"
+	first, _ := harmonyNextToken(channel)
+	h.reason = string(first) == "analysis"
 	if h.reason {
 		h.sep = h.seenR
 	} else {
@@ -378,35 +371,32 @@ func (h *harmony) bodyText(b []byte) {
 
 // scanArgsPre handles a directed body before its object: whitespace is
 // skipped, '{' starts the arguments, an end marker makes an empty body {}.
-func (h *harmony) scanArgsPre(b []byte, final bool) (int, bool) {
-	i := 0
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
+func (h *harmony) scanArgsPre(b []byte, final bool) (int, blockStatus) {
+	i := spaceLen(b)
 	if h.raw {
 		h.out.content(b[:i])
 	}
 	if i == len(b) {
-		return i, false
+		return i, blockMore
 	}
 	switch b[i] {
 	case '{':
 		h.vs.reset()
 		h.st = hsArgs
-		return i, false
+		return i, blockNext
 	case '<':
 		mi, partial := h.ms.at(b[i:], final)
 		if partial {
-			return i, true
+			return i, blockHold
 		}
 		if mi >= 0 {
-			return i + h.preMarker(&h.ms.ms[mi]), false
+			return i + h.preMarker(&h.ms.ms[mi]), blockNext
 		}
 	}
 	// Not an object: the call is malformed.
 	h.out.abandonCall()
 	h.st = hsDrop
-	return i, false
+	return i, blockNext
 }
 
 // preMarker acts on a marker met before the body's object and returns the
@@ -414,56 +404,46 @@ func (h *harmony) scanArgsPre(b []byte, final bool) (int, bool) {
 func (h *harmony) preMarker(mk *marker) int {
 	switch mk.arg {
 	case hkEnd:
-		if h.raw {
-			h.out.contentString(mk.text)
-		} else {
-			h.out.argsString("{}")
-			h.out.endCall()
-		}
-		h.open(-1)
-		return len(mk.text)
+		h.out.endParams() // an empty body: {}
 	case hkStart, hkChannel:
 		// A new message without an end marker: the empty body is not
 		// provably a call.
 		h.out.abandonCall()
+	default:
+		// <|message|> or <|constrain|> inside the body: malformed.
+		h.out.abandonCall()
 		h.st = hsDrop
-		h.marker(mk)
-		return len(mk.text)
+		return 0
 	}
-	// <|message|> or <|constrain|> inside the body: malformed.
-	h.out.abandonCall()
 	h.st = hsDrop
-	return 0
+	h.marker(mk)
+	return len(mk.text)
 }
 
 // scanArgs streams the arguments object (raw control characters in strings
 // escaped); the call ends when the object closes.
-func (h *harmony) scanArgs(b []byte) int {
+func (h *harmony) scanArgs(b []byte) (int, blockStatus) {
 	n, r := h.vs.scan(b)
-	if h.raw {
+	switch {
+	case h.raw:
 		h.out.content(b[:n])
-	} else {
-		frag := b[:n]
-		if r == scanCtrl {
-			frag = frag[:n-1]
-		}
-		h.out.args(frag)
-		if r == scanCtrl {
-			h.out.argsString(ctrlEscape(b[n-1]))
-		}
+	case r == scanCtrl:
+		h.out.ctrlArgs(b[:n])
+	default:
+		h.out.args(b[:n])
 	}
 	switch r {
+	case scanMore:
+		return n, blockMore // all of b
 	case scanDone:
-		if !h.raw {
-			h.out.endCall()
-		}
+		h.out.endCall()
 		h.st = hsDrop
 	case scanErr:
 		// b[n] is not consumed: it may start an end marker.
 		h.out.abandonCall()
 		h.st = hsDrop
 	}
-	return n
+	return n, blockNext
 }
 
 // harmonyRecipient returns the recipient of a header part: the value of its
@@ -486,12 +466,6 @@ func harmonyRecipient(part []byte, channel bool) []byte {
 		}
 	}
 	return nil
-}
-
-// harmonyFirstToken returns the first token of a header part.
-func harmonyFirstToken(part []byte) []byte {
-	tok, _ := harmonyNextToken(part)
-	return tok
 }
 
 // harmonyNextToken splits the next token off a header part (nil when none

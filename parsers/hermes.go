@@ -27,7 +27,7 @@ func init() {
 			"elements that are not call objects are skipped; non-whitespace after a closed body is content",
 		Truncated: "a closed body is a call even without its closer; a body cut mid-value is abandoned and its markup " +
 			"dropped; in an unclosed array, every closed element is a call; a held partial closer is text",
-	}, newHermes,
+	}, func(out *sink) toolGrammar { return newWrappedJSON(out, "<tool_call>", "</tool_call>") },
 		"hermes",
 		"qwen25",   // Dynamo alias
 		"granite4", // vLLM: hermes with arguments possibly a JSON string
@@ -35,22 +35,33 @@ func init() {
 	)
 }
 
-func newHermes(out *sink) toolGrammar {
-	return newWrappedJSON(out, "<tool_call>", "</tool_call>", true, true)
-}
-
-// newWrappedJSON builds a JSON-in-wrapper grammar; hermes, nemotron_deci and
-// jamba differ only in their tags and body shapes.
-func newWrappedJSON(out *sink, open, close string, object, array bool) *hermes {
+// newWrappedJSON builds the hermes machine with the tags open and close;
+// hermes, jamba, nemotron_deci and default differ only in their tags.
+func newWrappedJSON(out *sink, open, close string) *hermes {
 	h := &hermes{openTag: open, closeTag: close}
 	h.body = jsonCalls{
 		out:         out,
-		allowObject: object,
-		allowArray:  array,
+		allowObject: true,
+		allowArray:  true,
 		argKeys:     []string{"arguments", "parameters"},
 	}
 	h.skip = newMatcher(marker{text: close, act: actClose}, marker{text: open, act: actOpen})
 	return h
+}
+
+// registerArrayWrapped registers the hermes machine under the tags open and
+// close for a family whose model writes a JSON array of call objects (a bare
+// call object is accepted too): jamba, nemotron_deci.
+func registerArrayWrapped(open, close string, names ...string) {
+	registerTool(ToolInfo{
+		Openers: []string{open},
+		Closers: []string{close},
+		Malformed: "a body that is not an array of call objects (or one call object) is markup: the call is abandoned and " +
+			"the block is dropped up to its closer (or up to the next opener); elements that are not call objects are " +
+			"skipped; non-whitespace after a closed body is content",
+		Truncated: "a closed body is recovered without its closer; in an unclosed array every closed element is a call and " +
+			"the truncated one is abandoned; a body cut mid-value is abandoned and its markup dropped",
+	}, func(out *sink) toolGrammar { return newWrappedJSON(out, open, close) }, names...)
 }
 
 func (h *hermes) textMarkers() []marker {
@@ -86,10 +97,7 @@ func (h *hermes) feed(b []byte, final bool) (int, blockStatus) {
 func (h *hermes) skipBroken(b []byte, final bool) (int, blockStatus) {
 	pos, mi := h.skip.find(b, final)
 	if mi < 0 {
-		if pos < len(b) {
-			return pos, blockHold
-		}
-		return len(b), blockMore
+		return noMarker(b, pos)
 	}
 	n := pos + len(h.skip.ms[mi].text)
 	if h.skip.ms[mi].act == actClose {
@@ -104,7 +112,4 @@ func (h *hermes) finish() {
 	h.body.finish()
 }
 
-func (h *hermes) reset() {
-	h.skipping = false
-	h.body.begin()
-}
+func (h *hermes) reset() { h.open(0) }

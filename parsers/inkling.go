@@ -150,18 +150,18 @@ func (k *inkling) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	for i < len(b) {
 		var n int
-		hold := false
+		st := blockNext
 		switch k.st {
 		case ikTool:
-			n = k.scanTool(b[i:])
+			n, st = k.scanTool(b[i:])
 		case ikStart:
-			n, hold = k.scanStart(b[i:], final)
+			n, st = k.scanStart(b[i:], final)
 		default:
-			n, hold = k.scanMarkers(b[i:], final)
+			n, st = k.scanMarkers(b[i:], final)
 		}
 		i += n
-		if hold {
-			return i, blockHold
+		if st != blockNext {
+			return i, st
 		}
 	}
 	return i, blockMore
@@ -171,9 +171,7 @@ func (k *inkling) feed(b []byte, final bool) (int, blockStatus) {
 // abandoned.
 func (k *inkling) finish() {
 	k.releaseName()
-	if k.st == ikTool && k.calls {
-		k.body.finish()
-	}
+	k.body.finish()
 	k.open(-1)
 }
 
@@ -193,19 +191,19 @@ func (k *inkling) releaseName() {
 
 // scanStart holds name-like bytes at a block start until a marker or a
 // non-name byte decides them.
-func (k *inkling) scanStart(b []byte, final bool) (int, bool) {
+func (k *inkling) scanStart(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	for i < len(b) && inklingNameByte(b[i]) && len(k.name)+i < ikMaxName {
 		i++
 	}
 	k.name = append(k.name, b[:i]...)
 	if i == len(b) {
-		return i, false
+		return i, blockMore
 	}
 	if b[i] == '<' {
 		mi, partial := k.ms.at(b[i:], final)
 		if partial {
-			return i, true
+			return i, blockHold
 		}
 		if mi >= 0 {
 			mk := &k.ms.ms[mi]
@@ -216,38 +214,38 @@ func (k *inkling) scanStart(b []byte, final bool) (int, bool) {
 				k.releaseName()
 				k.marker(mk)
 			}
-			return i + len(mk.text), false
+			return i + len(mk.text), blockNext
 		}
 	}
 	// Text: the held bytes were not a header.
 	k.releaseName()
 	k.st = ikVisible
-	return i, false
+	return i, blockNext
 }
 
 // scanMarkers handles text, thinking, the rest of a tool block and
 // placeholder blocks.
-func (k *inkling) scanMarkers(b []byte, final bool) (int, bool) {
+func (k *inkling) scanMarkers(b []byte, final bool) (int, blockStatus) {
 	pos, mi := k.ms.find(b, false)
 	if mi < 0 && pos < len(b) && final && len(b)-pos > 2 {
 		// A committed marker prefix at the end of the stream is the
 		// parser's: dropped (only "<" and "<|" are text).
 		k.text(b[:pos])
-		return len(b), false
+		return len(b), blockMore
 	}
 	if mi < 0 && final {
 		pos = len(b)
 	}
 	k.text(b[:pos])
 	if mi < 0 {
-		return pos, pos < len(b)
+		return noMarker(b, pos)
 	}
 	mk := &k.ms.ms[mi]
 	if k.st == ikToolPost && !k.calls && mk.text == ikEnd {
 		k.out.content(b[pos : pos+len(mk.text)]) // the passed-through block's end
 	}
 	k.marker(mk)
-	return pos + len(mk.text), false
+	return pos + len(mk.text), blockNext
 }
 
 // text routes non-marker bytes.
@@ -298,35 +296,35 @@ func (k *inkling) startTool(name []byte) {
 }
 
 // scanTool reads the tool body: the call object (string-aware).
-func (k *inkling) scanTool(b []byte) int {
+func (k *inkling) scanTool(b []byte) (int, blockStatus) {
 	if k.calls {
 		n, r := k.body.feed(b)
-		if r != jcMore {
-			k.st = ikToolPost
+		if r == jcMore {
+			return n, blockMore // all of b
 		}
-		return n
+		k.st = ikToolPost
+		return n, blockNext
 	}
 	if k.preJSON {
-		i := 0
-		for i < len(b) && isSpace(b[i]) {
-			i++
-		}
+		i := spaceLen(b)
 		k.out.content(b[:i])
-		if i == len(b) {
-			return i
+		switch {
+		case i == len(b):
+		case b[i] == '{':
+			k.preJSON = false
+			k.vs.reset()
+		default:
+			k.st = ikToolPost // not an object
 		}
-		if b[i] != '{' {
-			k.st = ikToolPost
-			return i
-		}
-		k.preJSON = false
-		k.vs.reset()
-		return i
+		return i, blockNext
 	}
 	n, r := k.vs.scan(b)
 	k.out.content(b[:n])
-	if r == scanDone || r == scanErr {
+	switch r {
+	case scanMore:
+		return n, blockMore // all of b
+	case scanDone, scanErr:
 		k.st = ikToolPost
 	}
-	return n
+	return n, blockNext
 }

@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// kimiK2 is the Kimi K2 / K2-Instruct / K2-Thinking / K2.5 tool-call grammar
-// (PARSER_CASES.md):
+// kimiMarkers frame the Kimi K2 / K2-Instruct / K2-Thinking / K2.5 tool-call
+// grammar (PARSER_CASES.md):
 //
 //	<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>
 //
@@ -28,12 +28,6 @@ var kimiMarkers = secMarkers{
 	sep:           "<|tool_call_argument_begin|>",
 }
 
-type kimiK2 struct {
-	*sectionCalls
-}
-
-func (g kimiK2) textMarkers() []marker { return textMarkersOf(kimiMarkers) }
-
 func init() {
 	registerTool(ToolInfo{
 		Openers: []string{kimiMarkers.sectionBegins[0], kimiMarkers.sectionBegins[1], kimiMarkers.callBegin},
@@ -44,9 +38,7 @@ func init() {
 		Truncated: "a call needs <|tool_call_end|>: without it the call is abandoned and its markup dropped, even " +
 			"with complete JSON (Dynamo); a missing section end is fine (complete calls stand); nothing of a " +
 			"truncated section reaches content",
-	}, func(out *sink) toolGrammar {
-		return kimiK2{newSectionCalls(out, styleKimi, kimiMarkers)}
-	}, "kimi_k2")
+	}, func(out *sink) toolGrammar { return newSectionCalls(out, styleKimi, kimiMarkers) }, "kimi_k2")
 }
 
 // kimiName returns the function name inside a Kimi call id: NAME in

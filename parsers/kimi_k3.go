@@ -90,9 +90,6 @@ type kimiK3 struct {
 	callFrom  k3State // the state to return to when the call closes
 	raw       bool    // forwarding a tools section or bare call to content
 	rawCall   bool    // the raw span is a bare call (ends with the call)
-	inCall    bool    // a call is started (calls mode)
-	nArgs     int     // arguments emitted in the open call
-	jsonArgs  bool    // the open call's arguments came from a json element
 	closed    bool    // the call body ends with a complete element
 	// k3Arg: the value: a string streamed verbatim, a typed one buffered
 	// (bounded) until its close tag, then its JSON compacted or, when it is
@@ -169,7 +166,7 @@ func (k *kimiK3) open(int) {
 		k.st, k.thinkFrom = k3Think, k3Out
 	}
 	k.hdr = k.hdr[:0]
-	k.raw, k.rawCall, k.inCall = false, false, false
+	k.raw, k.rawCall = false, false
 	k.val.buf = k.val.buf[:0]
 }
 
@@ -183,24 +180,24 @@ func (k *kimiK3) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	for i < len(b) {
 		var n int
-		hold := false
+		st := blockNext
 		switch k.st {
 		case k3Epilogue:
 			n = len(b) - i
 		case k3Arg:
-			n, hold = k.scanValue(b[i:], final)
+			n, st = k.scanValue(b[i:], final)
 		case k3JSONPre:
 			n = k.scanJSONPre(b[i:])
 		case k3JSON:
-			n = k.scanJSON(b[i:])
+			n, st = k.scanJSON(b[i:])
 		case k3Header:
-			n, hold = k.scanHeader(b[i:], final)
+			n, st = k.scanHeader(b[i:], final)
 		default:
-			n, hold = k.scanMarkers(b[i:], final)
+			n, st = k.scanMarkers(b[i:], final)
 		}
 		i += n
-		if hold {
-			return i, blockHold
+		if st != blockNext {
+			return i, st
 		}
 	}
 	return i, blockMore
@@ -220,22 +217,10 @@ func (k *kimiK3) finish() {
 // endOpenCall ends a call that never got its close tag: recovered when
 // recover is set and its body ends with a complete element, else abandoned.
 func (k *kimiK3) endOpenCall(recover bool) {
-	if !k.inCall {
-		return
-	}
 	if recover && k.closed {
-		k.closeArgs()
-		k.out.endCall()
+		k.out.endParams()
 	} else {
 		k.out.abandonCall()
-	}
-	k.inCall = false
-}
-
-// closeArgs emits the end of the argument object.
-func (k *kimiK3) closeArgs() {
-	if !k.jsonArgs {
-		argsClose(&k.out.emitter, k.nArgs)
 	}
 }
 
@@ -248,7 +233,7 @@ func (k *kimiK3) emitRaw(b []byte) {
 
 // scanMarkers handles the text-like states: top level, response, think,
 // tools, call, and the rest of a json element.
-func (k *kimiK3) scanMarkers(b []byte, final bool) (int, bool) {
+func (k *kimiK3) scanMarkers(b []byte, final bool) (int, blockStatus) {
 	m := &k.mText
 	if k.st == k3Think {
 		m = &k.mThink
@@ -256,7 +241,7 @@ func (k *kimiK3) scanMarkers(b []byte, final bool) (int, bool) {
 	pos, mi := m.find(b, final)
 	k.text(b[:pos])
 	if mi < 0 {
-		return pos, pos < len(b)
+		return noMarker(b, pos)
 	}
 	mk := &m.ms[mi]
 	switch mk.arg {
@@ -275,7 +260,7 @@ func (k *kimiK3) scanMarkers(b []byte, final bool) (int, bool) {
 	case kkSep:
 		k.emitRaw(b[pos : pos+len(mk.text)]) // orphan: markup
 	}
-	return pos + len(mk.text), false
+	return pos + len(mk.text), blockNext
 }
 
 // text routes non-marker bytes of a text-like state.
@@ -309,7 +294,7 @@ func (k *kimiK3) beginHeader(mk *marker) {
 
 // scanHeader buffers a tag header up to <|sep|>. Another tag marker or
 // <|end_of_msg|> before it drops the unfinished tag.
-func (k *kimiK3) scanHeader(b []byte, final bool) (int, bool) {
+func (k *kimiK3) scanHeader(b []byte, final bool) (int, blockStatus) {
 	pos, mi := k.mHeader.find(b, final)
 	if !k.overflow {
 		if len(k.hdr)+pos > k.out.limit {
@@ -319,23 +304,22 @@ func (k *kimiK3) scanHeader(b []byte, final bool) (int, bool) {
 		}
 	}
 	if mi < 0 {
-		return pos, pos < len(b)
+		return noMarker(b, pos)
 	}
 	mk := &k.mHeader.ms[mi]
+	k.st = k.ctx
 	if mk.arg != kkSep {
 		// An unfinished tag: dropped; the marker is read again in the
 		// tag's context.
-		k.st = k.ctx
-		return pos, false
+		return pos, blockNext
 	}
-	k.st = k.ctx
 	if !k.overflow {
 		k.tag()
-	} else if k.inCall {
-		// A tag we cannot read inside a call: the call is malformed.
-		k.endOpenCall(false)
+	} else {
+		// A tag we cannot read (inside a call: the call is malformed).
+		k.out.abandonCall()
 	}
-	return pos + len(mk.text), false
+	return pos + len(mk.text), blockNext
 }
 
 // tag acts on a complete tag header (k.hdr, without its <|sep|>), in
@@ -356,51 +340,32 @@ func (k *kimiK3) tag() {
 	if ctx == k3Call {
 		k.closed = false // an element closing sets it again
 	}
-	switch string(name) {
-	case "think":
-		if ctx == k3Out || ctx == k3Resp {
-			k.thinkFrom, k.st = ctx, k3Think
-		} else {
-			k.rawTag()
-		}
-	case "response":
-		if ctx == k3Out {
-			k.st = k3Resp
-		} else {
-			k.rawTag()
-		}
-	case "tools":
-		if ctx == k3Out || ctx == k3Resp {
-			k.raw = !k.calls
-			k.rawTag()
-			k.st = k3Tools
-		} else {
-			k.rawTag()
-		}
-	case "call":
-		if ctx == k3Out || ctx == k3Resp || ctx == k3Tools {
-			if !k.raw && !k.calls {
-				k.raw, k.rawCall = true, true
-			}
-			k.rawTag()
-			k.startCall(attrs)
-			k.callFrom, k.st = ctx, k3Call
-		} else {
-			k.rawTag()
-		}
-	case "argument":
+	top := ctx == k3Out || ctx == k3Resp
+	switch {
+	case string(name) == "think" && top:
+		k.thinkFrom, k.st = ctx, k3Think
+	case string(name) == "response" && ctx == k3Out:
+		k.st = k3Resp
+	case string(name) == "tools" && top:
+		k.raw = !k.calls
 		k.rawTag()
-		if ctx == k3Call {
-			k.startArg(attrs)
+		k.st = k3Tools
+	case string(name) == "call" && (top || ctx == k3Tools):
+		if !k.raw && !k.calls {
+			k.raw, k.rawCall = true, true
 		}
-	case "json":
 		k.rawTag()
-		if ctx == k3Call {
-			k.startJSON()
-		}
+		k.startCall(attrs)
+		k.callFrom, k.st = ctx, k3Call
+	case string(name) == "argument" && ctx == k3Call:
+		k.rawTag()
+		k.startArg(attrs)
+	case string(name) == "json" && ctx == k3Call:
+		k.rawTag()
+		k.startJSON()
 	default:
-		// message (a leading <|open|>message…<|sep|> is stripped) and
-		// unknown tags are markup.
+		// message (a leading <|open|>message…<|sep|> is stripped), unknown
+		// tags and tags out of place are markup.
 		k.rawTag()
 	}
 }
@@ -420,11 +385,7 @@ func (k *kimiK3) closeTag(name string, ctx k3State) {
 		k.st = k3Out
 	case name == "call" && ctx == k3Call:
 		k.rawTag()
-		if k.inCall {
-			k.closeArgs()
-			k.out.endCall()
-			k.inCall = false
-		}
+		k.out.endParams()
 		k.st = k.callFrom
 		if k.rawCall {
 			k.raw, k.rawCall = false, false
@@ -452,7 +413,7 @@ func (k *kimiK3) closeTag(name string, ctx k3State) {
 // for an integer index, tool:index otherwise, tool without one. No tool
 // attribute: the call is consumed and produces nothing.
 func (k *kimiK3) startCall(attrs []byte) {
-	k.inCall, k.nArgs, k.jsonArgs, k.closed = false, 0, false, false
+	k.closed = false
 	if k.raw {
 		return
 	}
@@ -473,56 +434,48 @@ func (k *kimiK3) startCall(attrs []byte) {
 		}
 	}
 	k.out.startCall(k.tmp[:nameLen], k.id)
-	k.inCall = true
 }
 
 // startArg begins an argument element: its key is emitted at once, a
 // string value streams, a typed value is buffered until its close tag.
+// Without a call or a key the element is skipped.
 func (k *kimiK3) startArg(attrs []byte) {
 	k.st = k3Arg
 	k.closed = false
-	if k.inCall && k.jsonArgs {
-		k.endOpenCall(false) // mixed with a json element: malformed
+	if k.out.params < 0 {
+		k.out.abandonCall() // mixed with a json element: malformed
 	}
-	var key []byte
-	ok := false
-	if k.inCall && !k.raw {
-		k.tmp = k.tmp[:0]
-		key, ok = xtmlAttr(attrs, "key", &k.tmp)
-	}
-	if !ok {
-		k.val.begin(paramType{}, false, true) // no call or no key: skipped
-		return
-	}
+	k.tmp = k.tmp[:0]
+	key, ok := xtmlAttr(attrs, "key", &k.tmp)
 	typ, hasType := xtmlAttr(attrs, "type", &k.tmp)
-	argsKey(&k.out.emitter, k.nArgs == 0, key)
-	k.nArgs++
-	k.val.begin(paramType{}, !hasType || string(typ) == "string", false)
+	k.val.begin(paramType{}, !hasType || string(typ) == "string", !ok || !k.out.paramKey(key))
 }
 
 // startJSON begins a json element (the whole arguments as one object).
 func (k *kimiK3) startJSON() {
 	k.closed = false
-	if k.inCall && (k.nArgs > 0 || k.jsonArgs) {
-		k.endOpenCall(false) // mixed or repeated elements: malformed
+	if k.out.params != 0 {
+		k.out.abandonCall() // mixed or repeated elements: malformed
 	}
 	k.st = k3JSONPre
 }
 
 // scanValue streams or buffers an argument value up to its close tag (no
 // escaping: the first close tag ends the value).
-func (k *kimiK3) scanValue(b []byte, final bool) (int, bool) {
+func (k *kimiK3) scanValue(b []byte, final bool) (int, blockStatus) {
 	pos, mi := k.mValue.find(b, final)
 	k.value(b[:pos])
 	if mi < 0 {
-		return pos, pos < len(b)
+		return noMarker(b, pos)
 	}
 	mk := &k.mValue.ms[mi]
 	k.emitRaw(b[pos : pos+len(mk.text)])
-	k.endValue()
+	if k.out.inCall {
+		k.val.end()
+	}
 	k.st = k3Call
 	k.closed = true
-	return pos + len(mk.text), false
+	return pos + len(mk.text), blockNext
 }
 
 // value handles value bytes.
@@ -536,31 +489,22 @@ func (k *kimiK3) value(b []byte) {
 	}
 	k.val.text(b, true)
 	if k.val.over {
-		k.endOpenCall(false)
-	}
-}
-
-// endValue completes an argument value at its close tag.
-func (k *kimiK3) endValue() {
-	if !k.raw && k.inCall {
-		k.val.end()
+		k.out.abandonCall()
 	}
 }
 
 // scanJSONPre skips whitespace before a json element's object.
 func (k *kimiK3) scanJSONPre(b []byte) int {
-	i := 0
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
+	i := spaceLen(b)
 	k.emitRaw(b[:i])
 	if i < len(b) {
 		if b[i] == '{' {
 			k.vs.reset()
+			k.out.wholeArgs()
 			k.st = k3JSON
 		} else {
 			// Not an object (or an empty element): malformed.
-			k.endOpenCall(false)
+			k.out.abandonCall()
 			k.st = k3JSONPost
 		}
 	}
@@ -568,30 +512,26 @@ func (k *kimiK3) scanJSONPre(b []byte) int {
 }
 
 // scanJSON streams the json element's object as the call's arguments.
-func (k *kimiK3) scanJSON(b []byte) int {
+func (k *kimiK3) scanJSON(b []byte) (int, blockStatus) {
 	n, r := k.vs.scan(b)
 	switch {
 	case k.raw:
 		k.out.content(b[:n])
-	case k.inCall:
-		frag := b[:n]
-		if r == scanCtrl {
-			frag = frag[:n-1]
-		}
-		k.jsonArgs = true
-		k.out.args(frag)
-		if r == scanCtrl {
-			k.out.argsString(ctrlEscape(b[n-1]))
-		}
+	case r == scanCtrl:
+		k.out.ctrlArgs(b[:n])
+	default:
+		k.out.args(b[:n])
 	}
 	switch r {
+	case scanMore:
+		return n, blockMore // all of b
 	case scanDone:
 		k.st = k3JSONPost
 	case scanErr:
-		k.endOpenCall(false)
+		k.out.abandonCall()
 		k.st = k3JSONPost
 	}
-	return n
+	return n, blockNext
 }
 
 // xtmlTag splits a tag header into its name and attributes (trimmed).

@@ -62,19 +62,17 @@ type minimaxM3 struct {
 	schema *schemaIndex // the declared tools' parameters
 
 	// scanning state; reset by open
-	st     m3State
-	from   m3State    // m3Tag: the state the tag appeared in
-	tag    []byte     // m3Tag: the tag bytes from '<'
-	bare   bool       // the block is a bare invoke (ends with it)
-	inCall bool       // a call is started
-	nArgs  int        // parameters emitted in the open call
-	tool   toolSchema // the open call's parameters (nil: unknown tool)
-	key    []byte     // m3Value: the parameter name
-	node   any        // m3Value: the parameter's schema node (nil: none)
-	val    paramValue // m3Value: the value, streamed or buffered raw
-	tmp    []byte
-	dec    []byte // entity-decoded leaf text
-	kids   []m3Kid
+	st   m3State
+	from m3State    // m3Tag: the state the tag appeared in
+	tag  []byte     // m3Tag: the tag bytes from '<'
+	bare bool       // the block is a bare invoke (ends with it)
+	tool toolSchema // the open call's parameters (nil: unknown tool)
+	key  []byte     // m3Value: the parameter name
+	node any        // m3Value: the parameter's schema node (nil: none)
+	val  paramValue // m3Value: the value, streamed or buffered raw
+	tmp  []byte
+	dec  []byte // entity-decoded leaf text
+	kids []m3Kid
 }
 
 // m3Kid is one child element of a nested value: its tag name and content,
@@ -123,7 +121,7 @@ func (m *minimaxM3) textMarkers() []marker {
 }
 
 func (m *minimaxM3) open(arg int) {
-	m.st, m.bare, m.inCall = m3Block, false, false
+	m.st, m.bare = m3Block, false
 	if arg == 1 {
 		// A bare invoke: its tag is being read.
 		m.bare = true
@@ -141,26 +139,20 @@ func (m *minimaxM3) reset() {
 }
 
 // finish ends the stream inside a block: an open invoke is abandoned.
-func (m *minimaxM3) finish() {
-	if m.inCall {
-		m.out.abandonCall()
-		m.inCall = false
-	}
-}
+func (m *minimaxM3) finish() { m.out.abandonCall() }
 
 func (m *minimaxM3) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	for i < len(b) {
 		var n int
-		st := blockMore
-		switch m.st {
-		case m3Tag:
+		var st blockStatus
+		if m.st == m3Tag {
 			n, st = m.scanTag(b[i:])
-		default:
+		} else {
 			n, st = m.scanNS(b[i:], final)
 		}
 		i += n
-		if st != blockMore {
+		if st != blockNext {
 			return i, st
 		}
 	}
@@ -179,14 +171,11 @@ func (m *minimaxM3) scanNS(b []byte, final bool) (int, blockStatus) {
 		}
 	}
 	if mi < 0 {
-		if pos < len(b) {
-			return pos, blockHold
-		}
-		return pos, blockMore
+		return noMarker(b, pos)
 	}
 	m.from, m.st = m.st, m3Tag
 	m.tag = m.tag[:0]
-	return pos + len(m3NS), blockMore
+	return pos + len(m3NS), blockNext
 }
 
 // scanTag reads a tag after the namespace token up to its '>'.
@@ -194,7 +183,7 @@ func (m *minimaxM3) scanTag(b []byte) (int, blockStatus) {
 	if len(m.tag) == 0 && b[0] != '<' {
 		// Not a tag: the token alone.
 		m.notTag()
-		return 0, blockMore
+		return 0, blockNext
 	}
 	end := bytes.IndexByte(b, '>')
 	n := len(b)
@@ -203,7 +192,7 @@ func (m *minimaxM3) scanTag(b []byte) (int, blockStatus) {
 	}
 	if len(m.tag)+n > m3MaxTag {
 		m.notTag()
-		return 0, blockMore
+		return 0, blockNext
 	}
 	m.tag = append(m.tag, b[:n]...)
 	if end < 0 {
@@ -224,7 +213,8 @@ func (m *minimaxM3) notTag() {
 	m.tag = m.tag[:0]
 }
 
-// dispatch acts on a complete tag (m.tag, from '<' to '>') in state m.st.
+// dispatch acts on a complete tag (m.tag, from '<' to '>') in state m.st:
+// blockNext, or blockDone when the block ends with it.
 func (m *minimaxM3) dispatch() blockStatus {
 	t := m.tag
 	switch m.st {
@@ -235,45 +225,46 @@ func (m *minimaxM3) dispatch() blockStatus {
 			if string(name) == "invoke" && !bytes.Equal(name, m.key) {
 				return m.endInvoke()
 			}
-			return blockMore
+			return blockNext
 		}
 		// Nested markup or text: part of the value.
 		m.value(m3NSBytes, true)
 		m.value(m.out.copyBytes(t), true)
-		return blockMore
+		return blockNext
 	case m3Invoke:
 		switch {
 		case string(t) == "</invoke>":
 			return m.endInvoke()
 		case string(t) == "</tool_call>":
-			m.finish() // the invoke never closed
+			m.out.abandonCall() // the invoke never closed
 			return blockDone
-		case bytes.HasPrefix(t, []byte("<invoke")) && m3IsInvokeTag(t):
-			m.finish()
+		case m3IsInvokeTag(t):
+			m.out.abandonCall() // the invoke before it never closed
 			m.startInvoke(t)
 		default:
 			if key, ok := m3OpenName(t); ok && string(key) != "tool_call" {
 				m.startParam(key)
 			}
 		}
-		return blockMore
+		return blockNext
 	}
 	// m3Block
 	switch {
 	case string(t) == "</tool_call>":
 		return blockDone
-	case bytes.HasPrefix(t, []byte("<invoke")) && m3IsInvokeTag(t):
+	case m3IsInvokeTag(t):
 		m.startInvoke(t)
 	case m.bare:
 		// A bare invoke tag that is not one: not a call.
 		return blockDone
 	}
-	return blockMore
+	return blockNext
 }
 
 // m3IsInvokeTag reports whether t is "<invoke>" or "<invoke" + whitespace….
 func m3IsInvokeTag(t []byte) bool {
-	return len(t) > len("<invoke") && (t[len("<invoke")] == '>' || isSpace(t[len("<invoke")]))
+	return len(t) > len("<invoke") && string(t[:len("<invoke")]) == "<invoke" &&
+		(t[len("<invoke")] == '>' || isSpace(t[len("<invoke")]))
 }
 
 // m3CloseName returns NAME of a "</NAME>" tag.
@@ -301,28 +292,22 @@ func m3OpenName(t []byte) ([]byte, bool) {
 // startInvoke starts a call from an invoke tag; no name: no call.
 func (m *minimaxM3) startInvoke(t []byte) {
 	m.st = m3Invoke
-	m.nArgs = 0
 	name := m3NameAttr(t[len("<invoke") : len(t)-1])
 	if len(name) == 0 {
 		return
 	}
 	m.tool, _ = m.schema.tool(name)
 	m.out.startCall(name, nil)
-	m.inCall = true
 }
 
 // endInvoke completes the open call at NS</invoke>.
 func (m *minimaxM3) endInvoke() blockStatus {
-	if m.inCall {
-		argsClose(&m.out.emitter, m.nArgs)
-		m.out.endCall()
-		m.inCall = false
-	}
+	m.out.endParams()
 	m.st = m3Block
 	if m.bare {
 		return blockDone
 	}
-	return blockMore
+	return blockNext
 }
 
 // m3NameAttr returns the value of name= in invoke attributes: double- or
@@ -361,31 +346,26 @@ func (m *minimaxM3) startParam(key []byte) {
 	m.node, _ = m.tool.node(key)
 	t := m.tool.lookup(key)
 	stream := m.node != nil && !t.free && t.set&tString != 0 && t.set&tNull == 0
-	if m.inCall {
-		argsKey(&m.out.emitter, m.nArgs == 0, key)
-		m.nArgs++
-	}
-	m.val.begin(t, stream, !m.inCall)
+	m.val.begin(t, stream, !m.out.paramKey(key))
 }
 
 // value handles value bytes: streamed (entities decoded, JSON-escaped) or
 // buffered up to the limit. It returns how much of b it consumed: less only
 // when b ends inside a possible entity and decided is false.
 func (m *minimaxM3) value(b []byte, decided bool) int {
-	if !m.inCall {
+	if !m.out.inCall {
 		return len(b)
 	}
 	n := m.val.text(b, decided)
 	if m.val.over {
 		m.out.abandonCall()
-		m.inCall = false
 	}
 	return n
 }
 
 // endValue completes the value at its close tag.
 func (m *minimaxM3) endValue() {
-	if !m.inCall {
+	if !m.out.inCall {
 		return
 	}
 	raw, ok := m.val.takeRaw()
@@ -502,10 +482,10 @@ func (m *minimaxM3) nested(dst, v []byte, node any, base, depth int) []byte {
 		dst = append(dst, `"$text":"`...)
 		prev := 0
 		for k := base; k < kids; k++ {
-			dst = m.appendText(dst, v[prev:m.kids[k].tag0-len(m3NS)-1])
+			dst = appendDecoded(dst, v[prev:m.kids[k].tag0-len(m3NS)-1], &htmlEntities, true)
 			prev = m.kids[k].c1 + len(m3NS) + 2 + (m.kids[k].tag1 - m.kids[k].tag0) + 1
 		}
-		dst = m.appendText(dst, v[prev:])
+		dst = appendDecoded(dst, v[prev:], &htmlEntities, true)
 		dst = append(dst, '"')
 		first = false
 	}
@@ -570,11 +550,6 @@ func m3HasText(v []byte, kids []m3Kid) bool {
 		prev = k.c1 + len(m3NS) + 2 + (k.tag1 - k.tag0) + 1
 	}
 	return hasNonSpace(v[prev:])
-}
-
-// appendText appends entity-decoded text as the inside of a JSON string.
-func (m *minimaxM3) appendText(dst, t []byte) []byte {
-	return appendDecoded(dst, t, &htmlEntities, true)
 }
 
 // scalar appends the JSON value of leaf text v (entities not yet decoded)

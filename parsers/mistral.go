@@ -129,12 +129,10 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	for i < len(b) {
 		var n int
-		st := blockMore
+		st := blockNext
 		switch g.st {
 		case msStart:
-			for n < len(b)-i && isSpace(b[i+n]) {
-				n++
-			}
+			n = spaceLen(b[i:])
 			if len(g.lead)+n > g.out.limit {
 				g.fail()
 				break
@@ -152,6 +150,8 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 			var r jcResult
 			n, r = g.body.feed(b[i:])
 			switch r {
+			case jcMore:
+				return i + n, blockMore // all of b
 			case jcEnd:
 				g.st = msEnd
 			case jcBad:
@@ -160,9 +160,7 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 		case msName, msID:
 			n, st = g.feedToken(b[i:])
 		case msArgsWait:
-			for n < len(b)-i && isSpace(b[i+n]) {
-				n++
-			}
+			n = spaceLen(b[i:])
 			if i+n < len(b) {
 				if b[i+n] == '{' {
 					g.vs.reset()
@@ -172,7 +170,7 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 				}
 			}
 		case msArgs:
-			n = g.feedArgs(b[i:])
+			n, st = g.feedArgs(b[i:])
 		case msEnd:
 			// The grammar ends with an optional "[/TOOL_CALLS]" and an
 			// optional "</s>" (the EOS token, when the engine keeps it in
@@ -192,14 +190,10 @@ func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 				return i + n, blockDone
 			}
 		default:
-			m, st := dropUntil(&g.skip, b[i:], final)
-			if st != blockMore {
-				return i + m, st
-			}
-			n = m
+			n, st = dropUntil(&g.skip, b[i:], final)
 		}
 		i += n
-		if st != blockMore {
+		if st != blockNext {
 			return i, st
 		}
 	}
@@ -218,13 +212,13 @@ func (g *mistral) feedToken(b []byte) (int, blockStatus) {
 		if c == '{' {
 			if g.br >= 0 {
 				g.fail() // a '[' that started no marker
-				return i, blockMore
+				return i, blockNext
 			}
 			if g.endToken(0) {
 				g.vs.reset()
 				g.st = msArgs
 			}
-			return i, blockMore
+			return i, blockNext
 		}
 		if len(g.tok) == 0 && isSpace(c) {
 			continue // leading whitespace (of an id)
@@ -236,7 +230,7 @@ func (g *mistral) feedToken(b []byte) (int, blockStatus) {
 				return i, blockText
 			}
 			g.fail()
-			return i + 1, blockMore
+			return i + 1, blockNext
 		}
 		if c == '[' && g.br < 0 {
 			g.br = len(g.tok)
@@ -244,7 +238,7 @@ func (g *mistral) feedToken(b []byte) (int, blockStatus) {
 		g.tok = append(g.tok, c)
 		if len(g.tok) > g.out.limit {
 			g.fail()
-			return i + 1, blockMore
+			return i + 1, blockNext
 		}
 		if g.br < 0 {
 			continue
@@ -255,18 +249,18 @@ func (g *mistral) feedToken(b []byte) (int, blockStatus) {
 			if g.endToken(len(mistralArgs)) {
 				g.st = msArgsWait
 			}
-			return i + 1, blockMore
+			return i + 1, blockNext
 		case g.st == msName && string(t) == mistralCallID:
 			g.endToken(len(mistralCallID))
-			return i + 1, blockMore
+			return i + 1, blockNext
 		case string(t) == mistralOpen:
 			// A new call before this one was complete: this one is
 			// dropped (nothing of it started).
 			g.open(0)
-			return i + 1, blockMore
+			return i + 1, blockNext
 		case !isPrefix(t, mistralArgs) && !isPrefix(t, mistralOpen) && !(g.st == msName && isPrefix(t, mistralCallID)):
 			g.fail()
-			return i + 1, blockMore
+			return i + 1, blockNext
 		}
 	}
 	return len(b), blockMore
@@ -312,14 +306,14 @@ func (g *mistral) endToken(cut int) bool {
 }
 
 // feedArgs streams the arguments object.
-func (g *mistral) feedArgs(b []byte) int {
+func (g *mistral) feedArgs(b []byte) (int, blockStatus) {
 	n, r := g.vs.scan(b)
 	switch r {
 	case scanMore:
 		g.out.args(b[:n])
+		return n, blockMore // all of b
 	case scanCtrl:
-		g.out.args(b[:n-1])
-		g.out.argsString(ctrlEscape(b[n-1]))
+		g.out.ctrlArgs(b[:n])
 	case scanDone:
 		g.out.args(b[:n])
 		g.out.endCall()
@@ -331,7 +325,7 @@ func (g *mistral) feedArgs(b []byte) int {
 		g.out.abandonCall()
 		g.st = msSkip
 	}
-	return n
+	return n, blockNext
 }
 
 // fail abandons the call (if it started) and drops the block up to the next
@@ -342,13 +336,10 @@ func (g *mistral) fail() {
 	g.st = msSkip
 }
 
+// finish ends the stream inside a block: an open call is abandoned (a
+// closed arguments object ended its call already).
 func (g *mistral) finish() {
-	switch g.st {
-	case msJSON:
-		g.body.finish()
-	case msArgsWait, msArgs:
-		g.out.abandonCall()
-	}
+	g.out.abandonCall()
 	g.tok = g.tok[:0]
 }
 

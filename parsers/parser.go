@@ -547,13 +547,20 @@ func (p *Parser) scanAfterCall(b []byte, final bool) (int, bool) {
 // held. Grammars without a closer use it to skip a broken body.
 func dropUntil(m *matcher, b []byte, final bool) (int, blockStatus) {
 	pos, mi := m.find(b, final)
-	switch {
-	case mi >= 0:
+	if mi >= 0 {
 		return pos, blockText
-	case pos < len(b):
+	}
+	return noMarker(b, pos)
+}
+
+// noMarker is what a grammar's feed (or state method) returns when a
+// matcher's find met no marker in b: b[pos:] may start one and is held;
+// pos == len(b): all of b is consumed.
+func noMarker(b []byte, pos int) (int, blockStatus) {
+	if pos < len(b) {
 		return pos, blockHold
 	}
-	return len(b), blockMore
+	return pos, blockMore
 }
 
 // heldLen reports how many bytes p holds undecided (tests: bounded holding).

@@ -35,13 +35,13 @@ type sectionCalls struct {
 	// immutable after construction
 	out    *sink
 	style  secStyle
-	ms     matcher // structural markers
-	nameMs matcher // V3 name: structural markers and "\n"
+	text   []marker // the content-state markers (textMarkers)
+	ms     matcher  // structural markers
+	nameMs matcher  // V3 name: structural markers and "\n"
 
 	// scanning state; reset by open and reset
 	st        scState
 	inSection bool   // the block is a section (not a bare call)
-	started   bool   // the current call's start was emitted
 	head      []byte // header bytes: V3.1 name, V3 type then name, Kimi id
 	fence     int    // backticks of a V3 fence matched so far
 	tag       int    // V3 opening fence: language-tag bytes seen
@@ -104,7 +104,7 @@ const (
 )
 
 func newSectionCalls(out *sink, style secStyle, mk secMarkers) *sectionCalls {
-	s := &sectionCalls{out: out, style: style}
+	s := &sectionCalls{out: out, style: style, text: textMarkersOf(mk)}
 	s.args.out = out
 	var ms []marker
 	for _, t := range mk.sectionBegins {
@@ -122,10 +122,12 @@ func newSectionCalls(out *sink, style secStyle, mk secMarkers) *sectionCalls {
 	return s
 }
 
+func (s *sectionCalls) textMarkers() []marker { return s.text }
+
 // textMarkersOf returns the content-state markers of a sectioned grammar:
 // the section opener(s) and CALL_BEGIN open blocks; closers and the
 // separator met in content are markup, removed.
-func textMarkersOf(mk secMarkers, extra ...string) []marker {
+func textMarkersOf(mk secMarkers) []marker {
 	var ms []marker
 	for _, t := range mk.sectionBegins {
 		ms = append(ms, marker{text: t, act: actToolOpen, arg: openSection})
@@ -134,15 +136,10 @@ func textMarkersOf(mk secMarkers, extra ...string) []marker {
 	for _, t := range mk.sectionEnds {
 		ms = append(ms, marker{text: t, act: actToolClose})
 	}
-	ms = append(ms, marker{text: mk.callEnd, act: actToolClose}, marker{text: mk.sep, act: actToolClose})
-	for _, t := range extra {
-		ms = append(ms, marker{text: t, act: actToolClose})
-	}
-	return ms
+	return append(ms, marker{text: mk.callEnd, act: actToolClose}, marker{text: mk.sep, act: actToolClose})
 }
 
 func (s *sectionCalls) open(arg int) {
-	s.started = false
 	if arg == openCall {
 		s.inSection = false
 		s.beginCall()
@@ -160,46 +157,37 @@ func (s *sectionCalls) beginCall() {
 func (s *sectionCalls) reset() {
 	s.st = scSection
 	s.inSection = false
-	s.started = false
 	s.head = shrink(s.head)
 }
 
 // finish ends the stream inside a block: a started call never reached
 // CALL_END and is abandoned.
-func (s *sectionCalls) finish() {
-	s.abandon()
-}
+func (s *sectionCalls) finish() { s.out.abandonCall() }
 
-func (s *sectionCalls) abandon() {
-	if s.started {
-		s.out.abandonCall()
-		s.started = false
-	}
-}
-
-// malformed abandons the current call and drops it up to the next marker.
+// malformed abandons the current call (if it started) and drops it up to
+// the next marker.
 func (s *sectionCalls) malformed() {
-	s.abandon()
+	s.out.abandonCall()
 	s.st = scSkip
 }
 
 // structural acts on a marker met outside the arguments; it reports whether
-// the block is over.
+// the block is over. A call that started and did not complete is abandoned
+// by every structural marker.
 func (s *sectionCalls) structural(kind int) bool {
 	switch kind {
 	case mkCallBegin:
-		s.abandon()
+		s.out.abandonCall()
 		s.beginCall()
 	case mkCallEnd:
-		// The end of a call that did not complete.
-		s.abandon()
+		s.out.abandonCall()
 		return s.callOver()
 	case mkSectionBegin:
-		s.abandon()
+		s.out.abandonCall()
 		s.inSection = true
 		s.st = scSection
 	case mkSectionEnd:
-		s.abandon()
+		s.out.abandonCall()
 		return true
 	}
 	// mkSep, mkNewline where they mean nothing: markup.
@@ -216,16 +204,6 @@ func (s *sectionCalls) callOver() bool {
 	return false
 }
 
-// keepHead appends header bytes, bounded by the per-call limit; past it the
-// call is malformed.
-func (s *sectionCalls) keepHead(b []byte) bool {
-	if len(s.head)+len(b) > s.out.limit {
-		return false
-	}
-	s.head = append(s.head, b...)
-	return true
-}
-
 func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	for i < len(b) {
@@ -233,10 +211,7 @@ func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 		case scSection, scSkip:
 			pos, mi := s.ms.find(b[i:], final)
 			if mi < 0 {
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
+				return noMarker(b, i+pos)
 			}
 			i += pos + len(s.ms.ms[mi].text)
 			if s.structural(s.ms.ms[mi].arg) {
@@ -248,16 +223,14 @@ func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 				m = &s.nameMs
 			}
 			pos, mi := m.find(b[i:], final)
-			if !s.keepHead(b[i : i+pos]) {
-				s.malformed()
+			if len(s.head)+pos > s.out.limit {
+				s.malformed() // a header past the per-call limit
 				i += pos
 				continue
 			}
+			s.head = append(s.head, b[i:i+pos]...)
 			if mi < 0 {
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
+				return noMarker(b, i+pos)
 			}
 			i += pos + len(m.ms[mi].text)
 			switch kind := m.ms[mi].arg; {
@@ -293,6 +266,8 @@ func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 			n, r := s.args.feed(b[i:])
 			i += n
 			switch r {
+			case jcMore:
+				return i, blockMore // all of b
 			case jcEnd:
 				s.st, s.fence = scClose, 0
 			case jcBad:
@@ -323,7 +298,6 @@ func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 			}
 			i += len(s.ms.ms[mi].text)
 			s.out.endCall()
-			s.started = false
 			if s.callOver() {
 				return i, blockDone
 			}
@@ -362,7 +336,6 @@ func (s *sectionCalls) startNamed(name, id []byte, next scState) {
 		return
 	}
 	s.out.startCall(name, id)
-	s.started = true
 	s.st = next
 	if next == scArgs {
 		s.args.begin()

@@ -8,7 +8,9 @@ package parsers
 // The call lifecycle is the embedded emitter's: startCall, args, argsString,
 // endCall and abandonCall, plus copyBytes/copyString for text that must
 // outlive the caller's buffer (valid until the next Feed, Finish or Reset).
-// limit is the per-call buffer limit (Config.MaxCallBuffer or its default).
+// The sink does the call bookkeeping: inCall says whether a call is open,
+// paramKey, wholeArgs and endParams keep its parameter count; grammars keep
+// no call flags or counters of their own. limit is the per-call buffer limit (Config.MaxCallBuffer or its default).
 // Content and reasoning go through content and reasoning, which also track
 // the start of the output for the driver's start-of-output markers; the
 // emitter's own text methods are not for grammars.
@@ -32,7 +34,7 @@ type sink struct {
 	// text reads it at open to release it with that text.
 	ws []byte
 
-	params int // parameters opened in the open call (paramKey)
+	params int // parameters opened in the open call (paramKey); -1: wholeArgs
 }
 
 // resetSink prepares s for a new stream.
@@ -84,27 +86,57 @@ func (s *sink) startCall(name, id []byte) {
 }
 
 // paramKey opens parameter key in the open call's arguments object: `{"key":`
-// for the first, `,"key":` after. The grammar then streams the value.
-func (s *sink) paramKey(key []byte) {
+// for the first, `,"key":` after. It reports whether a call is open: the
+// grammar then streams the value, else drops it.
+func (s *sink) paramKey(key []byte) bool {
+	if !s.inCall {
+		return false
+	}
 	argsKey(&s.emitter, s.params == 0, key)
 	s.params++
+	return true
 }
 
+// wholeArgs records that the open call's arguments are one object the
+// grammar streams as it is, not parameters: endParams then only ends the
+// call. params is -1 from here until the next startCall.
+func (s *sink) wholeArgs() { s.params = -1 }
+
 // endParams closes the open call's arguments object ("{}" when it has no
-// parameter) and ends the call; without an open call it does nothing.
-// Grammars that stream calls as key/value parameters end calls with it
-// and abandon them with abandonCall (also a no-op without an open call): the
-// sink, not the grammar, knows whether a call is open.
+// parameter; nothing after wholeArgs) and ends the call; without an open
+// call it does nothing. Grammars end calls with it and abandon them with
+// abandonCall (also a no-op without an open call): the sink, not the
+// grammar, knows whether a call is open (inCall) and how many parameters it
+// has (params).
 func (s *sink) endParams() {
 	if s.inCall {
-		argsClose(&s.emitter, s.params)
+		if s.params >= 0 {
+			argsClose(&s.emitter, s.params)
+		}
 		s.endCall()
 	}
+}
+
+// ctrlArgs streams b, a jsonScan step that ended at a raw control character
+// in a string (scanCtrl), as arguments of the open call: the character is
+// written as its JSON escape. Other steps go to args as they are.
+func (s *sink) ctrlArgs(b []byte) {
+	s.args(b[:len(b)-1])
+	s.argsString(ctrlEscape(b[len(b)-1]))
 }
 
 // afterSpace reports whether no content was emitted yet or the last content
 // byte is whitespace: a word starting here stands alone.
 func (s *sink) afterSpace() bool { return !s.hasContent || isSpace(s.lastContent) }
+
+// spaceLen is the length of b's leading whitespace.
+func spaceLen(b []byte) int {
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
 
 func hasNonSpace(b []byte) bool {
 	for _, c := range b {

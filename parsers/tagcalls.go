@@ -55,7 +55,6 @@ type tagCalls struct {
 	nlPar  int // index of "\n"+PAR-OPEN in val.ends (-1: not an end)
 
 	st   tcState
-	drop bool       // the function yields no call (empty name, orphan parameter, abandoned)
 	tool toolSchema // the called tool's parameter types
 	attr []byte     // attributes being read
 }
@@ -122,13 +121,13 @@ func (g *tagCalls) textMarkers() []marker {
 }
 
 func (g *tagCalls) open(arg int) {
-	g.drop, g.tool = false, nil
+	g.tool = nil
 	g.attr = g.attr[:0]
 	switch arg {
 	case tagOpenFn:
 		g.st = tcName
 	case tagOpenPar:
-		g.st, g.drop = tcKey, true
+		g.st = tcKey // no call: the parameter is dropped
 	default:
 		g.st = tcBlock
 	}
@@ -146,10 +145,7 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 		case tcBlock:
 			pos, mi := g.blockM.find(b[i:], final)
 			if mi < 0 {
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
+				return noMarker(b, i+pos)
 			}
 			i += pos + len(g.blockM.ms[mi].text)
 			if g.blockM.ms[mi].act == actClose {
@@ -157,25 +153,14 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 			}
 			g.st = tcName
 		case tcName, tcKey:
-			j := bytes.IndexAny(b[i:], "<>")
-			if j < 0 {
-				j = len(b) - i
-			}
-			if room := g.out.limit - len(g.attr); j > room {
-				// Past the limit at the first byte that does not fit,
-				// wherever the chunks split the tag.
-				i += room
-				g.malformed()
-				continue
-			}
-			g.attr = append(g.attr, b[i:i+j]...)
-			i += j
-			if i == len(b) {
+			n, ok := readAttr(&g.attr, b[i:], "<>", g.out.limit)
+			i += n
+			if ok && i == len(b) {
 				return i, blockMore
 			}
-			if b[i] == '<' {
-				// A tag without its '>': the function is malformed; the
-				// '<' may start the marker that ends it.
+			if !ok || b[i] == '<' {
+				// Past the limit, or a tag without its '>' (the '<' may
+				// start the marker that ends the function): malformed.
 				g.malformed()
 				continue
 			}
@@ -188,11 +173,7 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 		case tcBody:
 			pos, mi := g.bodyM.find(b[i:], final)
 			if mi < 0 {
-				// Whitespace (or junk) between parameters is dropped.
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
+				return noMarker(b, i+pos) // whitespace (or junk) between parameters is dropped
 			}
 			i += pos + len(g.bodyM.ms[mi].text)
 			switch g.bodyM.ms[mi].arg {
@@ -205,22 +186,24 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 			case bodyFnOpen:
 				// The function never closed: it is abandoned, and a new
 				// one starts.
-				g.abandon()
+				g.out.abandonCall()
 				g.open(tagOpenFn)
 			case bodyBlockClose:
-				g.abandon()
+				g.out.abandonCall()
 				return i, blockDone
 			}
 		case tcValue:
 			n, end, hold := g.val.feed(b[i:], final)
 			i += n
 			if g.val.over {
-				g.abandon() // a typed value or whitespace run past the limit
+				g.out.abandonCall() // a typed value or whitespace run past the limit
 			}
 			if hold {
 				return i, blockHold
 			}
 			switch {
+			case end < 0:
+				return i, blockMore // all of b
 			case end == 0:
 				g.st = tcBody
 			case end > 0 && end == g.nlPar: // a new parameter ended the value (its PAR-CLOSE is missing)
@@ -233,10 +216,7 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 		case tcSkip:
 			pos, mi := g.skipM.find(b[i:], final)
 			if mi < 0 {
-				if i+pos < len(b) {
-					return i + pos, blockHold
-				}
-				return len(b), blockMore
+				return noMarker(b, i+pos)
 			}
 			i += pos + len(g.skipM.ms[mi].text)
 			if g.skipM.ms[mi].arg == bodyFnOpen {
@@ -254,8 +234,7 @@ func (g *tagCalls) nameDone() {
 	name, _ := splitAttrs(g.attr)
 	g.st = tcBody
 	if len(name) == 0 {
-		g.drop = true // an empty name skips the call (its body is still parsed)
-		return
+		return // an empty name skips the call (its body is still parsed)
 	}
 	g.tool, _ = g.schema.tool(name)
 	g.out.startCall(name, nil)
@@ -272,30 +251,19 @@ func (g *tagCalls) keyDone() {
 	if g.spec.dsml {
 		verbatim = stringAttr(rest)
 	}
-	if !g.drop {
-		g.out.paramKey(key)
-	}
-	g.val.begin(g.tool.lookup(key), verbatim, g.drop)
+	g.val.begin(g.tool.lookup(key), verbatim, !g.out.paramKey(key))
 	g.st = tcValue
 }
 
 // endFunction completes the call at FN-CLOSE.
 func (g *tagCalls) endFunction() {
 	g.out.endParams()
-	g.drop = false
 	g.st = tcBlock
-}
-
-// abandon abandons the open call; the rest of the function is parsed and
-// dropped.
-func (g *tagCalls) abandon() {
-	g.out.abandonCall()
-	g.drop = true
 }
 
 // malformed abandons the call and drops the rest of the function unparsed.
 func (g *tagCalls) malformed() {
-	g.abandon()
+	g.out.abandonCall()
 	g.st = tcSkip
 }
 
@@ -303,13 +271,29 @@ func (g *tagCalls) finish() {
 	// End of stream inside a function: it can never complete (even if its
 	// last parameter closed, more could have followed; PARSER_CASES.md,
 	// "Per-parser table").
-	g.abandon()
+	g.out.abandonCall()
 	g.st = tcBlock
 }
 
 func (g *tagCalls) reset() {
 	g.open(tagOpenBlock)
 	g.val.st = pvIdle
+}
+
+// readAttr appends b up to its first byte in stops to *attr: it returns the
+// bytes consumed (b[n] is a stop byte when n < len(b)), or false when *attr
+// would outgrow limit — n is then what still fit: the tag is malformed at
+// the first byte past the limit, wherever the chunks split it.
+func readAttr(attr *[]byte, b []byte, stops string, limit int) (n int, ok bool) {
+	n = bytes.IndexAny(b, stops)
+	if n < 0 {
+		n = len(b)
+	}
+	if room := limit - len(*attr); n > room {
+		return room, false
+	}
+	*attr = append(*attr, b[:n]...)
+	return n, true
 }
 
 // splitAttrs reads a tag's attribute text: the name (or key) is the text,
