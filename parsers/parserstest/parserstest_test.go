@@ -183,27 +183,3 @@ func TestAllowMarkupAndSkip(t *testing.T) {
 		t.Errorf("with the case skipping the expected check: %q", rec.errs)
 	}
 }
-
-// TestAllLibraryFixtures runs every fixture file of the parsers module
-// through the package, as the library's own TestInvariants does (about ten
-// seconds; skipped with -short and under the race detector, where
-// TestLibraryFixtures still covers a subset).
-func TestAllLibraryFixtures(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("all fixtures: skipped with -short and -race")
-	}
-	files, err := parserstest.Glob("../testdata/*/*.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		for i := range f.Cases {
-			// Known: hexadecimal integers past 64 bits go through math/big,
-			// which allocates.
-			if f.Family == "pythonic" && f.Cases[i].Name == "integers of any size" {
-				f.Cases[i].Skip = append(f.Cases[i].Skip, parserstest.CheckAllocs)
-			}
-		}
-	}
-	parserstest.RunFiles(t, files...)
-}

@@ -21,16 +21,82 @@ var (
 	splitRunes  = chunking.Runes
 )
 
-// chunkings calls feed with every chunking of in the chunking check uses,
-// and returns the first error.
-func chunkings(in []byte, captured []string, feed func(how string, chunks [][]byte) error) error {
+// Chunkings selects the chunkings the chunking check feeds a case in.
+type Chunkings int
+
+const (
+	// AllChunkings, the default: byte by byte, rune by rune, split in two
+	// at every point (inputs up to 2 KiB; longer inputs at every point
+	// within 128 bytes of either end, a seeded sample in between and 32
+	// more seeded random chunkings), four seeded random chunkings, the
+	// captured deltas, and with empty chunks mixed in.
+	AllChunkings Chunkings = iota
+	// FewChunkings is AllChunkings with the two-way splits of every input
+	// cut to those within 32 bytes of either end (where markers usually
+	// are) plus 32 evenly spaced points in between; nothing else changes.
+	// It keeps the check linear in the input, for slow runs such as the
+	// race detector's.
+	FewChunkings
+	// CapturedChunkings feeds only the captured deltas (nothing when the
+	// case has none): one comparison of the captured stream with the whole
+	// feed, for fuzzing, where the fuzzer chooses the chunks.
+	CapturedChunkings
+)
+
+// fewEdge is how many split points at either end of the input
+// FewChunkings keeps.
+const fewEdge = 32
+
+func (c Chunkings) String() string {
+	switch c {
+	case AllChunkings:
+		return "AllChunkings"
+	case FewChunkings:
+		return "FewChunkings"
+	case CapturedChunkings:
+		return "CapturedChunkings"
+	}
+	return fmt.Sprintf("Chunkings(%d)", int(c))
+}
+
+// fewSplitPoints is FewChunkings' two-way splits: every point within
+// fewEdge bytes of either end and sampledSplits evenly spaced points in
+// between (every point of a short input).
+func fewSplitPoints(in []byte) []int {
+	if len(in) <= 2*fewEdge+sampledSplits {
+		return splitPoints(in)
+	}
+	var pts []int
+	for i := 1; i <= fewEdge; i++ {
+		pts = append(pts, i, len(in)-i)
+	}
+	step := (len(in) - 2*fewEdge) / (sampledSplits + 1)
+	for k := 1; k <= sampledSplits; k++ {
+		pts = append(pts, fewEdge+k*step)
+	}
+	return pts
+}
+
+// chunkings calls feed with every chunking of in that set selects, and
+// returns the first error.
+func chunkings(set Chunkings, in []byte, captured []string, feed func(how string, chunks [][]byte) error) error {
+	if set == CapturedChunkings {
+		if len(captured) == 0 {
+			return nil
+		}
+		return feed("captured", toBytes(captured))
+	}
 	if err := feed("bytes", splitEvery(in, 1)); err != nil {
 		return err
 	}
 	if err := feed("runes", splitRunes(in)); err != nil {
 		return err
 	}
-	for _, i := range splitPoints(in) {
+	pts := splitPoints(in)
+	if set == FewChunkings {
+		pts = fewSplitPoints(in)
+	}
+	for _, i := range pts {
 		if err := feed(fmt.Sprintf("split@%d", i), [][]byte{in[:i], in[i:]}); err != nil {
 			return err
 		}
