@@ -93,8 +93,6 @@ var sharedTestFiles = map[string]string{
 	"fuzz":       "the helpers every parser fuzz target uses",
 	"invariants": "the fixture suite, through parserstest",
 	"names":      "this naming rule",
-	"norace":     "the fixture suite's chunkings without the race detector",
-	"race":       "the fixture suite's chunkings under the race detector",
 	"robustness": "hostile input against every tool parser",
 	"parsers":    "the package's Feed and Parse benchmarks and the helpers every benchmark uses",
 }

@@ -67,9 +67,8 @@
 // # Runner
 //
 // A Runner changes what Run does: Skip switches checks off for every case;
-// Chunkings feeds fewer chunkings (FewChunkings keeps the check linear in
-// the input, for slow runs such as the race detector's; CapturedChunkings
-// compares only the captured deltas with the whole feed, for fuzzing);
+// Chunkings = CapturedChunkings compares only the captured deltas with the
+// whole feed (for fuzzing, where the fuzzer picks the chunks);
 // Markup adds markers the markup check looks for; AfterFeed adds a check
 // run after every Feed; Parallel runs the cases as parallel subtests (with
 // the allocs check skipped). The parsers module runs its own fixture suite

@@ -115,12 +115,6 @@ func TestChunkingsCover(t *testing.T) {
 	if n := len(splitPoints(long)); n != 2*edgeSplits+sampledSplits {
 		t.Errorf("%d split points for a long input, want %d", n, 2*edgeSplits+sampledSplits)
 	}
-	if n := len(fewSplitPoints(long)); n != 2*fewEdge+sampledSplits {
-		t.Errorf("FewChunkings: %d split points for a long input, want %d", n, 2*fewEdge+sampledSplits)
-	}
-	if got := fewSplitPoints(in); len(got) != len(in)-1 {
-		t.Errorf("FewChunkings: split points of a short input %v, want every one", got)
-	}
 	var fed []string
 	count := func(how string, chunks [][]byte) error { fed = append(fed, how); return nil }
 	if err := chunkings(CapturedChunkings, in, []string{"a", "b€d"}, count); err != nil || len(fed) != 1 || fed[0] != "captured" {

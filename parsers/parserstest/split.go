@@ -31,50 +31,21 @@ const (
 	// more seeded random chunkings), four seeded random chunkings, the
 	// captured deltas, and with empty chunks mixed in.
 	AllChunkings Chunkings = iota
-	// FewChunkings is AllChunkings with the two-way splits of every input
-	// cut to those within 32 bytes of either end (where markers usually
-	// are) plus 32 evenly spaced points in between; nothing else changes.
-	// It keeps the check linear in the input, for slow runs such as the
-	// race detector's.
-	FewChunkings
 	// CapturedChunkings feeds only the captured deltas (nothing when the
 	// case has none): one comparison of the captured stream with the whole
 	// feed, for fuzzing, where the fuzzer chooses the chunks.
 	CapturedChunkings
 )
 
-// fewEdge is how many split points at either end of the input
-// FewChunkings keeps.
-const fewEdge = 32
-
+// String returns the constant's name.
 func (c Chunkings) String() string {
 	switch c {
 	case AllChunkings:
 		return "AllChunkings"
-	case FewChunkings:
-		return "FewChunkings"
 	case CapturedChunkings:
 		return "CapturedChunkings"
 	}
 	return fmt.Sprintf("Chunkings(%d)", int(c))
-}
-
-// fewSplitPoints is FewChunkings' two-way splits: every point within
-// fewEdge bytes of either end and sampledSplits evenly spaced points in
-// between (every point of a short input).
-func fewSplitPoints(in []byte) []int {
-	if len(in) <= 2*fewEdge+sampledSplits {
-		return splitPoints(in)
-	}
-	var pts []int
-	for i := 1; i <= fewEdge; i++ {
-		pts = append(pts, i, len(in)-i)
-	}
-	step := (len(in) - 2*fewEdge) / (sampledSplits + 1)
-	for k := 1; k <= sampledSplits; k++ {
-		pts = append(pts, fewEdge+k*step)
-	}
-	return pts
 }
 
 // chunkings calls feed with every chunking of in that set selects, and
@@ -92,11 +63,7 @@ func chunkings(set Chunkings, in []byte, captured []string, feed func(how string
 	if err := feed("runes", splitRunes(in)); err != nil {
 		return err
 	}
-	pts := splitPoints(in)
-	if set == FewChunkings {
-		pts = fewSplitPoints(in)
-	}
-	for _, i := range pts {
+	for _, i := range splitPoints(in) {
 		if err := feed(fmt.Sprintf("split@%d", i), [][]byte{in[:i], in[i:]}); err != nil {
 			return err
 		}

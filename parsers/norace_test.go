@@ -1,9 +1,0 @@
-//go:build !race
-
-package parsers_test
-
-import "github.com/agentwire/agentwire/parsers/parserstest"
-
-// raceChunkings: without the race detector the fixture suite feeds every
-// chunking.
-const raceChunkings = parserstest.AllChunkings
