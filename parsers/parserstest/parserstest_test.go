@@ -183,3 +183,46 @@ func TestAllowMarkupAndSkip(t *testing.T) {
 		t.Errorf("with the case skipping the expected check: %q", rec.errs)
 	}
 }
+
+// TestRunnerOptions: Markup and AfterFeed add checks that can fail,
+// CapturedChunkings still compares the deltas with the whole feed, and
+// settings that do not go together are reported.
+func TestRunnerOptions(t *testing.T) {
+	cfg := parsers.Config{ToolParser: "hermes"}
+	c := parserstest.NewCase("c", "Hi there "+weather, parserstest.Expected{Content: "Hi there ",
+		Calls: []parserstest.Call{parserstest.NewCall("get_weather", `{"location":"Paris","unit":"celsius"}`)}})
+
+	feeds := 0
+	parserstest.Runner{AfterFeed: func(*parsers.Parser) error { feeds++; return nil }}.Run(t, cfg, c)
+	if feeds == 0 {
+		t.Error("AfterFeed never called")
+	}
+	for _, tt := range []struct {
+		name string
+		r    parserstest.Runner
+		want string
+	}{
+		{"markup", parserstest.Runner{Markup: func(*parsers.Parser) []string { return []string{"there"} }},
+			`content contains markup "there"`},
+		{"after feed", parserstest.Runner{AfterFeed: func(*parsers.Parser) error { return fmt.Errorf("held too much") }},
+			"held too much"},
+		{"parallel with allocs", parserstest.Runner{Parallel: true}, "must skip CheckAllocs"},
+		{"unknown skip", parserstest.Runner{Skip: []parserstest.Check{"alloc"}}, `unknown check "alloc"`},
+	} {
+		rec := &recorder{}
+		tt.r.Run(rec, cfg, c)
+		if !rec.has(tt.want) {
+			t.Errorf("%s: no reported error contains %q; got %q", tt.name, tt.want, rec.errs)
+		}
+	}
+
+	// Fuzzing's use: only the captured deltas against the whole feed.
+	rec := &recorder{}
+	fuzz := parserstest.Runner{Chunkings: parserstest.CapturedChunkings,
+		Skip: []parserstest.Check{parserstest.CheckExpected, parserstest.CheckAllocs}}
+	fuzz.Run(rec, cfg, parserstest.FromDeltas("deltas", []string{"Hi <tool_", "call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>"}, nil))
+	if len(rec.errs) != 0 {
+		t.Errorf("CapturedChunkings: %q", rec.errs)
+	}
+	parserstest.Runner{Skip: []parserstest.Check{parserstest.CheckAllocs}, Parallel: true}.Run(t, cfg, c)
+}
