@@ -1,4 +1,4 @@
-package parsers
+package parsers_test
 
 import (
 	"bytes"
@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentwire/agentwire/parsers"
+	"github.com/agentwire/agentwire/parsers/parserstest"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated sections of ../PARSER_CASES.md")
@@ -47,13 +50,13 @@ type coverage struct {
 }
 
 // coverageOf maps leaf → coverage for the fixture files in fs.
-func coverageOf(fs []*fixtureFile, leaves []string) map[string]coverage {
+func coverageOf(fs []*parserstest.File, leaves []string) map[string]coverage {
 	cov := map[string]coverage{}
 	for _, leaf := range leaves {
 		var c coverage
 		for _, f := range fs {
 			for _, fc := range f.Cases {
-				if fc.Case == leaf || strings.HasPrefix(fc.Case, leaf+".") {
+				if fc.ID == leaf || strings.HasPrefix(fc.ID, leaf+".") {
 					c.n++
 				}
 			}
@@ -70,8 +73,8 @@ func coverageOf(fs []*fixtureFile, leaves []string) map[string]coverage {
 
 // familiesFor groups fixture files by family, keeping only those that run
 // against a parser name of the given kind.
-func familiesFor(files []*fixtureFile, tool bool) (names []string, byFamily map[string][]*fixtureFile) {
-	byFamily = map[string][]*fixtureFile{}
+func familiesFor(files []*parserstest.File, tool bool) (names []string, byFamily map[string][]*parserstest.File) {
+	byFamily = map[string][]*parserstest.File{}
 	for _, f := range files {
 		if (tool && len(f.ToolParsers) > 0 && f.Family != "compose" && f.Family != "captures") ||
 			(!tool && len(f.ReasoningParsers) > 0 && len(f.ToolParsers) == 0) {
@@ -89,7 +92,7 @@ func familiesFor(files []*fixtureFile, tool bool) (names []string, byFamily map[
 // fixture, or when a family leaves a required case neither covered nor
 // declared N/A.
 func TestCaseCoverage(t *testing.T) {
-	files := loadFixtures(t)
+	files := libraryFixtures(t)
 	used := map[string]bool{}
 	for _, f := range files {
 		for _, n := range f.ToolParsers {
@@ -99,12 +102,12 @@ func TestCaseCoverage(t *testing.T) {
 			used["reasoning:"+n] = true
 		}
 	}
-	for _, n := range ToolParsers() {
+	for _, n := range parsers.ToolParsers() {
 		if !used["tool:"+n] {
 			t.Errorf("tool parser %q has no fixture family", n)
 		}
 	}
-	for _, n := range ReasoningParsers() {
+	for _, n := range parsers.ReasoningParsers() {
 		if !used["reasoning:"+n] {
 			t.Errorf("reasoning parser %q has no fixture family", n)
 		}
@@ -133,7 +136,7 @@ func TestParserCasesDoc(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (PARSER_CASES.md lives at the repository root)", err)
 	}
-	files := loadFixtures(t)
+	files := libraryFixtures(t)
 	sections := map[string]string{
 		"registry":  renderRegistry(),
 		"tool":      renderCoverage(files, true, toolLeaves),
@@ -166,20 +169,20 @@ func renderRegistry() string {
 	b.WriteString("| Tool-call grammar | Names | Openers | Closers | Malformed call | Truncated call |\n|---|---|---|---|---|---|\n")
 	var grammars []string
 	names := map[string][]string{}
-	for _, n := range ToolParsers() {
-		i, _ := ToolParser(n)
+	for _, n := range parsers.ToolParsers() {
+		i, _ := parsers.ToolParser(n)
 		if names[i.Grammar] == nil {
 			grammars = append(grammars, i.Grammar)
 		}
 		names[i.Grammar] = append(names[i.Grammar], n)
 	}
 	for _, g := range grammars {
-		i, _ := ToolParser(g)
+		i, _ := parsers.ToolParser(g)
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", g, codeList(names[g]), codeList(i.Openers), codeList(i.Closers), i.Malformed, i.Truncated)
 	}
 	b.WriteString("\n| Reasoning parser | Same machine as | Start | End | Forced | Tool-start tokens (end reasoning, stay in content) |\n|---|---|---|---|---|---|\n")
-	for _, n := range ReasoningParsers() {
-		i, _ := ReasoningParser(n)
+	for _, n := range parsers.ReasoningParsers() {
+		i, _ := parsers.ReasoningParser(n)
 		forced := "no"
 		if i.Forced {
 			forced = "yes"
@@ -204,7 +207,7 @@ func codeList(ms []string) string {
 	return strings.Join(parts, ", ")
 }
 
-func renderCoverage(files []*fixtureFile, tool bool, leaves []string) string {
+func renderCoverage(files []*parserstest.File, tool bool, leaves []string) string {
 	names, byFamily := familiesFor(files, tool)
 	var b strings.Builder
 	b.WriteString("| Case |")

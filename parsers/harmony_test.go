@@ -68,7 +68,7 @@ func TestHarmonyFeedAllocs(t *testing.T) {
 // mode, with small buffer limits.
 func FuzzHarmony(f *testing.F) {
 	fixtureSeeds(f, "harmony", "gpt_oss")
-	for _, ff := range loadFixtures(f) {
+	for _, ff := range seedFiles(f) {
 		if ff.Family == "captures" && strings.Contains(ff.path, "gpt-oss") {
 			for _, c := range ff.Cases {
 				f.Add([]byte(c.Input), uint64(len(c.Input)), uint8(len(c.Name)))

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,7 +23,12 @@ import (
 //     llama3_json.go), any other file by its words run together as a Go
 //     package name would be (jsonscan.go, tagcalls.go); tests add _test and
 //     benchmarks _timing_test to that name. An underscore in a file name
-//     therefore only ever comes from a registry name or those suffixes.
+//     therefore only ever comes from a registry name or those suffixes;
+//   - in this directory, tests, fuzz targets and benchmarks live beside what
+//     they test: <x>_test.go and <x>_timing_test.go name an existing <x>.go
+//     (FuzzGLM47 in glm47_test.go), or are one of sharedTestFiles;
+//     benchmarks are in _timing_test files, and tests and fuzz targets are
+//     not.
 func TestNames(t *testing.T) {
 	registered := map[string]bool{}
 	for _, n := range ToolParsers() {
@@ -58,6 +64,9 @@ func TestNames(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		if filepath.Dir(path) == "." && strings.HasSuffix(d.Name(), "_test.go") {
+			checkTestFile(t, path, stem, f)
+		}
 		for _, id := range declaredIdents(f) {
 			switch {
 			case id.Name == "new":
@@ -70,6 +79,48 @@ func TestNames(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// sharedTestFiles are the test files of this directory that hold what no
+// single source file owns, by the stem of their name.
+var sharedTestFiles = map[string]string{
+	"alloc":      "the allocation promise and the helpers every grammar's allocation test uses",
+	"cases":      "fixture coverage of the case taxonomy and PARSER_CASES.md's generated tables",
+	"enums":      "String() on every state enum",
+	"example":    "the package's runnable examples",
+	"export":     "internals handed to the external test package",
+	"fuzz":       "the helpers every parser fuzz target uses",
+	"invariants": "the fixture suite, through parserstest",
+	"names":      "this naming rule",
+	"robustness": "hostile input against every tool parser",
+	"parsers":    "the package's Feed and Parse benchmarks and the helpers every benchmark uses",
+}
+
+// checkTestFile holds one test file of this directory (named stem plus
+// _test.go or _timing_test.go) to the rule of TestNames: it names an
+// existing source file or a shared test file, and only _timing_test files
+// hold benchmarks.
+func checkTestFile(t *testing.T, path, stem string, f *ast.File) {
+	t.Helper()
+	if _, shared := sharedTestFiles[stem]; !shared {
+		if _, err := os.Stat(stem + ".go"); err != nil {
+			t.Errorf("%s: names no source file (%s.go) and is not a shared test file (sharedTestFiles): "+
+				"tests, fuzz targets and benchmarks live beside what they test", path, stem)
+		}
+	}
+	timing := strings.HasSuffix(path, "_timing_test.go")
+	for _, decl := range f.Decls {
+		fn, ok := decl.(*ast.FuncDecl)
+		if !ok || fn.Recv != nil {
+			continue
+		}
+		switch bench := strings.HasPrefix(fn.Name.Name, "Benchmark"); {
+		case bench && !timing:
+			t.Errorf("%s: %s belongs in %s_timing_test.go", path, fn.Name.Name, stem)
+		case timing && (strings.HasPrefix(fn.Name.Name, "Test") || strings.HasPrefix(fn.Name.Name, "Fuzz")):
+			t.Errorf("%s: %s belongs in %s_test.go", path, fn.Name.Name, stem)
+		}
 	}
 }
 

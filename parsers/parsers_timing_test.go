@@ -3,6 +3,8 @@ package parsers
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentwire/agentwire/parsers/internal/chunking"
 )
 
 // benchOutput builds the model outputs the benchmarks and allocation tests
@@ -23,8 +25,9 @@ func benchOutput(kind string, size int) string {
 	panic("unknown kind " + kind)
 }
 
+// chunksOf cuts s into n-byte chunks (the last may be shorter).
 func chunksOf(s string, n int) [][]byte {
-	return splitEvery([]byte(s), n)
+	return chunking.Every([]byte(s), n)
 }
 
 // BenchmarkFeed feeds whole outputs in 4-byte chunks, reusing one Parser via

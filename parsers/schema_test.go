@@ -119,3 +119,100 @@ func TestAppendDecoded(t *testing.T) {
 		t.Errorf("escaped: got %s, want %s", got, want)
 	}
 }
+
+func TestResolveType(t *testing.T) {
+	tools, err := ToolsFromJSON([]byte(`[{"name":"t","parameters":{"type":"object","properties":{
+	  "s":{"type":"STRING"},"arr":{"type":["integer","null"]},"opt":{"anyOf":[{"$ref":"#/$defs/I"},{"type":"null"}]},
+	  "loop":{"$ref":"#/$defs/L1"},"missing":{"$ref":"#/$defs/Nope"},"remote":{"$ref":"other.json#/x"},
+	  "all":{"allOf":[{"type":["number","string"]},{"type":"number"}]},"allfree":{"allOf":[{"description":"x"}]},
+	  "en":{"enum":["a",1,null]},"c":{"const":true},"nb":{"type":"object","nullable":true},
+	  "esc":{"$ref":"#/$defs/a~1b"},"free":{"description":"anything"},"bool":true,"odd":{"type":"Unsigned Long"}},
+	  "$defs":{"I":{"type":"integer"},"L1":{"$ref":"#/$defs/L2"},"L2":{"$ref":"#/$defs/L1"},"a/b":{"type":"boolean"}}}},
+	 {"name":"flat","parameters":{"city":{"type":"string"},"n":{"type":"int"}}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := newSchemaIndex(tools)
+	ts, ok := x.tool([]byte("t"))
+	if !ok || !x.declared {
+		t.Fatal("tool t not indexed")
+	}
+	for key, want := range map[string]paramType{
+		"s":       {set: tString},
+		"arr":     {set: tInteger | tNull},
+		"opt":     {set: tInteger | tNull},
+		"loop":    {free: true}, // reference cycle: bounded, then unconstrained
+		"missing": {free: true},
+		"remote":  {free: true},
+		"all":     {set: tNumber},
+		"allfree": {free: true},
+		"en":      {set: tString | tInteger | tNumber | tNull},
+		"c":       {set: tBoolean},
+		"nb":      {set: tObject | tNull},
+		"esc":     {set: tBoolean},
+		"free":    {free: true},
+		"bool":    {free: true},
+		"odd":     {set: tInteger},
+		"unknown": {free: true},
+	} {
+		if got := ts.lookup([]byte(key)); got != want {
+			t.Errorf("%s: got %+v, want %+v", key, got, want)
+		}
+	}
+	flat, _ := x.tool([]byte("flat"))
+	if got := flat.lookup([]byte("n")); got != (paramType{set: tInteger}) {
+		t.Errorf("parameters without properties are the property map: n = %+v", got)
+	}
+	if _, ok := x.tool([]byte("nope")); ok {
+		t.Error("unknown tool reported as declared")
+	}
+}
+
+func TestValueConversion(t *testing.T) {
+	var s jsonScan
+	num := func(v string) string {
+		out, ok := appendNumber(nil, []byte(v))
+		if !ok {
+			return "!"
+		}
+		return string(out)
+	}
+	for in, want := range map[string]string{
+		"42.0": "42.0", "-0": "-0", "1e5": "1e5", "+1": "1", ".5": "0.5", "-.5e-3": "-0.5e-3", "5.": "5", "007": "7", "00.10": "0.10",
+		"1E+3": "1E+3", "NaN": "!", "inf": "!", "": "!", "-": "!", ".": "!", "1e": "!", "1.2.3": "!", "0x10": "!", "1_000": "!",
+	} {
+		if got := num(in); got != want {
+			t.Errorf("appendNumber(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{"007": "7", "-0012": "-12", "+5": "5", "0": "0", "1.0": "!", "": "!", "+": "!"} {
+		out, ok := appendInteger(nil, []byte(in))
+		if got := string(out); !ok && want != "!" || ok && got != want {
+			t.Errorf("appendInteger(%q) = %q %v, want %q", in, got, ok, want)
+		}
+	}
+	for in, want := range map[string]string{
+		` { "a" : [ 1 , 2.0 ] , "b" : "x y" } `: `{"a":[1,2.0],"b":"x y"}`,
+		"[\"tab\there\"]":                       `["tab\there"]`,
+		`{"a": 1,}`:                             "!",
+		`{"a": 1} {"b": 2}`:                     "!",
+	} {
+		out, ok := appendCompactJSON(nil, trimAll([]byte(in)), 0, &s)
+		if got := string(out); !ok && want != "!" || ok && got != want {
+			t.Errorf("appendCompactJSON(%q) = %q %v, want %q", in, got, ok, want)
+		}
+	}
+	if _, ok := appendCompactJSON(nil, []byte(`[1]`), tObject, &s); ok {
+		t.Error("an array accepted where an object is wanted")
+	}
+	var tmp []byte
+	if out, ok := appendLiteralEval(nil, []byte(`{'a': True, 'b': [None, False]}`), tObject, &s, &tmp); !ok || string(out) != `{"a":true,"b":[null,false]}` {
+		t.Errorf("literal_eval emulation: %q %v", out, ok)
+	}
+	if out := appendCommaList(nil, []byte(" a, b ,,c ")); string(out) != `["a","b","","c"]` {
+		t.Errorf("comma list: %s", out)
+	}
+	if got := stripFraming([]byte("\r\n\n x \n\r\n")); string(got) != "\n x \n" {
+		t.Errorf("stripFraming: %q", got)
+	}
+}

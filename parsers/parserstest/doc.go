@@ -54,17 +54,28 @@
 //     non-empty and end on a character boundary (for valid UTF-8 input); one
 //     Feed never returns two adjacent text events of one kind; a call starts
 //     with index 0, 1, … and a name and id, its argument fragments carry its
-//     index, and it ends (arguments concatenated form one valid JSON object)
-//     or is abandoned before the next call starts; no call is open after
-//     Finish, and a second Finish returns nothing.
+//     index, and it ends (arguments concatenated form one valid UTF-8 JSON
+//     object, starting with its "{", with no \uXXXX escape of a lone
+//     surrogate) or is abandoned before the next call starts; no call is
+//     open after Finish, and a second Finish returns nothing.
 //   - Allocs: after Reset, feeding the case again (in its captured deltas, or
 //     in 16-byte chunks) allocates nothing (testing.AllocsPerRun). The
-//     count is process-wide: Run never marks its subtests parallel, and a
-//     caller that runs Run inside a parallel test should skip this check.
+//     count is process-wide: Run marks its subtests parallel only for a
+//     Runner with Parallel set (which must skip this check), and a caller
+//     that runs Run inside a parallel test should skip it too.
 //
-// What the parsers package's own tests check beyond this (held-back bytes
-// bounded by the longest marker) needs the parser's internals and is not
-// offered here.
+// # Runner
+//
+// A Runner changes what Run does: Skip switches checks off for every case;
+// Chunkings = CapturedChunkings compares only the captured deltas with the
+// whole feed (for fuzzing, where the fuzzer picks the chunks);
+// Markup adds markers the markup check looks for; AfterFeed adds a check
+// run after every Feed; Parallel runs the cases as parallel subtests (with
+// the allocs check skipped). The parsers module runs its own fixture suite
+// and fuzz targets this way, adding through Markup and AfterFeed the two
+// checks that need the parser's internals: the markup of each grammar's
+// own matchers, and held-back bytes bounded by the longest marker plus a
+// partial character.
 //
 // # Fixture format
 //

@@ -32,6 +32,8 @@ func TestWellFormedRejects(t *testing.T) {
 		{"empty fragment", []parsers.Event{start(0), args(0, "")}, "empty argument fragment"},
 		{"invalid JSON at end", []parsers.Event{start(0), args(0, `{"a":`), end}, "not one valid UTF-8 JSON object"},
 		{"array at end", []parsers.Event{start(0), args(0, `[1]`), end}, "not one valid UTF-8 JSON object"},
+		{"space before the object", []parsers.Event{start(0), args(0, ` {}`), end}, "not one valid UTF-8 JSON object"},
+		{"lone surrogate at end", []parsers.Event{start(0), args(0, `{"a":"\ud800"}`), end}, "lone surrogate"},
 		{"abandon without call", []parsers.Event{{Kind: parsers.EventToolCallAbandoned}}, "abandon of call 0"},
 		{"unknown kind", []parsers.Event{{Kind: 99}}, "unknown event kind"},
 	}
@@ -85,7 +87,7 @@ func TestLostBytesDetects(t *testing.T) {
 func TestChunkingsCover(t *testing.T) {
 	in := []byte("ab€d")
 	seen := map[string]bool{}
-	err := chunkings(in, []string{"a", "b€d"}, func(how string, chunks [][]byte) error {
+	err := chunkings(AllChunkings, in, []string{"a", "b€d"}, func(how string, chunks [][]byte) error {
 		var b strings.Builder
 		for _, c := range chunks {
 			b.Write(c)
@@ -112,6 +114,32 @@ func TestChunkingsCover(t *testing.T) {
 	long := make([]byte, everySplitMax+500)
 	if n := len(splitPoints(long)); n != 2*edgeSplits+sampledSplits {
 		t.Errorf("%d split points for a long input, want %d", n, 2*edgeSplits+sampledSplits)
+	}
+	var fed []string
+	count := func(how string, chunks [][]byte) error { fed = append(fed, how); return nil }
+	if err := chunkings(CapturedChunkings, in, []string{"a", "b€d"}, count); err != nil || len(fed) != 1 || fed[0] != "captured" {
+		t.Errorf("CapturedChunkings fed %v, %v; want the captured deltas alone", fed, err)
+	}
+	fed = nil
+	if err := chunkings(CapturedChunkings, in, nil, count); err != nil || len(fed) != 0 {
+		t.Errorf("CapturedChunkings without deltas fed %v, %v; want nothing", fed, err)
+	}
+}
+
+func TestHasLoneSurrogate(t *testing.T) {
+	for in, want := range map[string]bool{
+		`{"a":"\ud800"}`:             true,
+		`{"a":"x\udc00y"}`:           true,
+		`{"a":"\ud800\u0041"}`:       true,
+		`{"a":"\ud800\ud800\udc00"}`: true,
+		`{"a":"\uD83C\uDF89 é"}`:     false,
+		`{"a":"\\ud800"}`:            false, // an escaped backslash, then text
+		`{"a":"\n\u00e9\"\ufffd"}`:   false,
+		`{"a":"\ud83c\udf89\udf89"}`: true,
+	} {
+		if got := hasLoneSurrogate([]byte(in)); got != want {
+			t.Errorf("hasLoneSurrogate(%s) = %v, want %v", in, got, want)
+		}
 	}
 }
 

@@ -184,26 +184,45 @@ func TestAllowMarkupAndSkip(t *testing.T) {
 	}
 }
 
-// TestAllLibraryFixtures runs every fixture file of the parsers module
-// through the package, as the library's own TestInvariants does (about ten
-// seconds; skipped with -short and under the race detector, where
-// TestLibraryFixtures still covers a subset).
-func TestAllLibraryFixtures(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("all fixtures: skipped with -short and -race")
+// TestRunnerOptions: Markup and AfterFeed add checks that can fail,
+// CapturedChunkings still compares the deltas with the whole feed, and
+// settings that do not go together are reported.
+func TestRunnerOptions(t *testing.T) {
+	cfg := parsers.Config{ToolParser: "hermes"}
+	c := parserstest.NewCase("c", "Hi there "+weather, parserstest.Expected{Content: "Hi there ",
+		Calls: []parserstest.Call{parserstest.NewCall("get_weather", `{"location":"Paris","unit":"celsius"}`)}})
+
+	feeds := 0
+	parserstest.Runner{AfterFeed: func(*parsers.Parser) error { feeds++; return nil }}.Run(t, cfg, c)
+	if feeds == 0 {
+		t.Error("AfterFeed never called")
 	}
-	files, err := parserstest.Glob("../testdata/*/*.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		for i := range f.Cases {
-			// Known: hexadecimal integers past 64 bits go through math/big,
-			// which allocates.
-			if f.Family == "pythonic" && f.Cases[i].Name == "integers of any size" {
-				f.Cases[i].Skip = append(f.Cases[i].Skip, parserstest.CheckAllocs)
-			}
+	for _, tt := range []struct {
+		name string
+		r    parserstest.Runner
+		want string
+	}{
+		{"markup", parserstest.Runner{Markup: func(*parsers.Parser) []string { return []string{"there"} }},
+			`content contains markup "there"`},
+		{"after feed", parserstest.Runner{AfterFeed: func(*parsers.Parser) error { return fmt.Errorf("held too much") }},
+			"held too much"},
+		{"parallel with allocs", parserstest.Runner{Parallel: true}, "must skip CheckAllocs"},
+		{"unknown skip", parserstest.Runner{Skip: []parserstest.Check{"alloc"}}, `unknown check "alloc"`},
+	} {
+		rec := &recorder{}
+		tt.r.Run(rec, cfg, c)
+		if !rec.has(tt.want) {
+			t.Errorf("%s: no reported error contains %q; got %q", tt.name, tt.want, rec.errs)
 		}
 	}
-	parserstest.RunFiles(t, files...)
+
+	// Fuzzing's use: only the captured deltas against the whole feed.
+	rec := &recorder{}
+	fuzz := parserstest.Runner{Chunkings: parserstest.CapturedChunkings,
+		Skip: []parserstest.Check{parserstest.CheckExpected, parserstest.CheckAllocs}}
+	fuzz.Run(rec, cfg, parserstest.FromDeltas("deltas", []string{"Hi <tool_", "call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>"}, nil))
+	if len(rec.errs) != 0 {
+		t.Errorf("CapturedChunkings: %q", rec.errs)
+	}
+	parserstest.Runner{Skip: []parserstest.Check{parserstest.CheckAllocs}, Parallel: true}.Run(t, cfg, c)
 }

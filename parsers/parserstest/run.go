@@ -13,11 +13,28 @@ import (
 	"github.com/agentwire/agentwire/parsers"
 )
 
-// Runner runs cases with some checks switched off. The zero Runner runs
-// every check; Run and RunFiles use it.
+// Runner runs cases with some checks switched off, fewer chunkings, or
+// checks of your own added. The zero Runner runs every check in every
+// chunking; Run and RunFiles use it.
 type Runner struct {
 	// Skip lists checks not run for any case.
 	Skip []Check
+	// Chunkings selects the chunkings of the chunking check (zero:
+	// AllChunkings).
+	Chunkings Chunkings
+	// Markup, when set, returns more markers that must never appear in
+	// content or reasoning, for the parser the case runs with (the markup
+	// check always covers the configured parsers' Openers, Closers, Starts
+	// and Ends).
+	Markup func(p *parsers.Parser) []string
+	// AfterFeed, when set, is called after every Feed of every stream the
+	// events check verifies; an error it returns fails that check, as an
+	// ill-formed event does.
+	AfterFeed func(p *parsers.Parser) error
+	// Parallel marks each case's subtest parallel (with a *testing.T). The
+	// allocs check counts allocations process-wide, so a parallel Runner
+	// must skip it: run it in a Runner of its own.
+	Parallel bool
 }
 
 // Run checks every case against the parser cfg configures (with each case's
@@ -41,6 +58,9 @@ func RunFiles(t testing.TB, files ...*File) {
 // Run is the package-level Run with r's checks.
 func (r Runner) Run(t testing.TB, cfg parsers.Config, cases ...Case) {
 	t.Helper()
+	if !r.valid(t) {
+		return
+	}
 	for i := range cases {
 		c := &cases[i]
 		if err := c.validate(); err != nil {
@@ -59,6 +79,9 @@ func (r Runner) Run(t testing.TB, cfg parsers.Config, cases ...Case) {
 // RunFiles is the package-level RunFiles with r's checks.
 func (r Runner) RunFiles(t testing.TB, files ...*File) {
 	t.Helper()
+	if !r.valid(t) {
+		return
+	}
 	for _, f := range files {
 		for i := range f.Cases {
 			c := &f.Cases[i]
@@ -79,11 +102,33 @@ func (r Runner) RunFiles(t testing.TB, files ...*File) {
 	}
 }
 
-// sub runs fn as a subtest of a *testing.T, or inline with a name prefix.
+// valid reports whether r's settings go together, and reports why not.
+func (r Runner) valid(t testing.TB) bool {
+	t.Helper()
+	if r.Parallel && !slices.Contains(r.Skip, CheckAllocs) {
+		t.Errorf("parserstest: a Parallel Runner must skip CheckAllocs (the allocation count is process-wide)")
+		return false
+	}
+	for _, s := range r.Skip {
+		if !slices.Contains(Checks, s) {
+			t.Errorf("parserstest: unknown check %q in Runner.Skip (known: %v)", s, Checks)
+			return false
+		}
+	}
+	return true
+}
+
+// sub runs fn as a subtest of a *testing.T (parallel if r.Parallel), or
+// inline with a name prefix.
 func (r Runner) sub(t testing.TB, name string, fn func(*reporter)) {
 	t.Helper()
 	if tt, ok := t.(*testing.T); ok {
-		tt.Run(name, func(t *testing.T) { fn(&reporter{t: t}) })
+		tt.Run(name, func(t *testing.T) {
+			if r.Parallel {
+				t.Parallel()
+			}
+			fn(&reporter{t: t})
+		})
 		return
 	}
 	fn(&reporter{t: t, prefix: name + ": "})
@@ -110,10 +155,13 @@ func (r Runner) runCase(rep *reporter, cfg parsers.Config, c *Case) {
 		rep.errorf("%v", err)
 		return
 	}
-	events := r.enabled(c, CheckEvents)
+	var check *streamCheck
+	if r.enabled(c, CheckEvents) {
+		check = &streamCheck{afterFeed: r.AfterFeed}
+	}
 	in := []byte(c.Input)
 
-	whole, wres, wab, err := streamOf(p, [][]byte{in}, events)
+	whole, wres, wab, err := streamOf(p, [][]byte{in}, check)
 	if err != nil {
 		rep.errorf("whole: %v", err)
 		return
@@ -140,7 +188,7 @@ func (r Runner) runCase(rep *reporter, cfg parsers.Config, c *Case) {
 				exp.Abandoned = 0
 				for i, chunks := range [][][]byte{{in}, splitEvery(in, 1)} {
 					how := [...]string{"fed whole", "byte by byte"}[i]
-					_, res, ab, err := streamOf(wp, chunks, events)
+					_, res, ab, err := streamOf(wp, chunks, check)
 					if err == nil {
 						if msg := compareExpected(res, ab, exp); msg != "" {
 							err = fmt.Errorf("%s", msg)
@@ -155,8 +203,13 @@ func (r Runner) runCase(rep *reporter, cfg parsers.Config, c *Case) {
 		}
 	}
 
-	markers := markersOf(cfg)
 	if !c.AllowMarkup && r.enabled(c, CheckMarkup) {
+		markers := markersOf(cfg)
+		if r.Markup != nil {
+			markers = append(markers, r.Markup(p)...)
+			slices.Sort(markers)
+			markers = slices.Compact(markers)
+		}
 		if m := containsAny(wres.Content, markers); m != "" {
 			rep.errorf("content contains markup %q: %q", m, wres.Content)
 		}
@@ -182,8 +235,8 @@ func (r Runner) runCase(rep *reporter, cfg parsers.Config, c *Case) {
 	}
 
 	if r.enabled(c, CheckChunking) {
-		if err := chunkings(in, c.Chunks, func(how string, chunks [][]byte) error {
-			got, _, _, err := streamOf(p, chunks, events)
+		if err := chunkings(r.Chunkings, in, c.Chunks, func(how string, chunks [][]byte) error {
+			got, _, _, err := streamOf(p, chunks, check)
 			if err != nil {
 				return fmt.Errorf("%s: %w", how, err)
 			}
@@ -195,9 +248,9 @@ func (r Runner) runCase(rep *reporter, cfg parsers.Config, c *Case) {
 		}); err != nil {
 			rep.errorf("chunking: %v", err)
 		}
-	} else if events && len(c.Chunks) > 0 {
+	} else if check != nil && len(c.Chunks) > 0 {
 		// Still check the captured deltas' stream for well-formedness.
-		if _, _, _, err := streamOf(p, toBytes(c.Chunks), true); err != nil {
+		if _, _, _, err := streamOf(p, toBytes(c.Chunks), check); err != nil {
 			rep.errorf("captured: %v", err)
 		}
 	}
@@ -266,10 +319,16 @@ func firstDiff(a, b []normEvent) (int, bool) {
 	return 0, true
 }
 
+// streamCheck is what streamOf verifies besides the event grammar.
+type streamCheck struct {
+	afterFeed func(*parsers.Parser) error // Runner.AfterFeed
+}
+
 // streamOf feeds chunks to p (after Reset) and returns the normalized event
-// stream, the accumulated result and the abandoned count. With check it
-// verifies the event grammar on the way and returns the first violation.
-func streamOf(p *parsers.Parser, chunks [][]byte, check bool) ([]normEvent, parsers.Result, int, error) {
+// stream, the accumulated result and the abandoned count. With a non-nil
+// check it verifies the event grammar (and check's own checks) on the way
+// and returns the first violation.
+func streamOf(p *parsers.Parser, chunks [][]byte, check *streamCheck) ([]normEvent, parsers.Result, int, error) {
 	p.Reset()
 	var (
 		out []normEvent
@@ -286,7 +345,7 @@ func streamOf(p *parsers.Parser, chunks [][]byte, check bool) ([]normEvent, pars
 	add := func(evs []parsers.Event) {
 		acc.Add(evs)
 		for i, e := range evs {
-			if check && err == nil {
+			if check != nil && err == nil {
 				if i > 0 && isText(e.Kind) && evs[i-1].Kind == e.Kind {
 					err = fmt.Errorf("two adjacent %s events from one call (%q, %q): adjacent text of one kind is one event",
 						e.Kind, evs[i-1].Text, e.Text)
@@ -304,12 +363,17 @@ func streamOf(p *parsers.Parser, chunks [][]byte, check bool) ([]normEvent, pars
 			cur = append(cur[:0], e.Text...)
 		}
 	}
-	for _, c := range chunks {
+	for i, c := range chunks {
 		add(p.Feed(c))
+		if check != nil && check.afterFeed != nil && err == nil {
+			if aerr := check.afterFeed(p); aerr != nil {
+				err = fmt.Errorf("after chunk %d: %w", i, aerr)
+			}
+		}
 	}
 	add(p.Finish())
 	flush()
-	if check && err == nil {
+	if check != nil && err == nil {
 		if wf.open {
 			err = fmt.Errorf("call %d still open after Finish", wf.idx)
 		} else if again := p.Finish(); len(again) != 0 {
@@ -373,9 +437,11 @@ func (w *wellFormed) check(e parsers.Event) error {
 		if !w.open || e.Index != w.idx {
 			return fmt.Errorf("end of call %d, but the open call is %s", e.Index, w.openCall())
 		}
-		a := bytes.TrimLeft(w.args, " \t\r\n")
-		if !json.Valid(w.args) || len(a) == 0 || a[0] != '{' || !utf8.Valid(w.args) {
+		if !json.Valid(w.args) || len(w.args) == 0 || w.args[0] != '{' || !utf8.Valid(w.args) {
 			return fmt.Errorf("call %d ended with arguments that are not one valid UTF-8 JSON object: %q", e.Index, w.args)
+		}
+		if hasLoneSurrogate(w.args) {
+			return fmt.Errorf("call %d ended with arguments that escape a lone surrogate: %q", e.Index, w.args)
 		}
 		w.open = false
 	case parsers.EventToolCallAbandoned:
@@ -387,6 +453,53 @@ func (w *wellFormed) check(e parsers.Event) error {
 		return fmt.Errorf("unknown event kind %d", e.Kind)
 	}
 	return nil
+}
+
+// hasLoneSurrogate reports whether JSON text a holds a \uXXXX escape of a
+// surrogate that is not part of a high-low pair (the parsers turn those
+// into \ufffd).
+func hasLoneSurrogate(a []byte) bool {
+	hex4 := func(b []byte) (rune, bool) {
+		if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+			return 0, false
+		}
+		var r rune
+		for _, c := range b[2:6] {
+			switch {
+			case '0' <= c && c <= '9':
+				r = r<<4 | rune(c-'0')
+			case 'a' <= c && c <= 'f':
+				r = r<<4 | rune(c-'a'+10)
+			case 'A' <= c && c <= 'F':
+				r = r<<4 | rune(c-'A'+10)
+			default:
+				return 0, false
+			}
+		}
+		return r, true
+	}
+	for i := 0; i < len(a); i++ {
+		if a[i] != '\\' {
+			continue
+		}
+		r, ok := hex4(a[i:])
+		if !ok {
+			i++ // a two-byte escape (an escaped backslash is no escape)
+			continue
+		}
+		switch {
+		case 0xDC00 <= r && r <= 0xDFFF:
+			return true // a low surrogate first
+		case 0xD800 <= r && r <= 0xDBFF:
+			lo, ok := hex4(a[i+6:])
+			if !ok || lo < 0xDC00 || lo > 0xDFFF {
+				return true
+			}
+			i += 6 // the pair's low half
+		}
+		i += 5
+	}
+	return false
 }
 
 func (w *wellFormed) openCall() string {

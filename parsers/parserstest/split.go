@@ -21,9 +21,42 @@ var (
 	splitRunes  = chunking.Runes
 )
 
-// chunkings calls feed with every chunking of in the chunking check uses,
-// and returns the first error.
-func chunkings(in []byte, captured []string, feed func(how string, chunks [][]byte) error) error {
+// Chunkings selects the chunkings the chunking check feeds a case in.
+type Chunkings int
+
+const (
+	// AllChunkings, the default: byte by byte, rune by rune, split in two
+	// at every point (inputs up to 2 KiB; longer inputs at every point
+	// within 128 bytes of either end, a seeded sample in between and 32
+	// more seeded random chunkings), four seeded random chunkings, the
+	// captured deltas, and with empty chunks mixed in.
+	AllChunkings Chunkings = iota
+	// CapturedChunkings feeds only the captured deltas (nothing when the
+	// case has none): one comparison of the captured stream with the whole
+	// feed, for fuzzing, where the fuzzer chooses the chunks.
+	CapturedChunkings
+)
+
+// String returns the constant's name.
+func (c Chunkings) String() string {
+	switch c {
+	case AllChunkings:
+		return "AllChunkings"
+	case CapturedChunkings:
+		return "CapturedChunkings"
+	}
+	return fmt.Sprintf("Chunkings(%d)", int(c))
+}
+
+// chunkings calls feed with every chunking of in that set selects, and
+// returns the first error.
+func chunkings(set Chunkings, in []byte, captured []string, feed func(how string, chunks [][]byte) error) error {
+	if set == CapturedChunkings {
+		if len(captured) == 0 {
+			return nil
+		}
+		return feed("captured", toBytes(captured))
+	}
 	if err := feed("bytes", splitEvery(in, 1)); err != nil {
 		return err
 	}

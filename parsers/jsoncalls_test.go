@@ -5,6 +5,11 @@ import (
 	"testing"
 )
 
+// The helpers the tests, fuzz targets and benchmarks of the JSON-family
+// grammars share (nemotron_deci, jamba, default, llama3_json, mistral, phi4:
+// each reads its calls with jsonCalls). Each grammar's own tests live beside
+// it (TestMistralIDs in mistral_test.go, …).
+
 // jsonFamilyCall renders one call to write_file whose "content" argument
 // holds size bytes of string data, in the wire form of a JSON-family
 // grammar (the benchmarks and allocation tests of nemotron_deci, jamba,

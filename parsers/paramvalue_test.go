@@ -8,8 +8,10 @@ import (
 )
 
 // The parameter grammars: qwen3_coder, minimax_m2, glm47 and DSML
-// (deepseek_v3_2, deepseek_v4), with the schema typing they share
-// (schema.go, paramvalue.go, tagcalls.go).
+// (deepseek_v3_2, deepseek_v4), and seed_oss, whose values paramValue reads
+// (with the schema typing of schema.go). Their fuzz targets live beside
+// each grammar (FuzzQwen3Coder in qwen3_coder_test.go, …); the helpers they
+// share, and the tests that run all four, are here.
 
 // paramTools is a schema with every kind of parameter type, so fuzzing and
 // allocation tests go through typed conversion as well as streamed strings.
@@ -49,13 +51,6 @@ func paramFuzz(f *testing.F, tool, reasoning string, families ...string) {
 		}
 		fuzzInvariants(t, cfg, in, seed)
 	})
-}
-
-func FuzzQwen3Coder(f *testing.F) { paramFuzz(f, "qwen3_coder", "nemotron_nano", "qwen3_coder") }
-func FuzzMinimaxM2(f *testing.F)  { paramFuzz(f, "minimax_m2", "minimax_m2", "minimax_m2") }
-func FuzzGLM47(f *testing.F)      { paramFuzz(f, "glm47", "glm45", "glm47") }
-func FuzzDSML(f *testing.F) {
-	paramFuzz(f, "deepseek_v4", "deepseek_v4", "deepseek_v4", "deepseek_v3_2", "captures")
 }
 
 // paramCall renders a call of family with one string parameter holding
@@ -195,102 +190,5 @@ func TestParamLimit(t *testing.T) {
 				t.Errorf("%s %.60q chunk=%d: %d calls, %d abandoned, content %q; want %d, %d, none", c.tool, c.in, size, len(r.Calls), acc.Abandoned(), r.Content, c.calls, c.ab)
 			}
 		}
-	}
-}
-
-func TestResolveType(t *testing.T) {
-	tools, err := ToolsFromJSON([]byte(`[{"name":"t","parameters":{"type":"object","properties":{
-	  "s":{"type":"STRING"},"arr":{"type":["integer","null"]},"opt":{"anyOf":[{"$ref":"#/$defs/I"},{"type":"null"}]},
-	  "loop":{"$ref":"#/$defs/L1"},"missing":{"$ref":"#/$defs/Nope"},"remote":{"$ref":"other.json#/x"},
-	  "all":{"allOf":[{"type":["number","string"]},{"type":"number"}]},"allfree":{"allOf":[{"description":"x"}]},
-	  "en":{"enum":["a",1,null]},"c":{"const":true},"nb":{"type":"object","nullable":true},
-	  "esc":{"$ref":"#/$defs/a~1b"},"free":{"description":"anything"},"bool":true,"odd":{"type":"Unsigned Long"}},
-	  "$defs":{"I":{"type":"integer"},"L1":{"$ref":"#/$defs/L2"},"L2":{"$ref":"#/$defs/L1"},"a/b":{"type":"boolean"}}}},
-	 {"name":"flat","parameters":{"city":{"type":"string"},"n":{"type":"int"}}}]`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := newSchemaIndex(tools)
-	ts, ok := x.tool([]byte("t"))
-	if !ok || !x.declared {
-		t.Fatal("tool t not indexed")
-	}
-	for key, want := range map[string]paramType{
-		"s":       {set: tString},
-		"arr":     {set: tInteger | tNull},
-		"opt":     {set: tInteger | tNull},
-		"loop":    {free: true}, // reference cycle: bounded, then unconstrained
-		"missing": {free: true},
-		"remote":  {free: true},
-		"all":     {set: tNumber},
-		"allfree": {free: true},
-		"en":      {set: tString | tInteger | tNumber | tNull},
-		"c":       {set: tBoolean},
-		"nb":      {set: tObject | tNull},
-		"esc":     {set: tBoolean},
-		"free":    {free: true},
-		"bool":    {free: true},
-		"odd":     {set: tInteger},
-		"unknown": {free: true},
-	} {
-		if got := ts.lookup([]byte(key)); got != want {
-			t.Errorf("%s: got %+v, want %+v", key, got, want)
-		}
-	}
-	flat, _ := x.tool([]byte("flat"))
-	if got := flat.lookup([]byte("n")); got != (paramType{set: tInteger}) {
-		t.Errorf("parameters without properties are the property map: n = %+v", got)
-	}
-	if _, ok := x.tool([]byte("nope")); ok {
-		t.Error("unknown tool reported as declared")
-	}
-}
-
-func TestValueConversion(t *testing.T) {
-	var s jsonScan
-	num := func(v string) string {
-		out, ok := appendNumber(nil, []byte(v))
-		if !ok {
-			return "!"
-		}
-		return string(out)
-	}
-	for in, want := range map[string]string{
-		"42.0": "42.0", "-0": "-0", "1e5": "1e5", "+1": "1", ".5": "0.5", "-.5e-3": "-0.5e-3", "5.": "5", "007": "7", "00.10": "0.10",
-		"1E+3": "1E+3", "NaN": "!", "inf": "!", "": "!", "-": "!", ".": "!", "1e": "!", "1.2.3": "!", "0x10": "!", "1_000": "!",
-	} {
-		if got := num(in); got != want {
-			t.Errorf("appendNumber(%q) = %q, want %q", in, got, want)
-		}
-	}
-	for in, want := range map[string]string{"007": "7", "-0012": "-12", "+5": "5", "0": "0", "1.0": "!", "": "!", "+": "!"} {
-		out, ok := appendInteger(nil, []byte(in))
-		if got := string(out); !ok && want != "!" || ok && got != want {
-			t.Errorf("appendInteger(%q) = %q %v, want %q", in, got, ok, want)
-		}
-	}
-	for in, want := range map[string]string{
-		` { "a" : [ 1 , 2.0 ] , "b" : "x y" } `: `{"a":[1,2.0],"b":"x y"}`,
-		"[\"tab\there\"]":                       `["tab\there"]`,
-		`{"a": 1,}`:                             "!",
-		`{"a": 1} {"b": 2}`:                     "!",
-	} {
-		out, ok := appendCompactJSON(nil, trimAll([]byte(in)), 0, &s)
-		if got := string(out); !ok && want != "!" || ok && got != want {
-			t.Errorf("appendCompactJSON(%q) = %q %v, want %q", in, got, ok, want)
-		}
-	}
-	if _, ok := appendCompactJSON(nil, []byte(`[1]`), tObject, &s); ok {
-		t.Error("an array accepted where an object is wanted")
-	}
-	var tmp []byte
-	if out, ok := appendLiteralEval(nil, []byte(`{'a': True, 'b': [None, False]}`), tObject, &s, &tmp); !ok || string(out) != `{"a":true,"b":[null,false]}` {
-		t.Errorf("literal_eval emulation: %q %v", out, ok)
-	}
-	if out := appendCommaList(nil, []byte(" a, b ,,c ")); string(out) != `["a","b","","c"]` {
-		t.Errorf("comma list: %s", out)
-	}
-	if got := stripFraming([]byte("\r\n\n x \n\r\n")); string(got) != "\n x \n" {
-		t.Errorf("stripFraming: %q", got)
 	}
 }

@@ -1,0 +1,77 @@
+package parsers
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// This file hands the external test package (parsers_test, which runs the
+// fixture suite through parserstest) the checks that need the Parser's
+// internals. Nothing here is part of the package's API: it exists only in
+// the test binary.
+
+// CheckHeld fails when p holds back more than the package documentation
+// allows: the longest marker of its grammars (glm47: a candidate bare-body
+// name and its <arg_key>) plus a partial character (3 bytes). The fixture
+// suite calls it after every Feed (parserstest.Runner.AfterFeed).
+func CheckHeld(p *Parser) error {
+	n := p.heldLen()
+	if n <= 3 {
+		return nil // a partial character: under any bound, without walking the matchers
+	}
+	if bound := maxMarkerLen(p) + 3; n > bound {
+		return fmt.Errorf("holding %d bytes, bound %d", n, bound)
+	}
+	return nil
+}
+
+// Markup lists every marker p's grammars recognise, from their matchers: the
+// text matcher's markers (start-of-output markers such as a bare "{" or "["
+// left out: once text precedes them they are ordinary characters), the
+// reasoning markers, and a framing grammar's markup. The fixture suite checks
+// none of them reaches content or reasoning (parserstest.Runner.Markup),
+// beside the registry's Openers, Closers, Starts and Ends.
+func Markup(p *Parser) []string {
+	var ms []string
+	for _, m := range p.textMs[1][1].ms {
+		if !m.atStart {
+			ms = append(ms, m.text)
+		}
+	}
+	for _, m := range p.reasM.ms {
+		ms = append(ms, m.text)
+	}
+	// A grammar that frames the output runs no text matcher: its markup is
+	// its own matchers' markers (required by framingGrammar).
+	if p.frame != nil {
+		ms = append(ms, markupOf(p.frame)...)
+	}
+	slices.Sort(ms)
+	return slices.Compact(ms)
+}
+
+// maxMarkerLen is the longest marker any of p's matchers or grammars holds
+// a prefix of.
+func maxMarkerLen(p *Parser) int {
+	n := p.reasM.maxLen
+	for _, row := range p.textMs {
+		for _, m := range row {
+			n = max(n, m.maxLen)
+		}
+	}
+	if p.frame != nil {
+		n = max(n, maxHoldOf(p.frame))
+	}
+	if b, ok := p.tool.(interface{ maxHold() int }); ok {
+		n = max(n, b.maxHold())
+	}
+	return n
+}
+
+// CheckChunked is parserstest's check of one input fed whole and in the
+// given chunks (identical event streams, well-formed events, CheckHeld after
+// every Feed), for the fuzz targets. An internal test cannot import
+// parserstest (it imports this package), so the external test package sets
+// it when the test binary starts (invariants_test.go).
+var CheckChunked func(t *testing.T, cfg Config, in []byte, chunks [][]byte)

@@ -1,5 +1,0 @@
-//go:build race
-
-package parserstest_test
-
-const raceEnabled = true
