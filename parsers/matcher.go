@@ -73,12 +73,27 @@ func newMatcher(ms ...marker) matcher {
 //     possible when final is false); the caller holds b[pos:].
 //   - pos == len(b): no marker and no marker prefix.
 func (m *matcher) find(b []byte, final bool) (pos, mi int) {
-	if m.nfirst == 0 || m.nfirst == 1 && len(b) >= 4 && len(b) <= 8 && indexByteWords(b, m.one) < 0 {
+	if m.none(b) {
 		// No marker can start in b: the common streamed chunk, decided
 		// without the general scan's frame.
 		return len(b), -1
 	}
 	return m.scan(b, final)
+}
+
+// none reports, for a streamed chunk (4 to 8 bytes) of a matcher whose
+// markers share one first byte, that no marker starts in b: find would
+// return (len(b), -1). false means only that find must decide.
+func (m *matcher) none(b []byte) bool {
+	return m.nfirst == 0 || m.nfirst == 1 && len(b) >= 4 && len(b) <= 8 && !hasByteWords(b, m.one)
+}
+
+// hasByteWords reports whether c occurs in b (4 to 8 bytes), tested as two
+// overlapping words: indexByteWords without the position.
+func hasByteWords(b []byte, c byte) bool {
+	x := uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[len(b)-4:]))<<32
+	x ^= uint64(c) * lo8
+	return (x-lo8)&^x&hi8 != 0
 }
 
 // scan is find's general case.
