@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
 	"unicode/utf8"
@@ -281,6 +282,19 @@ func (e *emitter) argsRaw(b []byte) {
 // filter holds nothing, the result is built in one step, with the same
 // events, bytes and arena state as the piecewise calls.
 func (e *emitter) argsEscaped(b []byte) {
+	if n := len(b); n >= 4 && n <= 8 && e.af.n == 0 && e.inCall && !e.whole {
+		// The streamed fragment: when it needs no escape and is ASCII
+		// or valid UTF-8, args' outcome without args' own tests.
+		x := uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32
+		if strStop8(x) == 0 && (x&hi8 == 0 || utf8.Valid(b)) {
+			if len(e.events) == 0 {
+				e.put(EventToolCallArgs, e.idx, b)
+				return
+			}
+			e.addArgs(b, "")
+			return
+		}
+	}
 	j := strRun(b)
 	if j == len(b) {
 		e.args(b)

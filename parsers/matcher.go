@@ -40,22 +40,40 @@ type marker struct {
 type matcher struct {
 	ms     []marker
 	first  [256]bool // first bytes of the markers
-	one    byte      // the only first byte, when nfirst == 1
+	one    byte      // the first bytes when nfirst <= 2 (two == one when nfirst == 1)
+	two    byte
+	ones   uint64 // one and two in every byte of a word (none's operands)
+	twos   uint64
 	nfirst int
 	maxLen int
+	// second marks the second bytes of the markers; short is set when a
+	// marker is shorter than two bytes (second then decides nothing).
+	second [256]bool
+	short  bool
 }
 
 func newMatcher(ms ...marker) matcher {
 	m := matcher{ms: ms}
 	for _, mk := range ms {
+		if len(mk.text) < 2 {
+			m.short = true
+		} else {
+			m.second[mk.text[1]] = true
+		}
 		if mk.text == "" {
 			continue
 		}
 		c := mk.text[0]
 		if !m.first[c] {
 			m.first[c] = true
+			switch m.nfirst {
+			case 0:
+				m.one, m.two = c, c
+			case 1:
+				m.two = c
+			}
 			m.nfirst++
-			m.one = c
+			m.ones, m.twos = uint64(m.one)*lo8, uint64(m.two)*lo8
 		}
 		if len(mk.text) > m.maxLen {
 			m.maxLen = len(mk.text)
@@ -82,18 +100,21 @@ func (m *matcher) find(b []byte, final bool) (pos, mi int) {
 }
 
 // none reports, for a streamed chunk (4 to 8 bytes) of a matcher whose
-// markers share one first byte, that no marker starts in b: find would
-// return (len(b), -1). false means only that find must decide.
+// markers start with at most two distinct bytes, that no marker starts in
+// b: find would return (len(b), -1). false means only that find must
+// decide.
 func (m *matcher) none(b []byte) bool {
-	return m.nfirst == 0 || m.nfirst == 1 && len(b) >= 4 && len(b) <= 8 && !hasByteWords(b, m.one)
+	// nfirst == 0 needs no case of its own: one and two are then 0, and
+	// a chunk holding a NUL byte goes to find, which finds nothing.
+	return m.nfirst <= 2 && uint(len(b)-4) <= 4 && !hasBytesWords(b, m.ones, m.twos)
 }
 
-// hasByteWords reports whether c occurs in b (4 to 8 bytes), tested as two
-// overlapping words: indexByteWords without the position.
-func hasByteWords(b []byte, c byte) bool {
+// hasBytesWords reports whether b (4 to 8 bytes) holds the byte repeated
+// in every byte of c or of d, tested as two overlapping words.
+func hasBytesWords(b []byte, c, d uint64) bool {
 	x := uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[len(b)-4:]))<<32
-	x ^= uint64(c) * lo8
-	return (x-lo8)&^x&hi8 != 0
+	y, z := x^c, x^d
+	return ((y-lo8)&^y|(z-lo8)&^z)&hi8 != 0
 }
 
 // scan is find's general case.
@@ -150,6 +171,9 @@ func indexByteWords(b []byte, c byte) int {
 // for a complete marker, partial when b is a proper prefix of a longer one
 // and more bytes are needed to decide.
 func (m *matcher) at(b []byte, final bool) (mi int, partial bool) {
+	if len(b) > 1 && !m.second[b[1]] && !m.short {
+		return -1, false // the common miss (a '<' in text), decided by one table
+	}
 	mi = -1
 	for k := range m.ms {
 		t := m.ms[k].text

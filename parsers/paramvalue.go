@@ -207,6 +207,17 @@ func (v *paramValue) startString() {
 // value ended, the index of its close tag in ends (else -1). hold means b[n:]
 // may start a close tag or an entity: present it again with more bytes.
 func (v *paramValue) feed(b []byte, final bool) (n, end int, hold bool) {
+	if v.st == pvString && v.lead == 2 && v.trim != trimFull && v.ends.none(b) && (v.ents == nil || !hasBytesWords(b, '&'*lo8, '&'*lo8)) {
+		// A streamed chunk of a string value in which no close tag and
+		// no entity can start: text's outcome for it, without the
+		// matcher and the entity scan.
+		if c := b[len(b)-1]; v.trim == trimFraming && (len(v.nl) > 0 || c == '\n' || c == '\r') {
+			v.tailFraming(b)
+		} else {
+			v.out.argsEscaped(b)
+		}
+		return len(b), -1, false
+	}
 	if v.st == pvString && v.lead == 2 && len(v.nl) == 0 && v.plainRun(b) && v.fastString(b) {
 		return len(b), -1, false
 	}
