@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -282,11 +283,20 @@ func (e *emitter) argsRaw(b []byte) {
 // filter holds nothing, the result is built in one step, with the same
 // events, bytes and arena state as the piecewise calls.
 func (e *emitter) argsEscaped(b []byte) {
-	if n := len(b); n >= 4 && n <= 8 && e.af.n == 0 && e.inCall && !e.whole {
-		// The streamed fragment: when it needs no escape and is ASCII
-		// or valid UTF-8, args' outcome without args' own tests.
-		x := uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32
-		if strStop8(x) == 0 && (x&hi8 == 0 || utf8.Valid(b)) {
+	n := len(b)
+	if n == 0 {
+		return
+	}
+	if n <= 8 && e.af.n == 0 && e.inCall && !e.whole {
+		// A streamed fragment, classified as one word: args' outcome
+		// when it needs no escape, the escaped copy when it does, and
+		// valid UTF-8 checked only when it is not ASCII.
+		x := fragWord(b)
+		if x&hi8 == 0 || utf8.Valid(b) {
+			if strStop8(x) != 0 {
+				e.argsEscapedCopy(b)
+				return
+			}
 			if len(e.events) == 0 {
 				e.put(EventToolCallArgs, e.idx, b)
 				return
@@ -304,6 +314,27 @@ func (e *emitter) argsEscaped(b []byte) {
 		e.argsEscapedPieces(b)
 		return
 	}
+	e.argsEscapedCopy(b)
+}
+
+// fragWord packs b (1 to 8 bytes) into a word for the word tests: two
+// overlapping words for 4 bytes or more, else b's bytes padded with 'A',
+// which no test flags.
+func fragWord(b []byte) uint64 {
+	if n := len(b); n >= 4 {
+		return uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32
+	}
+	x := uint64('A' * lo8)
+	for i, c := range b {
+		x = x&^(0xff<<(8*i)) | uint64(c)<<(8*i)
+	}
+	return x
+}
+
+// argsEscapedCopy is argsEscaped's outcome for b (valid UTF-8, some byte of
+// it to escape) when the filter holds nothing: b escaped into the arena, as
+// one fragment that extends the Feed's last arguments event of the call.
+func (e *emitter) argsEscapedCopy(b []byte) {
 	n := len(e.events)
 	if n > 0 {
 		last := &e.events[n-1]
@@ -314,15 +345,35 @@ func (e *emitter) argsEscaped(b []byte) {
 				e.arena = append(e.arena, last.Text...)
 				e.argEv = n - 1
 			}
-			e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
+			e.arena = appendEscapedFrag(e.arena, b)
 			last.Text = e.arena[e.argStart:len(e.arena):len(e.arena)]
 			return
 		}
 	}
 	start := len(e.arena)
-	e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
+	e.arena = appendEscapedFrag(e.arena, b)
 	e.argEv, e.argStart = n, start
 	e.put(EventToolCallArgs, e.idx, e.arena[start:len(e.arena):len(e.arena)])
+}
+
+// appendEscapedFrag is appendEscaped for a fragment: room for the longest
+// escape of every byte is made once, then each byte is written in place.
+func appendEscapedFrag(dst, b []byte) []byte {
+	if len(b) > 64 {
+		return appendEscaped(dst, b)
+	}
+	dst = slices.Grow(dst, 6*len(b)) // `\u00XX` is the longest escape
+	k := len(dst)
+	d := dst[:cap(dst)]
+	for _, c := range b {
+		if !strStop[c] {
+			d[k] = c
+			k++
+			continue
+		}
+		k += copy(d[k:], jsonEscape(c))
+	}
+	return d[:k]
 }
 
 // argsEscapedPieces is argsEscaped one piece at a time.

@@ -218,7 +218,11 @@ func (v *paramValue) feed(b []byte, final bool) (n, end int, hold bool) {
 		}
 		return len(b), -1, false
 	}
-	if v.st == pvString && v.lead == 2 && len(v.nl) == 0 && v.plainRun(b) && v.fastString(b) {
+	if v.st == pvString && v.lead == 2 && len(v.nl) == 0 && (v.trim == trimFull || uint(len(b)-4) > 4 || v.ends.nfirst > 2) &&
+		v.plainRun(b) && v.fastString(b) {
+		// (A streamed chunk of another trim rule that failed the test
+		// above holds a close tag's first byte or an '&': never a plain
+		// run.)
 		return len(b), -1, false
 	}
 	pos, mi := v.ends.find(b, final)

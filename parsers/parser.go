@@ -236,38 +236,42 @@ func (p *Parser) enterReasoning() {
 // unmodified until then.
 func (p *Parser) Feed(chunk []byte) []Event {
 	p.out.begin()
-	if len(p.held) == 0 && p.prepended && p.mode != mFinished && (len(chunk) == 0 || chunk[len(chunk)-1] < 0x80) {
-		// The common chunk: nothing held, nothing to prepend, no
-		// character to complete. Its first step (usually its only one)
-		// is run's, taken here without run's loop and frame.
+	if len(p.held) == 0 && p.prepended && p.mode != mFinished {
+		// The common chunk: nothing held, nothing to prepend. Its first
+		// step (usually its only one) is run's, taken here without
+		// run's loop and frame; a character it ends inside is held.
+		body := chunk
+		if len(chunk) > 0 && chunk[len(chunk)-1] >= 0x80 {
+			body = chunk[:len(chunk)-incompleteRune(chunk)]
+		}
 		n, hold := 0, false
 		switch {
-		case len(chunk) == 0:
+		case len(body) == 0:
 		case p.mode == mCall:
 			var st blockStatus
-			if n, st = p.tool.feed(chunk, false); st == blockMore && n == len(chunk) {
+			if n, st = p.tool.feed(body, false); st == blockMore && n == len(chunk) {
 				return p.out.events
 			}
 			hold = p.blockEnd(st, false)
 		case p.mode == mText:
-			if p.bare == nil && p.textMatcher().none(chunk) {
+			if p.bare == nil && len(body) == len(chunk) && p.textMatcher().none(chunk) {
 				// scanText's outcome, without its frame.
 				p.out.content(chunk)
 				return p.out.events
 			}
-			n, hold = p.scanText(chunk, false)
+			n, hold = p.scanText(body, false)
 		case p.mode == mReasoning:
-			if !p.labelOn && p.reasM.none(chunk) {
+			if !p.labelOn && len(body) == len(chunk) && p.reasM.none(chunk) {
 				p.out.reasoning(chunk) // scanReasoning's outcome
 				return p.out.events
 			}
-			n, hold = p.scanReasoning(chunk, false)
+			n, hold = p.scanReasoning(body, false)
 		}
 		if n == len(chunk) {
 			return p.out.events
 		}
 		if !hold {
-			n += p.run(chunk[n:], false)
+			n += p.run(body[n:], false)
 		}
 		if n < len(chunk) {
 			p.held = append(p.held, chunk[n:]...)
