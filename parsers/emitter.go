@@ -294,7 +294,7 @@ func (e *emitter) argsEscaped(b []byte) {
 		x := fragWord(b)
 		if x&hi8 == 0 || utf8.Valid(b) {
 			if strStop8(x) != 0 {
-				e.argsEscapedCopy(b)
+				e.argsEscapedCopy(nil, b)
 				return
 			}
 			if len(e.events) == 0 {
@@ -314,7 +314,20 @@ func (e *emitter) argsEscaped(b []byte) {
 		e.argsEscapedPieces(b)
 		return
 	}
-	e.argsEscapedCopy(b)
+	e.argsEscapedCopy(nil, b)
+}
+
+// argsEscapedPair is argsEscaped of a (a buffer the caller reuses, so it is
+// copied) followed by argsEscaped of b, as one fragment when it can be.
+func (e *emitter) argsEscapedPair(a, b []byte) {
+	if len(b) > 0 && e.af.n == 0 && e.inCall && !e.whole && validFrag(a) && validFrag(b) {
+		e.argsEscapedCopy(a, b)
+		return
+	}
+	start := len(e.arena)
+	e.arena = appendEscaped(e.arena, a)
+	e.args(e.arena[start:len(e.arena):len(e.arena)])
+	e.argsEscaped(b)
 }
 
 // fragWord packs b (1 to 8 bytes) into a word for the word tests: two
@@ -324,17 +337,31 @@ func fragWord(b []byte) uint64 {
 	if n := len(b); n >= 4 {
 		return uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32
 	}
-	x := uint64('A' * lo8)
-	for i, c := range b {
-		x = x&^(0xff<<(8*i)) | uint64(c)<<(8*i)
+	const pad = 'A' * lo8
+	switch len(b) {
+	case 3:
+		return pad&^0xffffff | uint64(binary.LittleEndian.Uint16(b)) | uint64(b[2])<<16
+	case 2:
+		return pad&^0xffff | uint64(binary.LittleEndian.Uint16(b))
+	case 1:
+		return pad&^0xff | uint64(b[0])
 	}
-	return x
+	return pad
 }
 
-// argsEscapedCopy is argsEscaped's outcome for b (valid UTF-8, some byte of
-// it to escape) when the filter holds nothing: b escaped into the arena, as
-// one fragment that extends the Feed's last arguments event of the call.
-func (e *emitter) argsEscapedCopy(b []byte) {
+// validFrag is utf8.Valid, decided for an ASCII fragment of up to 8 bytes
+// by one word test.
+func validFrag(b []byte) bool {
+	if len(b) <= 8 && fragWord(b)&hi8 == 0 {
+		return true
+	}
+	return utf8.Valid(b)
+}
+
+// argsEscapedCopy is argsEscaped's outcome for a and then b (valid UTF-8)
+// when the filter holds nothing: both escaped into the arena, as one
+// fragment that extends the Feed's last arguments event of the call.
+func (e *emitter) argsEscapedCopy(a, b []byte) {
 	n := len(e.events)
 	if n > 0 {
 		last := &e.events[n-1]
@@ -345,13 +372,13 @@ func (e *emitter) argsEscapedCopy(b []byte) {
 				e.arena = append(e.arena, last.Text...)
 				e.argEv = n - 1
 			}
-			e.arena = appendEscapedFrag(e.arena, b)
+			e.arena = appendEscapedFrag(appendEscapedFrag(e.arena, a), b)
 			last.Text = e.arena[e.argStart:len(e.arena):len(e.arena)]
 			return
 		}
 	}
 	start := len(e.arena)
-	e.arena = appendEscapedFrag(e.arena, b)
+	e.arena = appendEscapedFrag(appendEscapedFrag(e.arena, a), b)
 	e.argEv, e.argStart = n, start
 	e.put(EventToolCallArgs, e.idx, e.arena[start:len(e.arena):len(e.arena)])
 }
@@ -359,6 +386,9 @@ func (e *emitter) argsEscapedCopy(b []byte) {
 // appendEscapedFrag is appendEscaped for a fragment: room for the longest
 // escape of every byte is made once, then each byte is written in place.
 func appendEscapedFrag(dst, b []byte) []byte {
+	if len(b) == 0 {
+		return dst
+	}
 	if len(b) > 64 {
 		return appendEscaped(dst, b)
 	}

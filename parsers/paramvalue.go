@@ -207,18 +207,24 @@ func (v *paramValue) startString() {
 // value ended, the index of its close tag in ends (else -1). hold means b[n:]
 // may start a close tag or an entity: present it again with more bytes.
 func (v *paramValue) feed(b []byte, final bool) (n, end int, hold bool) {
-	if v.st == pvString && v.lead == 2 && v.trim != trimFull && v.ends.none(b) && (v.ents == nil || !hasBytesWords(b, '&'*lo8, '&'*lo8)) {
+	if v.st == pvString && v.lead == 2 && v.ends.none(b) && (v.ents == nil || !hasBytesWords(b, '&'*lo8, '&'*lo8)) {
 		// A streamed chunk of a string value in which no close tag and
 		// no entity can start: text's outcome for it, without the
 		// matcher and the entity scan.
-		if c := b[len(b)-1]; v.trim == trimFraming && (len(v.nl) > 0 || c == '\n' || c == '\r') {
+		switch c := b[len(b)-1]; {
+		case v.trim == trimFull:
+			if v.fullFrag(b) {
+				return len(b), -1, false
+			}
+		case v.trim == trimFraming && (len(v.nl) > 0 || c == '\n' || c == '\r'):
 			v.tailFraming(b)
-		} else {
+			return len(b), -1, false
+		default:
 			v.out.argsEscaped(b)
+			return len(b), -1, false
 		}
-		return len(b), -1, false
 	}
-	if v.st == pvString && v.lead == 2 && len(v.nl) == 0 && (v.trim == trimFull || uint(len(b)-4) > 4 || v.ends.nfirst > 2) &&
+	if v.st == pvString && v.lead == 2 && len(v.nl) == 0 && (uint(len(b)-4) > 4 || v.ends.nfirst > 2) &&
 		v.plainRun(b) && v.fastString(b) {
 		// (A streamed chunk of another trim rule that failed the test
 		// above holds a close tag's first byte or an '&': never a plain
@@ -292,6 +298,36 @@ func (v *paramValue) fastString(b []byte) bool {
 		v.run = len(b) - k
 	}
 	v.ws = append(v.ws, b[k:]...)
+	return true
+}
+
+// fullFrag is strPiece's trimFull case for a streamed chunk (the leading
+// whitespace already stripped): the trailing whitespace run is held, a held
+// run goes out with the text after it as one fragment. It reports false,
+// having done nothing, when the run may pass the limit (strPiece decides).
+func (v *paramValue) fullFrag(b []byte) bool {
+	if v.run+len(b) > v.limit {
+		return false
+	}
+	k := len(b)
+	for k > 0 && isSpace(b[k-1]) {
+		k--
+	}
+	if k == 0 {
+		v.run += len(b)
+		v.ws = append(v.ws, b...)
+		return true
+	}
+	if len(v.ws) > 0 {
+		v.out.argsEscapedPair(v.ws, b[:k])
+		v.ws = v.ws[:0]
+	} else {
+		v.out.argsEscaped(b[:k])
+	}
+	v.run = len(b) - k
+	if k < len(b) {
+		v.ws = append(v.ws, b[k:]...)
+	}
 	return true
 }
 
@@ -499,7 +535,9 @@ func (v *paramValue) strPiece(b []byte) {
 			v.run += len(b)
 		}
 		v.emitEscaped(b[:k])
-		v.ws = append(v.ws, b[k:]...)
+		if k < len(b) {
+			v.ws = append(v.ws, b[k:]...)
+		}
 	default:
 		v.emitEscaped(b)
 	}
