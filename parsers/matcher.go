@@ -46,19 +46,29 @@ type matcher struct {
 	twos   uint64
 	nfirst int
 	maxLen int
-	// second marks the second bytes of the markers; short is set when a
-	// marker is shorter than two bytes (second then decides nothing).
-	second [256]bool
-	short  bool
+	// second[c] has bit k set when marker k may start with a second byte
+	// c: its second byte is c, or it is shorter than two bytes. wide is
+	// set when there are more than 16 markers (second then decides
+	// nothing).
+	second [256]uint16
+	wide   bool
+	// words holds the first 8 bytes of each marker's text (zero-padded),
+	// so that at compares a prefix as one word.
+	words []uint64
 }
 
 func newMatcher(ms ...marker) matcher {
-	m := matcher{ms: ms}
-	for _, mk := range ms {
-		if len(mk.text) < 2 {
-			m.short = true
-		} else {
-			m.second[mk.text[1]] = true
+	m := matcher{ms: ms, words: make([]uint64, len(ms)), wide: len(ms) > 16}
+	for k, mk := range ms {
+		m.words[k] = prefixWord([]byte(mk.text))
+		switch {
+		case k >= 16:
+		case len(mk.text) < 2:
+			for c := range m.second {
+				m.second[c] |= 1 << k
+			}
+		default:
+			m.second[mk.text[1]] |= 1 << k
 		}
 		if mk.text == "" {
 			continue
@@ -171,9 +181,41 @@ func indexByteWords(b []byte, c byte) int {
 // for a complete marker, partial when b is a proper prefix of a longer one
 // and more bytes are needed to decide.
 func (m *matcher) at(b []byte, final bool) (mi int, partial bool) {
-	if len(b) > 1 && !m.second[b[1]] && !m.short {
-		return -1, false // the common miss (a '<' in text), decided by one table
+	if len(b) < 2 || m.wide {
+		return m.atAll(b, final)
 	}
+	// Only the markers whose second byte is b[1] can match (usually none:
+	// a '<' in text).
+	set := m.second[b[1]]
+	if set == 0 {
+		return -1, false
+	}
+	mi = -1
+	wb, nb := prefixWord(b), min(len(b), 8)
+	for ; set != 0; set &= set - 1 {
+		k := bits.TrailingZeros16(set)
+		t := m.ms[k].text
+		if n := min(nb, len(t)); (wb^m.words[k])&(uint64(1)<<(8*n)-1) != 0 {
+			continue // the first bytes differ: one word compare
+		}
+		// The first min(len(b), len(t), 8) bytes agree; only a marker
+		// longer than 8 bytes has more to compare.
+		if len(b) >= len(t) {
+			if (len(t) <= 8 || string(b[8:len(t)]) == t[8:]) && (mi < 0 || len(t) > len(m.ms[mi].text)) {
+				mi = k
+			}
+		} else if !final && (len(b) <= 8 || string(b[8:]) == t[8:len(b)]) {
+			partial = true
+		}
+	}
+	if partial {
+		return -1, true
+	}
+	return mi, false
+}
+
+// atAll is at comparing every marker.
+func (m *matcher) atAll(b []byte, final bool) (mi int, partial bool) {
 	mi = -1
 	for k := range m.ms {
 		t := m.ms[k].text
@@ -192,6 +234,22 @@ func (m *matcher) at(b []byte, final bool) (mi int, partial bool) {
 		return -1, true
 	}
 	return mi, false
+}
+
+// prefixWord returns the first min(len(b), 8) bytes of b as a
+// little-endian word, zero-padded.
+func prefixWord(b []byte) uint64 {
+	switch n := len(b); {
+	case n >= 8:
+		return binary.LittleEndian.Uint64(b)
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<(8*(n-4))
+	case n >= 2:
+		return uint64(binary.LittleEndian.Uint16(b)) | uint64(binary.LittleEndian.Uint16(b[n-2:]))<<(8*(n-2))
+	case n == 1:
+		return uint64(b[0])
+	}
+	return 0
 }
 
 // incompleteRune returns how many bytes at the end of b form the start of a
