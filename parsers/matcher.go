@@ -181,14 +181,16 @@ func indexByteWords(b []byte, c byte) int {
 // for a complete marker, partial when b is a proper prefix of a longer one
 // and more bytes are needed to decide.
 func (m *matcher) at(b []byte, final bool) (mi int, partial bool) {
-	if len(b) < 2 || m.wide {
+	if m.wide {
 		return m.atAll(b, final)
 	}
 	// Only the markers whose second byte is b[1] can match (usually none:
-	// a '<' in text).
-	set := m.second[b[1]]
-	if set == 0 {
-		return -1, false
+	// a '<' in text); all of them when b is shorter.
+	set := uint16(1)<<len(m.ms) - 1
+	if len(b) >= 2 {
+		if set = m.second[b[1]]; set == 0 {
+			return -1, false
+		}
 	}
 	mi = -1
 	wb, nb := prefixWord(b), min(len(b), 8)
