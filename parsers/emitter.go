@@ -231,14 +231,19 @@ func (e *emitter) startCall(name, id []byte) {
 // that are not contiguous (an escape between two runs of input) are gathered
 // in the arena.
 func (e *emitter) args(b []byte) {
-	if n := len(b); n >= 4 && n <= 8 && e.af.n == 0 && e.inCall && plainWords(b) {
-		// The streamed fragment: nothing for the filter to decide.
-		if len(e.events) == 0 && !e.whole {
-			e.put(EventToolCallArgs, e.idx, b) // the Feed's first event
+	if n := len(b); n >= 4 && n <= 8 && e.af.n == 0 && e.inCall {
+		// The streamed fragment, tested as two overlapping words: with no
+		// backslash and ASCII or valid UTF-8, nothing for the filter to
+		// decide.
+		x := uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32
+		if y := x ^ ('\\' * lo8); (y-lo8)&^y&hi8 == 0 && (x&hi8 == 0 || utf8.Valid(b)) {
+			if len(e.events) == 0 && !e.whole {
+				e.put(EventToolCallArgs, e.idx, b) // the Feed's first event
+				return
+			}
+			e.addArgs(b, "")
 			return
 		}
-		e.addArgs(b, "")
-		return
 	}
 	e.moreArgs(b)
 }
