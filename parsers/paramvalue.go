@@ -355,6 +355,9 @@ func (v *paramValue) text(seg []byte, decided bool) int {
 		e.arena = appendDecoded(e.arena, seg[:k], v.ents, true)
 		e.args(e.arena[start:len(e.arena):len(e.arena)])
 		return k
+	case v.st == pvString && v.trim == trimFraming && v.lead == 2 && len(seg) > 0 && (v.ents == nil || bytes.IndexByte(seg, '&') < 0):
+		v.tailFraming(seg) // piece's outcome: past the leading newline, nothing to decode
+		return len(seg)
 	case v.st == pvTyped && (v.ents == nil || v.rawTyped):
 		v.bufPiece(seg)
 		return len(seg)
