@@ -406,10 +406,19 @@ func appendEscapedFrag(dst, b []byte) []byte {
 			k++
 			continue
 		}
+		if x := shortEscape[c]; x != 0 {
+			d[k], d[k+1] = '\\', x
+			k += 2
+			continue
+		}
 		k += copy(d[k:], jsonEscape(c))
 	}
 	return d[:k]
 }
+
+// shortEscape holds, for each byte whose JSON escape is two bytes, the
+// byte after the backslash (jsonEscape's result, without the call).
+var shortEscape = [256]byte{'"': '"', '\\': '\\', '\n': 'n', '\r': 'r', '\t': 't', '\b': 'b', '\f': 'f'}
 
 // argsEscapedPieces is argsEscaped one piece at a time.
 func (e *emitter) argsEscapedPieces(b []byte) {
