@@ -325,7 +325,7 @@ func (e *emitter) argsEscaped(b []byte) {
 // argsEscapedPair is argsEscaped of a (a buffer the caller reuses, so it is
 // copied) followed by argsEscaped of b, as one fragment when it can be.
 func (e *emitter) argsEscapedPair(a, b []byte) {
-	if len(b) > 0 && e.af.n == 0 && e.inCall && !e.whole && validFrag(a) && validFrag(b) {
+	if len(a)+len(b) > 0 && e.af.n == 0 && e.inCall && !e.whole && validFrag(a) && validFrag(b) {
 		e.argsEscapedCopy(a, b)
 		return
 	}

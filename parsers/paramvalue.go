@@ -528,16 +528,17 @@ func (v *paramValue) strPiece(b []byte) {
 				return
 			}
 		}
-		if k > 0 {
+		switch {
+		case k > 0 && len(v.ws) > 0:
 			v.run = len(b) - k
-			if len(v.ws) > 0 {
-				v.argsEscapedCopy(v.ws)
-				v.ws = v.ws[:0]
-			}
-		} else {
+			v.out.argsEscapedPair(v.ws, b[:k]) // the held run, then the text
+			v.ws = v.ws[:0]
+		case k > 0:
+			v.run = len(b) - k
+			v.emitEscaped(b[:k])
+		default:
 			v.run += len(b)
 		}
-		v.emitEscaped(b[:k])
 		if k < len(b) {
 			v.ws = append(v.ws, b[k:]...)
 		}
@@ -599,10 +600,7 @@ func (v *paramValue) emitEscaped(b []byte) {
 // argsEscapedCopy emits b escaped, copied into the arena (b is a buffer the
 // value reuses).
 func (v *paramValue) argsEscapedCopy(b []byte) {
-	e := v.out
-	start := len(e.arena)
-	e.arena = appendEscaped(e.arena, b)
-	e.args(e.arena[start:len(e.arena):len(e.arena)])
+	v.out.argsEscapedPair(b, nil)
 }
 
 // end finishes the value at its close tag.
