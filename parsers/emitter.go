@@ -310,6 +310,12 @@ func (e *emitter) argsEscaped(b []byte) {
 			return
 		}
 	}
+	e.argsEscapedSlow(b)
+}
+
+// argsEscapedSlow is argsEscaped's general case, out of line so that the
+// streamed fragment's path keeps a small frame.
+func (e *emitter) argsEscapedSlow(b []byte) {
 	j := strRun(b)
 	if j == len(b) {
 		e.args(b)
