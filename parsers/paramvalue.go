@@ -231,6 +231,22 @@ func (v *paramValue) feed(b []byte, final bool) (n, end int, hold bool) {
 		// run.)
 		return len(b), -1, false
 	}
+	if v.st == pvString && v.lead == 2 && v.textOnly(b, final) {
+		// A close tag's first byte, but no close tag (a '<' in code):
+		// the same outcome.
+		switch c := b[len(b)-1]; {
+		case v.trim == trimFull:
+			if v.fullFrag(b) {
+				return len(b), -1, false
+			}
+		case v.trim == trimFraming && (len(v.nl) > 0 || c == '\n' || c == '\r'):
+			v.tailFraming(b)
+			return len(b), -1, false
+		default:
+			v.out.argsEscaped(b)
+			return len(b), -1, false
+		}
+	}
 	pos, mi := v.ends.find(b, final)
 	// A close tag (or its prefix) starts with '<', which no entity
 	// continues: an entity prefix before pos is decided.
@@ -298,6 +314,26 @@ func (v *paramValue) fastString(b []byte) bool {
 		v.run = len(b) - k
 	}
 	v.ws = append(v.ws, b[k:]...)
+	return true
+}
+
+// textOnly reports, for a streamed chunk (4 to 8 bytes) in which a close
+// tag's first byte occurs, that b still holds no close tag, no prefix of
+// one and no entity start (a '<' in code): all of it is value text.
+func (v *paramValue) textOnly(b []byte, final bool) bool {
+	if uint(len(b)-4) > 4 {
+		return false
+	}
+	for i, c := range b {
+		switch {
+		case c == '&' && v.ents != nil:
+			return false
+		case v.ends.first[c]:
+			if mi, partial := v.ends.at(b[i:], final); mi >= 0 || partial {
+				return false
+			}
+		}
+	}
 	return true
 }
 
