@@ -318,8 +318,9 @@ func (v *paramValue) fastString(b []byte) bool {
 }
 
 // textOnly reports, for a streamed chunk (4 to 8 bytes) in which a close
-// tag's first byte occurs, that b still holds no close tag, no prefix of
-// one and no entity start (a '<' in code): all of it is value text.
+// tag's first byte or an '&' occurs, that b still holds no close tag, no
+// entity and no prefix of either (a '<' or "&&" in code): all of it is
+// value text.
 func (v *paramValue) textOnly(b []byte, final bool) bool {
 	if uint(len(b)-4) > 4 {
 		return false
@@ -327,7 +328,9 @@ func (v *paramValue) textOnly(b []byte, final bool) bool {
 	for i, c := range b {
 		switch {
 		case c == '&' && v.ents != nil:
-			return false
+			if mi, partial := v.ents.at(b[i:], final); mi >= 0 || partial {
+				return false // an entity (or a prefix of one) to decode
+			}
 		case v.ends.first[c]:
 			if mi, partial := v.ends.at(b[i:], final); mi >= 0 || partial {
 				return false
