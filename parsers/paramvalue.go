@@ -375,7 +375,8 @@ func (v *paramValue) fullFrag(b []byte) bool {
 // entity and decided is false.
 func (v *paramValue) text(seg []byte, decided bool) int {
 	switch {
-	case v.st == pvString && v.trim == trimNone && (v.ents == nil || bytes.IndexByte(seg, '&') < 0):
+	case v.st == pvString && v.trim == trimNone && (v.ents == nil ||
+		uint(len(seg)-4) <= 4 && !hasBytesWords(seg, '&'*lo8, '&'*lo8) || bytes.IndexByte(seg, '&') < 0):
 		v.emitEscaped(seg) // the common case: nothing to decode or trim
 		return len(seg)
 	case v.st == pvString && v.trim == trimNone:
