@@ -226,14 +226,16 @@ func (v *paramValue) feed(b []byte, final bool) (n, end int, hold bool) {
 	}
 	if v.st == pvString && v.lead == 2 && len(v.nl) == 0 && (uint(len(b)-4) > 4 || v.ends.nfirst > 2) &&
 		v.plainRun(b) && v.fastString(b) {
-		// (A streamed chunk of another trim rule that failed the test
-		// above holds a close tag's first byte or an '&': never a plain
-		// run.)
+		// (A streamed chunk that failed the test above holds a close
+		// tag's first byte or an '&', or is a trimFull run that may pass
+		// the limit: never one fastString takes.)
 		return len(b), -1, false
 	}
 	if v.st == pvString && v.lead == 2 && v.textOnly(b, final) {
-		// A close tag's first byte, but no close tag (a '<' in code):
-		// the same outcome.
+		// A close tag's first byte or an '&', but no close tag and no
+		// entity (a '<' or "&&" in code): the first case's outcome,
+		// repeated here because sharing it costs the common chunk a
+		// call.
 		switch c := b[len(b)-1]; {
 		case v.trim == trimFull:
 			if v.fullFrag(b) {
