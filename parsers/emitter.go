@@ -1,8 +1,10 @@
 package parsers
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -229,14 +231,19 @@ func (e *emitter) startCall(name, id []byte) {
 // that are not contiguous (an escape between two runs of input) are gathered
 // in the arena.
 func (e *emitter) args(b []byte) {
-	if n := len(b); n >= 4 && n <= 8 && e.af.n == 0 && e.inCall && plainWords(b) {
-		// The streamed fragment: nothing for the filter to decide.
-		if len(e.events) == 0 && !e.whole {
-			e.put(EventToolCallArgs, e.idx, b) // the Feed's first event
+	if n := len(b); n >= 4 && n <= 8 && e.af.n == 0 && e.inCall {
+		// The streamed fragment, tested as two overlapping words: with no
+		// backslash and ASCII or valid UTF-8, nothing for the filter to
+		// decide.
+		x := uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32
+		if y := x ^ ('\\' * lo8); (y-lo8)&^y&hi8 == 0 && (x&hi8 == 0 || utf8.Valid(b)) {
+			if len(e.events) == 0 && !e.whole {
+				e.put(EventToolCallArgs, e.idx, b) // the Feed's first event
+				return
+			}
+			e.addArgs(b, "")
 			return
 		}
-		e.addArgs(b, "")
-		return
 	}
 	e.moreArgs(b)
 }
@@ -281,6 +288,34 @@ func (e *emitter) argsRaw(b []byte) {
 // filter holds nothing, the result is built in one step, with the same
 // events, bytes and arena state as the piecewise calls.
 func (e *emitter) argsEscaped(b []byte) {
+	n := len(b)
+	if n == 0 {
+		return
+	}
+	if n <= 8 && e.af.n == 0 && e.inCall && !e.whole {
+		// A streamed fragment, classified as one word: args' outcome
+		// when it needs no escape, the escaped copy when it does, and
+		// valid UTF-8 checked only when it is not ASCII.
+		x := fragWord(b)
+		if x&hi8 == 0 || utf8.Valid(b) {
+			if strStop8(x) != 0 {
+				e.argsEscapedCopy(nil, b)
+				return
+			}
+			if len(e.events) == 0 {
+				e.put(EventToolCallArgs, e.idx, b)
+				return
+			}
+			e.addArgs(b, "")
+			return
+		}
+	}
+	e.argsEscapedSlow(b)
+}
+
+// argsEscapedSlow is argsEscaped's general case, out of line so that the
+// streamed fragment's path keeps a small frame.
+func (e *emitter) argsEscapedSlow(b []byte) {
 	j := strRun(b)
 	if j == len(b) {
 		e.args(b)
@@ -290,6 +325,54 @@ func (e *emitter) argsEscaped(b []byte) {
 		e.argsEscapedPieces(b)
 		return
 	}
+	e.argsEscapedCopy(nil, b)
+}
+
+// argsEscapedPair is argsEscaped of a (a buffer the caller reuses, so it is
+// copied) followed by argsEscaped of b, as one fragment when it can be.
+func (e *emitter) argsEscapedPair(a, b []byte) {
+	if len(a)+len(b) > 0 && e.af.n == 0 && e.inCall && !e.whole && validFrag(a) && validFrag(b) {
+		e.argsEscapedCopy(a, b)
+		return
+	}
+	start := len(e.arena)
+	e.arena = appendEscaped(e.arena, a)
+	e.args(e.arena[start:len(e.arena):len(e.arena)])
+	e.argsEscaped(b)
+}
+
+// fragWord packs b (1 to 8 bytes) into a word for the word tests: two
+// overlapping words for 4 bytes or more, else b's bytes padded with 'A',
+// which no test flags.
+func fragWord(b []byte) uint64 {
+	if n := len(b); n >= 4 {
+		return uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32
+	}
+	const pad = 'A' * lo8
+	switch len(b) {
+	case 3:
+		return pad&^0xffffff | uint64(binary.LittleEndian.Uint16(b)) | uint64(b[2])<<16
+	case 2:
+		return pad&^0xffff | uint64(binary.LittleEndian.Uint16(b))
+	case 1:
+		return pad&^0xff | uint64(b[0])
+	}
+	return pad
+}
+
+// validFrag is utf8.Valid, decided for an ASCII fragment of up to 8 bytes
+// by one word test.
+func validFrag(b []byte) bool {
+	if len(b) <= 8 && fragWord(b)&hi8 == 0 {
+		return true
+	}
+	return utf8.Valid(b)
+}
+
+// argsEscapedCopy is argsEscaped's outcome for a and then b (valid UTF-8)
+// when the filter holds nothing: both escaped into the arena, as one
+// fragment that extends the Feed's last arguments event of the call.
+func (e *emitter) argsEscapedCopy(a, b []byte) {
 	n := len(e.events)
 	if n > 0 {
 		last := &e.events[n-1]
@@ -300,16 +383,48 @@ func (e *emitter) argsEscaped(b []byte) {
 				e.arena = append(e.arena, last.Text...)
 				e.argEv = n - 1
 			}
-			e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
+			e.arena = appendEscapedFrag(appendEscapedFrag(e.arena, a), b)
 			last.Text = e.arena[e.argStart:len(e.arena):len(e.arena)]
 			return
 		}
 	}
 	start := len(e.arena)
-	e.arena = appendEscaped(append(e.arena, b[:j]...), b[j:])
+	e.arena = appendEscapedFrag(appendEscapedFrag(e.arena, a), b)
 	e.argEv, e.argStart = n, start
 	e.put(EventToolCallArgs, e.idx, e.arena[start:len(e.arena):len(e.arena)])
 }
+
+// appendEscapedFrag is appendEscaped for a fragment: room for the longest
+// escape of every byte is made once, then each byte is written in place.
+func appendEscapedFrag(dst, b []byte) []byte {
+	if len(b) == 0 {
+		return dst
+	}
+	if len(b) > 64 {
+		return appendEscaped(dst, b)
+	}
+	dst = slices.Grow(dst, 6*len(b)) // `\u00XX` is the longest escape
+	k := len(dst)
+	d := dst[:cap(dst)]
+	for _, c := range b {
+		if !strStop[c] {
+			d[k] = c
+			k++
+			continue
+		}
+		if x := shortEscape[c]; x != 0 {
+			d[k], d[k+1] = '\\', x
+			k += 2
+			continue
+		}
+		k += copy(d[k:], jsonEscape(c))
+	}
+	return d[:k]
+}
+
+// shortEscape holds, for each byte whose JSON escape is two bytes, the
+// byte after the backslash (jsonEscape's result, without the call).
+var shortEscape = [256]byte{'"': '"', '\\': '\\', '\n': 'n', '\r': 'r', '\t': 't', '\b': 'b', '\f': 'f'}
 
 // argsEscapedPieces is argsEscaped one piece at a time.
 func (e *emitter) argsEscapedPieces(b []byte) {

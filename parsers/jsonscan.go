@@ -1,5 +1,7 @@
 package parsers
 
+import "encoding/binary"
+
 // jsonScan is an incremental, validating JSON value scanner. It is fed the
 // bytes of one value (starting at its first byte, no leading whitespace) in
 // pieces of any size and says where the value ends, without ever looking at
@@ -130,9 +132,10 @@ func (s step) String() string { return enumName(stepNames[:], s, "step") }
 func (s *jsonScan) scan(b []byte) (n int, r scanResult) {
 	i := 0
 	if s.st == ssStr {
-		for i < len(b) && !strStop[b[i]] {
-			i++
+		if n := len(b); n >= 4 && n <= 8 && strStop8(uint64(binary.LittleEndian.Uint32(b))|uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32) == 0 {
+			return n, scanMore // a streamed piece of a string: one word test
 		}
+		i = strRun(b)
 		if i == len(b) {
 			return i, scanMore
 		}

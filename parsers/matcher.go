@@ -40,22 +40,50 @@ type marker struct {
 type matcher struct {
 	ms     []marker
 	first  [256]bool // first bytes of the markers
-	one    byte      // the only first byte, when nfirst == 1
+	one    byte      // the first bytes when nfirst <= 2 (two == one when nfirst == 1)
+	two    byte
+	ones   uint64 // one and two in every byte of a word (none's operands)
+	twos   uint64
 	nfirst int
 	maxLen int
+	// second[c] has bit k set when marker k may start with a second byte
+	// c: its second byte is c, or it is shorter than two bytes. wide is
+	// set when there are more than 16 markers (second then decides
+	// nothing).
+	second [256]uint16
+	wide   bool
+	// words holds the first 8 bytes of each marker's text (zero-padded),
+	// so that at compares a prefix as one word.
+	words []uint64
 }
 
 func newMatcher(ms ...marker) matcher {
-	m := matcher{ms: ms}
-	for _, mk := range ms {
+	m := matcher{ms: ms, words: make([]uint64, len(ms)), wide: len(ms) > 16}
+	for k, mk := range ms {
+		m.words[k] = prefixWord([]byte(mk.text))
+		switch {
+		case k >= 16:
+		case len(mk.text) < 2:
+			for c := range m.second {
+				m.second[c] |= 1 << k
+			}
+		default:
+			m.second[mk.text[1]] |= 1 << k
+		}
 		if mk.text == "" {
 			continue
 		}
 		c := mk.text[0]
 		if !m.first[c] {
 			m.first[c] = true
+			switch m.nfirst {
+			case 0:
+				m.one, m.two = c, c
+			case 1:
+				m.two = c
+			}
 			m.nfirst++
-			m.one = c
+			m.ones, m.twos = uint64(m.one)*lo8, uint64(m.two)*lo8
 		}
 		if len(mk.text) > m.maxLen {
 			m.maxLen = len(mk.text)
@@ -73,12 +101,30 @@ func newMatcher(ms ...marker) matcher {
 //     possible when final is false); the caller holds b[pos:].
 //   - pos == len(b): no marker and no marker prefix.
 func (m *matcher) find(b []byte, final bool) (pos, mi int) {
-	if m.nfirst == 0 || m.nfirst == 1 && len(b) >= 4 && len(b) <= 8 && indexByteWords(b, m.one) < 0 {
+	if m.none(b) {
 		// No marker can start in b: the common streamed chunk, decided
 		// without the general scan's frame.
 		return len(b), -1
 	}
 	return m.scan(b, final)
+}
+
+// none reports, for a streamed chunk (4 to 8 bytes) of a matcher whose
+// markers start with at most two distinct bytes, that no marker starts in
+// b: find would return (len(b), -1). false means only that find must
+// decide.
+func (m *matcher) none(b []byte) bool {
+	// nfirst == 0 needs no case of its own: one and two are then 0, and
+	// a chunk holding a NUL byte goes to find, which finds nothing.
+	return m.nfirst <= 2 && uint(len(b)-4) <= 4 && !hasBytesWords(b, m.ones, m.twos)
+}
+
+// hasBytesWords reports whether b (4 to 8 bytes) holds the byte repeated
+// in every byte of c or of d, tested as two overlapping words.
+func hasBytesWords(b []byte, c, d uint64) bool {
+	x := uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[len(b)-4:]))<<32
+	y, z := x^c, x^d
+	return ((y-lo8)&^y|(z-lo8)&^z)&hi8 != 0
 }
 
 // scan is find's general case.
@@ -135,6 +181,43 @@ func indexByteWords(b []byte, c byte) int {
 // for a complete marker, partial when b is a proper prefix of a longer one
 // and more bytes are needed to decide.
 func (m *matcher) at(b []byte, final bool) (mi int, partial bool) {
+	if m.wide {
+		return m.atAll(b, final)
+	}
+	// Only the markers whose second byte is b[1] can match (usually none:
+	// a '<' in text); all of them when b is shorter.
+	set := uint16(1)<<len(m.ms) - 1
+	if len(b) >= 2 {
+		if set = m.second[b[1]]; set == 0 {
+			return -1, false
+		}
+	}
+	mi = -1
+	wb, nb := prefixWord(b), min(len(b), 8)
+	for ; set != 0; set &= set - 1 {
+		k := bits.TrailingZeros16(set)
+		t := m.ms[k].text
+		if n := min(nb, len(t)); (wb^m.words[k])&(uint64(1)<<(8*n)-1) != 0 {
+			continue // the first bytes differ: one word compare
+		}
+		// The first min(len(b), len(t), 8) bytes agree; only a marker
+		// longer than 8 bytes has more to compare.
+		if len(b) >= len(t) {
+			if (len(t) <= 8 || string(b[8:len(t)]) == t[8:]) && (mi < 0 || len(t) > len(m.ms[mi].text)) {
+				mi = k
+			}
+		} else if !final && (len(b) <= 8 || string(b[8:]) == t[8:len(b)]) {
+			partial = true
+		}
+	}
+	if partial {
+		return -1, true
+	}
+	return mi, false
+}
+
+// atAll is at comparing every marker.
+func (m *matcher) atAll(b []byte, final bool) (mi int, partial bool) {
 	mi = -1
 	for k := range m.ms {
 		t := m.ms[k].text
@@ -153,6 +236,22 @@ func (m *matcher) at(b []byte, final bool) (mi int, partial bool) {
 		return -1, true
 	}
 	return mi, false
+}
+
+// prefixWord returns the first min(len(b), 8) bytes of b as a
+// little-endian word, zero-padded.
+func prefixWord(b []byte) uint64 {
+	switch n := len(b); {
+	case n >= 8:
+		return binary.LittleEndian.Uint64(b)
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<(8*(n-4))
+	case n >= 2:
+		return uint64(binary.LittleEndian.Uint16(b)) | uint64(binary.LittleEndian.Uint16(b[n-2:]))<<(8*(n-2))
+	case n == 1:
+		return uint64(b[0])
+	}
+	return 0
 }
 
 // incompleteRune returns how many bytes at the end of b form the start of a

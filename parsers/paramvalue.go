@@ -207,8 +207,47 @@ func (v *paramValue) startString() {
 // value ended, the index of its close tag in ends (else -1). hold means b[n:]
 // may start a close tag or an entity: present it again with more bytes.
 func (v *paramValue) feed(b []byte, final bool) (n, end int, hold bool) {
-	if v.st == pvString && v.lead == 2 && len(v.nl) == 0 && v.plainRun(b) && v.fastString(b) {
+	if v.st == pvString && v.lead == 2 && v.ends.none(b) && (v.ents == nil || !hasBytesWords(b, '&'*lo8, '&'*lo8)) {
+		// A streamed chunk of a string value in which no close tag and
+		// no entity can start: text's outcome for it, without the
+		// matcher and the entity scan.
+		switch c := b[len(b)-1]; {
+		case v.trim == trimFull:
+			if v.fullFrag(b) {
+				return len(b), -1, false
+			}
+		case v.trim == trimFraming && (len(v.nl) > 0 || c == '\n' || c == '\r'):
+			v.tailFraming(b)
+			return len(b), -1, false
+		default:
+			v.out.argsEscaped(b)
+			return len(b), -1, false
+		}
+	}
+	if v.st == pvString && v.lead == 2 && len(v.nl) == 0 && (uint(len(b)-4) > 4 || v.ends.nfirst > 2) &&
+		v.plainRun(b) && v.fastString(b) {
+		// (A streamed chunk that failed the test above holds a close
+		// tag's first byte or an '&', or is a trimFull run that may pass
+		// the limit: never one fastString takes.)
 		return len(b), -1, false
+	}
+	if v.st == pvString && v.lead == 2 && v.textOnly(b, final) {
+		// A close tag's first byte or an '&', but no close tag and no
+		// entity (a '<' or "&&" in code): the first case's outcome,
+		// repeated here because sharing it costs the common chunk a
+		// call.
+		switch c := b[len(b)-1]; {
+		case v.trim == trimFull:
+			if v.fullFrag(b) {
+				return len(b), -1, false
+			}
+		case v.trim == trimFraming && (len(v.nl) > 0 || c == '\n' || c == '\r'):
+			v.tailFraming(b)
+			return len(b), -1, false
+		default:
+			v.out.argsEscaped(b)
+			return len(b), -1, false
+		}
 	}
 	pos, mi := v.ends.find(b, final)
 	// A close tag (or its prefix) starts with '<', which no entity
@@ -280,12 +319,66 @@ func (v *paramValue) fastString(b []byte) bool {
 	return true
 }
 
+// textOnly reports, for a streamed chunk (4 to 8 bytes) in which a close
+// tag's first byte or an '&' occurs, that b still holds no close tag, no
+// entity and no prefix of either (a '<' or "&&" in code): all of it is
+// value text.
+func (v *paramValue) textOnly(b []byte, final bool) bool {
+	if uint(len(b)-4) > 4 {
+		return false
+	}
+	for i, c := range b {
+		switch {
+		case c == '&' && v.ents != nil:
+			if mi, partial := v.ents.at(b[i:], final); mi >= 0 || partial {
+				return false // an entity (or a prefix of one) to decode
+			}
+		case v.ends.first[c]:
+			if mi, partial := v.ends.at(b[i:], final); mi >= 0 || partial {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fullFrag is strPiece's trimFull case for a streamed chunk (the leading
+// whitespace already stripped): the trailing whitespace run is held, a held
+// run goes out with the text after it as one fragment. It reports false,
+// having done nothing, when the run may pass the limit (strPiece decides).
+func (v *paramValue) fullFrag(b []byte) bool {
+	if v.run+len(b) > v.limit {
+		return false
+	}
+	k := len(b)
+	for k > 0 && isSpace(b[k-1]) {
+		k--
+	}
+	if k == 0 {
+		v.run += len(b)
+		v.ws = append(v.ws, b...)
+		return true
+	}
+	if len(v.ws) > 0 {
+		v.out.argsEscapedPair(v.ws, b[:k])
+		v.ws = v.ws[:0]
+	} else {
+		v.out.argsEscaped(b[:k])
+	}
+	v.run = len(b) - k
+	if k < len(b) {
+		v.ws = append(v.ws, b[k:]...)
+	}
+	return true
+}
+
 // text decodes entities in seg and passes the pieces on. It returns how much
 // of seg it consumed: less than len(seg) only when seg ends inside a possible
 // entity and decided is false.
 func (v *paramValue) text(seg []byte, decided bool) int {
 	switch {
-	case v.st == pvString && v.trim == trimNone && (v.ents == nil || bytes.IndexByte(seg, '&') < 0):
+	case v.st == pvString && v.trim == trimNone && (v.ents == nil ||
+		uint(len(seg)-4) <= 4 && !hasBytesWords(seg, '&'*lo8, '&'*lo8) || bytes.IndexByte(seg, '&') < 0):
 		v.emitEscaped(seg) // the common case: nothing to decode or trim
 		return len(seg)
 	case v.st == pvString && v.trim == trimNone:
@@ -304,6 +397,9 @@ func (v *paramValue) text(seg []byte, decided bool) int {
 		e.arena = appendDecoded(e.arena, seg[:k], v.ents, true)
 		e.args(e.arena[start:len(e.arena):len(e.arena)])
 		return k
+	case v.st == pvString && v.trim == trimFraming && v.lead == 2 && len(seg) > 0 && (v.ents == nil || bytes.IndexByte(seg, '&') < 0):
+		v.tailFraming(seg) // piece's outcome: past the leading newline, nothing to decode
+		return len(seg)
 	case v.st == pvTyped && (v.ents == nil || v.rawTyped):
 		v.bufPiece(seg)
 		return len(seg)
@@ -474,17 +570,20 @@ func (v *paramValue) strPiece(b []byte) {
 				return
 			}
 		}
-		if k > 0 {
+		switch {
+		case k > 0 && len(v.ws) > 0:
 			v.run = len(b) - k
-			if len(v.ws) > 0 {
-				v.argsEscapedCopy(v.ws)
-				v.ws = v.ws[:0]
-			}
-		} else {
+			v.out.argsEscapedPair(v.ws, b[:k]) // the held run, then the text
+			v.ws = v.ws[:0]
+		case k > 0:
+			v.run = len(b) - k
+			v.emitEscaped(b[:k])
+		default:
 			v.run += len(b)
 		}
-		v.emitEscaped(b[:k])
-		v.ws = append(v.ws, b[k:]...)
+		if k < len(b) {
+			v.ws = append(v.ws, b[k:]...)
+		}
 	default:
 		v.emitEscaped(b)
 	}
@@ -543,10 +642,7 @@ func (v *paramValue) emitEscaped(b []byte) {
 // argsEscapedCopy emits b escaped, copied into the arena (b is a buffer the
 // value reuses).
 func (v *paramValue) argsEscapedCopy(b []byte) {
-	e := v.out
-	start := len(e.arena)
-	e.arena = appendEscaped(e.arena, b)
-	e.args(e.arena[start:len(e.arena):len(e.arena)])
+	v.out.argsEscapedPair(b, nil)
 }
 
 // end finishes the value at its close tag.

@@ -98,6 +98,12 @@ type Parser struct {
 	held      []byte
 	work      []byte // held + chunk, when held was not empty
 	out       sink   // what grammars write into
+
+	// textM caches textMatcher's choice once it can no longer change: the
+	// output and the content have started (outStart and contentStart only
+	// ever turn false before Reset); endSpan clears it (spanDone picks the
+	// matcher of a once-only reasoning parser). nil: not settled.
+	textM *matcher
 }
 
 // New returns a Parser for cfg. An unknown parser name is an error that
@@ -167,6 +173,7 @@ func (p *Parser) Reset() {
 	p.mode = mText
 	p.out.resetSink()
 	p.spanDone = false
+	p.textM = nil
 	p.labelOn, p.labelN = false, 0
 	p.prepended = p.reason == nil || !p.reason.prepend // true: nothing to prepend
 	if r := p.reason; r != nil && !r.prepend && (r.forced || p.cfg.InReasoning) {
@@ -229,29 +236,42 @@ func (p *Parser) enterReasoning() {
 // unmodified until then.
 func (p *Parser) Feed(chunk []byte) []Event {
 	p.out.begin()
-	if len(p.held) == 0 && p.prepended && p.mode != mFinished && (len(chunk) == 0 || chunk[len(chunk)-1] < 0x80) {
-		// The common chunk: nothing held, nothing to prepend, no
-		// character to complete. Its first step (usually its only one)
-		// is run's, taken here without run's loop and frame.
+	if len(p.held) == 0 && p.prepended && p.mode != mFinished {
+		// The common chunk: nothing held, nothing to prepend. Its first
+		// step (usually its only one) is run's, taken here without
+		// run's loop and frame; a character it ends inside is held.
+		body := chunk
+		if len(chunk) > 0 && chunk[len(chunk)-1] >= 0x80 {
+			body = chunk[:len(chunk)-incompleteRune(chunk)]
+		}
 		n, hold := 0, false
 		switch {
-		case len(chunk) == 0:
+		case len(body) == 0:
 		case p.mode == mCall:
 			var st blockStatus
-			if n, st = p.tool.feed(chunk, false); st == blockMore && n == len(chunk) {
+			if n, st = p.tool.feed(body, false); st == blockMore && n == len(chunk) {
 				return p.out.events
 			}
 			hold = p.blockEnd(st, false)
 		case p.mode == mText:
-			n, hold = p.scanText(chunk, false)
+			if p.bare == nil && len(body) == len(chunk) && p.textMatcher().none(chunk) {
+				// scanText's outcome, without its frame.
+				p.out.content(chunk)
+				return p.out.events
+			}
+			n, hold = p.scanText(body, false)
 		case p.mode == mReasoning:
-			n, hold = p.scanReasoning(chunk, false)
+			if !p.labelOn && len(body) == len(chunk) && p.reasM.none(chunk) {
+				p.out.reasoning(chunk) // scanReasoning's outcome
+				return p.out.events
+			}
+			n, hold = p.scanReasoning(body, false)
 		}
 		if n == len(chunk) {
 			return p.out.events
 		}
 		if !hold {
-			n += p.run(chunk[n:], false)
+			n += p.run(body[n:], false)
 		}
 		if n < len(chunk) {
 			p.held = append(p.held, chunk[n:]...)
@@ -368,6 +388,18 @@ func (p *Parser) blockEnd(st blockStatus, final bool) (hold bool) {
 
 // textMatcher returns the content-state matcher for the current position.
 func (p *Parser) textMatcher() *matcher {
+	if p.textM != nil {
+		return p.textM
+	}
+	return p.pickTextMatcher()
+}
+
+// pickTextMatcher is textMatcher when no choice is cached: it chooses, and
+// caches the choice once it is settled. It is kept out of line so that
+// textMatcher, the cached load, inlines.
+//
+//go:noinline
+func (p *Parser) pickTextMatcher() *matcher {
 	cs, op := 0, 0
 	if p.out.contentStart {
 		cs = 1
@@ -375,7 +407,11 @@ func (p *Parser) textMatcher() *matcher {
 	if r := p.reason; r != nil && !(r.atStart && !p.out.outStart) && !(r.once && p.spanDone) {
 		op = 1
 	}
-	return &p.textMs[cs][op]
+	m := &p.textMs[cs][op]
+	if !p.out.contentStart && !p.out.outStart {
+		p.textM = m
+	}
+	return m
 }
 
 // scanText emits content up to the next marker and acts on it.
@@ -454,6 +490,7 @@ func (p *Parser) scanReasoning(b []byte, final bool) (int, bool) {
 func (p *Parser) endSpan() {
 	p.mode = mText
 	p.spanDone = true
+	p.textM = nil
 	p.out.outStart = false
 	p.labelOn, p.labelN = false, 0
 }
