@@ -191,6 +191,7 @@ func allHex(b []byte) bool {
 	return true
 }
 
+// hex4 decodes the four hex digits at the start of b (len(b) >= 4).
 func hex4(b []byte) (uint16, bool) {
 	var h uint16
 	for _, c := range b[:4] {
@@ -203,7 +204,10 @@ func hex4(b []byte) (uint16, bool) {
 	return h, true
 }
 
-func hexVal(c byte) (byte, bool) {
+// hexVal returns the value of hex digit c; ok is false when c is not one.
+// It is the package's one hex-digit decoder (\u escapes, Python \x/\u
+// escapes and radix literals).
+func hexVal(c byte) (v byte, ok bool) {
 	switch {
 	case c >= '0' && c <= '9':
 		return c - '0', true

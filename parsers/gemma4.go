@@ -298,10 +298,6 @@ func (g *gemma4) complete() {
 	g.st = gmAfterVal
 }
 
-func isGemmaKeyByte(c byte) bool {
-	return isASCIILetter(c) || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'
-}
-
 func (g *gemma4) feed(b []byte, final bool) (int, blockStatus) {
 	n, st := g.scan(b, final)
 	g.flush()
@@ -415,7 +411,7 @@ func (g *gemma4) opener(b []byte, i int) (int, blockStatus) {
 // nameChars reads the function name.
 func (g *gemma4) nameChars(b []byte, i int) (int, blockStatus) {
 	j := i
-	for j < len(b) && isGemmaKeyByte(b[j]) {
+	for j < len(b) && isGLMNameByte(b[j]) {
 		j++
 	}
 	if len(g.name)+j-i > g.out.limit {
@@ -454,7 +450,7 @@ func (g *gemma4) key(b []byte, i int) (int, blockStatus) {
 		g.closeContainer()
 		return i + 1, blockNext
 	}
-	if !isGemmaKeyByte(c) {
+	if !isGLMNameByte(c) {
 		return g.malformed(b, i)
 	}
 	if top.n > 0 {
@@ -469,7 +465,7 @@ func (g *gemma4) key(b []byte, i int) (int, blockStatus) {
 // keyChars reads a key.
 func (g *gemma4) keyChars(b []byte, i int) int {
 	j := i
-	for j < len(b) && isGemmaKeyByte(b[j]) {
+	for j < len(b) && isGLMNameByte(b[j]) {
 		j++
 	}
 	g.put(b[i:j])

@@ -664,18 +664,8 @@ func decodeU(b []byte) (rune, int) {
 	if len(b) < 4 {
 		return utf8.RuneError, len(b)
 	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return utf8.RuneError, 4
-		}
+	if h, ok := hex4(b); ok {
+		return rune(h), 4
 	}
-	return r, 4
+	return utf8.RuneError, 4
 }

@@ -666,7 +666,7 @@ func (g *pythonic) number(b []byte, i int) int {
 		}
 
 	case pyNumRadix:
-		if d := digitVal(c); d < g.radix {
+		if d, ok := hexVal(c); ok && int(d) < g.radix {
 			i++
 			g.numN++
 			if !g.skipping && !g.cand.released {
@@ -835,8 +835,8 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 		g.st = pyStr
 
 	case pyStrHex:
-		d := digitVal(c)
-		if d >= 16 {
+		d, ok := hexVal(c)
+		if !ok {
 			return i, true // truncated escape: a syntax error
 		}
 		i++
@@ -1213,19 +1213,6 @@ func closerOf(open byte) byte {
 		return ')'
 	}
 	return '}'
-}
-
-// digitVal returns the value of a hex digit, or 99.
-func digitVal(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return 99
 }
 
 // mulAdd64 returns v*m+d as a 128-bit (hi, lo) pair.
