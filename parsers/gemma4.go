@@ -41,10 +41,9 @@ package parsers
 //     content are removed.
 type gemma4 struct {
 	// immutable after construction
-	out     *sink
-	delim   matcher // <|"|>
-	skipMs  matcher // a broken call: closer, opener, string delimiter
-	afterMs matcher // after a call: opener, closer, bare "call:"
+	out    *sink
+	delim  matcher // <|"|>
+	skipMs matcher // a broken call: closer, opener, string delimiter
 
 	// call state; reset by open
 	st    gmState
@@ -53,7 +52,7 @@ type gemma4 struct {
 	mark  int       // index in the current input where unkept bare bytes start
 	cand  candidate // bare: the held bytes (content if it is not a call)
 	conv  []byte    // bare: converted arguments
-	ws    []byte    // whitespace after a call, or between the object and the closer
+	ws    []byte    // whitespace between the object and the closer
 	name  []byte
 	callN int // bytes of "call:" matched after the opener
 	stk   []gmCont
@@ -89,12 +88,11 @@ const (
 	gmAfterVal                 // after a value: ',' or a closer
 	gmClose                    // after the arguments: whitespace, then <tool_call|>
 	gmSkip                     // a broken call, dropped up to <tool_call|>
-	gmAfter                    // after a call: whitespace, then a call or text
 	gmText                     // a "call:" that is text: back to the text state
 )
 
 var gmStateNames = [...]string{"gmOpen", "gmName", "gmAfterName", "gmKey", "gmKeyChars", "gmColon", "gmVal",
-	"gmStr", "gmNum", "gmLit", "gmAfterVal", "gmClose", "gmSkip", "gmAfter", "gmText"}
+	"gmStr", "gmNum", "gmLit", "gmAfterVal", "gmClose", "gmSkip", "gmText"}
 
 func (s gmState) String() string { return enumName(gmStateNames[:], s, "gmState") }
 
@@ -139,8 +137,6 @@ func newGemma4(out *sink) toolGrammar {
 		delim: newMatcher(marker{text: gemmaQuote, act: actNone}),
 		skipMs: newMatcher(marker{text: gemmaClose, act: actClose}, marker{text: gemmaOpen, act: actOpen},
 			marker{text: gemmaQuote, act: actNone}),
-		afterMs: newMatcher(marker{text: gemmaOpen, act: actOpen}, marker{text: gemmaClose, act: actClose},
-			marker{text: gemmaCall, act: actNone}),
 	}
 }
 
@@ -149,44 +145,47 @@ func (g *gemma4) textMarkers() []marker {
 		{text: gemmaOpen, act: actToolOpen, arg: openGemmaCall},
 		{text: gemmaCall, act: actToolOpen, arg: openGemmaBare},
 		{text: gemmaClose, act: actToolClose},
-		{text: gemmaQuote, act: actToolClose},
+		{text: gemmaQuote, act: actToolClose, arg: closeInText},
 	}
 }
 
 // open starts a call after a text-state marker. A bare "call:" counts only
-// at the start of the output (no content yet) or after whitespace; its bytes
-// are kept for the content fallback.
+// at the start of the output (no content yet) or after whitespace (content,
+// or whitespace after a call: the whitespace is then held with it); its
+// bytes are kept for the content fallback.
 func (g *gemma4) open(arg int) {
-	g.ws = g.ws[:0]
 	g.mark = 0
 	if arg == openGemmaCall {
 		g.begin(false)
-		g.st = gmOpen
 		return
 	}
 	if !g.out.afterSpace() {
-		// "recall:" and the like: text.
+		// "recall:", or "call:" right after a call: text.
 		g.out.contentString(gemmaCall)
 		g.st = gmText
 		return
 	}
 	g.begin(true)
-	g.cand.buf = append(g.cand.buf, gemmaCall...)
+	g.cand.begin(g.out.ws, gemmaCall)
 }
 
-// begin starts a call; a bare one starts at its name.
+// begin starts a call: after its opener ("call:" follows), or a bare one
+// at its name.
 func (g *gemma4) begin(bare bool) {
 	g.bare, g.inStr = bare, false
-	g.cand.begin()
+	g.cand.begin(nil, "")
 	g.conv = g.conv[:0]
 	g.name = g.name[:0]
 	g.stk = g.stk[:0]
 	g.callN = 0
-	g.st = gmName
+	g.st = gmOpen
+	if bare {
+		g.st = gmName
+	}
 }
 
 func (g *gemma4) reset() {
-	g.st = gmAfter
+	g.st = gmText
 	g.bare = false
 	g.ws = shrink(g.ws)
 	g.cand.buf = shrink(g.cand.buf)
@@ -199,17 +198,16 @@ func (g *gemma4) reset() {
 // recovered, any other is abandoned; a bare body is content.
 func (g *gemma4) finish() {
 	switch {
-	case g.st == gmAfter || g.st == gmText:
+	case g.st == gmText:
 	case g.bare:
-		g.cand.release(g.out, nil)
+		g.cand.release(g.out)
 	case g.st == gmClose:
 		g.endCall()
 	default:
 		g.abandon()
 	}
 	g.bare = false
-	g.ws = g.ws[:0]
-	g.st = gmAfter
+	g.st = gmText
 }
 
 // put writes converted argument bytes: gathered for the open call (flushed
@@ -255,7 +253,7 @@ func (g *gemma4) abandon() {
 // content once the body outgrew the limit (the raw bytes and the arguments
 // converted from them both count against it).
 func (g *gemma4) keep(b []byte) {
-	if g.bare && g.cand.keep(g.out, g.out.limit, b, len(g.conv), nil) {
+	if g.bare && g.cand.keep(g.out, g.out.limit, b, len(g.conv)) {
 		g.conv = g.conv[:0]
 	}
 }
@@ -265,12 +263,8 @@ func (g *gemma4) keep(b []byte) {
 // released as content and b[i] is scanned again as text.
 func (g *gemma4) malformed(b []byte, i int) (int, blockStatus) {
 	if g.bare {
-		g.keep(b[g.mark:i])
-		g.cand.release(g.out, nil)
 		g.bare = false
-		g.st = gmAfter
-		g.ws = g.ws[:0]
-		return i, blockText
+		return i, g.cand.releaseWith(g.out, b[g.mark:i])
 	}
 	g.abandon()
 	g.inStr = false
@@ -315,8 +309,6 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 		switch g.st {
 		case gmText:
 			return i, blockText
-		case gmAfter:
-			i, st = g.after(b, i, final)
 		case gmOpen:
 			i, st = g.opener(b, i)
 		case gmName:
@@ -350,48 +342,6 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 	}
 	g.keep(b[g.mark:i])
 	return i, blockMore
-}
-
-// after is the state after a call (and before the first): whitespace is
-// held; an opener starts a call, a bare "call:" after whitespace a bare
-// body; anything else ends the block.
-func (g *gemma4) after(b []byte, i int, final bool) (int, blockStatus) {
-	if c := b[i]; isSpace(c) {
-		if len(g.ws) >= g.out.limit {
-			g.out.contentCopy(g.ws)
-			g.ws = g.ws[:0]
-			return i, blockText
-		}
-		g.ws = append(g.ws, c)
-		return i + 1, blockNext
-	}
-	mi, partial := g.afterMs.at(b[i:], final)
-	if partial {
-		return i, blockHold
-	}
-	switch {
-	case mi < 0:
-		g.out.contentCopy(g.ws)
-		g.ws = g.ws[:0]
-		return i, blockText
-	case g.afterMs.ms[mi].text == gemmaCall && len(g.ws) == 0:
-		// Right after a call, not after whitespace: text (the
-		// text state must not take it for a bare body).
-		g.out.contentString(gemmaCall)
-		return i + len(gemmaCall), blockText
-	case g.afterMs.ms[mi].text == gemmaOpen:
-		g.begin(false)
-		g.st = gmOpen
-	case g.afterMs.ms[mi].text == gemmaCall:
-		// A bare body after whitespace: the whitespace is
-		// content if it is not a call.
-		ws := g.ws
-		g.begin(true)
-		g.cand.buf = append(g.cand.buf, ws...)
-		g.mark = i
-	}
-	g.ws = g.ws[:0]
-	return i + len(g.afterMs.ms[mi].text), blockNext
 }
 
 // opener reads "call:" after the opener.
@@ -630,8 +580,6 @@ func (g *gemma4) close(b []byte, i int, final bool) (int, blockStatus) {
 			g.endCall()
 			g.out.contentCopy(g.ws)
 			g.out.content(rest)
-			g.ws = g.ws[:0]
-			g.st = gmAfter
 			return len(b), blockText
 		}
 	}
@@ -654,11 +602,9 @@ func (g *gemma4) skip(b []byte, i int, final bool) (int, blockStatus) {
 		g.inStr = !g.inStr
 	case g.inStr:
 	case t == gemmaClose:
-		g.ws = g.ws[:0]
-		g.st = gmAfter
+		return i, blockDone
 	case t == gemmaOpen:
 		g.begin(false)
-		g.st = gmOpen
 	}
 	return i, blockNext
 }
@@ -733,16 +679,13 @@ func (g *gemma4) closeContainer() {
 func (g *gemma4) closed(b []byte, i int) (int, blockStatus) {
 	if !g.bare {
 		g.endCall()
-		g.ws = g.ws[:0]
-		g.st = gmAfter
-		return i + len(gemmaClose), blockNext
+		return i + len(gemmaClose), blockDone
 	}
 	if g.cand.released || len(g.cand.buf)+len(g.conv)+i-g.mark > g.out.limit {
 		// Held past the limit: content, like any bare body that is
 		// not proven; the closer is then an orphan.
 		g.keep(b[g.mark:i])
 		g.bare = false
-		g.st = gmAfter
 		return i, blockText
 	}
 	out := g.out
@@ -750,7 +693,5 @@ func (g *gemma4) closed(b []byte, i int) (int, blockStatus) {
 	out.args(out.copyBytes(g.conv))
 	out.endCall()
 	g.bare = false
-	g.ws = g.ws[:0]
-	g.st = gmAfter
-	return i + len(gemmaClose), blockNext
+	return i + len(gemmaClose), blockDone
 }

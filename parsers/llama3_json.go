@@ -36,16 +36,19 @@ type llama3JSON struct {
 	skip matcher // the openers: where dropping a broken body ends
 
 	st   l3State
-	spec bool   // the body has not committed: its bytes may still be content
-	semi bool   // the gap holds the ';' separator
-	buf  []byte // held bytes: whitespace after the tag, the gap between calls, a speculative body (with its gap)
+	spec bool // the body has not committed: its bytes may still be content
+	semi bool // the gap holds the ';' separator
+	// cand holds what may still be content: whitespace after the tag, the
+	// gap between calls, a speculative body (with its gap). At the limit
+	// the block ends (feedBody); nothing streams to content.
+	cand candidate
 
 	// releaseBroken (llama3_json): a bare body that committed and then
 	// breaks before any of its calls ended is released as content,
-	// unchanged. Its bytes stay in buf (bounded by the per-call limit:
+	// unchanged. Its bytes stay in cand (bounded by the per-call limit:
 	// past it the body can no longer be released and is dropped).
 	releaseBroken bool
-	kept          bool // buf holds the committed bare body
+	kept          bool // cand holds the committed bare body
 	ends0         int  // body.ends when the body began
 }
 
@@ -120,7 +123,7 @@ func (g *llama3JSON) textMarkers() []marker {
 }
 
 func (g *llama3JSON) open(arg int) {
-	g.buf = g.buf[:0]
+	g.cand.begin(nil, "")
 	g.semi = false
 	switch arg {
 	case l3ArgBrace, l3ArgBracket:
@@ -129,7 +132,7 @@ func (g *llama3JSON) open(arg int) {
 		// next bytes).
 		g.beginBody(true)
 		k := arg - l3ArgBrace
-		g.buf = append(g.buf, openBytes[k])
+		g.cand.buf = append(g.cand.buf, openBytes[k])
 		g.body.feed(openBytes[k : k+1])
 	default:
 		g.st = l3Tag
@@ -137,7 +140,7 @@ func (g *llama3JSON) open(arg int) {
 }
 
 // beginBody starts a body; spec says whether it may still be content. The
-// bytes already in buf (a gap) stay held with it.
+// bytes already held (a gap) stay held with it.
 func (g *llama3JSON) beginBody(spec bool) {
 	g.spec = spec
 	g.kept = false
@@ -177,15 +180,15 @@ func (g *llama3JSON) feedTag(b []byte) (int, blockStatus) {
 	for i < len(b) && isSpace(b[i]) {
 		i++
 	}
-	if len(g.buf)+i > g.out.limit {
+	if len(g.cand.buf)+i > g.out.limit {
 		return i, g.releaseWith(b[:i])
 	}
 	if i == len(b) {
-		g.buf = appendHeld(g.buf, b, g.out.limit)
+		g.cand.buf = appendHeld(g.cand.buf, b, g.out.limit)
 		return i, blockMore
 	}
 	if c := b[i]; c == '{' || c == '[' {
-		g.buf = g.buf[:0]
+		g.cand.buf = g.cand.buf[:0]
 		g.beginBody(false)
 		return i, blockMore
 	}
@@ -199,20 +202,20 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 	if !g.spec {
 		n, r := g.body.feed(b)
 		if g.kept {
-			if len(g.buf)+n > g.out.limit || g.body.ends != g.ends0 {
+			if len(g.cand.buf)+n > g.out.limit || g.body.ends != g.ends0 {
 				// Too long to release, or a call of it ended: the body
 				// stands as calls.
 				g.kept = false
-				g.buf = g.buf[:0]
+				g.cand.buf = g.cand.buf[:0]
 			} else {
-				g.buf = appendHeld(g.buf, b[:n], g.out.limit)
+				g.cand.buf = appendHeld(g.cand.buf, b[:n], g.out.limit)
 			}
 		}
 		switch r {
 		case jcEnd:
 			g.st = l3Gap
 			g.kept = false
-			g.buf = g.buf[:0]
+			g.cand.buf = g.cand.buf[:0]
 		case jcBad:
 			if g.kept {
 				// A bare body that looked like a call broke: its call was
@@ -225,7 +228,7 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 		return n, blockMore
 	}
 	part := b
-	if room := g.out.limit - len(g.buf); len(part) > room {
+	if room := g.out.limit - len(g.cand.buf); len(part) > room {
 		part = part[:max(room, 0)]
 	}
 	before := g.body.starts
@@ -234,38 +237,38 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 		g.spec = false // a call started: the body is a call (group)
 		if g.releaseBroken {
 			g.kept = true
-			g.buf = appendHeld(g.buf, part[:n], g.out.limit)
+			g.cand.buf = appendHeld(g.cand.buf, part[:n], g.out.limit)
 		} else {
-			g.buf = g.buf[:0]
+			g.cand.buf = g.cand.buf[:0]
 		}
 	} else {
-		g.buf = appendHeld(g.buf, part[:n], g.out.limit)
+		g.cand.buf = appendHeld(g.cand.buf, part[:n], g.out.limit)
 	}
 	switch {
 	case r == jcEnd && !g.spec:
 		g.st = l3Gap
 		g.kept = false
-		g.buf = g.buf[:0]
+		g.cand.buf = g.cand.buf[:0]
 	case r == jcBad && !g.spec && g.kept && g.body.ends == g.ends0:
 		g.kept = false
 		return n, g.releaseWith(nil)
 	case r == jcBad && !g.spec:
 		g.kept = false
-		g.buf = g.buf[:0]
+		g.cand.buf = g.cand.buf[:0]
 		g.st = l3Skip
 	case r != jcMore:
 		// Closed or broken before it became a call: content.
 		return n, g.releaseWith(nil)
 	case !g.spec:
-		if len(g.buf) >= g.out.limit {
+		if len(g.cand.buf) >= g.out.limit {
 			g.kept = false // too long to release if it breaks
-			g.buf = g.buf[:0]
+			g.cand.buf = g.cand.buf[:0]
 		}
-	case len(g.buf) >= g.out.limit:
+	case len(g.cand.buf) >= g.out.limit:
 		// Too long to hold: content. The limit may cut a character; its
 		// first bytes go back to the text state with the rest of it.
-		k := min(incompleteRune(g.buf), n)
-		g.buf = g.buf[:len(g.buf)-k]
+		k := min(incompleteRune(g.cand.buf), n)
+		g.cand.buf = g.cand.buf[:len(g.cand.buf)-k]
 		return n - k, g.releaseWith(nil)
 	}
 	return n, blockMore
@@ -281,10 +284,10 @@ func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
 			g.semi = g.semi || c == ';'
 			continue
 		}
-		if len(g.buf)+i > g.out.limit {
+		if len(g.cand.buf)+i > g.out.limit {
 			return i, g.releaseWith(b[:i])
 		}
-		g.buf = appendHeld(g.buf, b[:i], g.out.limit)
+		g.cand.buf = appendHeld(g.cand.buf, b[:i], g.out.limit)
 		if c == '{' || c == '[' {
 			// Another object of the group: a call if it has the call shape.
 			g.semi = false
@@ -294,16 +297,16 @@ func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
 		if !g.semi {
 			// Only whitespace: the driver's whitespace-after-a-call rule
 			// decides (markup before an opener, content before text).
-			g.out.ws = append(g.out.ws, g.buf...)
-			g.buf = g.buf[:0]
+			g.out.ws = append(g.out.ws, g.cand.buf...)
+			g.cand.buf = g.cand.buf[:0]
 			return i, blockDone
 		}
 		return i, g.releaseWith(nil)
 	}
-	if len(g.buf)+i > g.out.limit {
+	if len(g.cand.buf)+i > g.out.limit {
 		return i, g.releaseWith(b)
 	}
-	g.buf = appendHeld(g.buf, b, g.out.limit)
+	g.cand.buf = appendHeld(g.cand.buf, b, g.out.limit)
 	return i, blockMore
 }
 
@@ -316,14 +319,9 @@ func (g *llama3JSON) feedSkip(b []byte, final bool) (int, blockStatus) {
 // releaseWith emits the held bytes and then tail as content and ends the
 // block: text follows.
 func (g *llama3JSON) releaseWith(tail []byte) blockStatus {
-	if len(g.buf) > 0 {
-		g.out.contentCopy(g.buf)
-		g.buf = g.buf[:0]
-	}
-	g.out.content(tail)
 	g.semi = false
 	g.st = l3Tag
-	return blockText
+	return g.cand.releaseWith(g.out, tail)
 }
 
 func (g *llama3JSON) finish() {
@@ -339,13 +337,13 @@ func (g *llama3JSON) finish() {
 		}
 	}
 	g.kept = false
-	g.buf = g.buf[:0]
+	g.cand.buf = g.cand.buf[:0]
 	g.semi = false
 }
 
 func (g *llama3JSON) reset() {
 	g.st = l3Tag
 	g.spec, g.semi, g.kept = false, false, false
-	g.buf = shrink(g.buf)
+	g.cand.buf = shrink(g.cand.buf)
 	g.body.begin()
 }

@@ -57,13 +57,11 @@ type pythonic struct {
 	limit int
 
 	// candidate state; reset by begin
-	st       pyState
+	st       pyState   // pyAfter: no candidate list
 	ret      pyState   // state to return to after a comment
-	inCand   bool      // a candidate list is being read
 	skipping bool      // the current argument is being skipped (no conversion)
 	mark     int       // index in the current feed's input where unkept candidate bytes start
-	ws       []byte    // whitespace after a list (group markup, or content before text)
-	cand     candidate // the list's bytes kept so far (content if it fails)
+	cand     candidate // the list's bytes kept so far, after the whitespace before it (content if it fails)
 	conv     []byte    // converted arguments of the list's calls
 	names    []byte    // the calls' names
 	calls    []pyCall
@@ -205,24 +203,19 @@ func (g *pythonic) textMarkers() []marker {
 	}
 }
 
+// open starts a candidate list after its '[' (or nothing after
+// <|python_start|>). After a list the driver passes the whitespace before
+// the next '[' as markup; it is content again if the list turns out to be
+// text.
 func (g *pythonic) open(arg int) {
-	// After a list the driver passes the whitespace before the next '['
-	// as markup; it is content again if the list turns out to be text.
-	g.ws = append(g.ws[:0], g.out.ws...)
 	if arg == openPythonStart {
 		g.st = pyAfter
 		return
 	}
-	g.begin()
-	g.cand.buf = append(g.cand.buf, '[') // consumed by the text state
-	g.mark = 0
-}
-
-// begin starts a candidate list after its '['.
-func (g *pythonic) begin() {
 	g.st = pyListOpen
-	g.inCand, g.skipping, g.parens, g.afterSep = true, false, false, false
-	g.cand.begin()
+	g.skipping, g.parens, g.afterSep = false, false, false
+	g.mark = 0
+	g.cand.begin(g.out.ws, "[")
 	g.conv = g.conv[:0]
 	g.names = g.names[:0]
 	g.calls = g.calls[:0]
@@ -231,8 +224,6 @@ func (g *pythonic) begin() {
 
 func (g *pythonic) reset() {
 	g.st = pyAfter
-	g.inCand = false
-	g.ws = shrink(g.ws)
 	g.cand.buf = shrink(g.cand.buf)
 	g.conv = shrink(g.conv)
 	g.names = shrink(g.names)
@@ -242,14 +233,11 @@ func (g *pythonic) reset() {
 	g.stk = g.stk[:0]
 }
 
-// finish ends the stream: an unclosed list is content; whitespace after a
-// list is dropped.
+// finish ends the stream: an unclosed list is content.
 func (g *pythonic) finish() {
-	if g.inCand {
-		g.cand.release(g.out, &g.ws)
+	if g.st != pyAfter {
+		g.cand.release(g.out)
 	}
-	g.inCand = false
-	g.ws = g.ws[:0]
 	g.st = pyAfter
 }
 
@@ -260,29 +248,27 @@ const (
 	pyMaxLimit = 1 << 30
 )
 
-// held is what the candidate holds: its raw bytes and whitespace, and what
+// held is what the candidate holds: its raw bytes (with the whitespace
+// before them), and what
 // was parsed from them (names, converted arguments, call records, open
 // containers). The per-call limit bounds all of it, so a list of many small
 // calls retains no more than the limit.
 func (g *pythonic) held() int {
-	return len(g.ws) + len(g.cand.buf) + len(g.conv) + len(g.names) + len(g.kw) + pyCallSize*len(g.calls) + 16*len(g.stk)
+	return len(g.cand.buf) + len(g.conv) + len(g.names) + len(g.kw) + pyCallSize*len(g.calls) + 16*len(g.stk)
 }
 
 // keep records candidate bytes b (consumed from the current input): held,
 // or emitted as content once the candidate outgrew the limit (everything it
 // holds counts, see held).
 func (g *pythonic) keep(b []byte) {
-	g.cand.keep(g.out, g.limit, b, g.held()-len(g.cand.buf), &g.ws)
+	g.cand.keep(g.out, g.limit, b, g.held()-len(g.cand.buf))
 }
 
 // fail releases the candidate as content; b[i] (not consumed) is where it
 // stopped being a call list and is scanned again as text.
 func (g *pythonic) fail(b []byte, i int) (int, blockStatus) {
-	g.keep(b[g.mark:i])
-	g.cand.release(g.out, &g.ws)
-	g.inCand = false
 	g.st = pyAfter
-	return i, blockText
+	return i, g.cand.releaseWith(g.out, b[g.mark:i])
 }
 
 // succeed emits the calls of the list that closed at b[i-1]; the block
@@ -292,8 +278,6 @@ func (g *pythonic) succeed(b []byte, i int) (int, blockStatus) {
 		// Too long to have been held: it is content like any other
 		// candidate past the limit.
 		g.keep(b[g.mark:i])
-		g.inCand = false
-		g.ws = g.ws[:0]
 		g.st = pyAfter
 		return i, blockText
 	}
@@ -303,8 +287,6 @@ func (g *pythonic) succeed(b []byte, i int) (int, blockStatus) {
 		out.args(g.argsCopy(g.conv[c.a0:c.a1]))
 		out.endCall()
 	}
-	g.inCand = false
-	g.ws = g.ws[:0]
 	g.st = pyAfter
 	return i, blockDone
 }
@@ -409,10 +391,8 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 			return i, st
 		}
 	}
-	if g.inCand {
-		// keep, by hand: this runs on every Feed inside a list.
-		g.cand.keep(g.out, g.limit, b[g.mark:i], g.held()-len(g.cand.buf), &g.ws)
-	}
+	// keep, by hand: this runs on every Feed inside a list.
+	g.cand.keep(g.out, g.limit, b[g.mark:i], g.held()-len(g.cand.buf))
 	return i, blockMore
 }
 
