@@ -132,10 +132,12 @@ func (j *jsonCalls) resetObject() {
 	j.id = j.id[:0]
 }
 
-// abandon closes an open call and stops the body.
-func (j *jsonCalls) fail() {
+// fail abandons an open call and stops the body at a syntax error after n
+// bytes.
+func (j *jsonCalls) fail(n int) (int, jcResult) {
 	j.out.abandonCall()
 	j.st = jcErr
+	return n, jcBad
 }
 
 // finish is the end of the stream inside the body: an open call cannot
@@ -273,8 +275,7 @@ func (j *jsonCalls) argsScanned(b []byte, n int, sr scanResult) (int, jcResult) 
 	case scanDone:
 		j.st = jcObjAfter
 	case scanErr:
-		j.fail()
-		return n, jcBad
+		return j.fail(n)
 	}
 	return n, jcNext
 }
@@ -289,8 +290,7 @@ func (j *jsonCalls) body(c byte) (int, jcResult) {
 		j.inArray = true
 		j.st = jcArrFirst
 	default:
-		j.fail()
-		return 0, jcBad
+		return j.fail(0)
 	}
 	return 1, jcNext
 }
@@ -320,8 +320,7 @@ func (j *jsonCalls) skipValue(b []byte, next jcState) (int, jcResult) {
 	case scanDone:
 		j.st = next
 	case scanErr:
-		j.fail()
-		return n, jcBad
+		return j.fail(n)
 	}
 	return n, jcNext
 }
@@ -336,8 +335,7 @@ func (j *jsonCalls) arrAfter(c byte) (int, jcResult) {
 		j.st = jcDone
 		return 1, jcEnd
 	default:
-		j.fail()
-		return 0, jcBad
+		return j.fail(0)
 	}
 	return 1, jcNext
 }
@@ -352,8 +350,7 @@ func (j *jsonCalls) objKey(c byte) (int, jcResult) {
 	case c == '}' && j.st == jcObjFirst:
 		return j.objClosed()
 	default:
-		j.fail()
-		return 0, jcBad
+		return j.fail(0)
 	}
 	return 1, jcNext
 }
@@ -388,8 +385,7 @@ func (j *jsonCalls) keyText(b []byte) (int, jcResult) {
 		j.keyEsc = true
 		j.st = jcKeyEsc
 	default:
-		j.fail()
-		return i, jcBad
+		return j.fail(i)
 	}
 	return i + 1, jcNext
 }
@@ -403,8 +399,7 @@ func (j *jsonCalls) keyEscape(c byte) (int, jcResult) {
 		j.st = jcKey
 		return 1, jcNext
 	}
-	j.fail()
-	return 0, jcBad
+	return j.fail(0)
 }
 
 // colon expects the ':' after a key.
@@ -414,8 +409,7 @@ func (j *jsonCalls) colon(c byte) (int, jcResult) {
 	case c == ':':
 		j.st = jcValue
 	default:
-		j.fail()
-		return 0, jcBad
+		return j.fail(0)
 	}
 	return 1, jcNext
 }
@@ -474,8 +468,7 @@ func (j *jsonCalls) captured(b []byte) (int, jcResult) {
 	}
 	switch {
 	case r == scanErr:
-		j.fail()
-		return n, jcBad
+		return j.fail(n)
 	case r == scanDone && !over:
 		j.valueCaptured()
 		j.st = jcObjAfter
@@ -496,8 +489,7 @@ func (j *jsonCalls) objAfter(c byte) (int, jcResult) {
 	case c == '}':
 		return j.objClosed()
 	default:
-		j.fail()
-		return 0, jcBad
+		return j.fail(0)
 	}
 	return 1, jcNext
 }
