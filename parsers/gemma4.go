@@ -450,10 +450,6 @@ func (g *gemma4) str(b []byte, i int, final bool) (int, blockStatus) {
 		return j, blockNext
 	}
 	switch c := b[i]; c {
-	case '"':
-		g.putS(`\"`)
-	case '\\':
-		g.putS(`\\`)
 	case '<':
 		mi, partial := g.delim.at(b[i:], final)
 		if partial {
@@ -467,7 +463,7 @@ func (g *gemma4) str(b []byte, i int, final bool) (int, blockStatus) {
 		}
 		g.putS("<")
 	default:
-		g.putS(ctrlEscape(c))
+		g.putS(jsonEscape(c))
 	}
 	return i + 1, blockNext
 }
@@ -684,9 +680,7 @@ func (g *gemma4) closed(b []byte, i int) (int, blockStatus) {
 	if g.cand.released || len(g.cand.buf)+len(g.conv)+i-g.mark > g.out.limit {
 		// Held past the limit: content, like any bare body that is
 		// not proven; the closer is then an orphan.
-		g.keep(b[g.mark:i])
-		g.bare = false
-		return i, blockText
+		return g.malformed(b, i)
 	}
 	out := g.out
 	out.startCall(g.name, nil)

@@ -164,6 +164,14 @@ var pyStrStop = func() (t [256]bool) {
 	return t
 }()
 
+// pyEscapes are the JSON spellings of Python's one-character escapes (the
+// byte after the backslash).
+var pyEscapes = [256]string{'\\': `\\`, '\'': "'", '"': `\"`, 'a': `\u0007`, 'b': `\b`, 'f': `\f`, 'n': `\n`,
+	'r': `\r`, 't': `\t`, 'v': `\u000b`}
+
+// pyHexDigits is the number of hex digits of the \x, \u and \U escapes.
+var pyHexDigits = [256]uint8{'x': 2, 'u': 4, 'U': 8}
+
 // maxPyDepth bounds container nesting inside one argument.
 const maxPyDepth = 1000
 
@@ -257,13 +265,6 @@ func (g *pythonic) held() int {
 	return len(g.cand.buf) + len(g.conv) + len(g.names) + len(g.kw) + pyCallSize*len(g.calls) + 16*len(g.stk)
 }
 
-// keep records candidate bytes b (consumed from the current input): held,
-// or emitted as content once the candidate outgrew the limit (everything it
-// holds counts, see held).
-func (g *pythonic) keep(b []byte) {
-	g.cand.keep(g.out, g.limit, b, g.held()-len(g.cand.buf))
-}
-
 // fail releases the candidate as content; b[i] (not consumed) is where it
 // stopped being a call list and is scanned again as text.
 func (g *pythonic) fail(b []byte, i int) (int, blockStatus) {
@@ -277,9 +278,7 @@ func (g *pythonic) succeed(b []byte, i int) (int, blockStatus) {
 	if g.cand.released || g.held()+i-g.mark > g.limit {
 		// Too long to have been held: it is content like any other
 		// candidate past the limit.
-		g.keep(b[g.mark:i])
-		g.st = pyAfter
-		return i, blockText
+		return g.fail(b, i)
 	}
 	out := g.out
 	for _, c := range g.calls {
@@ -391,7 +390,7 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 			return i, st
 		}
 	}
-	// keep, by hand: this runs on every Feed inside a list.
+	// Everything the list holds counts against the limit (see held).
 	g.cand.keep(g.out, g.limit, b[g.mark:i], g.held()-len(g.cand.buf))
 	return i, blockMore
 }
@@ -410,7 +409,7 @@ func (g *pythonic) listOpen(b []byte, i int) (int, blockStatus) {
 	if b[i] == ']' && g.afterSep {
 		return g.succeed(b, i+1)
 	}
-	_, n := decodeIdent(b[i:], true)
+	n := identLen(b[i:], true)
 	if n == 0 {
 		return g.fail(b, i)
 	}
@@ -424,7 +423,7 @@ func (g *pythonic) listOpen(b []byte, i int) (int, blockStatus) {
 
 // callee reads the rest of a (dotted) callee name.
 func (g *pythonic) callee(b []byte, i int) int {
-	if _, n := decodeIdent(b[i:], false); n > 0 {
+	if n := identLen(b[i:], false); n > 0 {
 		if !g.cand.released {
 			g.names = append(g.names, b[i:i+n]...)
 		}
@@ -463,7 +462,7 @@ func (g *pythonic) argStart(b []byte, i int) (int, blockStatus) {
 	g.afterSep = false
 	g.skipping = false
 	g.kwStart = len(g.conv)
-	if _, n := decodeIdent(b[i:], true); n > 0 {
+	if n := identLen(b[i:], true); n > 0 {
 		g.kw = append(g.kw[:0], b[i:i+n]...)
 		g.st = pyArgName
 		return i + n, blockNext
@@ -476,7 +475,7 @@ func (g *pythonic) argStart(b []byte, i int) (int, blockStatus) {
 
 // argName reads the rest of a keyword argument's name.
 func (g *pythonic) argName(b []byte, i int) (int, blockStatus) {
-	if _, n := decodeIdent(b[i:], false); n > 0 {
+	if n := identLen(b[i:], false); n > 0 {
 		if len(g.kw)+n > g.limit {
 			return g.fail(b, i)
 		}
@@ -535,7 +534,7 @@ func (g *pythonic) sign(c byte, i int) int {
 
 // wordPart reads a bare word (True, False, None, null …) up to its end.
 func (g *pythonic) wordPart(b []byte, i int) int {
-	if _, n := decodeIdent(b[i:], false); n > 0 {
+	if n := identLen(b[i:], false); n > 0 {
 		if g.wordN+n <= len(g.word) {
 			copy(g.word[g.wordN:], b[i:i+n])
 		}
@@ -719,9 +718,6 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 				g.qn = 0
 				g.endString()
 			}
-		case c == '"':
-			i++
-			g.putS(`\"`)
 		case c == '\'':
 			i++
 			g.putS("'")
@@ -735,7 +731,7 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 			return i, true // unterminated string
 		default:
 			i++
-			g.putS(ctrlEscape(c))
+			g.putS(jsonEscape(c))
 		}
 
 	case pyStrEsc:
@@ -745,13 +741,7 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 			// it never ends the string.
 			if g.rawStr && (c == '"' || c == '\\' || c < 0x20) {
 				i++
-				if c == '"' {
-					g.putS(`\"`)
-				} else if c == '\\' {
-					g.putS(`\\`)
-				} else {
-					g.putS(ctrlEscape(c))
-				}
+				g.putS(jsonEscape(c))
 			} else if c < 0x80 {
 				i++
 				g.put(c)
@@ -759,42 +749,18 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		i++
-		switch c {
-		case '\n':
+		switch {
+		case c == '\n':
 			// line continuation
-		case '\\':
-			g.putS(`\\`)
-		case '\'':
-			g.putS("'")
-		case '"':
-			g.putS(`\"`)
-		case 'a':
-			g.putS(`\u0007`)
-		case 'b':
-			g.putS(`\b`)
-		case 'f':
-			g.putS(`\f`)
-		case 'n':
-			g.putS(`\n`)
-		case 'r':
-			g.putS(`\r`)
-		case 't':
-			g.putS(`\t`)
-		case 'v':
-			g.putS(`\u000b`)
-		case '0', '1', '2', '3', '4', '5', '6', '7':
+		case pyEscapes[c] != "":
+			g.putS(pyEscapes[c])
+		case c >= '0' && c <= '7':
 			g.escV, g.esc = rune(c-'0'), 2
 			g.st = pyStrOct
-		case 'x':
-			g.escV, g.esc = 0, 2
+		case pyHexDigits[c] > 0:
+			g.escV, g.esc = 0, int(pyHexDigits[c])
 			g.st = pyStrHex
-		case 'u':
-			g.escV, g.esc = 0, 4
-			g.st = pyStrHex
-		case 'U':
-			g.escV, g.esc = 0, 8
-			g.st = pyStrHex
-		case 'N':
+		case c == 'N':
 			// \N{name}: not supported; the value is skipped.
 			g.abort()
 			g.st = pyStr
@@ -944,7 +910,7 @@ func (g *pythonic) value(b []byte, i int) (int, blockStatus) {
 		g.stk = append(g.stk, ct)
 		return i + 1, blockNext
 	}
-	if _, n := decodeIdent(b[i:], true); n > 0 {
+	if identLen(b[i:], true) > 0 {
 		g.wordN = 0
 		g.st = pyWord
 		return i, blockNext
@@ -1141,12 +1107,8 @@ func (g *pythonic) radixDone() {
 // putRune writes the JSON form of a code point from a string escape.
 func (g *pythonic) putRune(r rune) {
 	switch {
-	case r < 0x20:
-		g.putS(ctrlEscape(byte(r)))
-	case r == '"':
-		g.putS(`\"`)
-	case r == '\\':
-		g.putS(`\\`)
+	case r < 0x20 || r == '"' || r == '\\':
+		g.putS(jsonEscape(byte(r)))
 	case r >= 0xD800 && r < 0xE000:
 		// A lone surrogate has no UTF-8 form; JSON can still spell it.
 		const hex = "0123456789abcdef"
@@ -1159,24 +1121,24 @@ func (g *pythonic) putRune(r rune) {
 	}
 }
 
-// decodeIdent reports the identifier character at the start of b (start:
-// one that may begin an identifier) and its length, or 0.
-func decodeIdent(b []byte, start bool) (rune, int) {
+// identLen returns the length of the identifier character at the start of
+// b (start: one that may begin an identifier), or 0.
+func identLen(b []byte, start bool) int {
 	c := b[0]
 	if c < utf8.RuneSelf {
 		if c == '_' || isASCIILetter(c) || (!start && c >= '0' && c <= '9') {
-			return rune(c), 1
+			return 1
 		}
-		return 0, 0
+		return 0
 	}
 	r, n := utf8.DecodeRune(b)
 	if r == utf8.RuneError && n <= 1 {
-		return 0, 0
+		return 0
 	}
 	if unicode.IsLetter(r) || (!start && (unicode.IsDigit(r) || unicode.IsMark(r) || unicode.Is(unicode.Pc, r))) {
-		return r, n
+		return n
 	}
-	return 0, 0
+	return 0
 }
 
 // isIdentByte reports whether c can continue a name (a number followed by
