@@ -376,13 +376,11 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 		case pyNumInt, pyNumFracFirst, pyNumFrac, pyNumExp, pyNumExpSign, pyNumRadix:
 			i = g.number(b, i)
 		case pyStrOpen1, pyStrOpen2, pyStr, pyStrEsc, pyStrOct, pyStrHex, pyAfterStr:
-			n, bad := g.stringLit(b, i)
-			i, st = g.failIf(b, n, bad)
+			i, st = g.stringLit(b, i)
 		case pyAfterVal:
 			i, st = g.afterValue(b, i)
 		case pySkip:
-			n, bad := g.skip(b, i)
-			i, st = g.failIf(b, n, bad)
+			i, st = g.skip(b, i)
 		case pyAfterCall:
 			i, st = g.afterCall(b, i)
 		}
@@ -393,15 +391,6 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 	// Everything the list holds counts against the limit (see held).
 	g.cand.keep(g.out, g.limit, b[g.mark:i], g.held()-len(g.cand.buf))
 	return i, blockMore
-}
-
-// failIf fails the candidate at n when bad is set (the shape of stringLit and
-// skip), else goes on at n.
-func (g *pythonic) failIf(b []byte, n int, bad bool) (int, blockStatus) {
-	if bad {
-		return g.fail(b, n)
-	}
-	return n, blockNext
 }
 
 // listOpen expects a callee (or ']' after a trailing ',').
@@ -671,17 +660,16 @@ func (g *pythonic) number(b []byte, i int) int {
 	return i
 }
 
-// stringLit handles one step of a string literal at b[i] and returns where
-// scanning goes on; bad reports a syntax error at the returned index (the
-// list is then not a call list).
-func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
+// stringLit handles one step of a string literal at b[i]; a syntax error
+// fails the list.
+func (g *pythonic) stringLit(b []byte, i int) (int, blockStatus) {
 	c := b[i]
 	switch g.st {
 	case pyStrOpen1:
 		if c == g.q {
 			i++
 			g.st = pyStrOpen2
-			return i, false
+			return i, blockNext
 		}
 		g.st = pyStr
 
@@ -690,7 +678,7 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 			i++
 			g.triple = true
 			g.st = pyStr
-			return i, false
+			return i, blockNext
 		}
 		g.endString() // an empty string
 
@@ -705,14 +693,14 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 		if j > i {
 			g.put(b[i:j]...)
 			i = j
-			return i, false
+			return i, blockNext
 		}
 		switch {
 		case c == g.q:
 			i++
 			if !g.triple {
 				g.endString()
-				return i, false
+				return i, blockNext
 			}
 			if g.qn++; g.qn == 3 {
 				g.qn = 0
@@ -728,7 +716,7 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 			}
 			g.st = pyStrEsc
 		case (c == '\n' || c == '\r') && !g.triple:
-			return i, true // unterminated string
+			return g.fail(b, i) // unterminated string
 		default:
 			i++
 			g.putS(jsonEscape(c))
@@ -746,7 +734,7 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 				i++
 				g.put(c)
 			}
-			return i, false
+			return i, blockNext
 		}
 		i++
 		switch {
@@ -775,7 +763,7 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 			i++
 			g.escV = g.escV*8 + rune(c-'0')
 			g.esc--
-			return i, false
+			return i, blockNext
 		}
 		g.putRune(g.escV)
 		g.st = pyStr
@@ -783,13 +771,13 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 	case pyStrHex:
 		d, ok := hexVal(c)
 		if !ok {
-			return i, true // truncated escape: a syntax error
+			return g.fail(b, i) // truncated escape: a syntax error
 		}
 		i++
 		g.escV = g.escV<<4 | rune(d)
 		if g.esc--; g.esc == 0 {
 			if g.escV > unicode.MaxRune {
-				return i - 1, true
+				return g.fail(b, i-1)
 			}
 			g.putRune(g.escV)
 			g.st = pyStr
@@ -800,18 +788,18 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 			// Adjacent literals are one string.
 			i++
 			g.openString(c, false)
-			return i, false
+			return i, blockNext
 		}
 		g.putS(`"`)
 		g.complete()
 
 	}
-	return i, false
+	return i, blockNext
 }
 
-// skip handles one byte of an argument being skipped; bad reports a
-// syntax error at the returned index.
-func (g *pythonic) skip(b []byte, i int) (int, bool) {
+// skip handles one byte of an argument being skipped; a syntax error fails
+// the list.
+func (g *pythonic) skip(b []byte, i int) (int, blockStatus) {
 	switch c := b[i]; c {
 	case '"', '\'':
 		i++
@@ -821,21 +809,21 @@ func (g *pythonic) skip(b []byte, i int) (int, bool) {
 		g.ret, g.st = pySkip, pyComment
 	case '[', '(', '{':
 		if len(g.stk) >= maxPyDepth {
-			return i, true
+			return g.fail(b, i)
 		}
 		i++
 		g.stk = append(g.stk, pyCont{kind: c})
 	case ']', ')', '}':
 		if len(g.stk) == 0 {
 			if c != ')' {
-				return i, true
+				return g.fail(b, i)
 			}
 			g.endArg()
 			g.endCall()
-			return i + 1, false
+			return i + 1, blockNext
 		}
 		if closerOf(g.stk[len(g.stk)-1].kind) != c {
-			return i, true
+			return g.fail(b, i)
 		}
 		g.stk = g.stk[:len(g.stk)-1]
 		i++
@@ -849,7 +837,7 @@ func (g *pythonic) skip(b []byte, i int) (int, bool) {
 	default:
 		i++
 	}
-	return i, false
+	return i, blockNext
 }
 
 // value handles the first byte of a value (pyVal).
