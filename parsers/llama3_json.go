@@ -150,6 +150,9 @@ func (g *llama3JSON) beginBody(spec bool) {
 	g.st = l3Body
 }
 
+// feed runs one method per state, each consuming n bytes of its input and
+// returning blockNext to go on (or the status feed returns). A broken body
+// is dropped up to the next opener, which the text state then sees.
 func (g *llama3JSON) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	for i < len(b) {
@@ -163,10 +166,10 @@ func (g *llama3JSON) feed(b []byte, final bool) (int, blockStatus) {
 		case l3Gap:
 			n, st = g.feedGap(b[i:])
 		default:
-			n, st = g.feedSkip(b[i:], final)
+			n, st = dropUntil(&g.skip, b[i:], final)
 		}
 		i += n
-		if st != blockMore {
+		if st != blockNext {
 			return i, st
 		}
 	}
@@ -185,12 +188,12 @@ func (g *llama3JSON) feedTag(b []byte) (int, blockStatus) {
 	}
 	if i == len(b) {
 		g.cand.buf = appendHeld(g.cand.buf, b, g.out.limit)
-		return i, blockMore
+		return i, blockNext
 	}
 	if c := b[i]; c == '{' || c == '[' {
 		g.cand.buf = g.cand.buf[:0]
 		g.beginBody(false)
-		return i, blockMore
+		return i, blockNext
 	}
 	// Not JSON: content, the tag removed.
 	return i, g.releaseWith(b[:i])
@@ -225,7 +228,7 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 			}
 			g.st = l3Skip
 		}
-		return n, blockMore
+		return n, blockNext
 	}
 	part := b
 	if room := g.out.limit - len(g.cand.buf); len(part) > room {
@@ -271,7 +274,7 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 		g.cand.buf = g.cand.buf[:len(g.cand.buf)-k]
 		return n - k, g.releaseWith(nil)
 	}
-	return n, blockMore
+	return n, blockNext
 }
 
 // feedGap handles the bytes after a body: whitespace and one ';' are held
@@ -292,7 +295,7 @@ func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
 			// Another object of the group: a call if it has the call shape.
 			g.semi = false
 			g.beginBody(true)
-			return i, blockMore
+			return i, blockNext
 		}
 		if !g.semi {
 			// Only whitespace: the driver's whitespace-after-a-call rule
@@ -307,13 +310,7 @@ func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
 		return i, g.releaseWith(b)
 	}
 	g.cand.buf = appendHeld(g.cand.buf, b, g.out.limit)
-	return i, blockMore
-}
-
-// feedSkip drops a broken body up to the next opener, which the text state
-// then sees.
-func (g *llama3JSON) feedSkip(b []byte, final bool) (int, blockStatus) {
-	return dropUntil(&g.skip, b, final)
+	return i, blockNext
 }
 
 // releaseWith emits the held bytes and then tail as content and ends the
