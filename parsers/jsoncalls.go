@@ -104,6 +104,8 @@ var keyKindNames = [...]string{"kOther", "kName", "kArgs", "kID"}
 func (k keyKind) String() string { return enumName(keyKindNames[:], k, "keyKind") }
 
 // jcResult is what a JSON sub-machine's feed stopped at (jsonCalls, jsonArgs).
+// It is not a blockStatus: a body has no closer or text of its own to stop
+// at but can break, and the grammar around it decides what a broken body is.
 type jcResult uint8
 
 const (
