@@ -45,11 +45,10 @@ type gemma4 struct {
 	delim  matcher // <|"|>
 	skipMs matcher // a broken call: closer, opener, string delimiter
 
-	// call state; reset by open
+	// call state; reset by begin
 	st    gmState
 	bare  bool      // no opener: held until <tool_call|> proves the call
 	inStr bool      // skipping: inside <|"|>…<|"|>
-	mark  int       // index in the current input where unkept bare bytes start
 	cand  candidate // bare: the held bytes (content if it is not a call)
 	conv  []byte    // bare: converted arguments
 	ws    []byte    // whitespace between the object and the closer
@@ -154,7 +153,6 @@ func (g *gemma4) textMarkers() []marker {
 // or whitespace after a call: the whitespace is then held with it); its
 // bytes are kept for the content fallback.
 func (g *gemma4) open(arg int) {
-	g.mark = 0
 	if arg == openGemmaCall {
 		g.begin(false)
 		return
@@ -249,22 +247,13 @@ func (g *gemma4) abandon() {
 	g.out.abandonCall()
 }
 
-// keep records bare-body bytes consumed from the current input: held, or
-// content once the body outgrew the limit (the raw bytes and the arguments
-// converted from them both count against it).
-func (g *gemma4) keep(b []byte) {
-	if g.bare && g.cand.keep(g.out, g.out.limit, b, len(g.conv)) {
-		g.conv = g.conv[:0]
-	}
-}
-
 // malformed ends a call that cannot complete at b[i] (not consumed): an
 // opened call is abandoned and skipped to its closer; a bare body is
 // released as content and b[i] is scanned again as text.
 func (g *gemma4) malformed(b []byte, i int) (int, blockStatus) {
 	if g.bare {
 		g.bare = false
-		return i, g.cand.releaseWith(g.out, b[g.mark:i])
+		return i, g.cand.releaseWith(g.out, b[:i])
 	}
 	g.abandon()
 	g.inStr = false
@@ -292,8 +281,14 @@ func (g *gemma4) complete() {
 	g.st = gmAfterVal
 }
 
+// feed runs scan, keeps what a bare body consumed (held, or content once
+// the body outgrew the limit: the raw bytes and the arguments converted from
+// them both count) and flushes the open call's converted arguments.
 func (g *gemma4) feed(b []byte, final bool) (int, blockStatus) {
 	n, st := g.scan(b, final)
+	if g.bare && (st == blockMore || st == blockHold) && g.cand.keep(g.out, g.out.limit, b[:n], len(g.conv)) {
+		g.conv = g.conv[:0]
+	}
 	g.flush()
 	return n, st
 }
@@ -302,7 +297,6 @@ func (g *gemma4) feed(b []byte, final bool) (int, blockStatus) {
 // taking the position i in b and returning the next position and blockNext
 // to go on (or the status scan returns).
 func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
-	g.mark = 0
 	i := 0
 	for i < len(b) {
 		st := blockNext
@@ -340,7 +334,6 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 			return i, st
 		}
 	}
-	g.keep(b[g.mark:i])
 	return i, blockMore
 }
 
@@ -365,10 +358,7 @@ func (g *gemma4) nameChars(b []byte, i int) (int, blockStatus) {
 		j++
 	}
 	if len(g.name)+j-i > g.out.limit {
-		if n, st := g.malformed(b, j); st != blockNext {
-			return n, st
-		}
-		return j, blockNext
+		return g.malformed(b, j)
 	}
 	g.name = append(g.name, b[i:j]...)
 	if j < len(b) {
@@ -453,7 +443,6 @@ func (g *gemma4) str(b []byte, i int, final bool) (int, blockStatus) {
 	case '<':
 		mi, partial := g.delim.at(b[i:], final)
 		if partial {
-			g.keep(b[g.mark:i])
 			return i, blockHold
 		}
 		if mi >= 0 {
@@ -567,7 +556,6 @@ func (g *gemma4) close(b []byte, i int, final bool) (int, blockStatus) {
 	}
 	if len(rest) < len(gemmaClose) && string(rest) == gemmaClose[:len(rest)] {
 		if !final {
-			g.keep(b[g.mark:i])
 			return i, blockHold
 		}
 		if !g.bare {
@@ -615,7 +603,6 @@ func (g *gemma4) value(b []byte, i int, final bool) (int, blockStatus) {
 	case c == '<':
 		mi, partial := g.delim.at(b[i:], final)
 		if partial {
-			g.keep(b[g.mark:i])
 			return i, blockHold
 		}
 		if mi < 0 {
@@ -677,7 +664,7 @@ func (g *gemma4) closed(b []byte, i int) (int, blockStatus) {
 		g.endCall()
 		return i + len(gemmaClose), blockDone
 	}
-	if g.cand.released || len(g.cand.buf)+len(g.conv)+i-g.mark > g.out.limit {
+	if g.cand.released || len(g.cand.buf)+len(g.conv)+i > g.out.limit {
 		// Held past the limit: content, like any bare body that is
 		// not proven; the closer is then an orphan.
 		return g.malformed(b, i)

@@ -177,26 +177,13 @@ func (g *llama3JSON) feed(b []byte, final bool) (int, blockStatus) {
 }
 
 // feedTag handles the bytes after <|python_tag|>: whitespace is held until a
-// JSON value starts (markup) or text does (content).
+// JSON value starts (markup) or text does (content, the tag removed).
 func (g *llama3JSON) feedTag(b []byte) (int, blockStatus) {
-	i := 0
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
-	if len(g.cand.buf)+i > g.out.limit {
-		return i, g.releaseWith(b[:i])
-	}
-	if i == len(b) {
-		g.cand.buf = appendHeld(g.cand.buf, b, g.out.limit)
-		return i, blockNext
-	}
-	if c := b[i]; c == '{' || c == '[' {
-		g.cand.buf = g.cand.buf[:0]
+	n, st := g.cand.spaceThen(g.out, b, g.out.limit, "{[")
+	if st == blockNext {
 		g.beginBody(false)
-		return i, blockNext
 	}
-	// Not JSON: content, the tag removed.
-	return i, g.releaseWith(b[:i])
+	return n, st
 }
 
 // feedBody runs the JSON body. A speculative body is held until it commits
@@ -224,7 +211,7 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 				// A bare body that looked like a call broke: its call was
 				// abandoned; the body is content, unchanged.
 				g.kept = false
-				return n, g.releaseWith(nil)
+				return n, g.cand.releaseWith(g.out, nil)
 			}
 			g.st = l3Skip
 		}
@@ -254,14 +241,14 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 		g.cand.buf = g.cand.buf[:0]
 	case r == jcBad && !g.spec && g.kept && g.body.ends == g.ends0:
 		g.kept = false
-		return n, g.releaseWith(nil)
+		return n, g.cand.releaseWith(g.out, nil)
 	case r == jcBad && !g.spec:
 		g.kept = false
 		g.cand.buf = g.cand.buf[:0]
 		g.st = l3Skip
 	case r != jcMore:
 		// Closed or broken before it became a call: content.
-		return n, g.releaseWith(nil)
+		return n, g.cand.releaseWith(g.out, nil)
 	case !g.spec:
 		if len(g.cand.buf) >= g.out.limit {
 			g.kept = false // too long to release if it breaks
@@ -272,7 +259,7 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 		// first bytes go back to the text state with the rest of it.
 		k := min(incompleteRune(g.cand.buf), n)
 		g.cand.buf = g.cand.buf[:len(g.cand.buf)-k]
-		return n - k, g.releaseWith(nil)
+		return n - k, g.cand.releaseWith(g.out, nil)
 	}
 	return n, blockNext
 }
@@ -288,7 +275,7 @@ func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
 			continue
 		}
 		if len(g.cand.buf)+i > g.out.limit {
-			return i, g.releaseWith(b[:i])
+			return i, g.cand.releaseWith(g.out, b[:i])
 		}
 		g.cand.buf = appendHeld(g.cand.buf, b[:i], g.out.limit)
 		if c == '{' || c == '[' {
@@ -304,31 +291,23 @@ func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
 			g.cand.buf = g.cand.buf[:0]
 			return i, blockDone
 		}
-		return i, g.releaseWith(nil)
+		return i, g.cand.releaseWith(g.out, nil)
 	}
 	if len(g.cand.buf)+i > g.out.limit {
-		return i, g.releaseWith(b)
+		return i, g.cand.releaseWith(g.out, b)
 	}
 	g.cand.buf = appendHeld(g.cand.buf, b, g.out.limit)
 	return i, blockNext
-}
-
-// releaseWith emits the held bytes and then tail as content and ends the
-// block: text follows.
-func (g *llama3JSON) releaseWith(tail []byte) blockStatus {
-	g.semi = false
-	g.st = l3Tag
-	return g.cand.releaseWith(g.out, tail)
 }
 
 func (g *llama3JSON) finish() {
 	switch g.st {
 	case l3Tag:
 		// Whitespace after a tag at the end: content, the tag removed.
-		g.releaseWith(nil)
+		g.cand.release(g.out)
 	case l3Body:
 		if g.spec {
-			g.releaseWith(nil) // never became a call
+			g.cand.release(g.out) // never became a call
 		} else {
 			g.body.finish()
 		}

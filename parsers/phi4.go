@@ -73,19 +73,11 @@ func (g *phi4) open(int) {
 func (g *phi4) feed(b []byte, final bool) (int, blockStatus) {
 	switch g.st {
 	case phWord:
-		i := 0
-		for i < len(b) && isSpace(b[i]) {
-			i++
+		// The limit bounds the whitespace around the word, not the word.
+		i, st := g.cand.spaceThen(g.out, b, g.out.limit+len(phi4Word), "[")
+		if st != blockNext {
+			return i, st
 		}
-		// The whitespace is bounded by the limit (the word is not counted).
-		if len(g.cand.buf)-len(phi4Word)+i > g.out.limit || (i < len(b) && b[i] != '[') {
-			return i, g.cand.releaseWith(g.out, b[:i])
-		}
-		if i == len(b) {
-			g.cand.buf = append(g.cand.buf, b...)
-			return i, blockMore
-		}
-		g.cand.buf = g.cand.buf[:0]
 		g.body.begin()
 		g.st = phBody
 		n, st := g.feed(b[i:], final)

@@ -60,7 +60,6 @@ type pythonic struct {
 	st       pyState   // pyAfter: no candidate list
 	ret      pyState   // state to return to after a comment
 	skipping bool      // the current argument is being skipped (no conversion)
-	mark     int       // index in the current feed's input where unkept candidate bytes start
 	cand     candidate // the list's bytes kept so far, after the whitespace before it (content if it fails)
 	conv     []byte    // converted arguments of the list's calls
 	names    []byte    // the calls' names
@@ -222,7 +221,6 @@ func (g *pythonic) open(arg int) {
 	}
 	g.st = pyListOpen
 	g.skipping, g.parens, g.afterSep = false, false, false
-	g.mark = 0
 	g.cand.begin(g.out.ws, "[")
 	g.conv = g.conv[:0]
 	g.names = g.names[:0]
@@ -256,11 +254,10 @@ const (
 	pyMaxLimit = 1 << 30
 )
 
-// held is what the candidate holds: its raw bytes (with the whitespace
-// before them), and what
-// was parsed from them (names, converted arguments, call records, open
-// containers). The per-call limit bounds all of it, so a list of many small
-// calls retains no more than the limit.
+// held is what the candidate holds: its raw bytes (after the whitespace
+// before them) and what was parsed from them (names, converted arguments,
+// call records, open containers). The per-call limit bounds all of it, so a
+// list of many small calls retains no more than the limit.
 func (g *pythonic) held() int {
 	return len(g.cand.buf) + len(g.conv) + len(g.names) + len(g.kw) + pyCallSize*len(g.calls) + 16*len(g.stk)
 }
@@ -269,13 +266,13 @@ func (g *pythonic) held() int {
 // stopped being a call list and is scanned again as text.
 func (g *pythonic) fail(b []byte, i int) (int, blockStatus) {
 	g.st = pyAfter
-	return i, g.cand.releaseWith(g.out, b[g.mark:i])
+	return i, g.cand.releaseWith(g.out, b[:i])
 }
 
 // succeed emits the calls of the list that closed at b[i-1]; the block
 // ends there (blockDone: whitespace, another list or a tag may follow).
 func (g *pythonic) succeed(b []byte, i int) (int, blockStatus) {
-	if g.cand.released || g.held()+i-g.mark > g.limit {
+	if g.cand.released || g.held()+i > g.limit {
 		// Too long to have been held: it is content like any other
 		// candidate past the limit.
 		return g.fail(b, i)
@@ -333,7 +330,6 @@ func (g *pythonic) abort() {
 // position i in b and returning the next position and blockNext to go on
 // (or the status feed returns).
 func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
-	g.mark = 0
 	i := 0
 	for i < len(b) {
 		c := b[i]
@@ -389,7 +385,7 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 		}
 	}
 	// Everything the list holds counts against the limit (see held).
-	g.cand.keep(g.out, g.limit, b[g.mark:i], g.held()-len(g.cand.buf))
+	g.cand.keep(g.out, g.limit, b[:i], g.held()-len(g.cand.buf))
 	return i, blockMore
 }
 

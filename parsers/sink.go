@@ -1,5 +1,7 @@
 package parsers
 
+import "strings"
+
 // sink is everything a grammar may write or read of the Parser: content and
 // reasoning text, the call lifecycle, the per-call buffer limit and the
 // Config. A grammar holds a *sink and nothing else of the Parser; the
@@ -186,4 +188,26 @@ func (c *candidate) releaseWith(out *sink, tail []byte) blockStatus {
 	c.release(out)
 	out.content(tail)
 	return blockText
+}
+
+// spaceThen holds the whitespace at the start of b, after an opener word
+// (<|python_tag|>, phi4's "functools"), until the byte after it decides:
+// one of opens starts the body (blockNext: what the candidate holds is
+// markup and dropped); anything else is text, and so is whitespace that
+// would take the candidate past room (the candidate and the whitespace are
+// released, blockText). When all of b is whitespace it is held (blockMore).
+func (c *candidate) spaceThen(out *sink, b []byte, room int, opens string) (int, blockStatus) {
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	switch {
+	case len(c.buf)+i > room || i < len(b) && strings.IndexByte(opens, b[i]) < 0:
+		return i, c.releaseWith(out, b[:i])
+	case i == len(b):
+		c.buf = appendHeld(c.buf, b, room)
+		return i, blockMore
+	}
+	c.buf = c.buf[:0]
+	return i, blockNext
 }
