@@ -126,7 +126,10 @@ func argDecide(b []byte, final bool) (n int, rep string, need bool) {
 		return 1, "", false
 	}
 	if len(b) < 2 {
-		return decideShort(b, final)
+		if final {
+			return len(b), "", false
+		}
+		return 0, "", true
 	}
 	if b[1] != 'u' {
 		return 2, "", false
@@ -173,13 +176,6 @@ func argDecide(b []byte, final bool) (n int, rep string, need bool) {
 		return 0, "", true
 	}
 	return 12, "", false
-}
-
-func decideShort(b []byte, final bool) (int, string, bool) {
-	if final {
-		return len(b), "", false
-	}
-	return 0, "", true
 }
 
 func allHex(b []byte) bool {

@@ -814,8 +814,7 @@ func (g *pythonic) skip(b []byte, i int) (int, blockStatus) {
 			if c != ')' {
 				return g.fail(b, i)
 			}
-			g.endArg()
-			g.endCall()
+			g.endArg(c)
 			return i + 1, blockNext
 		}
 		if closerOf(g.stk[len(g.stk)-1].kind) != c {
@@ -826,9 +825,7 @@ func (g *pythonic) skip(b []byte, i int) (int, blockStatus) {
 	case ',':
 		i++
 		if len(g.stk) == 0 {
-			g.endArg()
-			g.afterSep = true
-			g.st = pyArgStart
+			g.endArg(c)
 		}
 	default:
 		i++
@@ -988,15 +985,8 @@ func (g *pythonic) complete() {
 func (g *pythonic) afterValue(b []byte, i int) (int, blockStatus) {
 	c := b[i]
 	if len(g.stk) == 0 {
-		switch c {
-		case ',':
-			g.endArg()
-			g.afterSep = true
-			g.st = pyArgStart
-			return i + 1, blockNext
-		case ')':
-			g.endArg()
-			g.endCall()
+		if c == ',' || c == ')' {
+			g.endArg(c)
 			return i + 1, blockNext
 		}
 		g.abort() // an expression continues: not a literal
@@ -1047,13 +1037,20 @@ func (g *pythonic) closeContainer() {
 	g.complete()
 }
 
-// endArg ends the current argument at its ',' or ')'.
-func (g *pythonic) endArg() {
+// endArg ends the current argument at its ',' or ')' (c); ')' ends the
+// call.
+func (g *pythonic) endArg(c byte) {
 	if !g.skipping {
 		g.kwN++
 	}
 	g.skipping = false
 	g.stk = g.stk[:0]
+	if c == ')' {
+		g.endCall()
+		return
+	}
+	g.afterSep = true
+	g.st = pyArgStart
 }
 
 // endCall ends the current call at its ')'.
