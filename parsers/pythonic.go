@@ -171,6 +171,9 @@ var pyEscapes = [256]string{'\\': `\\`, '\'': "'", '"': `\"`, 'a': `\u0007`, 'b'
 // pyHexDigits is the number of hex digits of the \x, \u and \U escapes.
 var pyHexDigits = [256]uint8{'x': 2, 'u': 4, 'U': 8}
 
+// pyRadix is the radix of the 0x, 0o and 0b integer prefixes.
+var pyRadix = [256]uint8{'x': 16, 'X': 16, 'o': 8, 'O': 8, 'b': 2, 'B': 2}
+
 // maxPyDepth bounds container nesting inside one argument.
 const maxPyDepth = 1000
 
@@ -557,14 +560,9 @@ func (g *pythonic) number(b []byte, i int) int {
 			}
 		case c == '_':
 			i++
-		case (c == 'x' || c == 'X' || c == 'o' || c == 'O' || c == 'b' || c == 'B') && !g.numNZ:
+		case pyRadix[c] > 0 && !g.numNZ:
 			i++
-			g.radix, g.radixV, g.radixOv = 16, 0, false
-			if c == 'o' || c == 'O' {
-				g.radix = 8
-			} else if c == 'b' || c == 'B' {
-				g.radix = 2
-			}
+			g.radix, g.radixV, g.radixOv = int(pyRadix[c]), 0, false
 			g.radixD = g.radixD[:0]
 			g.numN = 0
 			g.st = pyNumRadix
@@ -636,8 +634,9 @@ func (g *pythonic) number(b []byte, i int) int {
 			if !g.skipping && !g.cand.released {
 				g.radixD = append(g.radixD, c)
 			}
-			hi, lo := mulAdd64(g.radixV, uint64(g.radix), uint64(d))
-			g.radixOv = g.radixOv || hi != 0
+			hi, lo := bits.Mul64(g.radixV, uint64(g.radix))
+			lo, carry := bits.Add64(lo, uint64(d), 0)
+			g.radixOv = g.radixOv || hi+carry != 0
 			g.radixV = lo
 			return i
 		}
@@ -1136,12 +1135,4 @@ func closerOf(open byte) byte {
 		return ')'
 	}
 	return '}'
-}
-
-// mulAdd64 returns v*m+d as a 128-bit (hi, lo) pair.
-func mulAdd64(v, m, d uint64) (hi, lo uint64) {
-	hi, lo = bits.Mul64(v, m)
-	var carry uint64
-	lo, carry = bits.Add64(lo, d, 0)
-	return hi + carry, lo
 }
