@@ -73,9 +73,6 @@ const (
 	l3ArgBracket = 3 // '[' at the start of the output
 )
 
-// openBytes are the bare openers the driver consumed, re-fed to the body.
-var openBytes = []byte("{[")
-
 func init() {
 	registerTool(ToolInfo{
 		Openers: []string{"<|python_tag|>", "{", "["},
@@ -123,20 +120,17 @@ func (g *llama3JSON) textMarkers() []marker {
 }
 
 func (g *llama3JSON) open(arg int) {
-	g.cand.begin(nil, "")
 	g.semi = false
-	switch arg {
-	case l3ArgBrace, l3ArgBracket:
-		// The driver consumed the bracket: hold it and feed it to the body
-		// (one byte never decides anything; the limit is checked on the
-		// next bytes).
-		g.beginBody(true)
-		k := arg - l3ArgBrace
-		g.cand.buf = append(g.cand.buf, openBytes[k])
-		g.body.feed(openBytes[k : k+1])
-	default:
+	if arg != l3ArgBrace && arg != l3ArgBracket {
+		g.cand.begin(nil, "")
 		g.st = l3Tag
+		return
 	}
+	// The driver consumed the bracket: hold it and feed it to the body (one
+	// byte never decides anything; the limit is checked on the next bytes).
+	g.cand.begin(nil, "{["[arg-l3ArgBrace:][:1])
+	g.beginBody(true)
+	g.body.feed(g.cand.buf)
 }
 
 // beginBody starts a body; spec says whether it may still be content. The
