@@ -119,13 +119,13 @@ var jcResultNames = [...]string{"jcMore", "jcEnd", "jcBad", "jcNext"}
 
 func (r jcResult) String() string { return enumName(jcResultNames[:], r, "jcResult") }
 
-func (j *jsonCalls) begin() {
-	j.st = jcBody
-	j.inArray = false
-	j.resetObject()
-}
+// begin expects a new body; each call object is reset at its '{'
+// (objectStart).
+func (j *jsonCalls) begin() { j.st, j.inArray = jcBody, false }
 
-func (j *jsonCalls) resetObject() {
+// objectStart begins a call object.
+func (j *jsonCalls) objectStart() {
+	j.st = jcObjFirst
 	j.bad, j.haveName, j.haveArgs = false, false, false
 	j.argsOK, j.ending = false, false
 	j.pending = j.pending[:0]
@@ -145,12 +145,6 @@ func (j *jsonCalls) fail(n int) (int, jcResult) {
 // finish is the end of the stream inside the body: an open call cannot
 // complete and is abandoned.
 func (j *jsonCalls) finish() { j.out.abandonCall() }
-
-// objectStart begins a call object.
-func (j *jsonCalls) objectStart() {
-	j.resetObject()
-	j.st = jcObjFirst
-}
 
 // objectEnd completes a call object.
 func (j *jsonCalls) objectEnd() {
