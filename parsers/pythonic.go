@@ -146,13 +146,8 @@ var pyStateNames = [...]string{"pyAfter", "pyListOpen", "pyCallee", "pyAfterCall
 func (s pyState) String() string { return enumName(pyStateNames[:], s, "pyState") }
 
 // pyWSStates are the states in which whitespace and comments are skipped.
-var pyWSStates = func() (t [pyComment + 1]bool) {
-	for _, s := range []pyState{pyListOpen, pyAfterCallee, pyArgStart, pyArgAfterName, pyVal, pySign, pyAfterStr,
-		pyAfterVal, pyAfterCall} {
-		t[s] = true
-	}
-	return t
-}()
+var pyWSStates = [pyComment + 1]bool{pyListOpen: true, pyAfterCallee: true, pyArgStart: true, pyArgAfterName: true,
+	pyVal: true, pySign: true, pyAfterStr: true, pyAfterVal: true, pyAfterCall: true}
 
 // pyStrStop marks the bytes that end the fast path inside a string.
 var pyStrStop = func() (t [256]bool) {
