@@ -108,14 +108,9 @@ const (
 	openGemmaBare        // "call:" (a bare body if at the start of the output or after whitespace)
 )
 
-// gmStrStop marks the bytes that end the fast path inside a string.
-var gmStrStop = func() (t [256]bool) {
-	for c := 0; c < 0x20; c++ {
-		t[c] = true
-	}
-	t['"'], t['\\'], t['<'] = true, true, true
-	return t
-}()
+// gmStrStop marks the bytes that end the fast path inside a string: a JSON
+// string's (strStop) and '<', which may start <|"|>.
+var gmStrStop = func() (t [256]bool) { t = strStop; t['<'] = true; return t }()
 
 func init() {
 	registerTool(ToolInfo{

@@ -149,14 +149,9 @@ func (s pyState) String() string { return enumName(pyStateNames[:], s, "pyState"
 var pyWSStates = [pyComment + 1]bool{pyListOpen: true, pyAfterCallee: true, pyArgStart: true, pyArgAfterName: true,
 	pyVal: true, pySign: true, pyAfterStr: true, pyAfterVal: true, pyAfterCall: true}
 
-// pyStrStop marks the bytes that end the fast path inside a string.
-var pyStrStop = func() (t [256]bool) {
-	for c := 0; c < 0x20; c++ {
-		t[c] = true
-	}
-	t['"'], t['\''], t['\\'] = true, true, true
-	return t
-}()
+// pyStrStop marks the bytes that end the fast path inside a string: a JSON
+// string's (strStop) and the other quote.
+var pyStrStop = func() (t [256]bool) { t = strStop; t['\''] = true; return t }()
 
 // pyEscapes are the JSON spellings of Python's one-character escapes (the
 // byte after the backslash).
