@@ -30,8 +30,10 @@ type sink struct {
 
 	// ws is the whitespace after a call block, pending until the next bytes
 	// decide it: markup when another call follows, content otherwise. The
-	// driver fills and clears it; a grammar whose opener may turn out to be
-	// text takes it at open as its candidate's lead (candidate.begin).
+	// driver fills and clears it (a grammar may append whitespace it held
+	// before returning blockDone: llama3_json's gap); a grammar whose opener
+	// may turn out to be text takes it at open as its candidate's lead
+	// (candidate.begin).
 	ws []byte
 	// afterCall is set while the driver is after a call block (the
 	// whitespace-after-a-call state), open included: lastContent then
