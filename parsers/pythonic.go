@@ -868,15 +868,11 @@ func (g *pythonic) value(b []byte, i int) (int, blockStatus) {
 			return g.fail(b, i)
 		}
 		ct := pyCont{kind: c, key: c == '{'}
-		switch c {
-		case '[':
-			g.putS("[")
-		case '{':
-			g.putS("{")
-		case '(':
+		if c == '(' {
 			ct.at = len(g.conv)
-			g.put(0) // '[' for a tuple; dropped for a parenthesised value
+			c = 0 // a placeholder: '[' for a tuple, dropped for a parenthesised value
 		}
+		g.put(c)
 		g.stk = append(g.stk, ct)
 		return i + 1, blockNext
 	}
@@ -1008,18 +1004,14 @@ func (g *pythonic) afterValue(b []byte, i int) (int, blockStatus) {
 func (g *pythonic) closeContainer() {
 	top := g.stk[len(g.stk)-1]
 	g.stk = g.stk[:len(g.stk)-1]
-	switch top.kind {
-	case '[':
-		g.putS("]")
-	case '{':
+	switch {
+	case top.kind == '{':
 		g.putS("}")
-	case '(':
-		if top.n == 1 && !top.comma {
-			g.parens = true // "(x)" is x: the placeholder is dropped
-			break
-		}
-		if !g.skipping && !g.cand.released && top.at < len(g.conv) {
-			g.conv[top.at] = '['
+	case top.kind == '(' && top.n == 1 && !top.comma:
+		g.parens = true // "(x)" is x: the placeholder is dropped
+	default:
+		if top.kind == '(' && !g.skipping && !g.cand.released && top.at < len(g.conv) {
+			g.conv[top.at] = '[' // a tuple is an array
 		}
 		g.putS("]")
 	}
