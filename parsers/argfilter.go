@@ -126,7 +126,10 @@ func argDecide(b []byte, final bool) (n int, rep string, need bool) {
 		return 1, "", false
 	}
 	if len(b) < 2 {
-		return decideShort(b, final)
+		if final {
+			return len(b), "", false
+		}
+		return 0, "", true
 	}
 	if b[1] != 'u' {
 		return 2, "", false
@@ -175,13 +178,6 @@ func argDecide(b []byte, final bool) (n int, rep string, need bool) {
 	return 12, "", false
 }
 
-func decideShort(b []byte, final bool) (int, string, bool) {
-	if final {
-		return len(b), "", false
-	}
-	return 0, "", true
-}
-
 func allHex(b []byte) bool {
 	for _, c := range b {
 		if _, ok := hexVal(c); !ok {
@@ -191,6 +187,7 @@ func allHex(b []byte) bool {
 	return true
 }
 
+// hex4 decodes the four hex digits at the start of b (len(b) >= 4).
 func hex4(b []byte) (uint16, bool) {
 	var h uint16
 	for _, c := range b[:4] {
@@ -203,7 +200,10 @@ func hex4(b []byte) (uint16, bool) {
 	return h, true
 }
 
-func hexVal(c byte) (byte, bool) {
+// hexVal returns the value of hex digit c; ok is false when c is not one.
+// It is the package's one hex-digit decoder (\u escapes, Python \x/\u
+// escapes and radix literals).
+func hexVal(c byte) (v byte, ok bool) {
 	switch {
 	case c >= '0' && c <= '9':
 		return c - '0', true

@@ -41,19 +41,17 @@ package parsers
 //     content are removed.
 type gemma4 struct {
 	// immutable after construction
-	out     *sink
-	delim   matcher // <|"|>
-	skipMs  matcher // a broken call: closer, opener, string delimiter
-	afterMs matcher // after a call: opener, closer, bare "call:"
+	out    *sink
+	delim  matcher // <|"|>
+	skipMs matcher // a broken call: closer, opener, string delimiter
 
-	// call state; reset by open
+	// call state; reset by begin
 	st    gmState
 	bare  bool      // no opener: held until <tool_call|> proves the call
 	inStr bool      // skipping: inside <|"|>…<|"|>
-	mark  int       // index in the current input where unkept bare bytes start
 	cand  candidate // bare: the held bytes (content if it is not a call)
 	conv  []byte    // bare: converted arguments
-	ws    []byte    // whitespace after a call, or between the object and the closer
+	ws    []byte    // whitespace between the object and the closer
 	name  []byte
 	callN int // bytes of "call:" matched after the opener
 	stk   []gmCont
@@ -89,12 +87,11 @@ const (
 	gmAfterVal                 // after a value: ',' or a closer
 	gmClose                    // after the arguments: whitespace, then <tool_call|>
 	gmSkip                     // a broken call, dropped up to <tool_call|>
-	gmAfter                    // after a call: whitespace, then a call or text
 	gmText                     // a "call:" that is text: back to the text state
 )
 
 var gmStateNames = [...]string{"gmOpen", "gmName", "gmAfterName", "gmKey", "gmKeyChars", "gmColon", "gmVal",
-	"gmStr", "gmNum", "gmLit", "gmAfterVal", "gmClose", "gmSkip", "gmAfter", "gmText"}
+	"gmStr", "gmNum", "gmLit", "gmAfterVal", "gmClose", "gmSkip", "gmText"}
 
 func (s gmState) String() string { return enumName(gmStateNames[:], s, "gmState") }
 
@@ -111,14 +108,9 @@ const (
 	openGemmaBare        // "call:" (a bare body if at the start of the output or after whitespace)
 )
 
-// gmStrStop marks the bytes that end the fast path inside a string.
-var gmStrStop = func() (t [256]bool) {
-	for c := 0; c < 0x20; c++ {
-		t[c] = true
-	}
-	t['"'], t['\\'], t['<'] = true, true, true
-	return t
-}()
+// gmStrStop marks the bytes that end the fast path inside a string: a JSON
+// string's (strStop) and '<', which may start <|"|>.
+var gmStrStop = func() (t [256]bool) { t = strStop; t['<'] = true; return t }()
 
 func init() {
 	registerTool(ToolInfo{
@@ -139,8 +131,6 @@ func newGemma4(out *sink) toolGrammar {
 		delim: newMatcher(marker{text: gemmaQuote, act: actNone}),
 		skipMs: newMatcher(marker{text: gemmaClose, act: actClose}, marker{text: gemmaOpen, act: actOpen},
 			marker{text: gemmaQuote, act: actNone}),
-		afterMs: newMatcher(marker{text: gemmaOpen, act: actOpen}, marker{text: gemmaClose, act: actClose},
-			marker{text: gemmaCall, act: actNone}),
 	}
 }
 
@@ -149,44 +139,46 @@ func (g *gemma4) textMarkers() []marker {
 		{text: gemmaOpen, act: actToolOpen, arg: openGemmaCall},
 		{text: gemmaCall, act: actToolOpen, arg: openGemmaBare},
 		{text: gemmaClose, act: actToolClose},
-		{text: gemmaQuote, act: actToolClose},
+		{text: gemmaQuote, act: actToolClose, arg: closeInText},
 	}
 }
 
 // open starts a call after a text-state marker. A bare "call:" counts only
-// at the start of the output (no content yet) or after whitespace; its bytes
-// are kept for the content fallback.
+// at the start of the output (no content yet) or after whitespace (content,
+// or whitespace after a call: the whitespace is then held with it); its
+// bytes are kept for the content fallback.
 func (g *gemma4) open(arg int) {
-	g.ws = g.ws[:0]
-	g.mark = 0
 	if arg == openGemmaCall {
 		g.begin(false)
-		g.st = gmOpen
 		return
 	}
 	if !g.out.afterSpace() {
-		// "recall:" and the like: text.
+		// "recall:", or "call:" right after a call: text.
 		g.out.contentString(gemmaCall)
 		g.st = gmText
 		return
 	}
 	g.begin(true)
-	g.cand.buf = append(g.cand.buf, gemmaCall...)
+	g.cand.begin(g.out.ws, gemmaCall)
 }
 
-// begin starts a call; a bare one starts at its name.
+// begin starts a call: after its opener ("call:" follows), or a bare one
+// at its name.
 func (g *gemma4) begin(bare bool) {
 	g.bare, g.inStr = bare, false
-	g.cand.begin()
+	g.cand.begin(nil, "")
 	g.conv = g.conv[:0]
 	g.name = g.name[:0]
 	g.stk = g.stk[:0]
 	g.callN = 0
-	g.st = gmName
+	g.st = gmOpen
+	if bare {
+		g.st = gmName
+	}
 }
 
 func (g *gemma4) reset() {
-	g.st = gmAfter
+	g.st = gmText
 	g.bare = false
 	g.ws = shrink(g.ws)
 	g.cand.buf = shrink(g.cand.buf)
@@ -199,17 +191,16 @@ func (g *gemma4) reset() {
 // recovered, any other is abandoned; a bare body is content.
 func (g *gemma4) finish() {
 	switch {
-	case g.st == gmAfter || g.st == gmText:
+	case g.st == gmText:
 	case g.bare:
-		g.cand.release(g.out, nil)
+		g.cand.release(g.out)
 	case g.st == gmClose:
 		g.endCall()
 	default:
 		g.abandon()
 	}
 	g.bare = false
-	g.ws = g.ws[:0]
-	g.st = gmAfter
+	g.st = gmText
 }
 
 // put writes converted argument bytes: gathered for the open call (flushed
@@ -251,26 +242,13 @@ func (g *gemma4) abandon() {
 	g.out.abandonCall()
 }
 
-// keep records bare-body bytes consumed from the current input: held, or
-// content once the body outgrew the limit (the raw bytes and the arguments
-// converted from them both count against it).
-func (g *gemma4) keep(b []byte) {
-	if g.bare && g.cand.keep(g.out, g.out.limit, b, len(g.conv), nil) {
-		g.conv = g.conv[:0]
-	}
-}
-
 // malformed ends a call that cannot complete at b[i] (not consumed): an
 // opened call is abandoned and skipped to its closer; a bare body is
 // released as content and b[i] is scanned again as text.
 func (g *gemma4) malformed(b []byte, i int) (int, blockStatus) {
 	if g.bare {
-		g.keep(b[g.mark:i])
-		g.cand.release(g.out, nil)
 		g.bare = false
-		g.st = gmAfter
-		g.ws = g.ws[:0]
-		return i, blockText
+		return i, g.cand.releaseWith(g.out, b[:i])
 	}
 	g.abandon()
 	g.inStr = false
@@ -298,12 +276,14 @@ func (g *gemma4) complete() {
 	g.st = gmAfterVal
 }
 
-func isGemmaKeyByte(c byte) bool {
-	return isASCIILetter(c) || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'
-}
-
+// feed runs scan, keeps what a bare body consumed (held, or content once
+// the body outgrew the limit: the raw bytes and the arguments converted from
+// them both count) and flushes the open call's converted arguments.
 func (g *gemma4) feed(b []byte, final bool) (int, blockStatus) {
 	n, st := g.scan(b, final)
+	if g.bare && (st == blockMore || st == blockHold) && g.cand.keep(g.out, g.out.limit, b[:n], len(g.conv)) {
+		g.conv = g.conv[:0]
+	}
 	g.flush()
 	return n, st
 }
@@ -312,15 +292,12 @@ func (g *gemma4) feed(b []byte, final bool) (int, blockStatus) {
 // taking the position i in b and returning the next position and blockNext
 // to go on (or the status scan returns).
 func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
-	g.mark = 0
 	i := 0
 	for i < len(b) {
 		st := blockNext
 		switch g.st {
 		case gmText:
 			return i, blockText
-		case gmAfter:
-			i, st = g.after(b, i, final)
 		case gmOpen:
 			i, st = g.opener(b, i)
 		case gmName:
@@ -352,50 +329,7 @@ func (g *gemma4) scan(b []byte, final bool) (int, blockStatus) {
 			return i, st
 		}
 	}
-	g.keep(b[g.mark:i])
 	return i, blockMore
-}
-
-// after is the state after a call (and before the first): whitespace is
-// held; an opener starts a call, a bare "call:" after whitespace a bare
-// body; anything else ends the block.
-func (g *gemma4) after(b []byte, i int, final bool) (int, blockStatus) {
-	if c := b[i]; isSpace(c) {
-		if len(g.ws) >= g.out.limit {
-			g.out.contentCopy(g.ws)
-			g.ws = g.ws[:0]
-			return i, blockText
-		}
-		g.ws = append(g.ws, c)
-		return i + 1, blockNext
-	}
-	mi, partial := g.afterMs.at(b[i:], final)
-	if partial {
-		return i, blockHold
-	}
-	switch {
-	case mi < 0:
-		g.out.contentCopy(g.ws)
-		g.ws = g.ws[:0]
-		return i, blockText
-	case g.afterMs.ms[mi].text == gemmaCall && len(g.ws) == 0:
-		// Right after a call, not after whitespace: text (the
-		// text state must not take it for a bare body).
-		g.out.contentString(gemmaCall)
-		return i + len(gemmaCall), blockText
-	case g.afterMs.ms[mi].text == gemmaOpen:
-		g.begin(false)
-		g.st = gmOpen
-	case g.afterMs.ms[mi].text == gemmaCall:
-		// A bare body after whitespace: the whitespace is
-		// content if it is not a call.
-		ws := g.ws
-		g.begin(true)
-		g.cand.buf = append(g.cand.buf, ws...)
-		g.mark = i
-	}
-	g.ws = g.ws[:0]
-	return i + len(g.afterMs.ms[mi].text), blockNext
 }
 
 // opener reads "call:" after the opener.
@@ -415,14 +349,11 @@ func (g *gemma4) opener(b []byte, i int) (int, blockStatus) {
 // nameChars reads the function name.
 func (g *gemma4) nameChars(b []byte, i int) (int, blockStatus) {
 	j := i
-	for j < len(b) && isGemmaKeyByte(b[j]) {
+	for j < len(b) && isGLMNameByte(b[j]) {
 		j++
 	}
 	if len(g.name)+j-i > g.out.limit {
-		if n, st := g.malformed(b, j); st != blockNext {
-			return n, st
-		}
-		return j, blockNext
+		return g.malformed(b, j)
 	}
 	g.name = append(g.name, b[i:j]...)
 	if j < len(b) {
@@ -454,7 +385,7 @@ func (g *gemma4) key(b []byte, i int) (int, blockStatus) {
 		g.closeContainer()
 		return i + 1, blockNext
 	}
-	if !isGemmaKeyByte(c) {
+	if !isGLMNameByte(c) {
 		return g.malformed(b, i)
 	}
 	if top.n > 0 {
@@ -469,7 +400,7 @@ func (g *gemma4) key(b []byte, i int) (int, blockStatus) {
 // keyChars reads a key.
 func (g *gemma4) keyChars(b []byte, i int) int {
 	j := i
-	for j < len(b) && isGemmaKeyByte(b[j]) {
+	for j < len(b) && isGLMNameByte(b[j]) {
 		j++
 	}
 	g.put(b[i:j])
@@ -504,14 +435,9 @@ func (g *gemma4) str(b []byte, i int, final bool) (int, blockStatus) {
 		return j, blockNext
 	}
 	switch c := b[i]; c {
-	case '"':
-		g.putS(`\"`)
-	case '\\':
-		g.putS(`\\`)
 	case '<':
 		mi, partial := g.delim.at(b[i:], final)
 		if partial {
-			g.keep(b[g.mark:i])
 			return i, blockHold
 		}
 		if mi >= 0 {
@@ -521,7 +447,7 @@ func (g *gemma4) str(b []byte, i int, final bool) (int, blockStatus) {
 		}
 		g.putS("<")
 	default:
-		g.putS(ctrlEscape(c))
+		g.putS(jsonEscape(c))
 	}
 	return i + 1, blockNext
 }
@@ -625,7 +551,6 @@ func (g *gemma4) close(b []byte, i int, final bool) (int, blockStatus) {
 	}
 	if len(rest) < len(gemmaClose) && string(rest) == gemmaClose[:len(rest)] {
 		if !final {
-			g.keep(b[g.mark:i])
 			return i, blockHold
 		}
 		if !g.bare {
@@ -634,8 +559,6 @@ func (g *gemma4) close(b []byte, i int, final bool) (int, blockStatus) {
 			g.endCall()
 			g.out.contentCopy(g.ws)
 			g.out.content(rest)
-			g.ws = g.ws[:0]
-			g.st = gmAfter
 			return len(b), blockText
 		}
 	}
@@ -658,11 +581,9 @@ func (g *gemma4) skip(b []byte, i int, final bool) (int, blockStatus) {
 		g.inStr = !g.inStr
 	case g.inStr:
 	case t == gemmaClose:
-		g.ws = g.ws[:0]
-		g.st = gmAfter
+		return i, blockDone
 	case t == gemmaOpen:
 		g.begin(false)
-		g.st = gmOpen
 	}
 	return i, blockNext
 }
@@ -677,7 +598,6 @@ func (g *gemma4) value(b []byte, i int, final bool) (int, blockStatus) {
 	case c == '<':
 		mi, partial := g.delim.at(b[i:], final)
 		if partial {
-			g.keep(b[g.mark:i])
 			return i, blockHold
 		}
 		if mi < 0 {
@@ -737,24 +657,17 @@ func (g *gemma4) closeContainer() {
 func (g *gemma4) closed(b []byte, i int) (int, blockStatus) {
 	if !g.bare {
 		g.endCall()
-		g.ws = g.ws[:0]
-		g.st = gmAfter
-		return i + len(gemmaClose), blockNext
+		return i + len(gemmaClose), blockDone
 	}
-	if g.cand.released || len(g.cand.buf)+len(g.conv)+i-g.mark > g.out.limit {
+	if g.cand.released || len(g.cand.buf)+len(g.conv)+i > g.out.limit {
 		// Held past the limit: content, like any bare body that is
 		// not proven; the closer is then an orphan.
-		g.keep(b[g.mark:i])
-		g.bare = false
-		g.st = gmAfter
-		return i, blockText
+		return g.malformed(b, i)
 	}
 	out := g.out
 	out.startCall(g.name, nil)
 	out.args(out.copyBytes(g.conv))
 	out.endCall()
 	g.bare = false
-	g.ws = g.ws[:0]
-	g.st = gmAfter
-	return i + len(gemmaClose), blockNext
+	return i + len(gemmaClose), blockDone
 }

@@ -104,6 +104,8 @@ var keyKindNames = [...]string{"kOther", "kName", "kArgs", "kID"}
 func (k keyKind) String() string { return enumName(keyKindNames[:], k, "keyKind") }
 
 // jcResult is what a JSON sub-machine's feed stopped at (jsonCalls, jsonArgs).
+// It is not a blockStatus: a body has no closer or text of its own to stop
+// at but can break, and the grammar around it decides what a broken body is.
 type jcResult uint8
 
 const (
@@ -117,13 +119,13 @@ var jcResultNames = [...]string{"jcMore", "jcEnd", "jcBad", "jcNext"}
 
 func (r jcResult) String() string { return enumName(jcResultNames[:], r, "jcResult") }
 
-func (j *jsonCalls) begin() {
-	j.st = jcBody
-	j.inArray = false
-	j.resetObject()
-}
+// begin expects a new body; each call object is reset at its '{'
+// (objectStart).
+func (j *jsonCalls) begin() { j.st, j.inArray = jcBody, false }
 
-func (j *jsonCalls) resetObject() {
+// objectStart begins a call object.
+func (j *jsonCalls) objectStart() {
+	j.st = jcObjFirst
 	j.bad, j.haveName, j.haveArgs = false, false, false
 	j.argsOK, j.ending = false, false
 	j.pending = j.pending[:0]
@@ -132,21 +134,17 @@ func (j *jsonCalls) resetObject() {
 	j.id = j.id[:0]
 }
 
-// abandon closes an open call and stops the body.
-func (j *jsonCalls) fail() {
+// fail abandons an open call and stops the body at a syntax error after n
+// bytes.
+func (j *jsonCalls) fail(n int) (int, jcResult) {
 	j.out.abandonCall()
 	j.st = jcErr
+	return n, jcBad
 }
 
 // finish is the end of the stream inside the body: an open call cannot
 // complete and is abandoned.
 func (j *jsonCalls) finish() { j.out.abandonCall() }
-
-// objectStart begins a call object.
-func (j *jsonCalls) objectStart() {
-	j.resetObject()
-	j.st = jcObjFirst
-}
 
 // objectEnd completes a call object.
 func (j *jsonCalls) objectEnd() {
@@ -273,8 +271,7 @@ func (j *jsonCalls) argsScanned(b []byte, n int, sr scanResult) (int, jcResult) 
 	case scanDone:
 		j.st = jcObjAfter
 	case scanErr:
-		j.fail()
-		return n, jcBad
+		return j.fail(n)
 	}
 	return n, jcNext
 }
@@ -289,8 +286,7 @@ func (j *jsonCalls) body(c byte) (int, jcResult) {
 		j.inArray = true
 		j.st = jcArrFirst
 	default:
-		j.fail()
-		return 0, jcBad
+		return j.fail(0)
 	}
 	return 1, jcNext
 }
@@ -320,8 +316,7 @@ func (j *jsonCalls) skipValue(b []byte, next jcState) (int, jcResult) {
 	case scanDone:
 		j.st = next
 	case scanErr:
-		j.fail()
-		return n, jcBad
+		return j.fail(n)
 	}
 	return n, jcNext
 }
@@ -336,8 +331,7 @@ func (j *jsonCalls) arrAfter(c byte) (int, jcResult) {
 		j.st = jcDone
 		return 1, jcEnd
 	default:
-		j.fail()
-		return 0, jcBad
+		return j.fail(0)
 	}
 	return 1, jcNext
 }
@@ -352,8 +346,7 @@ func (j *jsonCalls) objKey(c byte) (int, jcResult) {
 	case c == '}' && j.st == jcObjFirst:
 		return j.objClosed()
 	default:
-		j.fail()
-		return 0, jcBad
+		return j.fail(0)
 	}
 	return 1, jcNext
 }
@@ -388,8 +381,7 @@ func (j *jsonCalls) keyText(b []byte) (int, jcResult) {
 		j.keyEsc = true
 		j.st = jcKeyEsc
 	default:
-		j.fail()
-		return i, jcBad
+		return j.fail(i)
 	}
 	return i + 1, jcNext
 }
@@ -403,8 +395,7 @@ func (j *jsonCalls) keyEscape(c byte) (int, jcResult) {
 		j.st = jcKey
 		return 1, jcNext
 	}
-	j.fail()
-	return 0, jcBad
+	return j.fail(0)
 }
 
 // colon expects the ':' after a key.
@@ -414,8 +405,7 @@ func (j *jsonCalls) colon(c byte) (int, jcResult) {
 	case c == ':':
 		j.st = jcValue
 	default:
-		j.fail()
-		return 0, jcBad
+		return j.fail(0)
 	}
 	return 1, jcNext
 }
@@ -474,8 +464,7 @@ func (j *jsonCalls) captured(b []byte) (int, jcResult) {
 	}
 	switch {
 	case r == scanErr:
-		j.fail()
-		return n, jcBad
+		return j.fail(n)
 	case r == scanDone && !over:
 		j.valueCaptured()
 		j.st = jcObjAfter
@@ -496,8 +485,7 @@ func (j *jsonCalls) objAfter(c byte) (int, jcResult) {
 	case c == '}':
 		return j.objClosed()
 	default:
-		j.fail()
-		return 0, jcBad
+		return j.fail(0)
 	}
 	return 1, jcNext
 }
@@ -664,18 +652,8 @@ func decodeU(b []byte) (rune, int) {
 	if len(b) < 4 {
 		return utf8.RuneError, len(b)
 	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return utf8.RuneError, 4
-		}
+	if h, ok := hex4(b); ok {
+		return rune(h), 4
 	}
-	return r, 4
+	return utf8.RuneError, 4
 }

@@ -36,16 +36,19 @@ type llama3JSON struct {
 	skip matcher // the openers: where dropping a broken body ends
 
 	st   l3State
-	spec bool   // the body has not committed: its bytes may still be content
-	semi bool   // the gap holds the ';' separator
-	buf  []byte // held bytes: whitespace after the tag, the gap between calls, a speculative body (with its gap)
+	spec bool // the body has not committed: its bytes may still be content
+	semi bool // the gap holds the ';' separator
+	// cand holds what may still be content: whitespace after the tag, the
+	// gap between calls, a speculative body (with its gap). At the limit
+	// the block ends (feedBody); nothing streams to content.
+	cand candidate
 
 	// releaseBroken (llama3_json): a bare body that committed and then
 	// breaks before any of its calls ended is released as content,
-	// unchanged. Its bytes stay in buf (bounded by the per-call limit:
+	// unchanged. Its bytes stay in cand (bounded by the per-call limit:
 	// past it the body can no longer be released and is dropped).
 	releaseBroken bool
-	kept          bool // buf holds the committed bare body
+	kept          bool // cand holds the committed bare body
 	ends0         int  // body.ends when the body began
 }
 
@@ -69,9 +72,6 @@ const (
 	l3ArgBrace   = 2 // '{' at the start of the output
 	l3ArgBracket = 3 // '[' at the start of the output
 )
-
-// openBytes are the bare openers the driver consumed, re-fed to the body.
-var openBytes = []byte("{[")
 
 func init() {
 	registerTool(ToolInfo{
@@ -120,24 +120,21 @@ func (g *llama3JSON) textMarkers() []marker {
 }
 
 func (g *llama3JSON) open(arg int) {
-	g.buf = g.buf[:0]
 	g.semi = false
-	switch arg {
-	case l3ArgBrace, l3ArgBracket:
-		// The driver consumed the bracket: hold it and feed it to the body
-		// (one byte never decides anything; the limit is checked on the
-		// next bytes).
-		g.beginBody(true)
-		k := arg - l3ArgBrace
-		g.buf = append(g.buf, openBytes[k])
-		g.body.feed(openBytes[k : k+1])
-	default:
+	if arg != l3ArgBrace && arg != l3ArgBracket {
+		g.cand.begin(nil, "")
 		g.st = l3Tag
+		return
 	}
+	// The driver consumed the bracket: hold it and feed it to the body (one
+	// byte never decides anything; the limit is checked on the next bytes).
+	g.cand.begin(nil, "{["[arg-l3ArgBrace:][:1])
+	g.beginBody(true)
+	g.body.feed(g.cand.buf)
 }
 
 // beginBody starts a body; spec says whether it may still be content. The
-// bytes already in buf (a gap) stay held with it.
+// bytes already held (a gap) stay held with it.
 func (g *llama3JSON) beginBody(spec bool) {
 	g.spec = spec
 	g.kept = false
@@ -147,6 +144,9 @@ func (g *llama3JSON) beginBody(spec bool) {
 	g.st = l3Body
 }
 
+// feed runs one method per state, each consuming n bytes of its input and
+// returning blockNext to go on (or the status feed returns). A broken body
+// is dropped up to the next opener, which the text state then sees.
 func (g *llama3JSON) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	for i < len(b) {
@@ -160,10 +160,10 @@ func (g *llama3JSON) feed(b []byte, final bool) (int, blockStatus) {
 		case l3Gap:
 			n, st = g.feedGap(b[i:])
 		default:
-			n, st = g.feedSkip(b[i:], final)
+			n, st = dropUntil(&g.skip, b[i:], final)
 		}
 		i += n
-		if st != blockMore {
+		if st != blockNext {
 			return i, st
 		}
 	}
@@ -171,26 +171,13 @@ func (g *llama3JSON) feed(b []byte, final bool) (int, blockStatus) {
 }
 
 // feedTag handles the bytes after <|python_tag|>: whitespace is held until a
-// JSON value starts (markup) or text does (content).
+// JSON value starts (markup) or text does (content, the tag removed).
 func (g *llama3JSON) feedTag(b []byte) (int, blockStatus) {
-	i := 0
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
-	if len(g.buf)+i > g.out.limit {
-		return i, g.releaseWith(b[:i])
-	}
-	if i == len(b) {
-		g.buf = appendHeld(g.buf, b, g.out.limit)
-		return i, blockMore
-	}
-	if c := b[i]; c == '{' || c == '[' {
-		g.buf = g.buf[:0]
+	n, st := g.cand.spaceThen(g.out, b, g.out.limit, "{[")
+	if st == blockNext {
 		g.beginBody(false)
-		return i, blockMore
 	}
-	// Not JSON: content, the tag removed.
-	return i, g.releaseWith(b[:i])
+	return n, st
 }
 
 // feedBody runs the JSON body. A speculative body is held until it commits
@@ -199,33 +186,33 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 	if !g.spec {
 		n, r := g.body.feed(b)
 		if g.kept {
-			if len(g.buf)+n > g.out.limit || g.body.ends != g.ends0 {
+			if len(g.cand.buf)+n > g.out.limit || g.body.ends != g.ends0 {
 				// Too long to release, or a call of it ended: the body
 				// stands as calls.
 				g.kept = false
-				g.buf = g.buf[:0]
+				g.cand.buf = g.cand.buf[:0]
 			} else {
-				g.buf = appendHeld(g.buf, b[:n], g.out.limit)
+				g.cand.buf = appendHeld(g.cand.buf, b[:n], g.out.limit)
 			}
 		}
 		switch r {
 		case jcEnd:
 			g.st = l3Gap
 			g.kept = false
-			g.buf = g.buf[:0]
+			g.cand.buf = g.cand.buf[:0]
 		case jcBad:
 			if g.kept {
 				// A bare body that looked like a call broke: its call was
 				// abandoned; the body is content, unchanged.
 				g.kept = false
-				return n, g.releaseWith(nil)
+				return n, g.cand.releaseWith(g.out, nil)
 			}
 			g.st = l3Skip
 		}
-		return n, blockMore
+		return n, blockNext
 	}
 	part := b
-	if room := g.out.limit - len(g.buf); len(part) > room {
+	if room := g.out.limit - len(g.cand.buf); len(part) > room {
 		part = part[:max(room, 0)]
 	}
 	before := g.body.starts
@@ -234,41 +221,41 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 		g.spec = false // a call started: the body is a call (group)
 		if g.releaseBroken {
 			g.kept = true
-			g.buf = appendHeld(g.buf, part[:n], g.out.limit)
+			g.cand.buf = appendHeld(g.cand.buf, part[:n], g.out.limit)
 		} else {
-			g.buf = g.buf[:0]
+			g.cand.buf = g.cand.buf[:0]
 		}
 	} else {
-		g.buf = appendHeld(g.buf, part[:n], g.out.limit)
+		g.cand.buf = appendHeld(g.cand.buf, part[:n], g.out.limit)
 	}
 	switch {
 	case r == jcEnd && !g.spec:
 		g.st = l3Gap
 		g.kept = false
-		g.buf = g.buf[:0]
+		g.cand.buf = g.cand.buf[:0]
 	case r == jcBad && !g.spec && g.kept && g.body.ends == g.ends0:
 		g.kept = false
-		return n, g.releaseWith(nil)
+		return n, g.cand.releaseWith(g.out, nil)
 	case r == jcBad && !g.spec:
 		g.kept = false
-		g.buf = g.buf[:0]
+		g.cand.buf = g.cand.buf[:0]
 		g.st = l3Skip
 	case r != jcMore:
 		// Closed or broken before it became a call: content.
-		return n, g.releaseWith(nil)
+		return n, g.cand.releaseWith(g.out, nil)
 	case !g.spec:
-		if len(g.buf) >= g.out.limit {
+		if len(g.cand.buf) >= g.out.limit {
 			g.kept = false // too long to release if it breaks
-			g.buf = g.buf[:0]
+			g.cand.buf = g.cand.buf[:0]
 		}
-	case len(g.buf) >= g.out.limit:
+	case len(g.cand.buf) >= g.out.limit:
 		// Too long to hold: content. The limit may cut a character; its
 		// first bytes go back to the text state with the rest of it.
-		k := min(incompleteRune(g.buf), n)
-		g.buf = g.buf[:len(g.buf)-k]
-		return n - k, g.releaseWith(nil)
+		k := min(incompleteRune(g.cand.buf), n)
+		g.cand.buf = g.cand.buf[:len(g.cand.buf)-k]
+		return n - k, g.cand.releaseWith(g.out, nil)
 	}
-	return n, blockMore
+	return n, blockNext
 }
 
 // feedGap handles the bytes after a body: whitespace and one ';' are held
@@ -281,71 +268,52 @@ func (g *llama3JSON) feedGap(b []byte) (int, blockStatus) {
 			g.semi = g.semi || c == ';'
 			continue
 		}
-		if len(g.buf)+i > g.out.limit {
-			return i, g.releaseWith(b[:i])
+		if len(g.cand.buf)+i > g.out.limit {
+			return i, g.cand.releaseWith(g.out, b[:i])
 		}
-		g.buf = appendHeld(g.buf, b[:i], g.out.limit)
+		g.cand.buf = appendHeld(g.cand.buf, b[:i], g.out.limit)
 		if c == '{' || c == '[' {
 			// Another object of the group: a call if it has the call shape.
 			g.semi = false
 			g.beginBody(true)
-			return i, blockMore
+			return i, blockNext
 		}
 		if !g.semi {
 			// Only whitespace: the driver's whitespace-after-a-call rule
 			// decides (markup before an opener, content before text).
-			g.out.ws = append(g.out.ws, g.buf...)
-			g.buf = g.buf[:0]
+			g.out.ws = append(g.out.ws, g.cand.buf...)
+			g.cand.buf = g.cand.buf[:0]
 			return i, blockDone
 		}
-		return i, g.releaseWith(nil)
+		return i, g.cand.releaseWith(g.out, nil)
 	}
-	if len(g.buf)+i > g.out.limit {
-		return i, g.releaseWith(b)
+	if len(g.cand.buf)+i > g.out.limit {
+		return i, g.cand.releaseWith(g.out, b)
 	}
-	g.buf = appendHeld(g.buf, b, g.out.limit)
-	return i, blockMore
-}
-
-// feedSkip drops a broken body up to the next opener, which the text state
-// then sees.
-func (g *llama3JSON) feedSkip(b []byte, final bool) (int, blockStatus) {
-	return dropUntil(&g.skip, b, final)
-}
-
-// releaseWith emits the held bytes and then tail as content and ends the
-// block: text follows.
-func (g *llama3JSON) releaseWith(tail []byte) blockStatus {
-	if len(g.buf) > 0 {
-		g.out.contentCopy(g.buf)
-		g.buf = g.buf[:0]
-	}
-	g.out.content(tail)
-	g.semi = false
-	g.st = l3Tag
-	return blockText
+	g.cand.buf = appendHeld(g.cand.buf, b, g.out.limit)
+	return i, blockNext
 }
 
 func (g *llama3JSON) finish() {
 	switch g.st {
 	case l3Tag:
 		// Whitespace after a tag at the end: content, the tag removed.
-		g.releaseWith(nil)
+		g.cand.release(g.out)
 	case l3Body:
 		if g.spec {
-			g.releaseWith(nil) // never became a call
+			g.cand.release(g.out) // never became a call
 		} else {
 			g.body.finish()
 		}
 	}
 	g.kept = false
-	g.buf = g.buf[:0]
+	g.cand.buf = g.cand.buf[:0]
 	g.semi = false
 }
 
 func (g *llama3JSON) reset() {
 	g.st = l3Tag
 	g.spec, g.semi, g.kept = false, false, false
-	g.buf = shrink(g.buf)
+	g.cand.buf = shrink(g.cand.buf)
 	g.body.begin()
 }

@@ -332,7 +332,7 @@ func (p *Parser) Finish() []Event {
 	case mCall:
 		p.tool.finish()
 	case mAfterCall:
-		p.out.ws = p.out.ws[:0]
+		p.out.ws, p.out.afterCall = p.out.ws[:0], false
 	case mReasoning:
 		// A span that ended while its label was still a prefix: dropped.
 		p.labelOn, p.labelN = false, 0
@@ -379,7 +379,7 @@ func (p *Parser) blockEnd(st blockStatus, final bool) (hold bool) {
 	case p.framed && (st == blockDone || st == blockText):
 		p.tool.open(-1)
 	case st == blockDone:
-		p.mode = mAfterCall
+		p.mode, p.out.afterCall = mAfterCall, true
 	case st == blockText:
 		p.mode = mText
 	}
@@ -525,6 +525,11 @@ func (p *Parser) scanLabel(b []byte, final bool) (int, bool) {
 	return i, false
 }
 
+// closeInText is the arg of an actToolClose marker that is no block's
+// closer but a stray piece of call syntax (gemma4's string delimiter): after
+// a call, whitespace before it is content, as before text.
+const closeInText = 1
+
 // scanAfterCall handles whitespace after a call block (PARSER_CASES.md,
 // "whitespace after a call"): it is markup if another call follows, content
 // if text follows, and dropped at Finish.
@@ -537,9 +542,8 @@ func (p *Parser) scanAfterCall(b []byte, final bool) (int, bool) {
 		if len(p.out.ws)+i > p.out.limit {
 			// Too much whitespace to hold: release it as content.
 			p.out.contentCopy(p.out.ws)
-			p.out.ws = p.out.ws[:0]
 			p.out.content(b[:i])
-			p.mode = mText
+			p.endAfterCall(mText)
 			return i, false
 		}
 		p.out.ws = append(p.out.ws, b[:i]...)
@@ -553,17 +557,15 @@ func (p *Parser) scanAfterCall(b []byte, final bool) (int, bool) {
 		return i, true
 	}
 	if mi >= 0 {
-		mk := &m.ms[mi]
-		switch mk.act {
-		case actToolOpen:
+		switch mk := &m.ms[mi]; {
+		case mk.act == actToolOpen:
 			// The whitespace is markup between two calls. It is cleared
 			// after open, so a grammar whose opener may turn out to be text
-			// (phi4's "functools") can keep it to release with the word.
-			p.mode = mCall
+			// (phi4's "functools") can take it as its candidate's lead.
 			p.tool.open(mk.arg)
-			p.out.ws = p.out.ws[:0]
+			p.endAfterCall(mCall)
 			return i + len(mk.text), false
-		case actToolClose:
+		case mk.act == actToolClose && mk.arg != closeInText:
 			// The block's closer (whitespace before it is inside the
 			// wrapper), or closer spam after a call: markup.
 			p.out.ws = p.out.ws[:0]
@@ -571,12 +573,16 @@ func (p *Parser) scanAfterCall(b []byte, final bool) (int, bool) {
 		}
 	}
 	// Text (or a reasoning marker) follows: the whitespace is content.
-	if len(p.out.ws) > 0 {
-		p.out.contentCopy(p.out.ws)
-		p.out.ws = p.out.ws[:0]
-	}
-	p.mode = mText
+	p.out.contentCopy(p.out.ws)
+	p.endAfterCall(mText)
 	return i, false
+}
+
+// endAfterCall leaves the whitespace-after-a-call state for m; the pending
+// whitespace was decided.
+func (p *Parser) endAfterCall(m mode) {
+	p.mode = m
+	p.out.ws, p.out.afterCall = p.out.ws[:0], false
 }
 
 // dropUntil drops b up to the next marker of m, which is left unconsumed

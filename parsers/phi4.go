@@ -18,9 +18,8 @@ type phi4 struct {
 	body jsonCalls
 	skip matcher // "functools": where dropping a broken body ends
 
-	st  phState
-	pre []byte // whitespace before "functools" after a call: content if the word is not an opener
-	buf []byte // whitespace after "functools", held until '[' or text decides
+	st   phState
+	cand candidate // "functools" and the whitespace around it, held until '[' or text decides
 }
 
 // phState is where a phi4 block is.
@@ -66,30 +65,19 @@ func (g *phi4) textMarkers() []marker {
 
 func (g *phi4) open(int) {
 	g.st = phWord
-	g.buf = g.buf[:0]
 	// After a call the driver passes the whitespace before the word as
 	// markup; it is content again if the word turns out to be text.
-	g.pre = append(g.pre[:0], g.out.ws...)
+	g.cand.begin(g.out.ws, phi4Word)
 }
 
 func (g *phi4) feed(b []byte, final bool) (int, blockStatus) {
 	switch g.st {
 	case phWord:
-		i := 0
-		for i < len(b) && isSpace(b[i]) {
-			i++
+		// The limit bounds the whitespace around the word, not the word.
+		i, st := g.cand.spaceThen(g.out, b, g.out.limit+len(phi4Word), "[")
+		if st != blockNext {
+			return i, st
 		}
-		if len(g.pre)+len(g.buf)+i > g.out.limit {
-			return i, g.release(b[:i])
-		}
-		if i == len(b) {
-			g.buf = append(g.buf, b...)
-			return i, blockMore
-		}
-		if b[i] != '[' {
-			return i, g.release(b[:i])
-		}
-		g.buf, g.pre = g.buf[:0], g.pre[:0]
 		g.body.begin()
 		g.st = phBody
 		n, st := g.feed(b[i:], final)
@@ -109,26 +97,10 @@ func (g *phi4) feed(b []byte, final bool) (int, blockStatus) {
 	return dropUntil(&g.skip, b, final)
 }
 
-// release emits the word, the held whitespace and tail as content: the word
-// was not an opener.
-func (g *phi4) release(tail []byte) blockStatus {
-	if len(g.pre) > 0 {
-		g.out.contentCopy(g.pre)
-		g.pre = g.pre[:0]
-	}
-	g.out.contentString(phi4Word)
-	if len(g.buf) > 0 {
-		g.out.contentCopy(g.buf)
-		g.buf = g.buf[:0]
-	}
-	g.out.content(tail)
-	return blockText
-}
-
 func (g *phi4) finish() {
 	switch g.st {
 	case phWord:
-		g.release(nil)
+		g.cand.release(g.out)
 	case phBody:
 		g.body.finish()
 	}
@@ -136,7 +108,6 @@ func (g *phi4) finish() {
 
 func (g *phi4) reset() {
 	g.st = phWord
-	g.buf = shrink(g.buf)
-	g.pre = shrink(g.pre)
+	g.cand.buf = shrink(g.cand.buf)
 	g.body.begin()
 }

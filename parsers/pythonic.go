@@ -57,13 +57,10 @@ type pythonic struct {
 	limit int
 
 	// candidate state; reset by begin
-	st       pyState
+	st       pyState   // pyAfter: no candidate list
 	ret      pyState   // state to return to after a comment
-	inCand   bool      // a candidate list is being read
 	skipping bool      // the current argument is being skipped (no conversion)
-	mark     int       // index in the current feed's input where unkept candidate bytes start
-	ws       []byte    // whitespace after a list (group markup, or content before text)
-	cand     candidate // the list's bytes kept so far (content if it fails)
+	cand     candidate // the list's bytes kept so far, after the whitespace before it (content if it fails)
 	conv     []byte    // converted arguments of the list's calls
 	names    []byte    // the calls' names
 	calls    []pyCall
@@ -149,22 +146,23 @@ var pyStateNames = [...]string{"pyAfter", "pyListOpen", "pyCallee", "pyAfterCall
 func (s pyState) String() string { return enumName(pyStateNames[:], s, "pyState") }
 
 // pyWSStates are the states in which whitespace and comments are skipped.
-var pyWSStates = func() (t [pyComment + 1]bool) {
-	for _, s := range []pyState{pyListOpen, pyAfterCallee, pyArgStart, pyArgAfterName, pyVal, pySign, pyAfterStr,
-		pyAfterVal, pyAfterCall} {
-		t[s] = true
-	}
-	return t
-}()
+var pyWSStates = [pyComment + 1]bool{pyListOpen: true, pyAfterCallee: true, pyArgStart: true, pyArgAfterName: true,
+	pyVal: true, pySign: true, pyAfterStr: true, pyAfterVal: true, pyAfterCall: true}
 
-// pyStrStop marks the bytes that end the fast path inside a string.
-var pyStrStop = func() (t [256]bool) {
-	for c := 0; c < 0x20; c++ {
-		t[c] = true
-	}
-	t['"'], t['\''], t['\\'] = true, true, true
-	return t
-}()
+// pyStrStop marks the bytes that end the fast path inside a string: a JSON
+// string's (strStop) and the other quote.
+var pyStrStop = func() (t [256]bool) { t = strStop; t['\''] = true; return t }()
+
+// pyEscapes are the JSON spellings of Python's one-character escapes (the
+// byte after the backslash).
+var pyEscapes = [256]string{'\\': `\\`, '\'': "'", '"': `\"`, 'a': `\u0007`, 'b': `\b`, 'f': `\f`, 'n': `\n`,
+	'r': `\r`, 't': `\t`, 'v': `\u000b`}
+
+// pyHexDigits is the number of hex digits of the \x, \u and \U escapes.
+var pyHexDigits = [256]uint8{'x': 2, 'u': 4, 'U': 8}
+
+// pyRadix is the radix of the 0x, 0o and 0b integer prefixes.
+var pyRadix = [256]uint8{'x': 16, 'X': 16, 'o': 8, 'O': 8, 'b': 2, 'B': 2}
 
 // maxPyDepth bounds container nesting inside one argument.
 const maxPyDepth = 1000
@@ -205,24 +203,18 @@ func (g *pythonic) textMarkers() []marker {
 	}
 }
 
+// open starts a candidate list after its '[' (or nothing after
+// <|python_start|>). After a list the driver passes the whitespace before
+// the next '[' as markup; it is content again if the list turns out to be
+// text.
 func (g *pythonic) open(arg int) {
-	// After a list the driver passes the whitespace before the next '['
-	// as markup; it is content again if the list turns out to be text.
-	g.ws = append(g.ws[:0], g.out.ws...)
 	if arg == openPythonStart {
 		g.st = pyAfter
 		return
 	}
-	g.begin()
-	g.cand.buf = append(g.cand.buf, '[') // consumed by the text state
-	g.mark = 0
-}
-
-// begin starts a candidate list after its '['.
-func (g *pythonic) begin() {
 	g.st = pyListOpen
-	g.inCand, g.skipping, g.parens, g.afterSep = true, false, false, false
-	g.cand.begin()
+	g.skipping, g.parens, g.afterSep = false, false, false
+	g.cand.begin(g.out.ws, "[")
 	g.conv = g.conv[:0]
 	g.names = g.names[:0]
 	g.calls = g.calls[:0]
@@ -231,8 +223,6 @@ func (g *pythonic) begin() {
 
 func (g *pythonic) reset() {
 	g.st = pyAfter
-	g.inCand = false
-	g.ws = shrink(g.ws)
 	g.cand.buf = shrink(g.cand.buf)
 	g.conv = shrink(g.conv)
 	g.names = shrink(g.names)
@@ -242,14 +232,11 @@ func (g *pythonic) reset() {
 	g.stk = g.stk[:0]
 }
 
-// finish ends the stream: an unclosed list is content; whitespace after a
-// list is dropped.
+// finish ends the stream: an unclosed list is content.
 func (g *pythonic) finish() {
-	if g.inCand {
-		g.cand.release(g.out, &g.ws)
+	if g.st != pyAfter {
+		g.cand.release(g.out)
 	}
-	g.inCand = false
-	g.ws = g.ws[:0]
 	g.st = pyAfter
 }
 
@@ -260,42 +247,28 @@ const (
 	pyMaxLimit = 1 << 30
 )
 
-// held is what the candidate holds: its raw bytes and whitespace, and what
-// was parsed from them (names, converted arguments, call records, open
-// containers). The per-call limit bounds all of it, so a list of many small
-// calls retains no more than the limit.
+// held is what the candidate holds: its raw bytes (after the whitespace
+// before them) and what was parsed from them (names, converted arguments,
+// call records, open containers). The per-call limit bounds all of it, so a
+// list of many small calls retains no more than the limit.
 func (g *pythonic) held() int {
-	return len(g.ws) + len(g.cand.buf) + len(g.conv) + len(g.names) + len(g.kw) + pyCallSize*len(g.calls) + 16*len(g.stk)
-}
-
-// keep records candidate bytes b (consumed from the current input): held,
-// or emitted as content once the candidate outgrew the limit (everything it
-// holds counts, see held).
-func (g *pythonic) keep(b []byte) {
-	g.cand.keep(g.out, g.limit, b, g.held()-len(g.cand.buf), &g.ws)
+	return len(g.cand.buf) + len(g.conv) + len(g.names) + len(g.kw) + pyCallSize*len(g.calls) + 16*len(g.stk)
 }
 
 // fail releases the candidate as content; b[i] (not consumed) is where it
 // stopped being a call list and is scanned again as text.
 func (g *pythonic) fail(b []byte, i int) (int, blockStatus) {
-	g.keep(b[g.mark:i])
-	g.cand.release(g.out, &g.ws)
-	g.inCand = false
 	g.st = pyAfter
-	return i, blockText
+	return i, g.cand.releaseWith(g.out, b[:i])
 }
 
 // succeed emits the calls of the list that closed at b[i-1]; the block
 // ends there (blockDone: whitespace, another list or a tag may follow).
 func (g *pythonic) succeed(b []byte, i int) (int, blockStatus) {
-	if g.cand.released || g.held()+i-g.mark > g.limit {
+	if g.cand.released || g.held()+i > g.limit {
 		// Too long to have been held: it is content like any other
 		// candidate past the limit.
-		g.keep(b[g.mark:i])
-		g.inCand = false
-		g.ws = g.ws[:0]
-		g.st = pyAfter
-		return i, blockText
+		return g.fail(b, i)
 	}
 	out := g.out
 	for _, c := range g.calls {
@@ -303,8 +276,6 @@ func (g *pythonic) succeed(b []byte, i int) (int, blockStatus) {
 		out.args(g.argsCopy(g.conv[c.a0:c.a1]))
 		out.endCall()
 	}
-	g.inCand = false
-	g.ws = g.ws[:0]
 	g.st = pyAfter
 	return i, blockDone
 }
@@ -352,7 +323,6 @@ func (g *pythonic) abort() {
 // position i in b and returning the next position and blockNext to go on
 // (or the status feed returns).
 func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
-	g.mark = 0
 	i := 0
 	for i < len(b) {
 		c := b[i]
@@ -395,13 +365,11 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 		case pyNumInt, pyNumFracFirst, pyNumFrac, pyNumExp, pyNumExpSign, pyNumRadix:
 			i = g.number(b, i)
 		case pyStrOpen1, pyStrOpen2, pyStr, pyStrEsc, pyStrOct, pyStrHex, pyAfterStr:
-			n, bad := g.stringLit(b, i)
-			i, st = g.failIf(b, n, bad)
+			i, st = g.stringLit(b, i)
 		case pyAfterVal:
 			i, st = g.afterValue(b, i)
 		case pySkip:
-			n, bad := g.skip(b, i)
-			i, st = g.failIf(b, n, bad)
+			i, st = g.skip(b, i)
 		case pyAfterCall:
 			i, st = g.afterCall(b, i)
 		}
@@ -409,20 +377,9 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 			return i, st
 		}
 	}
-	if g.inCand {
-		// keep, by hand: this runs on every Feed inside a list.
-		g.cand.keep(g.out, g.limit, b[g.mark:i], g.held()-len(g.cand.buf), &g.ws)
-	}
+	// Everything the list holds counts against the limit (see held).
+	g.cand.keep(g.out, g.limit, b[:i], g.held()-len(g.cand.buf))
 	return i, blockMore
-}
-
-// failIf fails the candidate at n when bad is set (the shape of stringLit and
-// skip), else goes on at n.
-func (g *pythonic) failIf(b []byte, n int, bad bool) (int, blockStatus) {
-	if bad {
-		return g.fail(b, n)
-	}
-	return n, blockNext
 }
 
 // listOpen expects a callee (or ']' after a trailing ',').
@@ -430,7 +387,7 @@ func (g *pythonic) listOpen(b []byte, i int) (int, blockStatus) {
 	if b[i] == ']' && g.afterSep {
 		return g.succeed(b, i+1)
 	}
-	_, n := decodeIdent(b[i:], true)
+	n := identLen(b[i:], true)
 	if n == 0 {
 		return g.fail(b, i)
 	}
@@ -444,7 +401,7 @@ func (g *pythonic) listOpen(b []byte, i int) (int, blockStatus) {
 
 // callee reads the rest of a (dotted) callee name.
 func (g *pythonic) callee(b []byte, i int) int {
-	if _, n := decodeIdent(b[i:], false); n > 0 {
+	if n := identLen(b[i:], false); n > 0 {
 		if !g.cand.released {
 			g.names = append(g.names, b[i:i+n]...)
 		}
@@ -483,7 +440,7 @@ func (g *pythonic) argStart(b []byte, i int) (int, blockStatus) {
 	g.afterSep = false
 	g.skipping = false
 	g.kwStart = len(g.conv)
-	if _, n := decodeIdent(b[i:], true); n > 0 {
+	if n := identLen(b[i:], true); n > 0 {
 		g.kw = append(g.kw[:0], b[i:i+n]...)
 		g.st = pyArgName
 		return i + n, blockNext
@@ -496,7 +453,7 @@ func (g *pythonic) argStart(b []byte, i int) (int, blockStatus) {
 
 // argName reads the rest of a keyword argument's name.
 func (g *pythonic) argName(b []byte, i int) (int, blockStatus) {
-	if _, n := decodeIdent(b[i:], false); n > 0 {
+	if n := identLen(b[i:], false); n > 0 {
 		if len(g.kw)+n > g.limit {
 			return g.fail(b, i)
 		}
@@ -555,7 +512,7 @@ func (g *pythonic) sign(c byte, i int) int {
 
 // wordPart reads a bare word (True, False, None, null …) up to its end.
 func (g *pythonic) wordPart(b []byte, i int) int {
-	if _, n := decodeIdent(b[i:], false); n > 0 {
+	if n := identLen(b[i:], false); n > 0 {
 		if g.wordN+n <= len(g.word) {
 			copy(g.word[g.wordN:], b[i:i+n])
 		}
@@ -593,14 +550,9 @@ func (g *pythonic) number(b []byte, i int) int {
 			}
 		case c == '_':
 			i++
-		case (c == 'x' || c == 'X' || c == 'o' || c == 'O' || c == 'b' || c == 'B') && !g.numNZ:
+		case pyRadix[c] > 0 && !g.numNZ:
 			i++
-			g.radix, g.radixV, g.radixOv = 16, 0, false
-			if c == 'o' || c == 'O' {
-				g.radix = 8
-			} else if c == 'b' || c == 'B' {
-				g.radix = 2
-			}
+			g.radix, g.radixV, g.radixOv = int(pyRadix[c]), 0, false
 			g.radixD = g.radixD[:0]
 			g.numN = 0
 			g.st = pyNumRadix
@@ -666,14 +618,15 @@ func (g *pythonic) number(b []byte, i int) int {
 		}
 
 	case pyNumRadix:
-		if d := digitVal(c); d < g.radix {
+		if d, ok := hexVal(c); ok && int(d) < g.radix {
 			i++
 			g.numN++
 			if !g.skipping && !g.cand.released {
 				g.radixD = append(g.radixD, c)
 			}
-			hi, lo := mulAdd64(g.radixV, uint64(g.radix), uint64(d))
-			g.radixOv = g.radixOv || hi != 0
+			hi, lo := bits.Mul64(g.radixV, uint64(g.radix))
+			lo, carry := bits.Add64(lo, uint64(d), 0)
+			g.radixOv = g.radixOv || hi+carry != 0
 			g.radixV = lo
 			return i
 		}
@@ -692,17 +645,16 @@ func (g *pythonic) number(b []byte, i int) int {
 	return i
 }
 
-// stringLit handles one step of a string literal at b[i] and returns where
-// scanning goes on; bad reports a syntax error at the returned index (the
-// list is then not a call list).
-func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
+// stringLit handles one step of a string literal at b[i]; a syntax error
+// fails the list.
+func (g *pythonic) stringLit(b []byte, i int) (int, blockStatus) {
 	c := b[i]
 	switch g.st {
 	case pyStrOpen1:
 		if c == g.q {
 			i++
 			g.st = pyStrOpen2
-			return i, false
+			return i, blockNext
 		}
 		g.st = pyStr
 
@@ -711,7 +663,7 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 			i++
 			g.triple = true
 			g.st = pyStr
-			return i, false
+			return i, blockNext
 		}
 		g.endString() // an empty string
 
@@ -726,22 +678,19 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 		if j > i {
 			g.put(b[i:j]...)
 			i = j
-			return i, false
+			return i, blockNext
 		}
 		switch {
 		case c == g.q:
 			i++
 			if !g.triple {
 				g.endString()
-				return i, false
+				return i, blockNext
 			}
 			if g.qn++; g.qn == 3 {
 				g.qn = 0
 				g.endString()
 			}
-		case c == '"':
-			i++
-			g.putS(`\"`)
 		case c == '\'':
 			i++
 			g.putS("'")
@@ -752,10 +701,10 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 			}
 			g.st = pyStrEsc
 		case (c == '\n' || c == '\r') && !g.triple:
-			return i, true // unterminated string
+			return g.fail(b, i) // unterminated string
 		default:
 			i++
-			g.putS(ctrlEscape(c))
+			g.putS(jsonEscape(c))
 		}
 
 	case pyStrEsc:
@@ -765,56 +714,26 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 			// it never ends the string.
 			if g.rawStr && (c == '"' || c == '\\' || c < 0x20) {
 				i++
-				if c == '"' {
-					g.putS(`\"`)
-				} else if c == '\\' {
-					g.putS(`\\`)
-				} else {
-					g.putS(ctrlEscape(c))
-				}
+				g.putS(jsonEscape(c))
 			} else if c < 0x80 {
 				i++
 				g.put(c)
 			}
-			return i, false
+			return i, blockNext
 		}
 		i++
-		switch c {
-		case '\n':
+		switch {
+		case c == '\n':
 			// line continuation
-		case '\\':
-			g.putS(`\\`)
-		case '\'':
-			g.putS("'")
-		case '"':
-			g.putS(`\"`)
-		case 'a':
-			g.putS(`\u0007`)
-		case 'b':
-			g.putS(`\b`)
-		case 'f':
-			g.putS(`\f`)
-		case 'n':
-			g.putS(`\n`)
-		case 'r':
-			g.putS(`\r`)
-		case 't':
-			g.putS(`\t`)
-		case 'v':
-			g.putS(`\u000b`)
-		case '0', '1', '2', '3', '4', '5', '6', '7':
+		case pyEscapes[c] != "":
+			g.putS(pyEscapes[c])
+		case c >= '0' && c <= '7':
 			g.escV, g.esc = rune(c-'0'), 2
 			g.st = pyStrOct
-		case 'x':
-			g.escV, g.esc = 0, 2
+		case pyHexDigits[c] > 0:
+			g.escV, g.esc = 0, int(pyHexDigits[c])
 			g.st = pyStrHex
-		case 'u':
-			g.escV, g.esc = 0, 4
-			g.st = pyStrHex
-		case 'U':
-			g.escV, g.esc = 0, 8
-			g.st = pyStrHex
-		case 'N':
+		case c == 'N':
 			// \N{name}: not supported; the value is skipped.
 			g.abort()
 			g.st = pyStr
@@ -829,21 +748,21 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 			i++
 			g.escV = g.escV*8 + rune(c-'0')
 			g.esc--
-			return i, false
+			return i, blockNext
 		}
 		g.putRune(g.escV)
 		g.st = pyStr
 
 	case pyStrHex:
-		d := digitVal(c)
-		if d >= 16 {
-			return i, true // truncated escape: a syntax error
+		d, ok := hexVal(c)
+		if !ok {
+			return g.fail(b, i) // truncated escape: a syntax error
 		}
 		i++
 		g.escV = g.escV<<4 | rune(d)
 		if g.esc--; g.esc == 0 {
 			if g.escV > unicode.MaxRune {
-				return i - 1, true
+				return g.fail(b, i-1)
 			}
 			g.putRune(g.escV)
 			g.st = pyStr
@@ -854,18 +773,18 @@ func (g *pythonic) stringLit(b []byte, i int) (int, bool) {
 			// Adjacent literals are one string.
 			i++
 			g.openString(c, false)
-			return i, false
+			return i, blockNext
 		}
 		g.putS(`"`)
 		g.complete()
 
 	}
-	return i, false
+	return i, blockNext
 }
 
-// skip handles one byte of an argument being skipped; bad reports a
-// syntax error at the returned index.
-func (g *pythonic) skip(b []byte, i int) (int, bool) {
+// skip handles one byte of an argument being skipped; a syntax error fails
+// the list.
+func (g *pythonic) skip(b []byte, i int) (int, blockStatus) {
 	switch c := b[i]; c {
 	case '"', '\'':
 		i++
@@ -875,35 +794,32 @@ func (g *pythonic) skip(b []byte, i int) (int, bool) {
 		g.ret, g.st = pySkip, pyComment
 	case '[', '(', '{':
 		if len(g.stk) >= maxPyDepth {
-			return i, true
+			return g.fail(b, i)
 		}
 		i++
 		g.stk = append(g.stk, pyCont{kind: c})
 	case ']', ')', '}':
 		if len(g.stk) == 0 {
 			if c != ')' {
-				return i, true
+				return g.fail(b, i)
 			}
-			g.endArg()
-			g.endCall()
-			return i + 1, false
+			g.endArg(c)
+			return i + 1, blockNext
 		}
 		if closerOf(g.stk[len(g.stk)-1].kind) != c {
-			return i, true
+			return g.fail(b, i)
 		}
 		g.stk = g.stk[:len(g.stk)-1]
 		i++
 	case ',':
 		i++
 		if len(g.stk) == 0 {
-			g.endArg()
-			g.afterSep = true
-			g.st = pyArgStart
+			g.endArg(c)
 		}
 	default:
 		i++
 	}
-	return i, false
+	return i, blockNext
 }
 
 // value handles the first byte of a value (pyVal).
@@ -952,19 +868,15 @@ func (g *pythonic) value(b []byte, i int) (int, blockStatus) {
 			return g.fail(b, i)
 		}
 		ct := pyCont{kind: c, key: c == '{'}
-		switch c {
-		case '[':
-			g.putS("[")
-		case '{':
-			g.putS("{")
-		case '(':
+		if c == '(' {
 			ct.at = len(g.conv)
-			g.put(0) // '[' for a tuple; dropped for a parenthesised value
+			c = 0 // a placeholder: '[' for a tuple, dropped for a parenthesised value
 		}
+		g.put(c)
 		g.stk = append(g.stk, ct)
 		return i + 1, blockNext
 	}
-	if _, n := decodeIdent(b[i:], true); n > 0 {
+	if identLen(b[i:], true) > 0 {
 		g.wordN = 0
 		g.st = pyWord
 		return i, blockNext
@@ -1058,15 +970,8 @@ func (g *pythonic) complete() {
 func (g *pythonic) afterValue(b []byte, i int) (int, blockStatus) {
 	c := b[i]
 	if len(g.stk) == 0 {
-		switch c {
-		case ',':
-			g.endArg()
-			g.afterSep = true
-			g.st = pyArgStart
-			return i + 1, blockNext
-		case ')':
-			g.endArg()
-			g.endCall()
+		if c == ',' || c == ')' {
+			g.endArg(c)
 			return i + 1, blockNext
 		}
 		g.abort() // an expression continues: not a literal
@@ -1099,31 +1004,34 @@ func (g *pythonic) afterValue(b []byte, i int) (int, blockStatus) {
 func (g *pythonic) closeContainer() {
 	top := g.stk[len(g.stk)-1]
 	g.stk = g.stk[:len(g.stk)-1]
-	switch top.kind {
-	case '[':
-		g.putS("]")
-	case '{':
+	switch {
+	case top.kind == '{':
 		g.putS("}")
-	case '(':
-		if top.n == 1 && !top.comma {
-			g.parens = true // "(x)" is x: the placeholder is dropped
-			break
-		}
-		if !g.skipping && !g.cand.released && top.at < len(g.conv) {
-			g.conv[top.at] = '['
+	case top.kind == '(' && top.n == 1 && !top.comma:
+		g.parens = true // "(x)" is x: the placeholder is dropped
+	default:
+		if top.kind == '(' && !g.skipping && !g.cand.released && top.at < len(g.conv) {
+			g.conv[top.at] = '[' // a tuple is an array
 		}
 		g.putS("]")
 	}
 	g.complete()
 }
 
-// endArg ends the current argument at its ',' or ')'.
-func (g *pythonic) endArg() {
+// endArg ends the current argument at its ',' or ')' (c); ')' ends the
+// call.
+func (g *pythonic) endArg(c byte) {
 	if !g.skipping {
 		g.kwN++
 	}
 	g.skipping = false
 	g.stk = g.stk[:0]
+	if c == ')' {
+		g.endCall()
+		return
+	}
+	g.afterSep = true
+	g.st = pyArgStart
 }
 
 // endCall ends the current call at its ')'.
@@ -1161,12 +1069,8 @@ func (g *pythonic) radixDone() {
 // putRune writes the JSON form of a code point from a string escape.
 func (g *pythonic) putRune(r rune) {
 	switch {
-	case r < 0x20:
-		g.putS(ctrlEscape(byte(r)))
-	case r == '"':
-		g.putS(`\"`)
-	case r == '\\':
-		g.putS(`\\`)
+	case r < 0x20 || r == '"' || r == '\\':
+		g.putS(jsonEscape(byte(r)))
 	case r >= 0xD800 && r < 0xE000:
 		// A lone surrogate has no UTF-8 form; JSON can still spell it.
 		const hex = "0123456789abcdef"
@@ -1179,24 +1083,24 @@ func (g *pythonic) putRune(r rune) {
 	}
 }
 
-// decodeIdent reports the identifier character at the start of b (start:
-// one that may begin an identifier) and its length, or 0.
-func decodeIdent(b []byte, start bool) (rune, int) {
+// identLen returns the length of the identifier character at the start of
+// b (start: one that may begin an identifier), or 0.
+func identLen(b []byte, start bool) int {
 	c := b[0]
 	if c < utf8.RuneSelf {
 		if c == '_' || isASCIILetter(c) || (!start && c >= '0' && c <= '9') {
-			return rune(c), 1
+			return 1
 		}
-		return 0, 0
+		return 0
 	}
 	r, n := utf8.DecodeRune(b)
 	if r == utf8.RuneError && n <= 1 {
-		return 0, 0
+		return 0
 	}
 	if unicode.IsLetter(r) || (!start && (unicode.IsDigit(r) || unicode.IsMark(r) || unicode.Is(unicode.Pc, r))) {
-		return r, n
+		return n
 	}
-	return 0, 0
+	return 0
 }
 
 // isIdentByte reports whether c can continue a name (a number followed by
@@ -1213,25 +1117,4 @@ func closerOf(open byte) byte {
 		return ')'
 	}
 	return '}'
-}
-
-// digitVal returns the value of a hex digit, or 99.
-func digitVal(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return 99
-}
-
-// mulAdd64 returns v*m+d as a 128-bit (hi, lo) pair.
-func mulAdd64(v, m, d uint64) (hi, lo uint64) {
-	hi, lo = bits.Mul64(v, m)
-	var carry uint64
-	lo, carry = bits.Add64(lo, d, 0)
-	return hi + carry, lo
 }

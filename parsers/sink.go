@@ -1,5 +1,7 @@
 package parsers
 
+import "strings"
+
 // sink is everything a grammar may write or read of the Parser: content and
 // reasoning text, the call lifecycle, the per-call buffer limit and the
 // Config. A grammar holds a *sink and nothing else of the Parser; the
@@ -30,9 +32,15 @@ type sink struct {
 
 	// ws is the whitespace after a call block, pending until the next bytes
 	// decide it: markup when another call follows, content otherwise. The
-	// driver fills and clears it; a grammar whose opener may turn out to be
-	// text reads it at open to release it with that text.
+	// driver fills and clears it (a grammar may append whitespace it held
+	// before returning blockDone: llama3_json's gap); a grammar whose opener
+	// may turn out to be text takes it at open as its candidate's lead
+	// (candidate.begin).
 	ws []byte
+	// afterCall is set while the driver is after a call block (the
+	// whitespace-after-a-call state), open included: lastContent then
+	// predates the call (see afterSpace).
+	afterCall bool
 
 	params int // parameters opened in the open call (paramKey); -1: wholeArgs
 }
@@ -41,7 +49,7 @@ type sink struct {
 func (s *sink) resetSink() {
 	s.outStart, s.contentStart = true, true
 	s.lastContent, s.hasContent = 0, false
-	s.ws = shrink(s.ws)
+	s.ws, s.afterCall = shrink(s.ws), false
 	s.emitter.reset()
 }
 
@@ -125,9 +133,15 @@ func (s *sink) ctrlArgs(b []byte) {
 	s.argsString(ctrlEscape(b[len(b)-1]))
 }
 
-// afterSpace reports whether no content was emitted yet or the last content
-// byte is whitespace: a word starting here stands alone.
-func (s *sink) afterSpace() bool { return !s.hasContent || isSpace(s.lastContent) }
+// afterSpace reports whether a word starting here stands alone: no content
+// was emitted yet or the last content byte is whitespace; right after a
+// call block, whether whitespace came between the call and the word.
+func (s *sink) afterSpace() bool {
+	if s.afterCall {
+		return len(s.ws) > 0
+	}
+	return !s.hasContent || isSpace(s.lastContent)
+}
 
 // spaceLen is the length of b's leading whitespace.
 func spaceLen(b []byte) int {
@@ -148,32 +162,39 @@ func hasNonSpace(b []byte) bool {
 }
 
 // candidate holds bytes a grammar consumed that may still turn out to be
-// text (a pythonic list, a gemma4 bare call): kept until the grammar
-// decides, released as content when they are not a call, dropped when they
-// are. What it holds is bounded by the per-call limit: past it the
-// candidate is released early and later bytes stream straight to content
-// (released is set). A grammar embeds one per candidate it can hold.
+// text (a pythonic list, a gemma4 bare call, phi4's "functools", a
+// llama3_json bare body): kept until the grammar decides, released as
+// content when they are not a call, dropped when they are. Grammars that
+// stream a long candidate (pythonic, gemma4) keep it with keep, bounded by
+// the per-call limit: past it the candidate is released early and later
+// bytes stream straight to content (released is set). Grammars that end the
+// block at the limit instead append to buf themselves (appendHeld) and
+// check the limit. A grammar embeds one per candidate it can hold.
 type candidate struct {
 	buf      []byte
 	released bool
 }
 
-// begin starts a new candidate.
-func (c *candidate) begin() { c.buf, c.released = c.buf[:0], false }
+// begin starts a new candidate holding lead, the whitespace after a call
+// that the driver passes at open (sink.ws: content again if the candidate
+// is), and opener, the marker text the text state consumed.
+func (c *candidate) begin(lead []byte, opener string) {
+	c.buf = append(append(c.buf[:0], lead...), opener...)
+	c.released = false
+}
 
 // keep records b, consumed from the current input (b must stay valid until
 // the next Feed). extra is what the grammar holds for the candidate
 // elsewhere (parsed names, converted arguments), counted against limit with
-// the buffer; lead, when not nil, is whitespace before the candidate,
-// released ahead of it. keep reports whether it released the candidate
-// just now: the grammar then drops what it held elsewhere.
-func (c *candidate) keep(out *sink, limit int, b []byte, extra int, lead *[]byte) bool {
+// the buffer. keep reports whether it released the candidate just now: the
+// grammar then drops what it held elsewhere.
+func (c *candidate) keep(out *sink, limit int, b []byte, extra int) bool {
 	if len(b) == 0 {
 		return false
 	}
 	now := false
 	if !c.released && len(c.buf)+extra+len(b) > limit {
-		c.release(out, lead)
+		c.release(out)
 		now = true
 	}
 	if c.released {
@@ -184,18 +205,43 @@ func (c *candidate) keep(out *sink, limit int, b []byte, extra int, lead *[]byte
 	return false
 }
 
-// release emits lead and the held bytes as content (unless the candidate
-// was released before), empties both and marks the candidate released.
-func (c *candidate) release(out *sink, lead *[]byte) {
+// release emits the held bytes as content (unless the candidate was
+// released before), empties the buffer and marks the candidate released.
+func (c *candidate) release(out *sink) {
 	if !c.released {
-		if lead != nil {
-			out.contentCopy(*lead)
-		}
 		out.contentCopy(c.buf)
-	}
-	if lead != nil {
-		*lead = (*lead)[:0]
 	}
 	c.buf = c.buf[:0]
 	c.released = true
+}
+
+// releaseWith releases the candidate and emits tail, input bytes that
+// belong with it, as content: the block ends and text follows (the status
+// feed returns).
+func (c *candidate) releaseWith(out *sink, tail []byte) blockStatus {
+	c.release(out)
+	out.content(tail)
+	return blockText
+}
+
+// spaceThen holds the whitespace at the start of b, after an opener word
+// (<|python_tag|>, phi4's "functools"), until the byte after it decides:
+// one of opens starts the body (blockNext: what the candidate holds is
+// markup and dropped); anything else is text, and so is whitespace that
+// would take the candidate past room (the candidate and the whitespace are
+// released, blockText). When all of b is whitespace it is held (blockMore).
+func (c *candidate) spaceThen(out *sink, b []byte, room int, opens string) (int, blockStatus) {
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	switch {
+	case len(c.buf)+i > room || i < len(b) && strings.IndexByte(opens, b[i]) < 0:
+		return i, c.releaseWith(out, b[:i])
+	case i == len(b):
+		c.buf = appendHeld(c.buf, b, room)
+		return i, blockMore
+	}
+	c.buf = c.buf[:0]
+	return i, blockNext
 }
