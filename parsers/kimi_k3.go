@@ -184,6 +184,14 @@ func (k *kimiK3) feed(b []byte, final bool) (int, blockStatus) {
 		return len(b), blockMore
 	}
 	i := 0
+	if k.st == k3JSON {
+		// The json element's object, usually all of b, without the loop.
+		n, st := k.scanJSON(b)
+		if st != blockNext {
+			return n, st
+		}
+		i = n
+	}
 	for i < len(b) {
 		var n int
 		st := blockNext
