@@ -200,6 +200,18 @@ func (g *glm47) openBare(name []byte) {
 
 func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
+	if g.st == glValue {
+		// The common chunk: one step of a value, usually all of b,
+		// without the loop.
+		n, end, hold := g.val.feed(b, final)
+		if end < 0 && !hold && !g.val.over {
+			return n, blockMore
+		}
+		if st := g.valueStep(end, hold); st != blockNext {
+			return n, st
+		}
+		i = n
+	}
 	for i < len(b) {
 		switch g.st {
 		case glName, glKey:
@@ -223,16 +235,9 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 		case glValue:
 			n, end, hold := g.val.feed(b[i:], final)
 			i += n
-			if g.val.over {
-				g.out.abandonCall()
+			if st := g.valueStep(end, hold); st != blockNext {
+				return i, st
 			}
-			if hold {
-				return i, blockHold
-			}
-			if end < 0 {
-				return i, blockMore // all of b
-			}
-			g.st = glPairs
 		case glPairs:
 			// Text between pairs is dropped (Dynamo reads the pairs with a
 			// global match, which skips it).
@@ -259,6 +264,23 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 		}
 	}
 	return i, blockMore
+}
+
+// valueStep acts on the outcome of a val.feed step (the end tag that ended
+// the value, or -1; whether the rest is held): the status for feed to
+// return, or blockNext to go on scanning between pairs.
+func (g *glm47) valueStep(end int, hold bool) blockStatus {
+	if g.val.over {
+		g.out.abandonCall()
+	}
+	switch {
+	case hold:
+		return blockHold
+	case end < 0:
+		return blockMore // all of b
+	}
+	g.st = glPairs
+	return blockNext
 }
 
 // nameTag reads a name or key up to its tag; any other '<' in it makes the

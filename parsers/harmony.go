@@ -166,6 +166,16 @@ func (h *harmony) reset() {
 }
 
 func (h *harmony) feed(b []byte, final bool) (int, blockStatus) {
+	i := 0
+	if h.st == hsArgs {
+		// The common chunk: arguments, usually all of b, without the
+		// loop.
+		n, st := h.scanArgs(b)
+		if st != blockNext {
+			return n, st
+		}
+		i = n
+	}
 	if h.lead && h.st == hsOut {
 		// An output that starts with " to=" continues the assistant header
 		// the prompt opened: the header carries a recipient exactly as a
@@ -179,7 +189,6 @@ func (h *harmony) feed(b []byte, final bool) (int, blockStatus) {
 			h.synth = len(h.hdr)
 		}
 	}
-	i := 0
 	for i < len(b) {
 		var n int
 		st := blockNext

@@ -148,6 +148,15 @@ func (k *inkling) reset() {
 
 func (k *inkling) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
+	if k.st == ikTool && k.calls {
+		// The common chunk: the call object, usually all of b, without
+		// the loop (scanTool's first case).
+		n, r := k.body.feed(b)
+		if r == jcMore {
+			return n, blockMore
+		}
+		k.st, i = ikToolPost, n
+	}
 	for i < len(b) {
 		var n int
 		st := blockNext

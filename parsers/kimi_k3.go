@@ -177,7 +177,21 @@ func (k *kimiK3) reset() {
 }
 
 func (k *kimiK3) feed(b []byte, final bool) (int, blockStatus) {
+	if k.st == k3Arg && k.mValue.none(b) {
+		// The common chunk: value bytes in which no close tag starts
+		// (scanValue's outcome, without the loop and the scan).
+		k.value(b)
+		return len(b), blockMore
+	}
 	i := 0
+	if k.st == k3JSON {
+		// The json element's object, usually all of b, without the loop.
+		n, st := k.scanJSON(b)
+		if st != blockNext {
+			return n, st
+		}
+		i = n
+	}
 	for i < len(b) {
 		var n int
 		st := blockNext

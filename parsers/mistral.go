@@ -127,6 +127,15 @@ func (g *mistral) open(int) {
 
 func (g *mistral) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
+	if g.st == msArgs {
+		// The common chunk: arguments, usually all of b, without the
+		// loop.
+		n, st := g.feedArgs(b)
+		if st != blockNext {
+			return n, st
+		}
+		i = n
+	}
 	for i < len(b) {
 		var n int
 		st := blockNext

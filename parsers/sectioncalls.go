@@ -206,6 +206,16 @@ func (s *sectionCalls) callOver() bool {
 
 func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
+	if s.st == scArgs {
+		// The common chunk: arguments, usually all of b, without the
+		// loop.
+		n, r := s.args.feed(b)
+		if r == jcMore {
+			return n, blockMore
+		}
+		s.argsDone(r)
+		i = n
+	}
 	for i < len(b) {
 		switch s.st {
 		case scSection, scSkip:
@@ -265,14 +275,10 @@ func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 		case scArgs:
 			n, r := s.args.feed(b[i:])
 			i += n
-			switch r {
-			case jcMore:
+			if r == jcMore {
 				return i, blockMore // all of b
-			case jcEnd:
-				s.st, s.fence = scClose, 0
-			case jcBad:
-				s.malformed()
 			}
+			s.argsDone(r)
 		case scClose:
 			c := b[i]
 			if isSpace(c) {
@@ -304,6 +310,15 @@ func (s *sectionCalls) feed(b []byte, final bool) (int, blockStatus) {
 		}
 	}
 	return i, blockMore
+}
+
+// argsDone moves past the arguments once they ended (jcEnd) or went bad.
+func (s *sectionCalls) argsDone(r jcResult) {
+	if r == jcEnd {
+		s.st, s.fence = scClose, 0
+		return
+	}
+	s.malformed()
 }
 
 // headDone handles the header at the separator.

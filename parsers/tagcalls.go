@@ -140,6 +140,18 @@ func (g *tagCalls) maxHold() int {
 
 func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
+	if g.st == tcValue {
+		// The common chunk: one step of a value, usually all of b,
+		// without the loop.
+		n, end, hold := g.val.feed(b, final)
+		if end < 0 && !hold && !g.val.over {
+			return n, blockMore
+		}
+		if st := g.valueStep(end, hold); st != blockNext {
+			return n, st
+		}
+		i = n
+	}
 	for i < len(b) {
 		switch g.st {
 		case tcBlock:
@@ -195,23 +207,8 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 		case tcValue:
 			n, end, hold := g.val.feed(b[i:], final)
 			i += n
-			if g.val.over {
-				g.out.abandonCall() // a typed value or whitespace run past the limit
-			}
-			if hold {
-				return i, blockHold
-			}
-			switch {
-			case end < 0:
-				return i, blockMore // all of b
-			case end == 0:
-				g.st = tcBody
-			case end > 0 && end == g.nlPar: // a new parameter ended the value (its PAR-CLOSE is missing)
-				g.st = tcKey
-				g.attr = g.attr[:0]
-			case end == 1: // FN-CLOSE ended the value (its PAR-CLOSE is missing)
-				g.endFunction()
-				return i, blockDone
+			if st := g.valueStep(end, hold); st != blockNext {
+				return i, st
 			}
 		case tcSkip:
 			pos, mi := g.skipM.find(b[i:], final)
@@ -227,6 +224,29 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 		}
 	}
 	return i, blockMore
+}
+
+// valueStep acts on the outcome of a val.feed step (the end tag that ended
+// the value, or -1; whether the rest is held): the status for feed to
+// return, or blockNext to go on scanning in the state after the value.
+func (g *tagCalls) valueStep(end int, hold bool) blockStatus {
+	if g.val.over {
+		g.out.abandonCall() // a typed value or whitespace run past the limit
+	}
+	switch {
+	case hold:
+		return blockHold
+	case end < 0:
+		return blockMore // all of b
+	case end == 0:
+		g.st = tcBody
+	case end == g.nlPar: // a new parameter ended the value (its PAR-CLOSE is missing)
+		g.st, g.attr = tcKey, g.attr[:0]
+	case end == 1: // FN-CLOSE ended the value (its PAR-CLOSE is missing)
+		g.endFunction()
+		return blockDone
+	}
+	return blockNext
 }
 
 // nameDone starts the call once the function's name is read.
