@@ -367,7 +367,7 @@ func (s *jsonScan) escape(c byte) step {
 
 // hex takes one of the four hex digits of a \u escape.
 func (s *jsonScan) hex(c byte) step {
-	if !isHex(c) {
+	if _, ok := hexVal(c); !ok {
 		return s.fail()
 	}
 	if s.hexN--; s.hexN == 0 {
@@ -445,10 +445,6 @@ func (s *jsonScan) literal(c byte) step {
 		return s.closeValue()
 	}
 	return stepMore
-}
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
 // ctrlEscape returns the JSON escape for a raw control character.
