@@ -1,6 +1,9 @@
 package parsers
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -149,4 +152,49 @@ func sortedCopy(s []string) []string {
 		s = []string{}
 	}
 	return s
+}
+
+// toolInfoGolden is testdata/toolinfo.json: every registered tool-call
+// parser's full ToolInfo, one entry per grammar with the names registered
+// for it (Name is the looked-up name itself).
+type toolInfoGolden struct {
+	Names []string `json:"names"`
+	Info  ToolInfo `json:"info"`
+}
+
+// TestToolInfoGolden pins the full public ToolInfo of every name in
+// ToolParsers() (markers, their order, an absent list as null) to
+// testdata/toolinfo.json, so deriving the markers from the grammars cannot
+// change what callers and PARSER_CASES.md see. The file changes only with a
+// deliberate change of a grammar's public description.
+func TestToolInfoGolden(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "toolinfo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []toolInfoGolden
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	var got []toolInfoGolden
+	index := map[string]int{}
+	for _, n := range ToolParsers() {
+		info, ok := ToolParser(n)
+		if !ok || info.Name != n {
+			t.Fatalf("ToolParser(%q) = %+v, %v", n, info, ok)
+		}
+		info.Name = ""
+		i, seen := index[info.Grammar]
+		if !seen {
+			i = len(got)
+			index[info.Grammar] = i
+			got = append(got, toolInfoGolden{Info: info})
+		} else if diff := cmp.Diff(got[i].Info, info); diff != "" {
+			t.Errorf("%s: ToolInfo differs from the other names of grammar %s (-first +%s):\n%s", n, info.Grammar, n, diff)
+		}
+		got[i].Names = append(got[i].Names, n)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ToolInfo differs from testdata/toolinfo.json (-golden +registry):\n%s", diff)
+	}
 }
