@@ -30,8 +30,6 @@ var deepseekMarkers = secMarkers{
 
 func init() {
 	info := ToolInfo{
-		Openers: []string{deepseekMarkers.sectionBegins[0], deepseekMarkers.callBegin},
-		Closers: []string{deepseekMarkers.sectionEnds[0], deepseekMarkers.callEnd, deepseekMarkers.sep},
 		Truncated: "a call needs <｜tool▁call▁end｜> (V3 also the closing fence): without it the call is abandoned " +
 			"and its markup dropped, even when its JSON is complete; a missing <｜tool▁calls▁end｜> is fine " +
 			"(complete calls before it stand); a bare <｜tool▁call▁begin｜> call without the section is accepted " +

@@ -25,8 +25,6 @@ const defaultArgWrapped = 0
 
 func init() {
 	registerTool(ToolInfo{
-		Openers: []string{"<TOOLCALL>", "<|python_tag|>", "{", "["},
-		Closers: []string{"</TOOLCALL>"},
 		Malformed: "wrapped: a body that is not a call (array) is markup, dropped up to its closer or the next opener; " +
 			"after the python tag: JSON that is not a call is markup, a broken body is dropped up to the next opener, text " +
 			"that is not JSON is content with the tag removed; bare JSON at the start of the output is a call only with a " +

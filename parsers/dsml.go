@@ -38,10 +38,6 @@ var (
 
 func dsmlInfo(s *tagSpec) ToolInfo {
 	return ToolInfo{
-		// blockOpen[1] is "\n\n" + blockOpen[0] (stated in Malformed, not
-		// listed: it would not render in PARSER_CASES.md's table).
-		Openers: []string{s.blockOpen[0], s.fnOpen, s.parOpen},
-		Closers: []string{s.blockClose, s.fnClose, s.parClose},
 		Malformed: "(the \\n\\n the encoder writes before a block opener is part of the opener) a block without an invoke is markup (dropped up to its closer); an invoke whose name or parameter " +
 			"tag lacks its '>' is abandoned and dropped up to its close; an empty name parses and drops the invoke; a " +
 			"parameter outside an invoke is dropped up to the invoke close; a non-string value that is not JSON is " +

@@ -3,6 +3,8 @@ package parsers
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // ErrParserCombination is wrapped by New's error when the configured tool
@@ -64,12 +66,48 @@ type framingSpec struct {
 }
 
 // registerFraming registers f under its tool parser names (the first is
-// canonical) and reasoning parser names.
+// canonical) and reasoning parser names. f.tool states Openers and Closers;
+// each must be built from the grammar's markup tokens (see ToolInfo).
 func registerFraming(f *framingSpec, toolNames, reasoningNames []string) {
 	f.reasoning.framing = f
 	f.tool.Grammar = toolNames[0]
+	g := f.build(&sink{cfg: &Config{}}, true)
+	if len(g.textMarkers()) > 0 {
+		panic("parsers: " + f.tool.Grammar + ": a framing grammar has no content-level markers")
+	}
+	if err := madeOfMarkup(slices.Concat(f.tool.Openers, f.tool.Closers), markupOf(g)); err != nil {
+		panic("parsers: " + f.tool.Grammar + ": " + err.Error())
+	}
 	registerToolEntry(toolEntry{info: f.tool, framing: f}, toolNames)
 	registerReasoning(f.reasoning, reasoningNames...)
+}
+
+// madeOfMarkup checks that every marker in ms is a markup token, or a markup
+// token, a word (ASCII letters and '_') and optionally another markup token.
+func madeOfMarkup(ms, markup []string) error {
+	for _, m := range ms {
+		if !slices.ContainsFunc(markup, func(first string) bool {
+			rest, ok := strings.CutPrefix(m, first)
+			if !ok {
+				return false
+			}
+			if rest == "" {
+				return true
+			}
+			for _, last := range markup {
+				rest = strings.TrimSuffix(rest, last)
+			}
+			return rest != "" && strings.IndexFunc(rest, func(r rune) bool {
+				return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_')
+			}) < 0
+		}) {
+			return fmt.Errorf("marker %q is not built from the grammar's markup tokens %q", m, markup)
+		}
+	}
+	if len(ms) == 0 {
+		return errors.New("no markers stated")
+	}
+	return nil
 }
 
 // framingFor returns the framing machine for a configured pair, or nil when

@@ -114,8 +114,6 @@ var gmStrStop = func() (t [256]bool) { t = strStop; t['<'] = true; return t }()
 
 func init() {
 	registerTool(ToolInfo{
-		Openers: []string{gemmaOpen, gemmaCall},
-		Closers: []string{gemmaClose, gemmaQuote},
 		Malformed: "an argument parse error abandons the call (Dynamo: arguments {}) and drops it up to <tool_call|> " +
 			"outside strings; a body without call:NAME{ is markup; a bare call:NAME{…} (no opener; at the start of " +
 			"the output or after whitespace) is held and is content unless <tool_call|> follows its closed " +

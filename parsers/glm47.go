@@ -60,8 +60,6 @@ const (
 
 func init() {
 	registerTool(ToolInfo{
-		Openers: []string{"<tool_call>", "<arg_key>", "<arg_value>"},
-		Closers: []string{"</tool_call>", "</arg_key>", "</arg_value>"},
 		Malformed: "a block whose name is empty, contains whitespace, '>', braces, brackets or '\"', or (with declared tools) is not declared, is " +
 			"not a call and is dropped; a '<' in the name or a key that does not start its tag, or text between " +
 			"</arg_key> and <arg_value>, abandons the call and drops the block up to </tool_call>; a bare body NAME<arg_key>… (no <tool_call>; NAME a plain " +

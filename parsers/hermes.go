@@ -20,8 +20,6 @@ type hermes struct {
 
 func init() {
 	registerTool(ToolInfo{
-		Openers: []string{"<tool_call>"},
-		Closers: []string{"</tool_call>"},
 		Malformed: "a body that is not a call object (or array of them) is markup: the call is abandoned and the block " +
 			"is dropped up to its closer (or up to the next opener, which starts a new block); in an array, " +
 			"elements that are not call objects are skipped; non-whitespace after a closed body is content",
@@ -54,8 +52,6 @@ func newWrappedJSON(out *sink, open, close string) *hermes {
 // call object is accepted too): jamba, nemotron_deci.
 func registerArrayWrapped(open, close string, names ...string) {
 	registerTool(ToolInfo{
-		Openers: []string{open},
-		Closers: []string{close},
 		Malformed: "a body that is not an array of call objects (or one call object) is markup: the call is abandoned and " +
 			"the block is dropped up to its closer (or up to the next opener); elements that are not call objects are " +
 			"skipped; non-whitespace after a closed body is content",

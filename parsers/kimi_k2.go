@@ -30,8 +30,6 @@ var kimiMarkers = secMarkers{
 
 func init() {
 	registerTool(ToolInfo{
-		Openers: []string{kimiMarkers.sectionBegins[0], kimiMarkers.sectionBegins[1], kimiMarkers.callBegin},
-		Closers: []string{kimiMarkers.sectionEnds[0], kimiMarkers.sectionEnds[1], kimiMarkers.callEnd, kimiMarkers.sep},
 		Malformed: "invalid JSON or non-object arguments abandon the call (Dynamo keeps a raw string); an empty id " +
 			"skips the call; the broken call is dropped up to the next marker; text inside a section outside " +
 			"calls is markup (dropped), text outside sections is content; markers met in content are removed",

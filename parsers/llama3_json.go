@@ -75,7 +75,6 @@ const (
 
 func init() {
 	registerTool(ToolInfo{
-		Openers: []string{"<|python_tag|>", "{", "["},
 		Malformed: "after the python tag: JSON that is not a call is markup, a body that breaks abandons its call and is " +
 			"dropped up to the next tag (or the end), text that is not JSON is content with the tag removed; bare JSON " +
 			"(start of output, or after a call and `;`/whitespace) is a call only with a string `name` and an " +

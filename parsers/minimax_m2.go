@@ -27,8 +27,6 @@ var minimaxM2Spec = tagSpec{
 
 func init() {
 	registerTool(ToolInfo{
-		Openers: []string{"<minimax:tool_call>", "<invoke name=", "<parameter name="},
-		Closers: []string{"</minimax:tool_call>", "</invoke>", "</parameter>"},
 		Malformed: "a wrapper without an invoke is markup (dropped up to its closer); an invoke whose name or key tag " +
 			"lacks its '>' is abandoned and dropped up to </invoke>; an empty name parses and drops the invoke; a " +
 			"parameter outside an invoke is dropped up to </invoke>; a value that cannot take its schema type stays a string",

@@ -84,8 +84,6 @@ type m3Kid struct {
 
 func init() {
 	registerTool(ToolInfo{
-		Openers: []string{m3NS + "<tool_call>", m3NS + "<invoke"},
-		Closers: []string{m3NS + "</tool_call>", m3NS + "</invoke>"},
 		Malformed: "an invoke without a name is consumed without a call; text between tags inside a block is markup; " +
 			"a value buffered past the limit abandons the call; a value that does not convert to its schema type stays a string; " +
 			"orphan block and invoke closers are removed, the text on both sides kept",

@@ -80,8 +80,6 @@ const (
 
 func init() {
 	registerTool(ToolInfo{
-		Openers: []string{mistralOpen},
-		Closers: []string{"[/TOOL_CALLS]", mistralArgs, mistralCallID},
 		Malformed: "a name or id with a '[' that does not start [ARGS]/[CALL_ID], whitespace inside an id, an empty name, arguments that are not a JSON object, or a " +
 			"pre-v11 body that breaks: the call is abandoned (if it started) and dropped up to the next `[TOOL_CALLS]` " +
 			"(or the end); pre-v11 elements that are not call objects are skipped; `[/TOOL_CALLS]`, `[ARGS]` and " +

@@ -180,8 +180,6 @@ const (
 
 func init() {
 	registerTool(ToolInfo{
-		Openers: []string{"[", pythonStart},
-		Closers: []string{pythonEnd},
 		Malformed: "a list that does not parse as calls (an element that is not NAME(…), unbalanced or mismatched " +
 			"brackets, an unterminated string, an empty argument) is content, verbatim; positional arguments and " +
 			"keyword values outside the literal subset are skipped and the call kept; a list longer than the " +

@@ -33,8 +33,6 @@ var qwen3CoderSpec = tagSpec{
 
 func init() {
 	registerTool(ToolInfo{
-		Openers: []string{"<tool_call>", "<function=", "<parameter="},
-		Closers: []string{"</tool_call>", "</function>", "</parameter>"},
 		Malformed: "a wrapper without a function is markup (dropped up to its closer); a function whose name or key tag " +
 			"lacks its '>' is abandoned and dropped up to </function>; an empty name parses and drops the function; a " +
 			"parameter outside a function (bare <parameter=) is dropped up to </function>; a value that cannot take its " +

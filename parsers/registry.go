@@ -13,8 +13,27 @@ var ErrUnknownParser = errors.New("parsers: unknown parser")
 
 // ToolInfo describes a registered tool-call parser: its grammar, markers and
 // the decided outcome for malformed and truncated output (PARSER_CASES.md
-// renders these). Openers and Closers are the markers the grammar itself
-// recognises; a test holds every registration to that.
+// renders these).
+//
+// Openers and Closers are derived from the grammar's own markers when it is
+// registered, so they cannot drift from what the grammar recognises:
+//
+//   - a grammar that works on marker pairs publishes its content-level
+//     markers (the ones it hands the driver's text state): its openers and
+//     its orphan closers, each in the grammar's own order. An opener the
+//     grammar also matches with whitespace in front (DSML's "\n\n" before
+//     the block opener) is published once, without the whitespace.
+//   - a grammar that confirms an opener with bytes it checks itself (phi4's
+//     `functools` opens a call only before '[', after optional whitespace)
+//     publishes the opener with those bytes, as its registration states it;
+//     each stated opener must extend one of the grammar's openers.
+//   - a grammar that frames the whole output has no content-level markers:
+//     its registration states the markers that open and close its call
+//     blocks, each built from the grammar's markup tokens (a token, or a
+//     token, a word and optionally another token: kimi_k3's
+//     "<|open|>tools<|sep|>").
+//
+// Registration panics when a stated list breaks its rule.
 type ToolInfo struct {
 	Name      string   // the registered name looked up
 	Grammar   string   // canonical grammar name (PARSER_CASES.md)
@@ -55,10 +74,54 @@ var toolRegistry = map[string]toolEntry{}
 var reasoningRegistry = map[string]*reasoningSpec{}
 
 // registerTool registers a tool-call grammar under names (lower case); the
-// first name is the canonical one.
+// first name is the canonical one. info states the grammar's descriptions;
+// its Closers are derived from the grammar's markers, and so are its Openers
+// unless info states them (see ToolInfo).
 func registerTool(info ToolInfo, build func(*sink) toolGrammar, names ...string) {
 	info.Grammar = names[0]
+	openers, closers := contentMarkers(build(&sink{cfg: &Config{}}).textMarkers())
+	if err := statedExtend(info.Openers, openers); err != nil {
+		panic("parsers: " + info.Grammar + ": " + err.Error())
+	}
+	if info.Openers == nil {
+		info.Openers = openers
+	}
+	if info.Closers != nil {
+		panic("parsers: " + info.Grammar + ": Closers are derived from the grammar, not stated")
+	}
+	info.Closers = closers
 	registerToolEntry(toolEntry{info: info, build: build}, names)
+}
+
+// contentMarkers returns the openers and orphan closers among a grammar's
+// content-level markers, in their order; an opener that is another opener
+// with whitespace in front is left out (see ToolInfo).
+func contentMarkers(ms []marker) (openers, closers []string) {
+	for _, m := range ms {
+		switch m.act {
+		case actToolOpen:
+			openers = append(openers, m.text)
+		case actToolClose:
+			closers = append(closers, m.text)
+		}
+	}
+	return slices.DeleteFunc(openers, func(o string) bool {
+		return slices.ContainsFunc(openers, func(other string) bool {
+			sep, ok := strings.CutSuffix(o, other)
+			return ok && sep != "" && strings.TrimSpace(sep) == ""
+		})
+	}), closers
+}
+
+// statedExtend checks stated openers against the grammar's own: each must
+// extend one of them with the bytes the grammar checks itself (see ToolInfo).
+func statedExtend(stated, openers []string) error {
+	for _, s := range stated {
+		if !slices.ContainsFunc(openers, func(o string) bool { return len(s) > len(o) && strings.HasPrefix(s, o) }) {
+			return fmt.Errorf("stated opener %q does not extend one of the grammar's openers %q", s, openers)
+		}
+	}
+	return nil
 }
 
 func registerToolEntry(e toolEntry, names []string) {

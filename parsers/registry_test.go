@@ -1,8 +1,10 @@
 package parsers
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -36,44 +38,11 @@ func TestReasoningParserInfoIsACopy(t *testing.T) {
 	}
 }
 
-// grammarMarkers returns what the grammar registered under name recognises:
-// the openers and orphan closers it hands the driver for content, and, for
-// a grammar that frames the whole output, its markup tokens.
-func grammarMarkers(t *testing.T, name string) (openers, closers, markup []string) {
-	t.Helper()
-	p, err := New(Config{ToolParser: name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range p.tool.textMarkers() {
-		switch m.act {
-		case actToolOpen:
-			openers = append(openers, m.text)
-		case actToolClose:
-			closers = append(closers, m.text)
-		}
-	}
-	if p.frame != nil {
-		markup = markupOf(p.frame)
-	}
-	return openers, closers, markup
-}
-
-// TestToolInfoMarkers proves that the markers each registered grammar
-// publishes in its ToolInfo (and PARSER_CASES.md's per-parser table renders)
-// are the markers the grammar itself recognises, so the hand-written lists
-// cannot drift from the machine:
-//
-//   - a grammar that works on marker pairs lists exactly its content-level
-//     openers and orphan closers. Two spellings are normalised: an opener
-//     the grammar also matches with its separator in front (DSML's "\n\n"
-//     before the block opener) is one opener, and phi4 lists its opener
-//     with the '[' the grammar requires after the word (optionally after
-//     whitespace), which it checks itself rather than as part of the marker;
-//   - a grammar that frames the whole output (no content-level markers) lists
-//     markers that are its markup tokens, or a markup token followed by a
-//     word and optionally another markup token (kimi_k3's
-//     "<|open|>tools<|sep|>").
+// TestToolInfoMarkers: the markers each registered grammar publishes in its
+// ToolInfo (and PARSER_CASES.md's per-parser table renders) follow from the
+// markers of the grammar a Parser runs, by the rules ToolInfo states
+// (registration derives them from a grammar built without a Config; this
+// holds them to the grammar New builds).
 func TestToolInfoMarkers(t *testing.T) {
 	seen := map[string]bool{}
 	for _, n := range ToolParsers() {
@@ -83,70 +52,103 @@ func TestToolInfoMarkers(t *testing.T) {
 		}
 		seen[info.Grammar] = true
 		t.Run(info.Grammar, func(t *testing.T) {
-			openers, closers, markup := grammarMarkers(t, info.Grammar)
-			if len(openers)+len(closers) == 0 {
-				if len(markup) == 0 {
-					t.Fatal("the grammar has neither content-level markers nor markup tokens")
+			p, err := New(Config{ToolParser: info.Grammar})
+			if err != nil {
+				t.Fatal(err)
+			}
+			openers, closers := contentMarkers(p.tool.textMarkers())
+			if p.frame != nil {
+				if len(openers)+len(closers) > 0 {
+					t.Fatalf("a framing grammar with content-level markers %q %q", openers, closers)
 				}
-				for _, m := range slices.Concat(info.Openers, info.Closers) {
-					if !madeOfMarkup(m, markup) {
-						t.Errorf("ToolInfo marker %q is not built from the grammar's markup tokens %q", m, markup)
-					}
+				if err := madeOfMarkup(slices.Concat(info.Openers, info.Closers), markupOf(p.frame)); err != nil {
+					t.Error(err)
 				}
 				return
 			}
-			openers = slices.DeleteFunc(openers, func(o string) bool {
-				for _, other := range openers {
-					if o != other && strings.HasSuffix(o, other) && strings.TrimSpace(strings.TrimSuffix(o, other)) == "" {
-						return true // the same opener with its separator in front
-					}
-				}
-				return false
-			})
-			listed := slices.Clone(info.Openers)
-			if info.Grammar == "phi4" {
-				for i, o := range listed {
-					listed[i] = strings.TrimSuffix(o, "[")
+			// The openers are the grammar's, or (stated) extend them.
+			if !slices.Equal(info.Openers, openers) {
+				if err := statedExtend(info.Openers, openers); err != nil || len(info.Openers) != len(openers) {
+					t.Errorf("ToolInfo.Openers %q do not follow from the grammar's openers %q (%v)", info.Openers, openers, err)
 				}
 			}
-			if diff := cmp.Diff(sortedCopy(openers), sortedCopy(listed)); diff != "" {
-				t.Errorf("ToolInfo.Openers differ from the grammar's openers (-grammar +ToolInfo):\n%s", diff)
-			}
-			if diff := cmp.Diff(sortedCopy(closers), sortedCopy(info.Closers)); diff != "" {
+			if diff := cmp.Diff(closers, info.Closers); diff != "" {
 				t.Errorf("ToolInfo.Closers differ from the grammar's orphan closers (-grammar +ToolInfo):\n%s", diff)
 			}
 		})
 	}
 }
 
-// madeOfMarkup reports whether m is a markup token, or a markup token, a
-// word, and optionally another markup token.
-func madeOfMarkup(m string, markup []string) bool {
-	for _, first := range markup {
-		rest, ok := strings.CutPrefix(m, first)
-		if !ok {
-			continue
-		}
-		if rest == "" {
-			return true
-		}
-		for _, last := range markup {
-			rest = strings.TrimSuffix(rest, last)
-		}
-		if rest != "" && strings.IndexFunc(rest, func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_')
-		}) < 0 {
-			return true
+// TestToolInfoRules: each rule registration applies to a grammar's markers
+// rejects a list that drifted from them.
+func TestToolInfoRules(t *testing.T) {
+	openers, closers := contentMarkers([]marker{
+		{text: "<a>", act: actToolOpen}, {text: "\n\n<a>", act: actToolOpen}, {text: "<b", act: actToolOpen},
+		{text: "</a>", act: actToolClose}, {text: "x", act: actOpen},
+	})
+	if !slices.Equal(openers, []string{"<a>", "<b"}) || !slices.Equal(closers, []string{"</a>"}) {
+		t.Errorf("contentMarkers = %q, %q", openers, closers)
+	}
+	if err := statedExtend([]string{"<b["}, openers); err != nil {
+		t.Error(err)
+	}
+	for _, stated := range [][]string{{"<c["}, {"<b"}, {"<a>", "<b["}} {
+		if statedExtend(stated, openers) == nil {
+			t.Errorf("stated openers %q accepted against %q", stated, openers)
 		}
 	}
-	return false
+	markup := []string{"<|open|>", "<|sep|>", "<|end|>"}
+	if err := madeOfMarkup([]string{"<|open|>tools<|sep|>", "<|open|>call", "<|end|>"}, markup); err != nil {
+		t.Error(err)
+	}
+	for _, ms := range [][]string{nil, {"<|close|>"}, {"<|open|>tools!"}, {"<|open|>tools<|other|>"}} {
+		if madeOfMarkup(ms, markup) == nil {
+			t.Errorf("markers %q accepted as built from %q", ms, markup)
+		}
+	}
 }
 
-func sortedCopy(s []string) []string {
-	s = slices.Clone(s)
-	slices.Sort(s)
-	if s == nil {
-		s = []string{}
+// toolInfoGolden is testdata/toolinfo.json: every registered tool-call
+// parser's full ToolInfo, one entry per grammar with the names registered
+// for it (Name is the looked-up name itself).
+type toolInfoGolden struct {
+	Names []string `json:"names"`
+	Info  ToolInfo `json:"info"`
+}
+
+// TestToolInfoGolden pins the full public ToolInfo of every name in
+// ToolParsers() (markers, their order, an absent list as null) to
+// testdata/toolinfo.json, so deriving the markers from the grammars cannot
+// change what callers and PARSER_CASES.md see. The file changes only with a
+// deliberate change of a grammar's public description.
+func TestToolInfoGolden(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "toolinfo.json"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return s
+	var want []toolInfoGolden
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	var got []toolInfoGolden
+	index := map[string]int{}
+	for _, n := range ToolParsers() {
+		info, ok := ToolParser(n)
+		if !ok || info.Name != n {
+			t.Fatalf("ToolParser(%q) = %+v, %v", n, info, ok)
+		}
+		info.Name = ""
+		i, seen := index[info.Grammar]
+		if !seen {
+			i = len(got)
+			index[info.Grammar] = i
+			got = append(got, toolInfoGolden{Info: info})
+		} else if diff := cmp.Diff(got[i].Info, info); diff != "" {
+			t.Errorf("%s: ToolInfo differs from the other names of grammar %s (-first +%s):\n%s", n, info.Grammar, n, diff)
+		}
+		got[i].Names = append(got[i].Names, n)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ToolInfo differs from testdata/toolinfo.json (-golden +registry):\n%s", diff)
+	}
 }

@@ -29,8 +29,6 @@ var seedOSSThink = &reasoningSpec{name: "seed_oss", starts: []string{"<seed:thin
 
 func init() {
 	registerTool(ToolInfo{
-		Openers: []string{"<seed:tool_call>", "<function=", "<parameter="},
-		Closers: []string{"</seed:tool_call>", "</function>", "</parameter>"},
 		Malformed: "as qwen3_coder: a wrapper without a function is markup (dropped up to its closer); a function whose name or key tag " +
 			"lacks its '>' is abandoned and dropped up to </function>; an empty name parses and drops the function; a " +
 			"parameter outside a function is dropped up to </function>; a value that cannot take its schema type stays a string",
