@@ -278,6 +278,12 @@ func (g *gemma4) complete() {
 // the body outgrew the limit: the raw bytes and the arguments converted from
 // them both count) and flushes the open call's converted arguments.
 func (g *gemma4) feed(b []byte, final bool) (int, blockStatus) {
+	if g.st == gmStr && !g.bare && g.out.inCall && gmStrRun(b) == len(b) {
+		// Hot path: a chunk of an open call's string text streams as it
+		// is (what flush would emit, without the copies).
+		g.out.args(b)
+		return len(b), blockMore
+	}
 	n, st := g.scan(b, final)
 	if g.bare && (st == blockMore || st == blockHold) && g.cand.keep(g.out, g.out.limit, b[:n], len(g.conv)) {
 		g.conv = g.conv[:0]
@@ -424,11 +430,7 @@ func (g *gemma4) colon(b []byte, i int) (int, blockStatus) {
 
 // str reads a <|"|>-delimited string value, escaping it for JSON.
 func (g *gemma4) str(b []byte, i int, final bool) (int, blockStatus) {
-	j := i
-	for j < len(b) && !gmStrStop[b[j]] {
-		j++
-	}
-	if j > i {
+	if j := i + gmStrRun(b[i:]); j > i {
 		g.put(b[i:j])
 		return j, blockNext
 	}
@@ -448,6 +450,16 @@ func (g *gemma4) str(b []byte, i int, final bool) (int, blockStatus) {
 		g.putS(jsonEscape(c))
 	}
 	return i + 1, blockNext
+}
+
+// gmStrRun is the length of the text at the start of b that a string
+// value copies as it is (no gmStrStop byte).
+func gmStrRun(b []byte) int {
+	j := 0
+	for j < len(b) && !gmStrStop[b[j]] {
+		j++
+	}
+	return j
 }
 
 // num reads a number (leading zeros dropped, "1." malformed).

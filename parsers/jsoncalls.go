@@ -205,17 +205,24 @@ func (j *jsonCalls) startIfReady() {
 // bytes of its input and reporting what follows (jcNext: keep scanning).
 func (j *jsonCalls) feed(b []byte) (int, jcResult) {
 	i := 0
+	if j.st == jcArgs && len(b) > 0 {
+		// Hot path, before the loop: argument bytes of a started call.
+		m, sr := j.vs.scan(b)
+		if sr == scanMore && j.out.inCall && !j.bad {
+			j.out.args(b[:m])
+			return m, jcMore
+		}
+		var r jcResult
+		if i, r = j.argsScanned(b, m, sr); r != jcNext {
+			return i, r
+		}
+	}
 	for i < len(b) {
 		var n int
 		var r jcResult
 		switch j.st {
 		case jcArgs:
-			// Hot path: argument bytes.
 			m, sr := j.vs.scan(b[i:])
-			if sr == scanMore && j.out.inCall && !j.bad {
-				j.out.args(b[i : i+m])
-				return i + m, jcMore
-			}
 			n, r = j.argsScanned(b[i:], m, sr)
 		case jcDone:
 			return i, jcEnd
@@ -258,7 +265,7 @@ func (j *jsonCalls) feed(b []byte) (int, jcResult) {
 }
 
 // argsScanned handles the object arguments the scan of b stopped in after n
-// bytes with result sr (the hot path, streaming, is feed's own).
+// bytes with result sr (feed streams the common case itself).
 func (j *jsonCalls) argsScanned(b []byte, n int, sr scanResult) (int, jcResult) {
 	frag := b[:n]
 	if sr == scanCtrl {

@@ -148,6 +148,13 @@ func (g *llama3JSON) beginBody(spec bool) {
 // is dropped up to the next opener, which the text state then sees.
 func (g *llama3JSON) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
+	if g.st == l3Body {
+		// Hot path, before the loop: a body's chunk.
+		var st blockStatus
+		if i, st = g.feedBody(b); st != blockNext {
+			return i, st
+		}
+	}
 	for i < len(b) {
 		var n int
 		var st blockStatus
@@ -195,6 +202,8 @@ func (g *llama3JSON) feedBody(b []byte) (int, blockStatus) {
 			}
 		}
 		switch r {
+		case jcMore:
+			return n, blockMore // all of b
 		case jcEnd:
 			g.st = l3Gap
 			g.kept = false

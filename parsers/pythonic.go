@@ -322,6 +322,13 @@ func (g *pythonic) abort() {
 // (or the status feed returns).
 func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
+	if g.st == pyStr && len(b) > 0 {
+		// Hot path, before the loop: a step inside a string literal.
+		var st blockStatus
+		if i, st = g.strText(b, 0); st != blockNext {
+			return i, st
+		}
+	}
 	for i < len(b) {
 		c := b[i]
 		if pyWSStates[g.st] && (isSpace(c) || c == '#') {
@@ -666,44 +673,7 @@ func (g *pythonic) stringLit(b []byte, i int) (int, blockStatus) {
 		g.endString() // an empty string
 
 	case pyStr:
-		if g.qn > 0 && c != g.q {
-			g.flushQuotes()
-		}
-		j := i
-		for j < len(b) && !pyStrStop[b[j]] {
-			j++
-		}
-		if j > i {
-			g.put(b[i:j]...)
-			i = j
-			return i, blockNext
-		}
-		switch {
-		case c == g.q:
-			i++
-			if !g.triple {
-				g.endString()
-				return i, blockNext
-			}
-			if g.qn++; g.qn == 3 {
-				g.qn = 0
-				g.endString()
-			}
-		case c == '\'':
-			i++
-			g.putS("'")
-		case c == '\\':
-			i++
-			if g.rawStr {
-				g.putS(`\\`)
-			}
-			g.st = pyStrEsc
-		case (c == '\n' || c == '\r') && !g.triple:
-			return g.fail(b, i) // unterminated string
-		default:
-			i++
-			g.putS(jsonEscape(c))
-		}
+		return g.strText(b, i)
 
 	case pyStrEsc:
 		g.st = pyStr
@@ -776,6 +746,50 @@ func (g *pythonic) stringLit(b []byte, i int) (int, blockStatus) {
 		g.putS(`"`)
 		g.complete()
 
+	}
+	return i, blockNext
+}
+
+// strText handles one step inside a string literal (pyStr) at b[i]: a run
+// of text, a quote, an escape or a byte JSON must escape.
+func (g *pythonic) strText(b []byte, i int) (int, blockStatus) {
+	c := b[i]
+	if g.qn > 0 && c != g.q {
+		g.flushQuotes()
+	}
+	j := i
+	for j < len(b) && !pyStrStop[b[j]] {
+		j++
+	}
+	if j > i {
+		g.put(b[i:j]...)
+		return j, blockNext
+	}
+	switch {
+	case c == g.q:
+		i++
+		if !g.triple {
+			g.endString()
+			return i, blockNext
+		}
+		if g.qn++; g.qn == 3 {
+			g.qn = 0
+			g.endString()
+		}
+	case c == '\'':
+		i++
+		g.putS("'")
+	case c == '\\':
+		i++
+		if g.rawStr {
+			g.putS(`\\`)
+		}
+		g.st = pyStrEsc
+	case (c == '\n' || c == '\r') && !g.triple:
+		return g.fail(b, i) // unterminated string
+	default:
+		i++
+		g.putS(jsonEscape(c))
 	}
 	return i, blockNext
 }

@@ -189,20 +189,18 @@ func (c *candidate) begin(lead []byte, opener string) {
 // the buffer. keep reports whether it released the candidate just now: the
 // grammar then drops what it held elsewhere.
 func (c *candidate) keep(out *sink, limit int, b []byte, extra int) bool {
+	if !c.released && len(c.buf)+extra+len(b) <= limit {
+		c.buf = appendHeld(c.buf, b, limit) // the common case: held
+		return false
+	}
 	if len(b) == 0 {
 		return false
 	}
-	now := false
-	if !c.released && len(c.buf)+extra+len(b) > limit {
-		c.release(out)
-		now = true
-	}
-	if c.released {
-		out.content(b)
-		return now
-	}
-	c.buf = appendHeld(c.buf, b, limit)
-	return false
+	// Released before, or past the limit now.
+	now := !c.released
+	c.release(out)
+	out.content(b)
+	return now
 }
 
 // release emits the held bytes as content (unless the candidate was
