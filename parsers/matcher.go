@@ -52,6 +52,7 @@ type matcher struct {
 	// nothing).
 	second [256]uint16
 	wide   bool
+	short  bool // a marker is shorter than two bytes
 	// words holds the first 8 bytes of each marker's text (zero-padded),
 	// so that at compares a prefix as one word.
 	words []uint64
@@ -61,6 +62,7 @@ func newMatcher(ms ...marker) matcher {
 	m := matcher{ms: ms, words: make([]uint64, len(ms)), wide: len(ms) > 16}
 	for k, mk := range ms {
 		m.words[k] = prefixWord([]byte(mk.text))
+		m.short = m.short || len(mk.text) < 2
 		switch {
 		case k >= 16:
 		case len(mk.text) < 2:
@@ -181,6 +183,11 @@ func indexByteWords(b []byte, c byte) int {
 // for a complete marker, partial when b is a proper prefix of a longer one
 // and more bytes are needed to decide.
 func (m *matcher) at(b []byte, final bool) (mi int, partial bool) {
+	if len(b) == 1 && !m.short {
+		// Every marker is longer: a first byte is a prefix (an '&' or
+		// '<' at a chunk's end), decided without the marker loop.
+		return -1, !final && m.first[b[0]]
+	}
 	if m.wide {
 		return m.atAll(b, final)
 	}
