@@ -216,11 +216,8 @@ func (m *matcher) at(b []byte, final bool) (mi int, partial bool) {
 				mi = k
 			}
 		} else if !final && (len(b) <= 8 || string(b[8:]) == t[8:len(b)]) {
-			partial = true
+			return -1, true // a longer marker may still follow: undecided
 		}
-	}
-	if partial {
-		return -1, true
 	}
 	return mi, false
 }
