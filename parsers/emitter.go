@@ -328,10 +328,11 @@ func (e *emitter) argsEscapedSlow(b []byte) {
 	e.argsEscapedCopy(nil, b)
 }
 
-// argsEscapedPair is argsEscaped of a (a buffer the caller reuses, so it is
-// copied) followed by argsEscaped of b, as one fragment when it can be.
+// argsEscapedPair is argsEscaped of a (held whitespace in a buffer the
+// caller reuses, so it is copied; ASCII, so valid) followed by argsEscaped
+// of b, as one fragment when it can be.
 func (e *emitter) argsEscapedPair(a, b []byte) {
-	if len(a)+len(b) > 0 && e.af.n == 0 && e.inCall && !e.whole && validFrag(a) && validFrag(b) {
+	if len(a)+len(b) > 0 && e.af.n == 0 && e.inCall && !e.whole && validFrag(b) {
 		e.argsEscapedCopy(a, b)
 		return
 	}

@@ -52,15 +52,19 @@ type matcher struct {
 	// nothing).
 	second [256]uint16
 	wide   bool
-	// words holds the first 8 bytes of each marker's text (zero-padded),
-	// so that at compares a prefix as one word.
-	words []uint64
+	short  bool // a marker is shorter than two bytes
+	// words holds the first 8 bytes of each marker's text (zero-padded)
+	// and masks the bits of those of them that are the text's, so that at
+	// compares a prefix as one word.
+	words, masks []uint64
 }
 
 func newMatcher(ms ...marker) matcher {
-	m := matcher{ms: ms, words: make([]uint64, len(ms)), wide: len(ms) > 16}
+	m := matcher{ms: ms, words: make([]uint64, len(ms)), masks: make([]uint64, len(ms)), wide: len(ms) > 16}
 	for k, mk := range ms {
 		m.words[k] = prefixWord([]byte(mk.text))
+		m.masks[k] = uint64(1)<<(8*min(len(mk.text), 8)) - 1
+		m.short = m.short || len(mk.text) < 2
 		switch {
 		case k >= 16:
 		case len(mk.text) < 2:
@@ -181,6 +185,11 @@ func indexByteWords(b []byte, c byte) int {
 // for a complete marker, partial when b is a proper prefix of a longer one
 // and more bytes are needed to decide.
 func (m *matcher) at(b []byte, final bool) (mi int, partial bool) {
+	if len(b) == 1 && !m.short {
+		// Every marker is longer: a first byte is a prefix (an '&' or
+		// '<' at a chunk's end), decided without the marker loop.
+		return -1, !final && m.first[b[0]]
+	}
 	if m.wide {
 		return m.atAll(b, final)
 	}
@@ -193,13 +202,13 @@ func (m *matcher) at(b []byte, final bool) (mi int, partial bool) {
 		}
 	}
 	mi = -1
-	wb, nb := prefixWord(b), min(len(b), 8)
+	wb, bm := prefixWord(b), uint64(1)<<(8*min(len(b), 8))-1
 	for ; set != 0; set &= set - 1 {
 		k := bits.TrailingZeros16(set)
-		t := m.ms[k].text
-		if n := min(nb, len(t)); (wb^m.words[k])&(uint64(1)<<(8*n)-1) != 0 {
+		if (wb^m.words[k])&bm&m.masks[k] != 0 {
 			continue // the first bytes differ: one word compare
 		}
+		t := m.ms[k].text
 		// The first min(len(b), len(t), 8) bytes agree; only a marker
 		// longer than 8 bytes has more to compare.
 		if len(b) >= len(t) {
@@ -207,11 +216,8 @@ func (m *matcher) at(b []byte, final bool) (mi int, partial bool) {
 				mi = k
 			}
 		} else if !final && (len(b) <= 8 || string(b[8:]) == t[8:len(b)]) {
-			partial = true
+			return -1, true // a longer marker may still follow: undecided
 		}
-	}
-	if partial {
-		return -1, true
 	}
 	return mi, false
 }

@@ -132,6 +132,15 @@ var (
 // complete (a prefix of an entity at its end is text). With escape set, the
 // result is escaped as the inside of a JSON string.
 func appendDecoded(dst, v []byte, ents *matcher, escape bool) []byte {
+	dst, _ = decodeUntil(dst, v, ents, escape, true)
+	return dst
+}
+
+// decodeUntil is appendDecoded for a v that may go on (decided false): it
+// stops before a final '&' that may still start an entity and returns how
+// much of v it consumed.
+func decodeUntil(dst, v []byte, ents *matcher, escape, decided bool) ([]byte, int) {
+	n0 := len(v)
 	for len(v) > 0 {
 		j := 0
 		for j < len(v) && v[j] != '&' && !(escape && strStop[v[j]]) {
@@ -143,7 +152,11 @@ func appendDecoded(dst, v []byte, ents *matcher, escape bool) []byte {
 		}
 		c, n := v[j], 1
 		if c == '&' {
-			if mi, _ := ents.at(v[j:], true); mi >= 0 {
+			mi, partial := ents.at(v[j:], decided)
+			if partial {
+				return dst, n0 - len(v) + j
+			}
+			if mi >= 0 {
 				c, n = byte(ents.ms[mi].arg), len(ents.ms[mi].text)
 			}
 		}
@@ -154,7 +167,7 @@ func appendDecoded(dst, v []byte, ents *matcher, escape bool) []byte {
 		}
 		v = v[j+n:]
 	}
-	return dst
+	return dst, n0
 }
 
 // byteTab holds every byte value, so a decoded entity can be passed on as a
@@ -383,18 +396,12 @@ func (v *paramValue) text(seg []byte, decided bool) int {
 		return len(seg)
 	case v.st == pvString && v.trim == trimNone:
 		// Entities in a verbatim string: what is decided is decoded and
-		// escaped into the arena, one fragment. Only the last '&' can
-		// start an entity that more bytes may complete (an entity holds
-		// one '&').
-		k := len(seg)
-		if a := bytes.LastIndexByte(seg, '&'); a >= 0 && !decided && len(seg)-a < v.ents.maxLen {
-			if _, partial := v.ents.at(seg[a:], false); partial {
-				k = a
-			}
-		}
+		// escaped into the arena, one fragment; a final '&' that more
+		// bytes may make an entity is held.
 		e := v.out
 		start := len(e.arena)
-		e.arena = appendDecoded(e.arena, seg[:k], v.ents, true)
+		var k int
+		e.arena, k = decodeUntil(e.arena, seg, v.ents, true, decided)
 		e.args(e.arena[start:len(e.arena):len(e.arena)])
 		return k
 	case v.st == pvString && v.trim == trimFraming && v.lead == 2 && len(seg) > 0 && (v.ents == nil || bytes.IndexByte(seg, '&') < 0):
