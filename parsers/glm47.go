@@ -321,7 +321,7 @@ func (g *glm47) nameTag(b []byte, final bool) (int, blockStatus) {
 
 // nameDone decides whether the block is a call once its name is complete.
 func (g *glm47) nameDone() {
-	name := trimAll(g.attr)
+	name := trimSpace(g.attr)
 	if len(name) == 0 || bytes.ContainsAny(name, " \t\r\n>{}[]\"") {
 		// No name, or text that cannot be one (library decision: like
 		// DeepSeek's, a name with braces, brackets or quotes is rejected).
@@ -337,7 +337,7 @@ func (g *glm47) nameDone() {
 
 // keyDone checks a complete key: trimmed, non-empty.
 func (g *glm47) keyDone() {
-	key := trimAll(g.attr)
+	key := trimSpace(g.attr)
 	if len(key) == 0 {
 		g.malformed()
 		return

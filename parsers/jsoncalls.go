@@ -601,6 +601,7 @@ func escapeCtrl(dst, b []byte) []byte {
 	return dst
 }
 
+// trimSpace trims JSON whitespace (space, \t, \n, \r) on both sides.
 func trimSpace(b []byte) []byte {
 	for len(b) > 0 && isSpace(b[0]) {
 		b = b[1:]

@@ -566,7 +566,7 @@ func (m *minimaxM3) scalar(dst, v []byte, node any) []byte {
 		return appendJSONString(dst, m.dec)
 	}
 	t := m.tool.typeOf(node)
-	if !t.stringOK() && t.set&(tObject|tArray) != 0 && len(trimAll(m.dec)) == 0 {
+	if !t.stringOK() && t.set&(tObject|tArray) != 0 && len(trimSpace(m.dec)) == 0 {
 		// An empty element of a container type is the empty container.
 		if t.set&tObject != 0 {
 			return append(dst, "{}"...)

@@ -699,7 +699,7 @@ func (v *paramValue) endString() {
 // appendScalar appends the JSON of value raw (entities decoded) of a
 // parameter typed typ, under the value's conversion and trim rules.
 func (v *paramValue) appendScalar(dst, raw []byte, typ paramType) []byte {
-	t := trimAll(raw)
+	t := trimSpace(raw)
 	set := typ.set
 	var ok bool
 	switch v.conv {
@@ -809,7 +809,7 @@ func appendCommaList(dst, v []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendJSONString(dst, trimAll(item))
+		dst = appendJSONString(dst, trimSpace(item))
 		if j < 0 {
 			break
 		}

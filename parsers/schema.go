@@ -749,9 +749,6 @@ func jsonEscape(c byte) string {
 	return ctrlEscape(c)
 }
 
-// trimAll trims JSON whitespace (space, \t, \n, \r) on both sides.
-func trimAll(b []byte) []byte { return trimSpace(b) }
-
 // stripFraming strips one leading and one trailing newline (\n or \r\n), the
 // qwen3_coder template's own framing (PARSER_CASES.md).
 func stripFraming(b []byte) []byte {

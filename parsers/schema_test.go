@@ -197,7 +197,7 @@ func TestValueConversion(t *testing.T) {
 		`{"a": 1,}`:                             "!",
 		`{"a": 1} {"b": 2}`:                     "!",
 	} {
-		out, ok := appendCompactJSON(nil, trimAll([]byte(in)), 0, &s)
+		out, ok := appendCompactJSON(nil, trimSpace([]byte(in)), 0, &s)
 		if got := string(out); !ok && want != "!" || ok && got != want {
 			t.Errorf("appendCompactJSON(%q) = %q %v, want %q", in, got, ok, want)
 		}

@@ -321,10 +321,10 @@ func readAttr(attr *[]byte, b []byte, stops string, limit int) (n int, ok bool) 
 // and trimmed again; when it is quoted, rest is the text after the closing
 // quote (further attributes).
 func splitAttrs(a []byte) (name, rest []byte) {
-	a = trimAll(a)
+	a = trimSpace(a)
 	if len(a) > 0 && (a[0] == '"' || a[0] == '\'') {
 		if j := bytes.IndexByte(a[1:], a[0]); j >= 0 {
-			return trimAll(a[1 : 1+j]), a[2+j:]
+			return trimSpace(a[1 : 1+j]), a[2+j:]
 		}
 	}
 	return a, nil
