@@ -259,7 +259,7 @@ func (e *emitter) moreArgs(b []byte) {
 	} else {
 		plain = plainArgs(b)
 	}
-	if e.af.n != 0 || !plain && !validArgs(b) {
+	if e.af.n != 0 || !plain && !argsPass(b) {
 		e.filterArgs(b) // passes the text on to argsRaw
 		return
 	}
