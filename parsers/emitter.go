@@ -288,11 +288,7 @@ func (e *emitter) argsRaw(b []byte) {
 // filter holds nothing, the result is built in one step, with the same
 // events, bytes and arena state as the piecewise calls.
 func (e *emitter) argsEscaped(b []byte) {
-	n := len(b)
-	if n == 0 {
-		return
-	}
-	if n <= 8 && e.af.n == 0 && e.inCall && !e.whole {
+	if n := len(b); uint(n-1) < 8 && e.af.n == 0 && e.inCall && !e.whole {
 		// A streamed fragment, classified as one word: args' outcome
 		// when it needs no escape, the escaped copy when it does, and
 		// valid UTF-8 checked only when it is not ASCII.
