@@ -236,7 +236,8 @@ func (e *emitter) args(b []byte) {
 		// backslash and ASCII or valid UTF-8, nothing for the filter to
 		// decide.
 		x := uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32
-		if y := x ^ ('\\' * lo8); (y-lo8)&^y&hi8 == 0 && (x&hi8 == 0 || utf8.Valid(b)) {
+		y := x ^ ('\\' * lo8)
+		if (x|(y-lo8)&^y)&hi8 == 0 || (y-lo8)&^y&hi8 == 0 && utf8.Valid(b) {
 			if len(e.events) == 0 && !e.whole {
 				e.put(EventToolCallArgs, e.idx, b) // the Feed's first event
 				return
