@@ -329,7 +329,8 @@ func (e *emitter) argsEscapedSlow(b []byte) {
 // caller reuses, so it is copied; ASCII, so valid) followed by argsEscaped
 // of b, as one fragment when it can be.
 func (e *emitter) argsEscapedPair(a, b []byte) {
-	if len(a)+len(b) > 0 && e.af.n == 0 && e.inCall && !e.whole && validFrag(b) {
+	if len(a)+len(b) > 0 && e.af.n == 0 && e.inCall && !e.whole &&
+		(len(b) <= 8 && fragWord(b)&hi8 == 0 || utf8.Valid(b)) {
 		e.argsEscapedCopy(a, b)
 		return
 	}
@@ -356,15 +357,6 @@ func fragWord(b []byte) uint64 {
 		return pad&^0xff | uint64(b[0])
 	}
 	return pad
-}
-
-// validFrag is utf8.Valid, decided for an ASCII fragment of up to 8 bytes
-// by one word test.
-func validFrag(b []byte) bool {
-	if len(b) <= 8 && fragWord(b)&hi8 == 0 {
-		return true
-	}
-	return utf8.Valid(b)
 }
 
 // argsEscapedCopy is argsEscaped's outcome for a and then b (valid UTF-8)
