@@ -1,6 +1,9 @@
 package parsers
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // Argument text is always valid UTF-8 JSON (library decision): the emitter
 // filters every call's argument stream so that
@@ -53,6 +56,22 @@ func (e *emitter) filterArgs(b []byte) {
 		i += n
 	}
 	e.argsRaw(b[run:])
+}
+
+// argsPass reports whether the filter, holding nothing, would pass b
+// unchanged: b is valid UTF-8 and every backslash the filter meets starts
+// a two-byte escape whose second byte is ASCII and not 'u'.
+func argsPass(b []byte) bool {
+	for t := b; ; {
+		i := bytes.IndexByte(t, '\\')
+		if i < 0 {
+			return utf8.Valid(b)
+		}
+		if i+1 == len(t) || t[i+1] == 'u' || t[i+1] >= utf8.RuneSelf {
+			return false
+		}
+		t = t[i+2:]
+	}
 }
 
 // resolvePending decides the held tail with the first bytes of b and

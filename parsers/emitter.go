@@ -236,7 +236,8 @@ func (e *emitter) args(b []byte) {
 		// backslash and ASCII or valid UTF-8, nothing for the filter to
 		// decide.
 		x := uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32
-		if y := x ^ ('\\' * lo8); (y-lo8)&^y&hi8 == 0 && (x&hi8 == 0 || utf8.Valid(b)) {
+		y := x ^ ('\\' * lo8)
+		if (x|(y-lo8)&^y)&hi8 == 0 || (y-lo8)&^y&hi8 == 0 && utf8.Valid(b) {
 			if len(e.events) == 0 && !e.whole {
 				e.put(EventToolCallArgs, e.idx, b) // the Feed's first event
 				return
@@ -259,7 +260,7 @@ func (e *emitter) moreArgs(b []byte) {
 	} else {
 		plain = plainArgs(b)
 	}
-	if e.af.n != 0 || !plain && !validArgs(b) {
+	if e.af.n != 0 || !plain && !argsPass(b) {
 		e.filterArgs(b) // passes the text on to argsRaw
 		return
 	}
@@ -288,11 +289,7 @@ func (e *emitter) argsRaw(b []byte) {
 // filter holds nothing, the result is built in one step, with the same
 // events, bytes and arena state as the piecewise calls.
 func (e *emitter) argsEscaped(b []byte) {
-	n := len(b)
-	if n == 0 {
-		return
-	}
-	if n <= 8 && e.af.n == 0 && e.inCall && !e.whole {
+	if n := len(b); uint(n-1) < 8 && e.af.n == 0 && e.inCall && !e.whole {
 		// A streamed fragment, classified as one word: args' outcome
 		// when it needs no escape, the escaped copy when it does, and
 		// valid UTF-8 checked only when it is not ASCII.
@@ -332,7 +329,8 @@ func (e *emitter) argsEscapedSlow(b []byte) {
 // caller reuses, so it is copied; ASCII, so valid) followed by argsEscaped
 // of b, as one fragment when it can be.
 func (e *emitter) argsEscapedPair(a, b []byte) {
-	if len(a)+len(b) > 0 && e.af.n == 0 && e.inCall && !e.whole && validFrag(b) {
+	if len(a)+len(b) > 0 && e.af.n == 0 && e.inCall && !e.whole &&
+		(len(b) <= 8 && fragWord(b)&hi8 == 0 || utf8.Valid(b)) {
 		e.argsEscapedCopy(a, b)
 		return
 	}
@@ -359,15 +357,6 @@ func fragWord(b []byte) uint64 {
 		return pad&^0xff | uint64(b[0])
 	}
 	return pad
-}
-
-// validFrag is utf8.Valid, decided for an ASCII fragment of up to 8 bytes
-// by one word test.
-func validFrag(b []byte) bool {
-	if len(b) <= 8 && fragWord(b)&hi8 == 0 {
-		return true
-	}
-	return utf8.Valid(b)
 }
 
 // argsEscapedCopy is argsEscaped's outcome for a and then b (valid UTF-8)
