@@ -626,13 +626,6 @@ func appendCompactJSON(dst, v []byte, want typeSet, s *jsonScan) ([]byte, bool) 
 	if !isJSONValue(v, s) {
 		return dst, false
 	}
-	return appendCompacted(dst, v), true
-}
-
-// appendCompacted appends the valid JSON text v with whitespace outside
-// strings removed and raw control characters inside strings escaped; key
-// order, duplicates and number spelling are kept. v is not validated.
-func appendCompacted(dst, v []byte) []byte {
 	inStr, esc := false, false
 	for _, c := range v {
 		switch {
@@ -660,7 +653,7 @@ func appendCompacted(dst, v []byte) []byte {
 			dst = append(dst, c)
 		}
 	}
-	return dst
+	return dst, true
 }
 
 // isJSONValue reports whether b is exactly one JSON value (raw control
