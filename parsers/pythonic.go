@@ -498,7 +498,8 @@ func (g *pythonic) argEq(c byte) {
 	g.st = pyVal
 }
 
-// sign follows a leading '-' or '+' of a number.
+// sign starts a number's digits at c = b[i]: after a leading '-' or '+'
+// (pySign), or as the value's first byte.
 func (g *pythonic) sign(c byte, i int) int {
 	switch {
 	case c >= '0' && c <= '9':
@@ -860,15 +861,8 @@ func (g *pythonic) value(b []byte, i int) (int, blockStatus) {
 		g.openString(c, false)
 		g.putS(`"`)
 		return i + 1, blockNext
-	case c >= '0' && c <= '9':
-		g.numNZ = false
-		g.st = pyNumInt
-		return i, blockNext
-	case c == '.':
-		g.putS("0.")
-		g.numN = 0
-		g.st = pyNumFracFirst
-		return i + 1, blockNext
+	case c >= '0' && c <= '9' || c == '.':
+		return g.sign(c, i), blockNext
 	case c == '-' || c == '+':
 		if c == '-' {
 			g.putS("-")
