@@ -152,14 +152,7 @@ func spaceLen(b []byte) int {
 	return i
 }
 
-func hasNonSpace(b []byte) bool {
-	for _, c := range b {
-		if !isSpace(c) {
-			return true
-		}
-	}
-	return false
-}
+func hasNonSpace(b []byte) bool { return spaceLen(b) < len(b) }
 
 // candidate holds bytes a grammar consumed that may still turn out to be
 // text (a pythonic list, a gemma4 bare call, phi4's "functools", a
