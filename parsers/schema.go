@@ -629,22 +629,14 @@ func appendCompactJSON(dst, v []byte, want typeSet, s *jsonScan) ([]byte, bool) 
 	inStr, esc := false, false
 	for _, c := range v {
 		switch {
+		case inStr && c < 0x20 && !esc:
+			dst = append(dst, ctrlEscape(c)...)
 		case inStr:
-			switch {
-			case esc:
-				esc = false
-				dst = append(dst, c)
-			case c == '\\':
-				esc = true
-				dst = append(dst, c)
-			case c == '"':
-				inStr = false
-				dst = append(dst, c)
-			case c < 0x20:
-				dst = append(dst, ctrlEscape(c)...)
-			default:
-				dst = append(dst, c)
-			}
+			// An unescaped quote ends the string; a backslash escapes the
+			// byte after it.
+			inStr = esc || c != '"'
+			esc = !esc && c == '\\'
+			dst = append(dst, c)
 		case c == '"':
 			inStr = true
 			dst = append(dst, c)
