@@ -472,10 +472,10 @@ func (j *jsonCalls) captured(b []byte) (int, jcResult) {
 	switch {
 	case r == scanErr:
 		return j.fail(n)
-	case r == scanDone && !over:
-		j.valueCaptured()
-		j.st = jcObjAfter
 	case r == scanDone:
+		if !over {
+			j.valueCaptured()
+		}
 		j.st = jcObjAfter
 	case over:
 		j.st = jcSkip
