@@ -81,8 +81,7 @@ func (h *hermes) feed(b []byte, final bool) (int, blockStatus) {
 			return n, blockDone
 		}
 		h.skipping = true
-		b = b[n:]
-		m, st := h.skipBroken(b, final)
+		m, st := h.skipBroken(b[n:], final)
 		return n + m, st
 	}
 	return h.skipBroken(b, final)

@@ -26,9 +26,7 @@ func (a *jsonArgs) begin() {
 func (a *jsonArgs) feed(b []byte) (int, jcResult) {
 	i := 0
 	if !a.started {
-		for i < len(b) && isSpace(b[i]) {
-			i++
-		}
+		i = spaceLen(b)
 		if i == len(b) {
 			return i, jcMore
 		}
@@ -39,15 +37,13 @@ func (a *jsonArgs) feed(b []byte) (int, jcResult) {
 	}
 	for i < len(b) {
 		n, r := a.vs.scan(b[i:])
-		frag := b[i : i+n]
 		if r == scanCtrl {
-			frag = frag[:n-1]
+			a.out.ctrlArgs(b[i : i+n])
+		} else {
+			a.out.args(b[i : i+n])
 		}
-		a.out.args(frag)
 		i += n
 		switch r {
-		case scanCtrl:
-			a.out.argsString(ctrlEscape(b[i-1]))
 		case scanDone:
 			return i, jcEnd
 		case scanErr:

@@ -472,10 +472,10 @@ func (j *jsonCalls) captured(b []byte) (int, jcResult) {
 	switch {
 	case r == scanErr:
 		return j.fail(n)
-	case r == scanDone && !over:
-		j.valueCaptured()
-		j.st = jcObjAfter
 	case r == scanDone:
+		if !over {
+			j.valueCaptured()
+		}
 		j.st = jcObjAfter
 	case over:
 		j.st = jcSkip
@@ -569,7 +569,7 @@ func (j *jsonCalls) valueCaptured() {
 		// Arguments as a JSON string: unwrap it when it holds an object.
 		j.tmp = appendUnquoted(j.tmp[:0], j.raw)
 		obj := trimSpace(j.tmp)
-		if !isJSONObject(obj, &j.vs) {
+		if len(obj) == 0 || obj[0] != '{' || !isJSONValue(obj, &j.vs) {
 			j.markBad()
 			return
 		}
@@ -581,12 +581,6 @@ func (j *jsonCalls) valueCaptured() {
 		j.pending = escapeCtrl(j.pending[:0], obj)
 		j.startIfReady()
 	}
-}
-
-// isJSONObject reports whether b is exactly one JSON object (scanner s is
-// reused and left reset).
-func isJSONObject(b []byte, s *jsonScan) bool {
-	return len(b) > 0 && b[0] == '{' && isJSONValue(b, s)
 }
 
 // escapeCtrl appends b to dst with raw control characters escaped.

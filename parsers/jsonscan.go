@@ -88,9 +88,6 @@ func (s *jsonScan) reset() {
 	s.stack = s.stack[:0]
 }
 
-// done reports whether the value is complete.
-func (s *jsonScan) done() bool { return s.st == ssDone }
-
 // numberAtEOF reports whether the scanner holds a complete top-level number
 // that only lacks a delimiter (end of input delimits it).
 func (s *jsonScan) numberAtEOF() bool {

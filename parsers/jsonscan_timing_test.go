@@ -34,7 +34,7 @@ func BenchmarkJSONScan(b *testing.B) {
 					rest = rest[n:]
 					pieces++
 				}
-				if !s.done() {
+				if s.st != ssDone {
 					b.Fatal("value not complete")
 				}
 			}

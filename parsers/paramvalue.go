@@ -392,7 +392,7 @@ func (v *paramValue) text(seg []byte, decided bool) int {
 	switch {
 	case v.st == pvString && v.trim == trimNone && (v.ents == nil ||
 		uint(len(seg)-4) <= 4 && !hasBytesWords(seg, '&'*lo8, '&'*lo8) || bytes.IndexByte(seg, '&') < 0):
-		v.emitEscaped(seg) // the common case: nothing to decode or trim
+		v.out.argsEscaped(seg) // the common case: nothing to decode or trim
 		return len(seg)
 	case v.st == pvString && v.trim == trimNone:
 		// Entities in a verbatim string: what is decided is decoded and
@@ -569,9 +569,9 @@ func (v *paramValue) strPiece(b []byte) {
 				// with any other chunking; the call is then abandoned.
 				if r > 0 {
 					if len(v.ws) > 0 {
-						v.argsEscapedCopy(v.ws)
+						v.out.argsEscapedPair(v.ws, nil) // copied: ws is reused
 					}
-					v.emitEscaped(b[:r])
+					v.out.argsEscaped(b[:r])
 				}
 				v.over, v.st = true, pvIdle
 				return
@@ -584,7 +584,7 @@ func (v *paramValue) strPiece(b []byte) {
 			v.ws = v.ws[:0]
 		case k > 0:
 			v.run = len(b) - k
-			v.emitEscaped(b[:k])
+			v.out.argsEscaped(b[:k])
 		default:
 			v.run += len(b)
 		}
@@ -592,7 +592,7 @@ func (v *paramValue) strPiece(b []byte) {
 			v.ws = append(v.ws, b[k:]...)
 		}
 	default:
-		v.emitEscaped(b)
+		v.out.argsEscaped(b)
 	}
 }
 
@@ -623,7 +623,7 @@ func (v *paramValue) tailFraming(b []byte) {
 			v.out.argsString(`\r\n`)
 			b = b[1:]
 		} else {
-			v.argsEscapedCopy(v.nl)
+			v.out.argsEscapedPair(v.nl, nil) // copied: nl is reused
 		}
 		v.nl = v.nl[:0]
 	}
@@ -636,20 +636,7 @@ func (v *paramValue) tailFraming(b []byte) {
 		v.nl = append(v.nl, b[n-1])
 		b = b[:n-1]
 	}
-	v.emitEscaped(b)
-}
-
-// emitEscaped emits b (valid until the next Feed) as JSON string content,
-// as one fragment: b itself when it needs no escape, else one escaped copy
-// in the arena.
-func (v *paramValue) emitEscaped(b []byte) {
 	v.out.argsEscaped(b)
-}
-
-// argsEscapedCopy emits b escaped, copied into the arena (b is a buffer the
-// value reuses).
-func (v *paramValue) argsEscapedCopy(b []byte) {
-	v.out.argsEscapedPair(b, nil)
 }
 
 // end finishes the value at its close tag.

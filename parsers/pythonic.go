@@ -307,8 +307,8 @@ func (g *pythonic) putS(s string) {
 	}
 }
 
-// abort skips the current argument from here on: its value is not a
-// keyword literal.
+// abort skips the current argument from here on: it is positional, or its
+// value is not a keyword literal (what it wrote since kwStart is dropped).
 func (g *pythonic) abort() {
 	if !g.skipping {
 		g.conv = g.conv[:g.kwStart]
@@ -450,9 +450,7 @@ func (g *pythonic) argStart(b []byte, i int) (int, blockStatus) {
 		g.st = pyArgName
 		return i + n, blockNext
 	}
-	// A positional argument, *args or **kwargs.
-	g.skipping = true
-	g.st = pySkip
+	g.abort() // a positional argument, *args or **kwargs
 	return i, blockNext
 }
 
@@ -475,9 +473,7 @@ func (g *pythonic) argAfterName(c byte, i int) int {
 		g.st = pyArgEq
 		return i + 1
 	}
-	// A positional expression that starts with a name.
-	g.skipping = true
-	g.st = pySkip
+	g.abort() // a positional expression that starts with a name
 	return i
 }
 
@@ -485,8 +481,7 @@ func (g *pythonic) argAfterName(c byte, i int) int {
 // positional comparison. Nothing is consumed.
 func (g *pythonic) argEq(c byte) {
 	if c == '=' {
-		g.skipping = true
-		g.st = pySkip
+		g.abort()
 		return
 	}
 	if g.kwN > 0 {
@@ -498,7 +493,8 @@ func (g *pythonic) argEq(c byte) {
 	g.st = pyVal
 }
 
-// sign follows a leading '-' or '+' of a number.
+// sign starts a number's digits at c = b[i]: after a leading '-' or '+'
+// (pySign), or as the value's first byte.
 func (g *pythonic) sign(c byte, i int) int {
 	switch {
 	case c >= '0' && c <= '9':
@@ -860,15 +856,8 @@ func (g *pythonic) value(b []byte, i int) (int, blockStatus) {
 		g.openString(c, false)
 		g.putS(`"`)
 		return i + 1, blockNext
-	case c >= '0' && c <= '9':
-		g.numNZ = false
-		g.st = pyNumInt
-		return i, blockNext
-	case c == '.':
-		g.putS("0.")
-		g.numN = 0
-		g.st = pyNumFracFirst
-		return i + 1, blockNext
+	case c >= '0' && c <= '9' || c == '.':
+		return g.sign(c, i), blockNext
 	case c == '-' || c == '+':
 		if c == '-' {
 			g.putS("-")

@@ -626,32 +626,17 @@ func appendCompactJSON(dst, v []byte, want typeSet, s *jsonScan) ([]byte, bool) 
 	if !isJSONValue(v, s) {
 		return dst, false
 	}
-	return appendCompacted(dst, v), true
-}
-
-// appendCompacted appends the valid JSON text v with whitespace outside
-// strings removed and raw control characters inside strings escaped; key
-// order, duplicates and number spelling are kept. v is not validated.
-func appendCompacted(dst, v []byte) []byte {
 	inStr, esc := false, false
 	for _, c := range v {
 		switch {
+		case inStr && c < 0x20 && !esc:
+			dst = append(dst, ctrlEscape(c)...)
 		case inStr:
-			switch {
-			case esc:
-				esc = false
-				dst = append(dst, c)
-			case c == '\\':
-				esc = true
-				dst = append(dst, c)
-			case c == '"':
-				inStr = false
-				dst = append(dst, c)
-			case c < 0x20:
-				dst = append(dst, ctrlEscape(c)...)
-			default:
-				dst = append(dst, c)
-			}
+			// An unescaped quote ends the string; a backslash escapes the
+			// byte after it.
+			inStr = esc || c != '"'
+			esc = !esc && c == '\\'
+			dst = append(dst, c)
 		case c == '"':
 			inStr = true
 			dst = append(dst, c)
@@ -660,7 +645,7 @@ func appendCompacted(dst, v []byte) []byte {
 			dst = append(dst, c)
 		}
 	}
-	return dst
+	return dst, true
 }
 
 // isJSONValue reports whether b is exactly one JSON value (raw control

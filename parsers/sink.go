@@ -152,14 +152,7 @@ func spaceLen(b []byte) int {
 	return i
 }
 
-func hasNonSpace(b []byte) bool {
-	for _, c := range b {
-		if !isSpace(c) {
-			return true
-		}
-	}
-	return false
-}
+func hasNonSpace(b []byte) bool { return spaceLen(b) < len(b) }
 
 // candidate holds bytes a grammar consumed that may still turn out to be
 // text (a pythonic list, a gemma4 bare call, phi4's "functools", a
@@ -229,10 +222,7 @@ func (c *candidate) releaseWith(out *sink, tail []byte) blockStatus {
 // would take the candidate past room (the candidate and the whitespace are
 // released, blockText). When all of b is whitespace it is held (blockMore).
 func (c *candidate) spaceThen(out *sink, b []byte, room int, opens string) (int, blockStatus) {
-	i := 0
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
+	i := spaceLen(b)
 	switch {
 	case len(c.buf)+i > room || i < len(b) && strings.IndexByte(opens, b[i]) < 0:
 		return i, c.releaseWith(out, b[:i])
