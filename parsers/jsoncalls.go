@@ -583,14 +583,25 @@ func (j *jsonCalls) valueCaptured() {
 	}
 }
 
-// escapeCtrl appends b to dst with raw control characters escaped.
+// escapeCtrl appends b, a JSON value, to dst with the raw control
+// characters inside its strings escaped. Outside strings they are
+// whitespace between tokens (b was checked to be a JSON value) and stay as
+// they are: escaping them there would make the arguments invalid JSON.
 func escapeCtrl(dst, b []byte) []byte {
+	inStr, esc := false, false
 	for _, c := range b {
-		if c < 0x20 {
+		switch {
+		case esc:
+			esc = false
+		case inStr && c == '\\':
+			esc = true
+		case c == '"':
+			inStr = !inStr
+		case inStr && c < 0x20:
 			dst = append(dst, ctrlEscape(c)...)
-		} else {
-			dst = append(dst, c)
+			continue
 		}
+		dst = append(dst, c)
 	}
 	return dst
 }
