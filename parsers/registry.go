@@ -90,7 +90,7 @@ func registerTool(info ToolInfo, build func(*sink) toolGrammar, names ...string)
 		panic("parsers: " + info.Grammar + ": Closers are derived from the grammar, not stated")
 	}
 	info.Closers = closers
-	registerToolEntry(toolEntry{info: info, build: build}, names)
+	register(toolRegistry, "tool", toolEntry{info: info, build: build}, names)
 }
 
 // contentMarkers returns the openers and orphan closers among a grammar's
@@ -124,23 +124,19 @@ func statedExtend(stated, openers []string) error {
 	return nil
 }
 
-func registerToolEntry(e toolEntry, names []string) {
+// register adds v to m under names; a name registered twice panics.
+func register[V any](m map[string]V, kind string, v V, names []string) {
 	for _, n := range names {
-		if _, dup := toolRegistry[n]; dup {
-			panic("parsers: tool parser registered twice: " + n)
+		if _, dup := m[n]; dup {
+			panic("parsers: " + kind + " parser registered twice: " + n)
 		}
-		toolRegistry[n] = e
+		m[n] = v
 	}
 }
 
 // registerReasoning registers a reasoning grammar under names (lower case).
 func registerReasoning(spec *reasoningSpec, names ...string) {
-	for _, n := range names {
-		if _, dup := reasoningRegistry[n]; dup {
-			panic("parsers: reasoning parser registered twice: " + n)
-		}
-		reasoningRegistry[n] = spec
-	}
+	register(reasoningRegistry, "reasoning", spec, names)
 }
 
 // ToolParsers returns the registered tool-call parser names, sorted.
