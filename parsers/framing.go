@@ -110,25 +110,10 @@ func madeOfMarkup(ms, markup []string) error {
 	return nil
 }
 
-// framingFor returns the framing machine for a configured pair, or nil when
-// neither side frames the output.
-func framingFor(out *sink, cfg *Config) (framingGrammar, error) {
-	var reason *reasoningSpec
-	if cfg.ReasoningParser != "" {
-		s, err := lookupReasoning(cfg.ReasoningParser)
-		if err != nil {
-			return nil, err
-		}
-		reason = s
-	}
-	var tool *toolEntry
-	if cfg.ToolParser != "" {
-		e, err := lookupTool(cfg.ToolParser)
-		if err != nil {
-			return nil, err
-		}
-		tool = e
-	}
+// framingFor returns the framing machine for a configured pair (reason and
+// tool as looked up, nil when not configured), or nil when neither side
+// frames the output.
+func framingFor(out *sink, cfg *Config, reason *reasoningSpec, tool *toolEntry) (framingGrammar, error) {
 	switch {
 	case reason != nil && reason.framing != nil:
 		f := reason.framing

@@ -117,7 +117,20 @@ func New(cfg Config) (*Parser, error) {
 	}
 	p.out.whole = cfg.WholeCalls
 	p.out.idSeed = cfg.IDSeed
-	f, err := framingFor(&p.out, &p.cfg)
+	var reason *reasoningSpec
+	var tool *toolEntry
+	var err error
+	if cfg.ReasoningParser != "" {
+		if reason, err = lookupReasoning(cfg.ReasoningParser); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.ToolParser != "" {
+		if tool, err = lookupTool(cfg.ToolParser); err != nil {
+			return nil, err
+		}
+	}
+	f, err := framingFor(&p.out, &p.cfg, reason, tool)
 	if err != nil {
 		return nil, err
 	}
@@ -126,26 +139,16 @@ func New(cfg Config) (*Parser, error) {
 		p.Reset()
 		return p, nil
 	}
-	if cfg.ReasoningParser != "" {
-		if p.reason, err = lookupReasoning(cfg.ReasoningParser); err != nil {
-			return nil, err
-		}
-		p.label = []byte(p.reason.label)
+	if reason != nil {
+		p.reason = reason
+		p.label = []byte(reason.label)
 	}
-	if cfg.ToolParser != "" {
-		e, err := lookupTool(cfg.ToolParser)
-		if err != nil {
-			return nil, err
-		}
-		p.tool = e.build(&p.out)
+	if tool != nil {
+		p.tool = tool.build(&p.out)
 		p.bare, _ = p.tool.(bareNamer)
 	}
 	if p.reason != nil {
-		var tool toolGrammar
-		if !p.framed {
-			tool = p.tool
-		}
-		p.reasM = newMatcher(p.reason.reasoningMarkers(tool)...)
+		p.reasM = newMatcher(p.reason.reasoningMarkers(p.tool)...)
 	}
 	for cs := 0; cs < 2; cs++ {
 		for op := 0; op < 2; op++ {
@@ -153,7 +156,7 @@ func New(cfg Config) (*Parser, error) {
 			if p.reason != nil && !p.reason.prepend {
 				ms = append(ms, p.reason.contentMarkers(op == 1)...)
 			}
-			if p.tool != nil && !p.framed {
+			if p.tool != nil {
 				for _, m := range p.tool.textMarkers() {
 					if !m.atStart || cs == 1 {
 						ms = append(ms, m)
