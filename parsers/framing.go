@@ -78,7 +78,7 @@ func registerFraming(f *framingSpec, toolNames, reasoningNames []string) {
 	if err := madeOfMarkup(slices.Concat(f.tool.Openers, f.tool.Closers), markupOf(g)); err != nil {
 		panic("parsers: " + f.tool.Grammar + ": " + err.Error())
 	}
-	register(toolRegistry, "tool", toolEntry{info: f.tool, framing: f}, toolNames)
+	register(toolRegistry, "tool", &toolEntry{info: f.tool, framing: f}, toolNames)
 	registerReasoning(f.reasoning, reasoningNames...)
 }
 

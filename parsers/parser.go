@@ -121,12 +121,12 @@ func New(cfg Config) (*Parser, error) {
 	var tool *toolEntry
 	var err error
 	if cfg.ReasoningParser != "" {
-		if reason, err = lookupReasoning(cfg.ReasoningParser); err != nil {
+		if reason, err = lookup(reasoningRegistry, "reasoning", cfg.ReasoningParser); err != nil {
 			return nil, err
 		}
 	}
 	if cfg.ToolParser != "" {
-		if tool, err = lookupTool(cfg.ToolParser); err != nil {
+		if tool, err = lookup(toolRegistry, "tool calls", cfg.ToolParser); err != nil {
 			return nil, err
 		}
 	}

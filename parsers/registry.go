@@ -67,7 +67,7 @@ type toolEntry struct {
 // toolRegistry maps every registered tool-call parser name (canonical names
 // first, then Dynamo, vLLM and SGLang aliases; PARSER_CASES.md) to its
 // grammar. Grammar files register themselves in init.
-var toolRegistry = map[string]toolEntry{}
+var toolRegistry = map[string]*toolEntry{}
 
 // reasoningRegistry maps every registered reasoning parser name (PARSER_CASES.md,
 // "Coverage: reasoning families") to its grammar.
@@ -90,7 +90,7 @@ func registerTool(info ToolInfo, build func(*sink) toolGrammar, names ...string)
 		panic("parsers: " + info.Grammar + ": Closers are derived from the grammar, not stated")
 	}
 	info.Closers = closers
-	register(toolRegistry, "tool", toolEntry{info: info, build: build}, names)
+	register(toolRegistry, "tool", &toolEntry{info: info, build: build}, names)
 }
 
 // contentMarkers returns the openers and orphan closers among a grammar's
@@ -181,18 +181,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	return names
 }
 
-func lookupTool(name string) (*toolEntry, error) {
-	e, ok := toolRegistry[strings.ToLower(name)]
+// lookup returns the parser registered in m under name (looked up
+// case-insensitively); kind names the registry in the error.
+func lookup[V any](m map[string]V, kind, name string) (V, error) {
+	v, ok := m[strings.ToLower(name)]
 	if !ok {
-		return nil, fmt.Errorf("%w %q for tool calls (known: %s)", ErrUnknownParser, name, strings.Join(ToolParsers(), ", "))
+		return v, fmt.Errorf("%w %q for %s (known: %s)", ErrUnknownParser, name, kind, strings.Join(sortedKeys(m), ", "))
 	}
-	return &e, nil
-}
-
-func lookupReasoning(name string) (*reasoningSpec, error) {
-	s, ok := reasoningRegistry[strings.ToLower(name)]
-	if !ok {
-		return nil, fmt.Errorf("%w %q for reasoning (known: %s)", ErrUnknownParser, name, strings.Join(ReasoningParsers(), ", "))
-	}
-	return s, nil
+	return v, nil
 }
