@@ -42,15 +42,6 @@ func markupOf(g framingGrammar) []string {
 	return ms
 }
 
-// maxHoldOf is the longest marker of g's matchers: the most g holds.
-func maxHoldOf(g framingGrammar) int {
-	n := 0
-	for _, m := range g.matchers() {
-		n = max(n, m.maxLen)
-	}
-	return n
-}
-
 // framingSpec registers a framing grammar once for both roles: the tool
 // parser names run it with tool calls; the reasoning parser names run it
 // without calls when no tool parser is configured (directed messages or

@@ -608,6 +608,3 @@ func noMarker(b []byte, pos int) (int, blockStatus) {
 	}
 	return pos, blockMore
 }
-
-// heldLen reports how many bytes p holds undecided (tests: bounded holding).
-func (p *Parser) heldLen() int { return len(p.held) }

@@ -133,11 +133,6 @@ func (g *tagCalls) open(arg int) {
 	}
 }
 
-// maxHold is the most feed ever asks the driver to hold (tests).
-func (g *tagCalls) maxHold() int {
-	return max(g.blockM.maxLen, g.bodyM.maxLen, g.skipM.maxLen, g.val.maxLen())
-}
-
 func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	if g.st == tcValue {
