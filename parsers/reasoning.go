@@ -81,16 +81,9 @@ func (r *reasoningSpec) reasoningMarkers(tool toolGrammar) []marker {
 			}
 		}
 	}
-	for _, t := range r.ends {
-		ms = append(ms, marker{text: t, act: actReasonEnd})
-	}
-	for _, t := range r.starts {
-		ms = append(ms, marker{text: t, act: actReasonStart})
-	}
-	for _, t := range r.toolStarts {
-		ms = append(ms, marker{text: t, act: actToolStart})
-	}
-	return ms
+	ms = appendMarkers(ms, r.ends, actReasonEnd, 0)
+	ms = appendMarkers(ms, r.starts, actReasonStart, 0)
+	return appendMarkers(ms, r.toolStarts, actToolStart, 0)
 }
 
 // contentMarkers returns the reasoning markers the content state recognises:
@@ -104,9 +97,7 @@ func (r *reasoningSpec) contentMarkers(openers bool) []marker {
 		}
 	}
 	if !r.strayText {
-		for _, t := range r.ends {
-			ms = append(ms, marker{text: t, act: actReasonEnd})
-		}
+		ms = appendMarkers(ms, r.ends, actReasonEnd, 0)
 	}
 	return ms
 }

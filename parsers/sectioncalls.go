@@ -106,13 +106,8 @@ const (
 func newSectionCalls(out *sink, style secStyle, mk secMarkers) *sectionCalls {
 	s := &sectionCalls{out: out, style: style, text: textMarkersOf(mk)}
 	s.args.out = out
-	var ms []marker
-	for _, t := range mk.sectionBegins {
-		ms = append(ms, marker{text: t, act: actOpen, arg: mkSectionBegin})
-	}
-	for _, t := range mk.sectionEnds {
-		ms = append(ms, marker{text: t, act: actClose, arg: mkSectionEnd})
-	}
+	ms := appendMarkers(nil, mk.sectionBegins, actOpen, mkSectionBegin)
+	ms = appendMarkers(ms, mk.sectionEnds, actClose, mkSectionEnd)
 	ms = append(ms,
 		marker{text: mk.callBegin, act: actOpen, arg: mkCallBegin},
 		marker{text: mk.callEnd, act: actClose, arg: mkCallEnd},
@@ -128,14 +123,9 @@ func (s *sectionCalls) textMarkers() []marker { return s.text }
 // the section opener(s) and CALL_BEGIN open blocks; closers and the
 // separator met in content are markup, removed.
 func textMarkersOf(mk secMarkers) []marker {
-	var ms []marker
-	for _, t := range mk.sectionBegins {
-		ms = append(ms, marker{text: t, act: actToolOpen, arg: openSection})
-	}
+	ms := appendMarkers(nil, mk.sectionBegins, actToolOpen, openSection)
 	ms = append(ms, marker{text: mk.callBegin, act: actToolOpen, arg: openCall})
-	for _, t := range mk.sectionEnds {
-		ms = append(ms, marker{text: t, act: actToolClose})
-	}
+	ms = appendMarkers(ms, mk.sectionEnds, actToolClose, 0)
 	return append(ms, marker{text: mk.callEnd, act: actToolClose}, marker{text: mk.sep, act: actToolClose})
 }
 

@@ -108,10 +108,7 @@ func newTagCalls(out *sink, spec *tagSpec) *tagCalls {
 }
 
 func (g *tagCalls) textMarkers() []marker {
-	var ms []marker
-	for _, o := range g.spec.blockOpen {
-		ms = append(ms, marker{text: o, act: actToolOpen, arg: tagOpenBlock})
-	}
+	ms := appendMarkers(nil, g.spec.blockOpen, actToolOpen, tagOpenBlock)
 	return append(ms,
 		marker{text: g.spec.fnOpen, act: actToolOpen, arg: tagOpenFn},
 		marker{text: g.spec.parOpen, act: actToolOpen, arg: tagOpenPar},
