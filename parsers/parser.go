@@ -139,16 +139,13 @@ func New(cfg Config) (*Parser, error) {
 		p.Reset()
 		return p, nil
 	}
-	if reason != nil {
-		p.reason = reason
-		p.label = []byte(reason.label)
-	}
 	if tool != nil {
 		p.tool = tool.build(&p.out)
 		p.bare, _ = p.tool.(bareNamer)
 	}
-	if p.reason != nil {
-		p.reasM = newMatcher(p.reason.reasoningMarkers(p.tool)...)
+	if p.reason = reason; reason != nil {
+		p.label = []byte(reason.label)
+		p.reasM = newMatcher(reason.reasoningMarkers(p.tool)...)
 	}
 	for cs := 0; cs < 2; cs++ {
 		for op := 0; op < 2; op++ {
@@ -289,9 +286,7 @@ func (p *Parser) feed(chunk []byte) []Event {
 	if p.mode == mFinished {
 		return nil
 	}
-	if !p.prepended && p.reason != nil && p.reason.prepend {
-		p.prepend()
-	}
+	p.prepend()
 	data := chunk
 	if len(p.held) > 0 {
 		p.work = append(append(p.work[:0], p.held...), chunk...)
@@ -311,10 +306,13 @@ func (p *Parser) feed(chunk []byte) []Event {
 }
 
 // prepend emits the opener a minimax_append_think parser puts in front of
-// the output (with the first Feed, even an empty one).
+// the output (with the first Feed, even an empty one), once: prepended is
+// false only for such a parser until then (Reset).
 func (p *Parser) prepend() {
-	p.prepended = true
-	p.out.contentString(p.reason.starts[0])
+	if !p.prepended {
+		p.prepended = true
+		p.out.contentString(p.reason.starts[0])
+	}
 }
 
 // Finish ends the stream: held bytes are decided (a marker prefix that never
@@ -326,9 +324,7 @@ func (p *Parser) Finish() []Event {
 	if p.mode == mFinished {
 		return nil
 	}
-	if !p.prepended && p.reason != nil && p.reason.prepend {
-		p.prepend()
-	}
+	p.prepend()
 	// held is not touched again before Reset, so events may alias it.
 	p.run(p.held, true)
 	switch p.mode {
