@@ -98,9 +98,7 @@ func newMatcher(ms ...marker) matcher {
 			m.nfirst++
 			m.ones, m.twos = uint64(m.one)*lo8, uint64(m.two)*lo8
 		}
-		if len(mk.text) > m.maxLen {
-			m.maxLen = len(mk.text)
-		}
+		m.maxLen = max(m.maxLen, len(mk.text))
 	}
 	return m
 }
