@@ -163,21 +163,19 @@ func (s *sectionCalls) malformed() {
 
 // structural acts on a marker met outside the arguments; it reports whether
 // the block is over. A call that started and did not complete is abandoned
-// by every structural marker.
+// by every structural marker (a separator comes here only where no call is
+// open: between calls or in a dropped one).
 func (s *sectionCalls) structural(kind int) bool {
+	s.out.abandonCall()
 	switch kind {
 	case mkCallBegin:
-		s.out.abandonCall()
 		s.beginCall()
 	case mkCallEnd:
-		s.out.abandonCall()
 		return s.callOver()
 	case mkSectionBegin:
-		s.out.abandonCall()
 		s.inSection = true
 		s.st = scSection
 	case mkSectionEnd:
-		s.out.abandonCall()
 		return true
 	}
 	// mkSep, mkNewline where they mean nothing: markup.
