@@ -1,5 +1,7 @@
 package parsers
 
+import "slices"
+
 // reasoningSpec describes a reasoning grammar run by the Parser's own
 // reasoning state (PARSER_CASES.md): text between an opener and a closer is
 // reasoning. The fields cover every marker-delimited variant; grammars that
@@ -73,11 +75,8 @@ func (r *reasoningSpec) reasoningMarkers(tool toolGrammar) []marker {
 	var ms []marker
 	if tool != nil {
 		for _, t := range r.toolOpeners {
-			for _, m := range tool.textMarkers() {
-				if m.act == actToolOpen && m.text == t && !m.atStart {
-					ms = append(ms, marker{text: t, act: actToolStart})
-					break
-				}
+			if slices.ContainsFunc(tool.textMarkers(), func(m marker) bool { return m.act == actToolOpen && m.text == t && !m.atStart }) {
+				ms = append(ms, marker{text: t, act: actToolStart})
 			}
 		}
 	}
