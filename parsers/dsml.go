@@ -36,24 +36,23 @@ var (
 	dsmlV4Spec  = dsmlSpec("tool_calls")
 )
 
-func dsmlInfo(s *tagSpec) ToolInfo {
-	return ToolInfo{
-		Malformed: "(the \\n\\n the encoder writes before a block opener is part of the opener) a block without an invoke is markup (dropped up to its closer); an invoke whose name or parameter " +
-			"tag lacks its '>' is abandoned and dropped up to its close; an empty name parses and drops the invoke; a " +
-			"parameter outside an invoke is dropped up to the invoke close; a non-string value that is not JSON is " +
-			"kept as the string written",
-		Truncated: "an invoke needs its close tag (and each value its parameter close); one cut anywhere before is " +
-			"abandoned; the block close may be missing",
-	}
+// dsmlInfo describes both DSML registrations.
+var dsmlInfo = ToolInfo{
+	Malformed: "(the \\n\\n the encoder writes before a block opener is part of the opener) a block without an invoke is markup (dropped up to its closer); an invoke whose name or parameter " +
+		"tag lacks its '>' is abandoned and dropped up to its close; an empty name parses and drops the invoke; a " +
+		"parameter outside an invoke is dropped up to the invoke close; a non-string value that is not JSON is " +
+		"kept as the string written",
+	Truncated: "an invoke needs its close tag (and each value its parameter close); one cut anywhere before is " +
+		"abandoned; the block close may be missing",
 }
 
 func init() {
-	registerTool(dsmlInfo(dsmlV32Spec), func(out *sink) toolGrammar { return newTagCalls(out, dsmlV32Spec) },
+	registerTool(dsmlInfo, func(out *sink) toolGrammar { return newTagCalls(out, dsmlV32Spec) },
 		"deepseek_v3_2",
 		"deepseek_v32", // vLLM
 		"deepseekv32",  // SGLang
 	)
-	registerTool(dsmlInfo(dsmlV4Spec), func(out *sink) toolGrammar { return newTagCalls(out, dsmlV4Spec) },
+	registerTool(dsmlInfo, func(out *sink) toolGrammar { return newTagCalls(out, dsmlV4Spec) },
 		"deepseek_v4",
 		"deepseek-v4", // Dynamo
 		"deepseekv4",  // Dynamo, SGLang

@@ -16,7 +16,7 @@ import (
 // name and its <arg_key>) plus a partial character (3 bytes). The fixture
 // suite calls it after every Feed (parserstest.Runner.AfterFeed).
 func CheckHeld(p *Parser) error {
-	n := p.heldLen()
+	n := len(p.held)
 	if n <= 3 {
 		return nil // a partial character: under any bound, without walking the matchers
 	}
@@ -61,12 +61,27 @@ func maxMarkerLen(p *Parser) int {
 		}
 	}
 	if p.frame != nil {
-		n = max(n, maxHoldOf(p.frame))
+		// The longest marker of the framing grammar's matchers: the most
+		// it holds.
+		for _, m := range p.frame.matchers() {
+			n = max(n, m.maxLen)
+		}
 	}
 	if b, ok := p.tool.(interface{ maxHold() int }); ok {
 		n = max(n, b.maxHold())
 	}
 	return n
+}
+
+// maxHold is the most feed ever asks the driver to hold, including a
+// bare-body name candidate held in the text state.
+func (g *glm47) maxHold() int {
+	return max(g.nameM.maxLen, g.keyM.maxLen, g.kvM.maxLen, g.val.maxLen(), glmBareMax+bareSpaceMax+len("<arg_key>"))
+}
+
+// maxHold is the most feed ever asks the driver to hold.
+func (g *tagCalls) maxHold() int {
+	return max(g.blockM.maxLen, g.bodyM.maxLen, g.skipM.maxLen, g.val.maxLen())
 }
 
 // CheckChunked is parserstest's check of one input fed whole and in the

@@ -42,15 +42,6 @@ func markupOf(g framingGrammar) []string {
 	return ms
 }
 
-// maxHoldOf is the longest marker of g's matchers: the most g holds.
-func maxHoldOf(g framingGrammar) int {
-	n := 0
-	for _, m := range g.matchers() {
-		n = max(n, m.maxLen)
-	}
-	return n
-}
-
 // framingSpec registers a framing grammar once for both roles: the tool
 // parser names run it with tool calls; the reasoning parser names run it
 // without calls when no tool parser is configured (directed messages or
@@ -78,7 +69,7 @@ func registerFraming(f *framingSpec, toolNames, reasoningNames []string) {
 	if err := madeOfMarkup(slices.Concat(f.tool.Openers, f.tool.Closers), markupOf(g)); err != nil {
 		panic("parsers: " + f.tool.Grammar + ": " + err.Error())
 	}
-	registerToolEntry(toolEntry{info: f.tool, framing: f}, toolNames)
+	register(toolRegistry, "tool", &toolEntry{info: f.tool, framing: f}, toolNames)
 	registerReasoning(f.reasoning, reasoningNames...)
 }
 
@@ -110,25 +101,10 @@ func madeOfMarkup(ms, markup []string) error {
 	return nil
 }
 
-// framingFor returns the framing machine for a configured pair, or nil when
-// neither side frames the output.
-func framingFor(out *sink, cfg *Config) (framingGrammar, error) {
-	var reason *reasoningSpec
-	if cfg.ReasoningParser != "" {
-		s, err := lookupReasoning(cfg.ReasoningParser)
-		if err != nil {
-			return nil, err
-		}
-		reason = s
-	}
-	var tool *toolEntry
-	if cfg.ToolParser != "" {
-		e, err := lookupTool(cfg.ToolParser)
-		if err != nil {
-			return nil, err
-		}
-		tool = e
-	}
+// framingFor returns the framing machine for a configured pair (reason and
+// tool as looked up, nil when not configured), or nil when neither side
+// frames the output.
+func framingFor(out *sink, cfg *Config, reason *reasoningSpec, tool *toolEntry) (framingGrammar, error) {
 	switch {
 	case reason != nil && reason.framing != nil:
 		f := reason.framing

@@ -123,12 +123,6 @@ func (g *glm47) open(arg int) {
 	}
 }
 
-// maxHold is the most feed ever asks the driver to hold (tests), including
-// a bare-body name candidate held in the text state.
-func (g *glm47) maxHold() int {
-	return max(g.nameM.maxLen, g.keyM.maxLen, g.kvM.maxLen, g.val.maxLen(), glmBareMax+bareSpaceMax+len("<arg_key>"))
-}
-
 // Bare bodies: "NAME<arg_key>…"
 // without <tool_call>, at the start of the output or after whitespace. The
 // text state holds a trailing candidate name (a plain identifier of at most

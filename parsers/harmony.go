@@ -411,6 +411,7 @@ func (h *harmony) scanArgsPre(b []byte, final bool) (int, blockStatus) {
 // preMarker acts on a marker met before the body's object and returns the
 // bytes consumed.
 func (h *harmony) preMarker(mk *marker) int {
+	h.st = hsDrop
 	switch mk.arg {
 	case hkEnd:
 		h.out.endParams() // an empty body: {}
@@ -421,10 +422,8 @@ func (h *harmony) preMarker(mk *marker) int {
 	default:
 		// <|message|> or <|constrain|> inside the body: malformed.
 		h.out.abandonCall()
-		h.st = hsDrop
 		return 0
 	}
-	h.st = hsDrop
 	h.marker(mk)
 	return len(mk.text)
 }

@@ -105,9 +105,10 @@ var inklingReasoning = &reasoningSpec{
 }
 
 func newInkling(out *sink, calls bool) *inkling {
-	k := &inkling{
+	return &inkling{
 		out:   out,
 		calls: calls,
+		body:  jsonCalls{out: out, allowObject: true, argKeys: []string{"args", "arguments"}},
 		ms: newMatcher(
 			marker{text: ikModel, arg: ikkModel},
 			marker{text: ikThinking, arg: ikkThinking},
@@ -119,12 +120,6 @@ func newInkling(out *sink, calls bool) *inkling {
 			marker{text: ikEndTurn, arg: ikkEnd},
 		),
 	}
-	k.body = jsonCalls{
-		out:         out,
-		allowObject: true,
-		argKeys:     []string{"args", "arguments"},
-	}
-	return k
 }
 
 func (k *inkling) textMarkers() []marker { return nil }

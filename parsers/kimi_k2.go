@@ -52,19 +52,14 @@ func kimiName(id []byte) []byte {
 			return id
 		}
 	}
-	name := id[:colon]
-	if len(name) >= len("functions.") && string(name[:len("functions.")]) == "functions." {
-		name = name[len("functions."):]
-	}
+	name, _ := bytes.CutPrefix(id[:colon], []byte("functions."))
 	if len(name) == 0 {
 		return id
 	}
-	for k := 0; k < len(name); {
-		r, n := utf8.DecodeRune(name[k:])
+	for _, r := range string(name) {
 		if !(r == '.' || r == '-' || isWordRune(r)) {
 			return id
 		}
-		k += n
 	}
 	return name
 }

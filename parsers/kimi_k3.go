@@ -392,34 +392,30 @@ func (k *kimiK3) rawTag() {
 	}
 }
 
-// closeTag acts on a closing tag in context ctx.
+// closeTag acts on a closing tag in context ctx. In a raw span every close
+// tag is forwarded first (no raw span is open in a response, so this holds
+// for </response> too); orphan or mismatched close tags are only markup.
 func (k *kimiK3) closeTag(name string, ctx k3State) {
+	k.rawTag()
 	switch {
 	case name == "response" && ctx == k3Resp:
 		k.st = k3Out
 	case name == "call" && ctx == k3Call:
-		k.rawTag()
 		k.out.endParams()
 		k.st = k.callFrom
 		if k.rawCall {
 			k.raw, k.rawCall = false, false
 		}
 	case name == "json" && ctx == k3JSONPost:
-		k.rawTag()
 		k.st = k3Call
 		k.closed = true
 	case name == "tools" && (ctx == k3Tools || ctx == k3Call && k.callFrom == k3Tools):
-		k.rawTag()
 		k.endOpenCall(ctx == k3Call)
 		k.st = k3Out
 		k.raw, k.rawCall = false, false
 	case name == "message":
-		k.rawTag()
 		k.endOpenCall(ctx == k3Call)
 		k.st = k3Epilogue
-	default:
-		// Orphan or mismatched close tags are markup.
-		k.rawTag()
 	}
 }
 

@@ -32,6 +32,15 @@ type marker struct {
 	atStart bool // legal only at the start of the output (after whitespace)
 }
 
+// appendMarkers appends to ms a marker for each of texts, in order, all with
+// act and arg.
+func appendMarkers(ms []marker, texts []string, act action, arg int) []marker {
+	for _, t := range texts {
+		ms = append(ms, marker{text: t, act: act, arg: arg})
+	}
+	return ms
+}
+
 // matcher finds the earliest of a set of markers in a byte slice and tells
 // whether the slice ends with a proper prefix of one (which must be held).
 //
@@ -89,9 +98,7 @@ func newMatcher(ms ...marker) matcher {
 			m.nfirst++
 			m.ones, m.twos = uint64(m.one)*lo8, uint64(m.two)*lo8
 		}
-		if len(mk.text) > m.maxLen {
-			m.maxLen = len(mk.text)
-		}
+		m.maxLen = max(m.maxLen, len(mk.text))
 	}
 	return m
 }

@@ -119,10 +119,9 @@ func (m *minimaxM3) textMarkers() []marker {
 }
 
 func (m *minimaxM3) open(arg int) {
-	m.st, m.bare = m3Block, false
-	if arg == 1 {
+	m.st, m.bare = m3Block, arg == 1
+	if m.bare {
 		// A bare invoke: its tag is being read.
-		m.bare = true
 		m.st, m.from = m3Tag, m3Block
 		m.tag = append(m.tag[:0], "<invoke"...)
 	}

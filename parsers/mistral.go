@@ -344,11 +344,9 @@ func (g *mistral) fail() {
 }
 
 // finish ends the stream inside a block: an open call is abandoned (a
-// closed arguments object ended its call already).
-func (g *mistral) finish() {
-	g.out.abandonCall()
-	g.tok = g.tok[:0]
-}
+// closed arguments object ended its call already), as fail does; the state
+// fail leaves is never read before Reset.
+func (g *mistral) finish() { g.fail() }
 
 func (g *mistral) reset() {
 	g.open(0)

@@ -117,7 +117,20 @@ func New(cfg Config) (*Parser, error) {
 	}
 	p.out.whole = cfg.WholeCalls
 	p.out.idSeed = cfg.IDSeed
-	f, err := framingFor(&p.out, &p.cfg)
+	var reason *reasoningSpec
+	var tool *toolEntry
+	var err error
+	if cfg.ReasoningParser != "" {
+		if reason, err = lookup(reasoningRegistry, "reasoning", cfg.ReasoningParser); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.ToolParser != "" {
+		if tool, err = lookup(toolRegistry, "tool calls", cfg.ToolParser); err != nil {
+			return nil, err
+		}
+	}
+	f, err := framingFor(&p.out, &p.cfg, reason, tool)
 	if err != nil {
 		return nil, err
 	}
@@ -126,26 +139,13 @@ func New(cfg Config) (*Parser, error) {
 		p.Reset()
 		return p, nil
 	}
-	if cfg.ReasoningParser != "" {
-		if p.reason, err = lookupReasoning(cfg.ReasoningParser); err != nil {
-			return nil, err
-		}
-		p.label = []byte(p.reason.label)
-	}
-	if cfg.ToolParser != "" {
-		e, err := lookupTool(cfg.ToolParser)
-		if err != nil {
-			return nil, err
-		}
-		p.tool = e.build(&p.out)
+	if tool != nil {
+		p.tool = tool.build(&p.out)
 		p.bare, _ = p.tool.(bareNamer)
 	}
-	if p.reason != nil {
-		var tool toolGrammar
-		if !p.framed {
-			tool = p.tool
-		}
-		p.reasM = newMatcher(p.reason.reasoningMarkers(tool)...)
+	if p.reason = reason; reason != nil {
+		p.label = []byte(reason.label)
+		p.reasM = newMatcher(reason.reasoningMarkers(p.tool)...)
 	}
 	for cs := 0; cs < 2; cs++ {
 		for op := 0; op < 2; op++ {
@@ -153,7 +153,7 @@ func New(cfg Config) (*Parser, error) {
 			if p.reason != nil && !p.reason.prepend {
 				ms = append(ms, p.reason.contentMarkers(op == 1)...)
 			}
-			if p.tool != nil && !p.framed {
+			if p.tool != nil {
 				for _, m := range p.tool.textMarkers() {
 					if !m.atStart || cs == 1 {
 						ms = append(ms, m)
@@ -286,9 +286,7 @@ func (p *Parser) feed(chunk []byte) []Event {
 	if p.mode == mFinished {
 		return nil
 	}
-	if !p.prepended && p.reason != nil && p.reason.prepend {
-		p.prepend()
-	}
+	p.prepend()
 	data := chunk
 	if len(p.held) > 0 {
 		p.work = append(append(p.work[:0], p.held...), chunk...)
@@ -308,10 +306,13 @@ func (p *Parser) feed(chunk []byte) []Event {
 }
 
 // prepend emits the opener a minimax_append_think parser puts in front of
-// the output (with the first Feed, even an empty one).
+// the output (with the first Feed, even an empty one), once: prepended is
+// false only for such a parser until then (Reset).
 func (p *Parser) prepend() {
-	p.prepended = true
-	p.out.contentString(p.reason.starts[0])
+	if !p.prepended {
+		p.prepended = true
+		p.out.contentString(p.reason.starts[0])
+	}
 }
 
 // Finish ends the stream: held bytes are decided (a marker prefix that never
@@ -323,9 +324,7 @@ func (p *Parser) Finish() []Event {
 	if p.mode == mFinished {
 		return nil
 	}
-	if !p.prepended && p.reason != nil && p.reason.prepend {
-		p.prepend()
-	}
+	p.prepend()
 	// held is not touched again before Reset, so events may alias it.
 	p.run(p.held, true)
 	switch p.mode {
@@ -605,6 +604,3 @@ func noMarker(b []byte, pos int) (int, blockStatus) {
 	}
 	return pos, blockMore
 }
-
-// heldLen reports how many bytes p holds undecided (tests: bounded holding).
-func (p *Parser) heldLen() int { return len(p.held) }

@@ -1,5 +1,7 @@
 package parsers
 
+import "slices"
+
 // reasoningSpec describes a reasoning grammar run by the Parser's own
 // reasoning state (PARSER_CASES.md): text between an opener and a closer is
 // reasoning. The fields cover every marker-delimited variant; grammars that
@@ -73,24 +75,14 @@ func (r *reasoningSpec) reasoningMarkers(tool toolGrammar) []marker {
 	var ms []marker
 	if tool != nil {
 		for _, t := range r.toolOpeners {
-			for _, m := range tool.textMarkers() {
-				if m.act == actToolOpen && m.text == t && !m.atStart {
-					ms = append(ms, marker{text: t, act: actToolStart})
-					break
-				}
+			if slices.ContainsFunc(tool.textMarkers(), func(m marker) bool { return m.act == actToolOpen && m.text == t && !m.atStart }) {
+				ms = append(ms, marker{text: t, act: actToolStart})
 			}
 		}
 	}
-	for _, t := range r.ends {
-		ms = append(ms, marker{text: t, act: actReasonEnd})
-	}
-	for _, t := range r.starts {
-		ms = append(ms, marker{text: t, act: actReasonStart})
-	}
-	for _, t := range r.toolStarts {
-		ms = append(ms, marker{text: t, act: actToolStart})
-	}
-	return ms
+	ms = appendMarkers(ms, r.ends, actReasonEnd, 0)
+	ms = appendMarkers(ms, r.starts, actReasonStart, 0)
+	return appendMarkers(ms, r.toolStarts, actToolStart, 0)
 }
 
 // contentMarkers returns the reasoning markers the content state recognises:
@@ -104,9 +96,7 @@ func (r *reasoningSpec) contentMarkers(openers bool) []marker {
 		}
 	}
 	if !r.strayText {
-		for _, t := range r.ends {
-			ms = append(ms, marker{text: t, act: actReasonEnd})
-		}
+		ms = appendMarkers(ms, r.ends, actReasonEnd, 0)
 	}
 	return ms
 }

@@ -67,7 +67,7 @@ type toolEntry struct {
 // toolRegistry maps every registered tool-call parser name (canonical names
 // first, then Dynamo, vLLM and SGLang aliases; PARSER_CASES.md) to its
 // grammar. Grammar files register themselves in init.
-var toolRegistry = map[string]toolEntry{}
+var toolRegistry = map[string]*toolEntry{}
 
 // reasoningRegistry maps every registered reasoning parser name (PARSER_CASES.md,
 // "Coverage: reasoning families") to its grammar.
@@ -90,7 +90,7 @@ func registerTool(info ToolInfo, build func(*sink) toolGrammar, names ...string)
 		panic("parsers: " + info.Grammar + ": Closers are derived from the grammar, not stated")
 	}
 	info.Closers = closers
-	registerToolEntry(toolEntry{info: info, build: build}, names)
+	register(toolRegistry, "tool", &toolEntry{info: info, build: build}, names)
 }
 
 // contentMarkers returns the openers and orphan closers among a grammar's
@@ -124,23 +124,19 @@ func statedExtend(stated, openers []string) error {
 	return nil
 }
 
-func registerToolEntry(e toolEntry, names []string) {
+// register adds v to m under names; a name registered twice panics.
+func register[V any](m map[string]V, kind string, v V, names []string) {
 	for _, n := range names {
-		if _, dup := toolRegistry[n]; dup {
-			panic("parsers: tool parser registered twice: " + n)
+		if _, dup := m[n]; dup {
+			panic("parsers: " + kind + " parser registered twice: " + n)
 		}
-		toolRegistry[n] = e
+		m[n] = v
 	}
 }
 
 // registerReasoning registers a reasoning grammar under names (lower case).
 func registerReasoning(spec *reasoningSpec, names ...string) {
-	for _, n := range names {
-		if _, dup := reasoningRegistry[n]; dup {
-			panic("parsers: reasoning parser registered twice: " + n)
-		}
-		reasoningRegistry[n] = spec
-	}
+	register(reasoningRegistry, "reasoning", spec, names)
 }
 
 // ToolParsers returns the registered tool-call parser names, sorted.
@@ -185,18 +181,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	return names
 }
 
-func lookupTool(name string) (*toolEntry, error) {
-	e, ok := toolRegistry[strings.ToLower(name)]
+// lookup returns the parser registered in m under name (looked up
+// case-insensitively); kind names the registry in the error.
+func lookup[V any](m map[string]V, kind, name string) (V, error) {
+	v, ok := m[strings.ToLower(name)]
 	if !ok {
-		return nil, fmt.Errorf("%w %q for tool calls (known: %s)", ErrUnknownParser, name, strings.Join(ToolParsers(), ", "))
+		return v, fmt.Errorf("%w %q for %s (known: %s)", ErrUnknownParser, name, kind, strings.Join(sortedKeys(m), ", "))
 	}
-	return &e, nil
-}
-
-func lookupReasoning(name string) (*reasoningSpec, error) {
-	s, ok := reasoningRegistry[strings.ToLower(name)]
-	if !ok {
-		return nil, fmt.Errorf("%w %q for reasoning (known: %s)", ErrUnknownParser, name, strings.Join(ReasoningParsers(), ", "))
-	}
-	return s, nil
+	return v, nil
 }

@@ -106,13 +106,8 @@ const (
 func newSectionCalls(out *sink, style secStyle, mk secMarkers) *sectionCalls {
 	s := &sectionCalls{out: out, style: style, text: textMarkersOf(mk)}
 	s.args.out = out
-	var ms []marker
-	for _, t := range mk.sectionBegins {
-		ms = append(ms, marker{text: t, act: actOpen, arg: mkSectionBegin})
-	}
-	for _, t := range mk.sectionEnds {
-		ms = append(ms, marker{text: t, act: actClose, arg: mkSectionEnd})
-	}
+	ms := appendMarkers(nil, mk.sectionBegins, actOpen, mkSectionBegin)
+	ms = appendMarkers(ms, mk.sectionEnds, actClose, mkSectionEnd)
 	ms = append(ms,
 		marker{text: mk.callBegin, act: actOpen, arg: mkCallBegin},
 		marker{text: mk.callEnd, act: actClose, arg: mkCallEnd},
@@ -128,14 +123,9 @@ func (s *sectionCalls) textMarkers() []marker { return s.text }
 // the section opener(s) and CALL_BEGIN open blocks; closers and the
 // separator met in content are markup, removed.
 func textMarkersOf(mk secMarkers) []marker {
-	var ms []marker
-	for _, t := range mk.sectionBegins {
-		ms = append(ms, marker{text: t, act: actToolOpen, arg: openSection})
-	}
+	ms := appendMarkers(nil, mk.sectionBegins, actToolOpen, openSection)
 	ms = append(ms, marker{text: mk.callBegin, act: actToolOpen, arg: openCall})
-	for _, t := range mk.sectionEnds {
-		ms = append(ms, marker{text: t, act: actToolClose})
-	}
+	ms = appendMarkers(ms, mk.sectionEnds, actToolClose, 0)
 	return append(ms, marker{text: mk.callEnd, act: actToolClose}, marker{text: mk.sep, act: actToolClose})
 }
 
@@ -173,21 +163,19 @@ func (s *sectionCalls) malformed() {
 
 // structural acts on a marker met outside the arguments; it reports whether
 // the block is over. A call that started and did not complete is abandoned
-// by every structural marker.
+// by every structural marker (a separator comes here only where no call is
+// open: between calls or in a dropped one).
 func (s *sectionCalls) structural(kind int) bool {
+	s.out.abandonCall()
 	switch kind {
 	case mkCallBegin:
-		s.out.abandonCall()
 		s.beginCall()
 	case mkCallEnd:
-		s.out.abandonCall()
 		return s.callOver()
 	case mkSectionBegin:
-		s.out.abandonCall()
 		s.inSection = true
 		s.st = scSection
 	case mkSectionEnd:
-		s.out.abandonCall()
 		return true
 	}
 	// mkSep, mkNewline where they mean nothing: markup.

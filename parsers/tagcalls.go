@@ -108,10 +108,7 @@ func newTagCalls(out *sink, spec *tagSpec) *tagCalls {
 }
 
 func (g *tagCalls) textMarkers() []marker {
-	var ms []marker
-	for _, o := range g.spec.blockOpen {
-		ms = append(ms, marker{text: o, act: actToolOpen, arg: tagOpenBlock})
-	}
+	ms := appendMarkers(nil, g.spec.blockOpen, actToolOpen, tagOpenBlock)
 	return append(ms,
 		marker{text: g.spec.fnOpen, act: actToolOpen, arg: tagOpenFn},
 		marker{text: g.spec.parOpen, act: actToolOpen, arg: tagOpenPar},
@@ -131,11 +128,6 @@ func (g *tagCalls) open(arg int) {
 	default:
 		g.st = tcBlock
 	}
-}
-
-// maxHold is the most feed ever asks the driver to hold (tests).
-func (g *tagCalls) maxHold() int {
-	return max(g.blockM.maxLen, g.bodyM.maxLen, g.skipM.maxLen, g.val.maxLen())
 }
 
 func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
