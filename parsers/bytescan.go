@@ -1,10 +1,8 @@
 package parsers
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
-	"unicode/utf8"
 )
 
 // Word-at-a-time byte classification for the streaming hot paths. A
@@ -53,12 +51,6 @@ func plainArgs(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// validArgs reports whether b is valid UTF-8 without a backslash: the
-// argument filter would pass it unchanged (plainArgs is the ASCII case).
-func validArgs(b []byte) bool {
-	return bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b)
 }
 
 // strRun returns the length of the prefix of b that holds no strStop byte

@@ -90,3 +90,12 @@ func (g *tagCalls) maxHold() int {
 // parserstest (it imports this package), so the external test package sets
 // it when the test binary starts (invariants_test.go).
 var CheckChunked func(t *testing.T, cfg Config, in []byte, chunks [][]byte)
+
+// maxLen is the longest byte sequence v's feed may hold.
+func (v *paramValue) maxLen() int {
+	n := v.ends.maxLen
+	if v.ents != nil {
+		n = max(n, v.ents.maxLen)
+	}
+	return n
+}

@@ -805,15 +805,6 @@ func appendCommaList(dst, v []byte) []byte {
 	return append(dst, ']')
 }
 
-// maxLen is the longest byte sequence feed may hold.
-func (v *paramValue) maxLen() int {
-	n := v.ends.maxLen
-	if v.ents != nil {
-		n = max(n, v.ents.maxLen)
-	}
-	return n
-}
-
 // argsClose ends an arguments object built with argsKey: "{}" when no key
 // was emitted, "}" otherwise.
 func argsClose(e *emitter, keys int) {
