@@ -237,7 +237,7 @@ func (v *paramValue) feed(b []byte, final bool) (n, end int, hold bool) {
 			return len(b), -1, false
 		}
 	}
-	if v.st == pvString && v.lead == 2 && len(v.nl) == 0 && (uint(len(b)-4) > 4 || v.ends.nfirst > 2) &&
+	if (uint(len(b)-4) > 4 || v.ends.nfirst > 2) && v.st == pvString && v.lead == 2 && len(v.nl) == 0 &&
 		v.plainRun(b) && v.fastString(b) {
 		// (A streamed chunk that failed the test above holds a close
 		// tag's first byte or an '&', or is a trimFull run that may pass
@@ -347,6 +347,9 @@ func (v *paramValue) textOnly(b []byte, final bool) bool {
 				return false // an entity (or a prefix of one) to decode
 			}
 		case v.ends.first[c]:
+			if i+1 < len(b) && v.ends.second[b[i+1]] == 0 && !v.ends.wide {
+				continue // at's outcome: no marker has this second byte
+			}
 			if mi, partial := v.ends.at(b[i:], final); mi >= 0 || partial {
 				return false
 			}
