@@ -343,6 +343,9 @@ func (v *paramValue) textOnly(b []byte, final bool) bool {
 	for i, c := range b {
 		switch {
 		case c == '&' && v.ents != nil:
+			if i+1 < len(b) && v.ents.second[b[i+1]] == 0 && !v.ents.wide {
+				continue // at's outcome: no entity has this second byte ("&&")
+			}
 			if mi, partial := v.ents.at(b[i:], final); mi >= 0 || partial {
 				return false // an entity (or a prefix of one) to decode
 			}
