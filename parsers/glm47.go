@@ -203,7 +203,7 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 			g.val.out.argsEscaped(b)
 			return len(b), blockMore
 		}
-		n, end, hold := g.val.feed(b, final)
+		n, end, hold := g.val.feedRest(b, final)
 		if end < 0 && !hold && !g.val.over {
 			return n, blockMore
 		}

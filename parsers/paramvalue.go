@@ -237,6 +237,14 @@ func (v *paramValue) feed(b []byte, final bool) (n, end int, hold bool) {
 			return len(b), -1, false
 		}
 	}
+	return v.feedRest(b, final)
+}
+
+// feedRest is feed without its first case, for a grammar that has tested
+// a streamed chunk of a string value as that case does (trimNone or
+// trimFraming) and found a close tag's first byte or an '&': textOnly then
+// decides what the first case would have.
+func (v *paramValue) feedRest(b []byte, final bool) (n, end int, hold bool) {
 	if (uint(len(b)-4) > 4 || v.ends.nfirst > 2) && v.st == pvString && v.lead == 2 && len(v.nl) == 0 &&
 		v.plainRun(b) && v.fastString(b) {
 		// (A streamed chunk that failed the test above holds a close
