@@ -194,8 +194,16 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	if g.st == glValue {
 		// The common chunk: one step of a value, usually all of b,
-		// without the loop.
-		n, end, hold := g.val.feed(b, final)
+		// without the loop. A streamed chunk of a string value in
+		// which no close tag and no entity can start and no framing
+		// newline is to be held is passed on here, without feed's frame
+		// (feed's first case, written out: too large to inline).
+		if v := &g.val; v.st == pvString && v.lead == 2 && v.ends.none(b) && (v.ents == nil || !hasBytesWords(b, '&'*lo8, '&'*lo8)) &&
+			(v.trim == trimNone || v.trim == trimFraming && len(v.nl) == 0 && b[len(b)-1] != '\n' && b[len(b)-1] != '\r') {
+			g.val.out.argsEscaped(b)
+			return len(b), blockMore
+		}
+		n, end, hold := g.val.feedRest(b, final)
 		if end < 0 && !hold && !g.val.over {
 			return n, blockMore
 		}

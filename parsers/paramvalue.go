@@ -237,14 +237,27 @@ func (v *paramValue) feed(b []byte, final bool) (n, end int, hold bool) {
 			return len(b), -1, false
 		}
 	}
-	if v.st == pvString && v.lead == 2 && len(v.nl) == 0 && (uint(len(b)-4) > 4 || v.ends.nfirst > 2) &&
+	return v.feedRest(b, final)
+}
+
+// feedRest is feed without its first case, for a grammar that has tested
+// a streamed chunk of a string value as that case does (trimNone or
+// trimFraming) and found a close tag's first byte or an '&': textOnly then
+// decides what the first case would have.
+func (v *paramValue) feedRest(b []byte, final bool) (n, end int, hold bool) {
+	if (uint(len(b)-4) > 4 || v.ends.nfirst > 2) && v.st == pvString && v.lead == 2 && len(v.nl) == 0 &&
 		v.plainRun(b) && v.fastString(b) {
 		// (A streamed chunk that failed the test above holds a close
 		// tag's first byte or an '&', or is a trimFull run that may pass
 		// the limit: never one fastString takes.)
 		return len(b), -1, false
 	}
-	if v.st == pvString && v.lead == 2 && v.textOnly(b, final) {
+	pos, mi := -1, -1
+	ok := false
+	if v.st == pvString && v.lead == 2 {
+		ok, pos, mi = v.textOnly(b, final)
+	}
+	if ok {
 		// A close tag's first byte or an '&', but no close tag and no
 		// entity (a '<' or "&&" in code): the first case's outcome,
 		// repeated here because sharing it costs the common chunk a
@@ -262,7 +275,9 @@ func (v *paramValue) feed(b []byte, final bool) (n, end int, hold bool) {
 			return len(b), -1, false
 		}
 	}
-	pos, mi := v.ends.find(b, final)
+	if pos < 0 {
+		pos, mi = v.ends.find(b, final)
+	}
 	// A close tag (or its prefix) starts with '<', which no entity
 	// continues: an entity prefix before pos is decided.
 	k := v.text(b[:pos], final || pos < len(b))
@@ -335,24 +350,32 @@ func (v *paramValue) fastString(b []byte) bool {
 // textOnly reports, for a streamed chunk (4 to 8 bytes) in which a close
 // tag's first byte or an '&' occurs, that b still holds no close tag, no
 // entity and no prefix of either (a '<' or "&&" in code): all of it is
-// value text.
-func (v *paramValue) textOnly(b []byte, final bool) bool {
+// value text. pos and mi are then ends.find's outcome for b, as they are
+// when a close tag (or its prefix) stopped the walk; pos is -1 when an
+// entity stopped it or b is not a streamed chunk (find must decide).
+func (v *paramValue) textOnly(b []byte, final bool) (ok bool, pos, mi int) {
 	if uint(len(b)-4) > 4 {
-		return false
+		return false, -1, -1
 	}
 	for i, c := range b {
 		switch {
 		case c == '&' && v.ents != nil:
+			if i+1 < len(b) && v.ents.second[b[i+1]] == 0 && !v.ents.wide {
+				continue // at's outcome: no entity has this second byte ("&&")
+			}
 			if mi, partial := v.ents.at(b[i:], final); mi >= 0 || partial {
-				return false // an entity (or a prefix of one) to decode
+				return false, -1, -1 // an entity (or a prefix of one) to decode
 			}
 		case v.ends.first[c]:
+			if i+1 < len(b) && v.ends.second[b[i+1]] == 0 && !v.ends.wide {
+				continue // at's outcome: no marker has this second byte
+			}
 			if mi, partial := v.ends.at(b[i:], final); mi >= 0 || partial {
-				return false
+				return false, i, mi // find's outcome
 			}
 		}
 	}
-	return true
+	return true, len(b), -1
 }
 
 // fullFrag is strPiece's trimFull case for a streamed chunk (the leading

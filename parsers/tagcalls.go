@@ -134,8 +134,23 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 	i := 0
 	if g.st == tcValue {
 		// The common chunk: one step of a value, usually all of b,
-		// without the loop.
-		n, end, hold := g.val.feed(b, final)
+		// without the loop. A streamed chunk of a string value
+		// (trimNone or trimFraming) in which no close tag and no entity
+		// can start and no framing newline is to be held is passed on
+		// here, without feed's frame (feed's first case, written out:
+		// too large to inline).
+		if v := &g.val; v.st == pvString && v.lead == 2 && v.trim != trimFull && v.ends.none(b) && (v.ents == nil || !hasBytesWords(b, '&'*lo8, '&'*lo8)) &&
+			(v.trim == trimNone || len(v.nl) == 0 && b[len(b)-1] != '\n' && b[len(b)-1] != '\r') {
+			g.val.out.argsEscaped(b)
+			return len(b), blockMore
+		}
+		var n, end int
+		var hold bool
+		if g.val.trim == trimFull {
+			n, end, hold = g.val.feed(b, final)
+		} else {
+			n, end, hold = g.val.feedRest(b, final)
+		}
 		if end < 0 && !hold && !g.val.over {
 			return n, blockMore
 		}
