@@ -12,7 +12,8 @@ import "strings"
 // outlive the caller's buffer (valid until the next Feed, Finish or Reset).
 // The sink does the call bookkeeping: inCall says whether a call is open,
 // paramKey, wholeArgs and endParams keep its parameter count; grammars keep
-// no call flags or counters of their own. limit is the per-call buffer limit (Config.MaxCallBuffer or its default).
+// no call flags or counters of their own. limit is the per-call buffer
+// limit (Config.MaxCallBuffer or its default).
 // Content and reasoning go through content and reasoning, which also track
 // the start of the output for the driver's start-of-output markers; the
 // emitter's own text methods are not for grammars.
