@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // tinyWith loads testdata/tiny/regexp.json with its top-level fields
@@ -44,11 +43,7 @@ func TestRegexpFallbackTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
 	ids, err := tok.Encode(strings.Repeat("a", 40)+"!", false)
-	if elapsed := time.Since(start); elapsed > 5*time.Second {
-		t.Errorf("Encode took %v", elapsed)
-	}
 	if !errors.Is(err, ErrSplitTimeout) || ids != nil {
 		t.Fatalf("Encode = %v, %v; want ErrSplitTimeout", ids, err)
 	}
@@ -64,12 +59,8 @@ func TestRegexpFallbackTimeout(t *testing.T) {
 	}
 	// AppendEncode cannot fail: it encodes the rest unsplit, losing no
 	// byte, within the same time bound.
-	start = time.Now()
 	text := strings.Repeat("a", 40) + "!" + strings.Repeat("b", 40)
 	got := tok.AppendEncode(dst, text, false)
-	if elapsed := time.Since(start); elapsed > 5*time.Second {
-		t.Errorf("AppendEncode took %v", elapsed)
-	}
 	if back, _ := tok.Decode(got[1:], false); back != text || got[0] != 7 {
 		t.Errorf("AppendEncode after timeout decodes to %q (dst %v), want %q", back, got[:1], text)
 	}
@@ -101,11 +92,7 @@ func TestNestingLimit(t *testing.T) {
 			if _, err := tinyWith(t, map[string]string{c.field: nested(c.list, c.leaf, maxNesting)}); err != nil {
 				t.Errorf("nesting %d: %v", maxNesting, err)
 			}
-			start := time.Now()
 			_, err := tinyWith(t, map[string]string{c.field: nested(c.list, c.leaf, 4000)})
-			if elapsed := time.Since(start); elapsed > 2*time.Second {
-				t.Errorf("load took %v", elapsed)
-			}
 			if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), c.field+": Sequence nested more than") {
 				t.Errorf("nesting 4000: error %v", err)
 			}

@@ -1,6 +1,8 @@
 package tokenizers
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -225,5 +227,31 @@ func BenchmarkLoad(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkLoadNested measures rejecting a tokenizer.json whose
+// post-processor nests Sequence components 4,000 deep (past maxNesting):
+// the loader stops at the limit instead of walking the whole depth
+// (TestNestingLimit checks the error).
+func BenchmarkLoadNested(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("testdata", "tiny", "regexp.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var f map[string]json.RawMessage
+	if err := json.Unmarshal(data, &f); err != nil {
+		b.Fatal(err)
+	}
+	f["post_processor"] = json.RawMessage(nested("processors", `{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":false,"use_regex":false}`, 4000))
+	if data, err = json.Marshal(f); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := FromJSON(data); !errors.Is(err, ErrUnsupported) {
+			b.Fatal(err)
+		}
 	}
 }
