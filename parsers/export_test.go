@@ -84,6 +84,19 @@ func (g *tagCalls) maxHold() int {
 	return max(g.blockM.maxLen, g.bodyM.maxLen, g.skipM.maxLen, g.val.maxLen())
 }
 
+// SameTool reports whether the tool-call parser names a and b are
+// registered to one grammar entry (b is an alias of a: the two build the
+// same parser and differ only in the name ToolParser reports); SameReasoning
+// likewise for reasoning parser names. "" (no parser) is the same as "".
+func SameTool(a, b string) bool {
+	return a == b || toolRegistry[a] != nil && toolRegistry[a] == toolRegistry[b]
+}
+
+// SameReasoning: see SameTool.
+func SameReasoning(a, b string) bool {
+	return a == b || reasoningRegistry[a] != nil && reasoningRegistry[a] == reasoningRegistry[b]
+}
+
 // CheckChunked is parserstest's check of one input fed whole and in the
 // given chunks (identical event streams, well-formed events, CheckHeld after
 // every Feed), for the fuzz targets. An internal test cannot import

@@ -1,6 +1,7 @@
 package parsers_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/agentwire/agentwire/parsers"
@@ -21,6 +22,47 @@ func libraryFixtures(t testing.TB) []*parserstest.File {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// byGrammar splits the fixture files by parser identity. canonical keeps,
+// in each file's tool and reasoning parser lists, the first name of every
+// registered grammar entry; aliases keeps the rest (names registered to an
+// entry already listed: vLLM's, SGLang's and Dynamo's spellings of one
+// grammar), or is nil when the file has none. An alias builds the very same
+// parser, so it gets the whole feed and the captured deltas (aliasSuite),
+// not every chunking again: the peers' spellings multiply the names, not the
+// grammars, and each one under every chunking would cost the race-detector
+// run minutes per alias.
+func byGrammar(files []*parserstest.File) (canonical, aliases []*parserstest.File) {
+	split := func(names []string, same func(a, b string) bool) (first, rest []string) {
+		for _, n := range names {
+			if slices.ContainsFunc(first, func(f string) bool { return same(f, n) }) {
+				rest = append(rest, n)
+			} else {
+				first = append(first, n)
+			}
+		}
+		return first, rest
+	}
+	for _, f := range files {
+		tools, toolAliases := split(f.ToolParsers, parsers.SameTool)
+		reasons, reasonAliases := split(f.ReasoningParsers, parsers.SameReasoning)
+		c := *f
+		c.ToolParsers, c.ReasoningParsers = tools, reasons
+		canonical = append(canonical, &c)
+		// An alias of one list runs with every name of the other.
+		if len(toolAliases) > 0 {
+			a := *f
+			a.ToolParsers = toolAliases
+			aliases = append(aliases, &a)
+		}
+		if len(reasonAliases) > 0 {
+			a := *f
+			a.ReasoningParsers = reasonAliases
+			aliases = append(aliases, &a)
+		}
+	}
+	return canonical, aliases
 }
 
 // suite is the Runner of the fixture suite: every check but the allocation
@@ -55,8 +97,15 @@ var suite = parserstest.Runner{
 //     surrogate escape; no text event ends inside a character; one Feed
 //     never returns two adjacent text events of one kind);
 //   - held-back bytes stay bounded by the longest marker plus a partial rune.
+//
+// Names that are aliases of a listed grammar run the same checks on the
+// whole feed and the captured deltas only (byGrammar).
 func TestInvariants(t *testing.T) {
-	suite.RunFiles(t, libraryFixtures(t)...)
+	canonical, aliases := byGrammar(libraryFixtures(t))
+	suite.RunFiles(t, canonical...)
+	aliasSuite := suite
+	aliasSuite.Chunkings = parserstest.CapturedChunkings
+	aliasSuite.RunFiles(t, aliases...)
 }
 
 // TestFixturesLoadWithParserstest: every fixture file of this package is in
