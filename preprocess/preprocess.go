@@ -187,8 +187,8 @@ func (p *Preprocessor) Responses(ctx context.Context, req *responses.Request) (*
 	prep.Response.Model = req.Model
 	prep.Response.Responses = rctx
 	// Reasoning is never hidden here: the Responses emitter sends reasoning
-	// items (with the encrypted passback Codex replays) and decides whether
-	// they carry summary text from its own policy (pipeline.Options.Reasoning).
+	// items (with the encrypted passback Codex replays), as summary or as
+	// reasoning text per its policy (pipeline.Options.Reasoning).
 	return prep, nil
 }
 
