@@ -123,7 +123,8 @@ func TestClaudeCodeToChat(t *testing.T) {
 	for k, v := range chat.ChatTemplateArgs {
 		args[k] = string(v)
 	}
-	wantArgs := map[string]string{"enable_thinking": "true", "truncate_history_thinking": "false", "thinking_mode": `"adaptive"`}
+	// thinking adaptive with output_config.effort medium: the effort reaches the template
+	wantArgs := map[string]string{"enable_thinking": "true", "truncate_history_thinking": "false", "thinking_mode": `"adaptive"`, "reasoning_effort": `"medium"`}
 	if d := cmp.Diff(wantArgs, args); d != "" {
 		t.Errorf("chat_template_args (-want +got):\n%s", d)
 	}
