@@ -137,3 +137,14 @@ func BenchmarkTokenizeClaudeCodeNextTurn(b *testing.B) {
 		p.encode(second)
 	})
 }
+
+// BenchmarkEffortProbe is the load-time cost of the reasoning-effort probe
+// (eight renders of a one-turn conversation) on the largest testdata
+// template, Kimi K3's.
+func BenchmarkEffortProbe(b *testing.B) {
+	tm := testdataTemplates(b)["Kimi-K3.jinja"]
+	b.ReportAllocs()
+	for b.Loop() {
+		probeEfforts(tm.Template)
+	}
+}

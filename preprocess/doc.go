@@ -24,7 +24,13 @@
 //     replayed (passed as reasoning_content when the template reads it,
 //     else folded into the content between the reasoning parser's own
 //     markers), chat_template_kwargs and the API's thinking options as
-//     top-level template variables.
+//     top-level template variables. The APIs' effort and thinking controls
+//     (Chat reasoning_effort, Responses reasoning.effort, Anthropic
+//     thinking and output_config.effort) arrive as one reasoning_effort
+//     and enable_thinking; reasoning_effort is mapped onto the values the
+//     template knows, which a probe at load time finds (effort.go,
+//     Template.Effort; PARSER_CASES.md has the tables), so no value an API
+//     allows fails on a template that raises on unknown ones.
 //  3. PRE.1–PRE.6 and the tool-parsing jail are decided from one table
 //     keyed by canonical parser name (Rules, Decide); PARSER_CASES.md shows
 //     the same table and a test keeps them equal.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/agentwire/agentwire/protocols/openai"
@@ -16,6 +17,7 @@ func FuzzChat(f *testing.F) {
 	f.Add([]byte(toolTurn + `}`))
 	f.Add([]byte(`{"messages":[{"role":"assistant","content":[{"type":"text","text":"x"}],"reasoning_content":["a",""]}],"tool_choice":"required","tools":[{"function":{"name":"f"}}]}`))
 	f.Add([]byte(`{"messages":[{"role":"tool","content":"\u0000"}],"chat_template_kwargs":{"enable_thinking":"yes"},"stop":[1,2]}`))
+	f.Add([]byte(`{"messages":[{"role":"user","content":"x"}],"reasoning_effort":"medium","chat_template_kwargs":{"reasoning_effort":"none"}}`))
 	m, err := LoadModel(tinyDir, ModelOptions{})
 	if err != nil {
 		f.Fatal(err)
@@ -51,6 +53,47 @@ func FuzzTopLevel(f *testing.F) {
 		for k, v := range topLevel(data, "added_tokens", "normalizer", "pre_tokenizer") {
 			if len(v) > len(data) {
 				t.Fatalf("%s: value longer than the input", k)
+			}
+		}
+	})
+}
+
+// FuzzEffortProbe probes arbitrary templates for the reasoning efforts
+// they know: never a panic; every ladder value maps to itself, to a known
+// value or to "" (unset), a thinking level never to "none" and "none"
+// never to a thinking level; and every value the template is given renders.
+func FuzzEffortProbe(f *testing.F) {
+	f.Add(`{%- if reasoning_effort not in ['none', 'high'] %}{{ raise_exception('bad') }}{% endif %}[{{ reasoning_effort }}]`)
+	f.Add(`{%- set e = 'high' if reasoning_effort == 'high' else 'max' -%}{% if enable_thinking %}{{ e }}{% endif %}`)
+	f.Add(`{%- if reasoning_effort in ['low', 'high', 'max'] %}{{ reasoning_effort }}{% elif reasoning_effort == 'none' %}off{% else %}max{% endif %}`)
+	f.Add(`Reasoning: {{ reasoning_effort }}`)
+	f.Add(`{% for m in messages %}{{ m.content }}{% endfor %}`)
+	f.Add(`{{ raise_exception('always') }}`)
+	f.Fuzz(func(t *testing.T, src string) {
+		tm, err := newTemplate(TemplateDefault, src, nil)
+		if err != nil {
+			return
+		}
+		e := tm.Efforts
+		if e.To == nil {
+			return
+		}
+		for _, v := range Efforts {
+			to, ok := e.To[v]
+			if !ok {
+				t.Fatalf("%q has no mapping", v)
+			}
+			switch {
+			case to == "":
+				continue
+			case to != v && !slices.Contains(e.Known, to):
+				t.Fatalf("%q maps to %q, which is not known (%q)", v, to, e.Known)
+			case (to == "none") != (v == "none"):
+				t.Fatalf("%q maps to %q", v, to)
+			}
+			kw := `{"reasoning_effort":"` + to + `","enable_thinking":` + map[bool]string{true: "true", false: "false"}[v != "none"] + `}`
+			if _, err := tm.Render(probeInput(kw)); err != nil {
+				t.Fatalf("%q → %q does not render: %v", v, to, err)
 			}
 		}
 	})

@@ -114,6 +114,11 @@ type Template struct {
 	// one, later system messages become user messages, and consecutive
 	// user messages are joined (with "\n\n").
 	NormalizeRoles bool
+
+	// Efforts is what a probe at load time learnt about the template's
+	// reasoning_effort: the values it knows and how every value of the
+	// APIs' ladder maps onto them (see Effort).
+	Efforts EffortSupport
 }
 
 // roleProbe is a conversation real harnesses send (Claude Code: system
@@ -140,6 +145,7 @@ func newTemplate(name, src string, now func() time.Time) (*Template, error) {
 	_, err = t.Render(chattemplate.Input{Messages: json.RawMessage(roleProbe), AddGenerationPrompt: true})
 	var te *chattemplate.TemplateError
 	tm.NormalizeRoles = errors.As(err, &te)
+	tm.Efforts = probeEfforts(t)
 	return tm, nil
 }
 

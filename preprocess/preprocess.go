@@ -187,8 +187,8 @@ func (p *Preprocessor) Responses(ctx context.Context, req *responses.Request) (*
 	prep.Response.Model = req.Model
 	prep.Response.Responses = rctx
 	// Reasoning is never hidden here: the Responses emitter sends reasoning
-	// items (with the encrypted passback Codex replays) and decides whether
-	// they carry summary text from its own policy (pipeline.Options.Reasoning).
+	// items (with the encrypted passback Codex replays), as summary or as
+	// reasoning text per its policy (pipeline.Options.Reasoning).
 	return prep, nil
 }
 
@@ -312,6 +312,7 @@ func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api AP
 	if tmpl == nil {
 		return nil, &BadRequestError{fmt.Errorf("the model %s has no chat template", m.Name), api}
 	}
+	clampEffort(tmpl, args)
 	prompt, err := p.render(tmpl, req.Messages, tools, args, api)
 	if err != nil {
 		return nil, err

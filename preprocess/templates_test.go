@@ -13,7 +13,9 @@ import (
 // TestCapturesOnRealTemplates prepares every captured harness request with
 // every real chat template in testdata/chattemplate (on the tiny
 // tokenizer): the template input must be one every template accepts (roles
-// normalised where a template rejects the harnesses' shapes), and the
+// normalised where a template rejects the harnesses' shapes; Codex's
+// default reasoning effort "medium" and Claude Code's adaptive thinking
+// with effort "medium" mapped onto the values the template knows), and the
 // conversation's text must reach the prompt.
 func TestCapturesOnRealTemplates(t *testing.T) {
 	files, err := filepath.Glob("../testdata/chattemplate/templates/*.jinja")
@@ -36,8 +38,6 @@ func TestCapturesOnRealTemplates(t *testing.T) {
 					refusal := map[string]string{
 						// no tool role: a tool result breaks its user/assistant alternation
 						"gemma3": "Conversation roles must alternate",
-						// Codex asks for reasoning effort "medium"
-						"Mistral-Medium-3.5-128B-GGUF": `reasoning_effort must be either "none" or "high"`,
 					}[name]
 					var prep *Prepared
 					var err error

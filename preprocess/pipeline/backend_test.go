@@ -2,11 +2,14 @@ package pipeline_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -14,6 +17,8 @@ import (
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/pipeline"
 	"github.com/agentwire/agentwire/protocols/anthropic"
+	"github.com/agentwire/agentwire/protocols/responses"
+	"github.com/google/go-cmp/cmp"
 )
 
 // messagesBackend is a whole harness backend for Claude Code: the
@@ -117,3 +122,140 @@ func TestHarnessBackend(t *testing.T) {
 		t.Errorf("thinking %q, tool %q, input %q, stop %q", thinking, tool, input, stop)
 	}
 }
+
+// TestResponsesReasoningOneChannel answers the recorded Codex request
+// (preprocess/testdata/harness: reasoning.effort medium, no
+// reasoning.summary) and the same request asking for a summary, streamed
+// and unary: the reasoning reaches the client on exactly one channel —
+// summary events when the request (or the server's DefaultSummary policy)
+// asks for a summary, reasoning_text events otherwise — and the completed
+// item, the terminal event's output and the unary answer carry it the
+// same way.
+func TestResponsesReasoningOneChannel(t *testing.T) {
+	model, err := preprocess.LoadModel("../../testdata/models/tiny", preprocess.ModelOptions{ContextLength: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre := preprocess.New(model, preprocess.Options{PrefixCacheEntries: -1})
+	ids, err := model.Tokenizer.Encode("<think>\nList the files.\n</think>\n\nHere they are.", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eos, _ := model.Tokenizer.TokenToID("<|im_end|>")
+	rec := engine.RecordTokens("codex-turn", append(ids, eos), engine.FinishEOS)
+	eng := &engine.Replay{Select: func(*engine.Request) (engine.Source, error) { return rec, nil }}
+	body, err := os.ReadFile("../testdata/harness/codex_B-gpt-5.5_0004-POST-v1_responses.body.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const reasoning = "\nList the files.\n"
+	for _, tc := range []struct {
+		name          string
+		summary       string // reasoning.summary sent ("" as recorded: absent)
+		defaultSum    bool   // the server's ReasoningPolicy.DefaultSummary
+		wantSummaries bool
+	}{
+		{name: "recorded", wantSummaries: false},
+		{name: "recorded/default-summary", defaultSum: true, wantSummaries: true},
+		{name: "auto", summary: "auto", wantSummaries: true},
+		{name: "none/default-summary", summary: "none", defaultSum: true, wantSummaries: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := body
+			if tc.summary != "" {
+				b = []byte(strings.Replace(string(body), `"reasoning":{"effort":"medium"}`, `"reasoning":{"effort":"medium","summary":"`+tc.summary+`"}`, 1))
+				if string(b) == string(body) {
+					t.Fatal("the recorded request no longer has reasoning {effort: medium}")
+				}
+			}
+			opts := pipeline.Options{Reasoning: responses.ReasoningPolicy{DefaultSummary: tc.defaultSum}, Seed: 1}
+			var items []string // the reasoning item: output_item.done, response.completed, unary
+			for _, stream := range []bool{true, false} {
+				req, err := responses.DecodeRequest(b, responses.DecodeOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				prep, err := pre.Responses(context.Background(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				prep.Stream = stream
+				w := httptest.NewRecorder()
+				if err := pipeline.ServeWith(context.Background(), w, eng, prep, opts); err != nil {
+					t.Fatal(err)
+				}
+				if !stream {
+					var resp struct{ Output []json.RawMessage }
+					if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil || len(resp.Output) == 0 {
+						t.Fatalf("unary answer %v: %s", err, w.Body)
+					}
+					items = append(items, string(resp.Output[0]))
+					continue
+				}
+				events := map[string]string{} // event type → the deltas joined (or the item)
+				for _, line := range strings.Split(w.Body.String(), "\n") {
+					data, ok := strings.CutPrefix(line, "data: ")
+					if !ok {
+						continue
+					}
+					var ev struct {
+						Type     string          `json:"type"`
+						Delta    string          `json:"delta"`
+						Item     json.RawMessage `json:"item"`
+						Response struct {
+							Output []json.RawMessage `json:"output"`
+						} `json:"response"`
+					}
+					if err := json.Unmarshal([]byte(data), &ev); err != nil {
+						t.Fatalf("%v: %s", err, data)
+					}
+					switch ev.Type {
+					case "response.output_item.done":
+						if strings.Contains(string(ev.Item), `"type":"reasoning"`) {
+							items = append(items, string(ev.Item))
+						}
+					case "response.completed":
+						items = append(items, string(ev.Response.Output[0]))
+					}
+					events[ev.Type] += ev.Delta
+				}
+				text, textSent := events["response.reasoning_text.delta"]
+				sum, sumSent := events["response.reasoning_summary_text.delta"]
+				if textSent == sumSent {
+					t.Fatalf("reasoning_text events %v, summary events %v: want exactly one channel", textSent, sumSent)
+				}
+				if sumSent != tc.wantSummaries {
+					t.Errorf("summary channel %v, want %v", sumSent, tc.wantSummaries)
+				}
+				if got := text + sum; got != reasoning {
+					t.Errorf("reasoning %q, want %q", got, reasoning)
+				}
+				for _, ev := range []string{"response.reasoning_summary_part.added", "response.reasoning_summary_text.done", "response.reasoning_summary_part.done"} {
+					if _, ok := events[ev]; ok != tc.wantSummaries {
+						t.Errorf("%s sent: %v", ev, ok)
+					}
+				}
+				if _, ok := events["response.reasoning_text.done"]; ok == tc.wantSummaries {
+					t.Errorf("response.reasoning_text.done sent: %v", ok)
+				}
+			}
+			want := `{"type":"reasoning","id":"<id>","summary":[],"content":[{"type":"reasoning_text","text":"\nList the files.\n"}]}`
+			if tc.wantSummaries {
+				want = `{"type":"reasoning","id":"<id>","summary":[{"type":"summary_text","text":"\nList the files.\n"}]}`
+			}
+			wantItems := []string{want, want, want}
+			for i := range items {
+				items[i] = rsID.ReplaceAllString(items[i], `"id":"<id>"`)
+				items[i] = encrypted.ReplaceAllString(items[i], "")
+			}
+			if d := cmp.Diff(wantItems, items); d != "" {
+				t.Errorf("reasoning items (done event, completed output, unary) (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+var (
+	rsID      = regexp.MustCompile(`"id":"rs_[0-9a-f]+"`)
+	encrypted = regexp.MustCompile(`,"encrypted_content":"[^"]*"`)
+)

@@ -147,7 +147,9 @@ func streamResult(api preprocess.API, body []byte) (result, error) {
 			switch ev.Event {
 			case "response.output_text.delta":
 				r.Content += str(m["delta"])
-			case "response.reasoning_text.delta":
+			case "response.reasoning_text.delta", "response.reasoning_summary_text.delta":
+				// one channel per request: a stream that sent both would
+				// double the reasoning and differ from the unary answer
 				r.Reasoning += str(m["delta"])
 			case "response.output_item.added":
 				it := m["item"].(map[string]any)
@@ -251,7 +253,8 @@ func unaryResult(api preprocess.API, body []byte) (result, error) {
 				}
 			case "reasoning":
 				cs, _ := im["content"].([]any)
-				for _, c := range cs {
+				ss, _ := im["summary"].([]any)
+				for _, c := range append(cs, ss...) {
 					r.Reasoning += str(c.(map[string]any)["text"])
 				}
 			case "function_call":

@@ -24,8 +24,10 @@ type Options struct {
 	// Seed, when not 0, makes the minted ids deterministic (tests and
 	// replays; never in production).
 	Seed uint64
-	// Reasoning is the server's reasoning-summary policy on the Responses
-	// API (summaries for requests that set no reasoning.summary).
+	// Reasoning is the server's reasoning policy on the Responses API:
+	// reasoning goes out on one channel, as a summary when the request
+	// asks for one (or sets no reasoning.summary and DefaultSummary is
+	// set), else as reasoning text.
 	Reasoning responses.ReasoningPolicy
 	// ToolCallDispatch adds the tool_call_dispatch side channel to chat
 	// streams: one event per completed call, so a harness can start the

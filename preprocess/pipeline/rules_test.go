@@ -389,9 +389,9 @@ func TestVisibilityAndRoutes(t *testing.T) {
 		{api: preprocess.APIResponses, setup: func(p *preprocess.Prepared) {
 			p.Response.Responses.Request.Include = []string{"reasoning.encrypted_content"}
 			p.Response.Responses.Request.Reasoning = protocols.Some(responses.Reasoning{Summary: "auto"})
-		}, want: []string{`"encrypted_content":"` + responses.EncodeReasoning("Hi") + `"`, `"type":"summary_text","text":"Hi"`}},
+		}, want: []string{`"encrypted_content":"` + responses.EncodeReasoning("Hi") + `"`, `"type":"summary_text","text":"Hi"`}, not: []string{`reasoning_text`}},
 		{api: preprocess.APIResponses, opts: Options{Reasoning: responses.ReasoningPolicy{DefaultSummary: true}},
-			want: []string{`"type":"summary_text","text":"Hi"`}},
+			want: []string{`"type":"summary_text","text":"Hi"`}, not: []string{`reasoning_text`}},
 		{api: preprocess.APIResponses, want: []string{`"type":"reasoning_text","text":"Hi"`}, not: []string{`summary_text`}},
 	} {
 		for _, stream := range []bool{true, false} {

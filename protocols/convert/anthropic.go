@@ -3,6 +3,7 @@ package convert
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/agentwire/agentwire/protocols"
@@ -41,7 +42,8 @@ type AnthropicOptions struct {
 	// chat_template_args.enable_thinking is true and
 	// truncate_history_thinking false. A request whose thinking is hidden
 	// (disabled, or absent by default) gets enable_thinking false whether
-	// or not a parser runs: the template is told thinking is off.
+	// or not a parser runs: the template is told thinking is off. Either
+	// way the request's reasoning_effort is AnthropicEffort's.
 	ReasoningParser bool
 	// ShowThinkingByDefault shows thinking to requests without a thinking
 	// member (the server's default; off: such requests get no thinking
@@ -278,10 +280,66 @@ func AnthropicToChat(req *anthropic.MessagesRequest, opts AnthropicOptions) (*op
 			"truncate_history_thinking": openai.RawJSON("false"),
 		}
 	}
+	out.ReasoningEffort = AnthropicEffort(req, ctx.Thinking)
 	if err := out.NormalizeThinking(); err != nil {
 		return nil, nil, badRequest("%s", openai.MessageThinkingShape)
 	}
 	return out, ctx, nil
+}
+
+// ThinkingBudgetEfforts maps Anthropic's thinking.budget_tokens to a
+// reasoning effort: the first row whose Below exceeds the budget (the
+// last row, Below 0, takes every larger budget). Claude Code's "think"
+// (4,000 tokens) is medium, "think hard" (10,000) high, "ultrathink"
+// (31,999) xhigh.
+var ThinkingBudgetEfforts = []struct {
+	Below  int
+	Effort string
+}{
+	{2048, "low"},
+	{8192, "medium"},
+	{16384, "high"},
+	{32768, "xhigh"},
+	{0, "max"},
+}
+
+// anthropicEfforts are the values of Anthropic's output_config.effort.
+var anthropicEfforts = []string{"low", "medium", "high", "xhigh", "max"}
+
+// AnthropicEffort returns the reasoning effort an Anthropic request's
+// thinking settings stand for, on the chat request's reasoning_effort
+// ladder (AnthropicToChat sets it, so the chat template and the reasoning
+// gate see Anthropic's controls as they see Chat's and Responses'):
+//
+//   - thinking hidden (type disabled, or absent when the server does not
+//     show thinking by default; see anthropic.ThinkingDisplayFor): "none";
+//   - else output_config.effort when it is one of Anthropic's values (low,
+//     medium, high, xhigh, max);
+//   - else thinking enabled with budget_tokens: ThinkingBudgetEfforts;
+//   - else (adaptive, enabled without a budget, absent but shown by
+//     default): "high", Anthropic's default effort.
+func AnthropicEffort(req *anthropic.MessagesRequest, display anthropic.ThinkingDisplay) string {
+	if display == anthropic.ThinkingHidden {
+		return "none"
+	}
+	if len(req.OutputConfig) > 0 {
+		var oc struct {
+			Effort string `json:"effort"`
+		}
+		if jsonx.Unmarshal(req.OutputConfig, &oc) == nil && slices.Contains(anthropicEfforts, oc.Effort) {
+			return oc.Effort
+		}
+	}
+	if th := req.Thinking; th != nil && th.Type == "enabled" {
+		if b, ok := th.BudgetTokens.Get(); ok && b > 0 {
+			for _, r := range ThinkingBudgetEfforts {
+				if r.Below == 0 || b < r.Below {
+					return r.Effort
+				}
+			}
+		}
+	}
+	return "high"
 }
 
 type recorder func(msg, block int, cc *anthropic.CacheControl) error

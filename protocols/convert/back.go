@@ -207,11 +207,7 @@ func ChatToResponses(resp *openai.ChatResponse, ctx *ResponsesContext, opts Back
 		for _, s := range generationOrder(&ch.Message) {
 			switch s.kind {
 			case stepReasoning:
-				r := &responses.ReasoningItem{ID: ids.New("rs_"), Summary: []responses.ContentPart{},
-					Content: protocols.Some([]responses.ContentPart{{Type: responses.PartReasoningText, Text: s.text}})}
-				if summary {
-					r.Summary = []responses.ContentPart{{Type: responses.PartSummaryText, Text: s.text}}
-				}
+				r := responses.NewReasoningItem(ids.New("rs_"), s.text, summary)
 				if passback {
 					r.EncryptedContent = protocols.Some(responses.EncodeReasoning(s.text))
 				}

@@ -123,7 +123,8 @@ func TestClaudeCodeToChat(t *testing.T) {
 	for k, v := range chat.ChatTemplateArgs {
 		args[k] = string(v)
 	}
-	wantArgs := map[string]string{"enable_thinking": "true", "truncate_history_thinking": "false", "thinking_mode": `"adaptive"`}
+	// thinking adaptive with output_config.effort medium: the effort reaches the template
+	wantArgs := map[string]string{"enable_thinking": "true", "truncate_history_thinking": "false", "thinking_mode": `"adaptive"`, "reasoning_effort": `"medium"`}
 	if d := cmp.Diff(wantArgs, args); d != "" {
 		t.Errorf("chat_template_args (-want +got):\n%s", d)
 	}
@@ -434,7 +435,8 @@ func TestChatToResponses(t *testing.T) {
 		t.Fatalf("response %s", b)
 	}
 	rs, fc := got.Output[0].OfReasoning, got.Output[1].OfFunctionCall
-	if rs == nil || rs.Summary[0].Text != "Need weather." || rs.Content.Value()[0].Text != "Need weather." {
+	// reasoning.summary is set: the reasoning is the summary, and only it.
+	if rs == nil || len(rs.Summary) != 1 || rs.Summary[0].Text != "Need weather." || rs.Content.Valid() {
 		t.Errorf("reasoning item %+v", rs)
 	}
 	if fc == nil || fc.CallID != "call_9" || fc.Namespace != "ns" || fc.Arguments != `{"a":1}` || !strings.HasPrefix(fc.ID, "fc_") {

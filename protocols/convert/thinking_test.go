@@ -53,3 +53,47 @@ func TestAnthropicThinkingPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestAnthropicEffort: Anthropic's thinking settings reach the chat
+// request as one reasoning_effort (and enable_thinking), the control the
+// chat template and the reasoning gate read, as Chat's reasoning_effort
+// and Responses' reasoning.effort do.
+func TestAnthropicEffort(t *testing.T) {
+	for _, tc := range []struct {
+		name, fields string
+		def          bool   // ShowThinkingByDefault
+		effort       string // chat_template_args.reasoning_effort
+		enable       string // chat_template_args.enable_thinking
+	}{
+		{"absent", ``, false, "none", "false"},
+		{"absent, shown by default", ``, true, "high", "true"},
+		{"disabled", `,"thinking":{"type":"disabled"}`, true, "none", "false"},
+		{"disabled wins over effort", `,"thinking":{"type":"disabled"},"output_config":{"effort":"max"}`, true, "none", "false"},
+		{"adaptive", `,"thinking":{"type":"adaptive"}`, false, "high", "true"},
+		{"Claude Code", `,"thinking":{"type":"adaptive","display":"omitted"},"output_config":{"effort":"medium"}`, false, "medium", "true"},
+		{"adaptive low", `,"thinking":{"type":"adaptive"},"output_config":{"effort":"low"}`, false, "low", "true"},
+		{"adaptive xhigh", `,"thinking":{"type":"adaptive"},"output_config":{"effort":"xhigh"}`, false, "xhigh", "true"},
+		{"adaptive, unknown effort", `,"thinking":{"type":"adaptive"},"output_config":{"effort":"ultra"}`, false, "high", "true"},
+		{"minimum budget", `,"thinking":{"type":"enabled","budget_tokens":1024}`, false, "low", "true"},
+		{"think", `,"thinking":{"type":"enabled","budget_tokens":4000}`, false, "medium", "true"},
+		{"think hard", `,"thinking":{"type":"enabled","budget_tokens":10000}`, false, "high", "true"},
+		{"ultrathink", `,"thinking":{"type":"enabled","budget_tokens":31999}`, false, "xhigh", "true"},
+		{"huge budget", `,"thinking":{"type":"enabled","budget_tokens":64000}`, false, "max", "true"},
+		{"effort wins over budget", `,"thinking":{"type":"enabled","budget_tokens":1024},"output_config":{"effort":"high"}`, false, "high", "true"},
+	} {
+		req, err := anthropic.DecodeMessagesRequest([]byte(`{"model":"m","max_tokens":1,"messages":[{"role":"user","content":"x"}]`+tc.fields+`}`), anthropic.DecodeOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for _, parser := range []bool{false, true} {
+			chat, _, err := convert.AnthropicToChat(req, convert.AnthropicOptions{ReasoningParser: parser, ShowThinkingByDefault: tc.def})
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			got := [2]string{string(chat.ChatTemplateArgs["reasoning_effort"]), string(chat.ChatTemplateArgs["enable_thinking"])}
+			if want := [2]string{`"` + tc.effort + `"`, tc.enable}; got != want {
+				t.Errorf("%s (parser %v): reasoning_effort, enable_thinking = %s, want %s", tc.name, parser, got, want)
+			}
+		}
+	}
+}

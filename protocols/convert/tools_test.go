@@ -97,7 +97,8 @@ func TestResponsesReasoningPolicy(t *testing.T) {
 			Role: "assistant", Content: openai.TextContent("hi"), ReasoningContent: protocols.Some(protocols.Text[string]("think"))}}}}
 		out := convert.ChatToResponses(resp, ctx, convert.BackOptions{Reasoning: responses.ReasoningPolicy{DefaultSummary: tc.def}})
 		r := out.Output[0].OfReasoning
-		if r == nil || (len(r.Summary) == 1) != tc.want {
+		// Exactly one channel: the summary, or the reasoning text.
+		if r == nil || (len(r.Summary) == 1) != tc.want || r.Content.Valid() == tc.want {
 			t.Fatalf("%s: unary reasoning %+v", tc.reasoning, out.Output[0])
 		}
 		if text, ok := responses.DecodeReasoning(r.EncryptedContent.Value()); !ok || text != "think" {

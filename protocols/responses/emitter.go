@@ -19,9 +19,13 @@ type EmitterConfig struct {
 	// ResponseFrom). Status, Output, Usage, Error, IncompleteDetails and
 	// CompletedAt are set by the emitter.
 	Response Response
-	// Summary also delivers reasoning as summary_text
-	// (reasoning_summary_part / reasoning_summary_text events and the
-	// item's summary), for requests that set reasoning.summary.
+	// Summary selects the one channel reasoning is delivered on. True:
+	// as summary_text (reasoning_summary_part / reasoning_summary_text
+	// events, the item's summary; the item has no content), for requests
+	// that ask for a summary (ReasoningPolicy.Summary). False: as
+	// reasoning_text (content_part / reasoning_text events, the item's
+	// content; its summary is empty). Never both: clients that merge the
+	// two channels would show every token twice.
 	Summary bool
 	// ReasoningPassback also writes each reasoning item's text, encoded
 	// with EncodeReasoning, as its encrypted_content, so that a client that
@@ -213,8 +217,9 @@ func (e *Emitter) newItem(dst []byte, k itemKind, prefix string) ([]byte, int) {
 	return dst, i
 }
 
-// Reasoning appends a reasoning_text delta (and a summary delta with
-// Summary), opening a reasoning item first if needed.
+// Reasoning appends a reasoning delta on the configured channel
+// (EmitterConfig.Summary: a reasoning_summary_text delta, else a
+// reasoning_text delta), opening a reasoning item first if needed.
 func (e *Emitter) Reasoning(dst, text []byte) []byte {
 	if len(text) == 0 || e.finished {
 		return dst
@@ -228,34 +233,34 @@ func (e *Emitter) Reasoning(dst, text []byte) []byte {
 		dst = jsonx.AppendInt(dst, int64(i))
 		dst = append(dst, `,"item":{"type":"reasoning","id":`...)
 		dst = jsonx.AppendString(dst, e.items[i].id)
-		dst = append(dst, `,"summary":[],"content":[]}`...)
-		dst = end(dst)
-		dst = e.head(dst, EventContentPartAdded)
-		dst = e.itemRef(dst, i)
-		dst = append(dst, `,"content_index":0,"part":{"type":"reasoning_text","text":""}`...)
-		dst = end(dst)
 		if e.cfg.Summary {
+			dst = append(dst, `,"summary":[]}`...)
+			dst = end(dst)
 			dst = e.head(dst, EventReasoningSummaryAdded)
 			dst = e.itemRef(dst, i)
 			dst = append(dst, `,"summary_index":0,"part":{"type":"summary_text","text":""}`...)
+		} else {
+			dst = append(dst, `,"summary":[],"content":[]}`...)
 			dst = end(dst)
+			dst = e.head(dst, EventContentPartAdded)
+			dst = e.itemRef(dst, i)
+			dst = append(dst, `,"content_index":0,"part":{"type":"reasoning_text","text":""}`...)
 		}
+		dst = end(dst)
 	}
 	it := &e.items[i]
 	it.text = append(it.text, text...)
-	dst = e.head(dst, EventReasoningTextDelta)
-	dst = e.itemRef(dst, i)
-	dst = append(dst, `,"content_index":0,"delta":`...)
-	dst = jsonx.AppendString(dst, text)
-	dst = end(dst)
 	if e.cfg.Summary {
 		dst = e.head(dst, EventReasoningSummaryDelta)
 		dst = e.itemRef(dst, i)
 		dst = append(dst, `,"summary_index":0,"delta":`...)
-		dst = jsonx.AppendString(dst, text)
-		dst = end(dst)
+	} else {
+		dst = e.head(dst, EventReasoningTextDelta)
+		dst = e.itemRef(dst, i)
+		dst = append(dst, `,"content_index":0,"delta":`...)
 	}
-	return dst
+	dst = jsonx.AppendString(dst, text)
+	return end(dst)
 }
 
 // Content appends an output_text delta, opening a message item first if
@@ -480,17 +485,6 @@ func (e *Emitter) closeItem(dst []byte) []byte {
 	switch it.kind {
 	case itemReasoning:
 		it.status = StatusCompleted
-		dst = e.head(dst, EventReasoningTextDone)
-		dst = e.itemRef(dst, i)
-		dst = append(dst, `,"content_index":0,"text":`...)
-		dst = jsonx.AppendString(dst, it.text)
-		dst = end(dst)
-		dst = e.head(dst, EventContentPartDone)
-		dst = e.itemRef(dst, i)
-		dst = append(dst, `,"content_index":0,"part":{"type":"reasoning_text","text":`...)
-		dst = jsonx.AppendString(dst, it.text)
-		dst = append(dst, '}')
-		dst = end(dst)
 		if e.cfg.Summary {
 			dst = e.head(dst, EventReasoningSummaryTxtDone)
 			dst = e.itemRef(dst, i)
@@ -500,10 +494,19 @@ func (e *Emitter) closeItem(dst []byte) []byte {
 			dst = e.head(dst, EventReasoningSummaryDone)
 			dst = e.itemRef(dst, i)
 			dst = append(dst, `,"summary_index":0,"part":{"type":"summary_text","text":`...)
+		} else {
+			dst = e.head(dst, EventReasoningTextDone)
+			dst = e.itemRef(dst, i)
+			dst = append(dst, `,"content_index":0,"text":`...)
 			dst = jsonx.AppendString(dst, it.text)
-			dst = append(dst, '}')
 			dst = end(dst)
+			dst = e.head(dst, EventContentPartDone)
+			dst = e.itemRef(dst, i)
+			dst = append(dst, `,"content_index":0,"part":{"type":"reasoning_text","text":`...)
 		}
+		dst = jsonx.AppendString(dst, it.text)
+		dst = append(dst, '}')
+		dst = end(dst)
 		dst = e.head(dst, EventOutputItemDone)
 		dst = append(dst, `,"output_index":`...)
 		dst = jsonx.AppendInt(dst, int64(i))
@@ -581,15 +584,15 @@ func (e *Emitter) closeItem(dst []byte) []byte {
 func (e *Emitter) appendReasoning(dst []byte, it *itemState) []byte {
 	dst = append(dst, `{"type":"reasoning","id":`...)
 	dst = jsonx.AppendString(dst, it.id)
-	dst = append(dst, `,"summary":[`...)
 	if e.cfg.Summary {
-		dst = append(dst, `{"type":"summary_text","text":`...)
+		dst = append(dst, `,"summary":[{"type":"summary_text","text":`...)
 		dst = jsonx.AppendString(dst, it.text)
-		dst = append(dst, '}')
+		dst = append(dst, `}]`...)
+	} else {
+		dst = append(dst, `,"summary":[],"content":[{"type":"reasoning_text","text":`...)
+		dst = jsonx.AppendString(dst, it.text)
+		dst = append(dst, `}]`...)
 	}
-	dst = append(dst, `],"content":[{"type":"reasoning_text","text":`...)
-	dst = jsonx.AppendString(dst, it.text)
-	dst = append(dst, `}]`...)
 	if e.cfg.ReasoningPassback {
 		dst = append(dst, `,"encrypted_content":"`...)
 		e.scratch = append(append(e.scratch[:0], reasoningPrefix...), it.text...)
@@ -616,11 +619,7 @@ func (e *Emitter) Output() []Item {
 		it := &e.items[i]
 		switch it.kind {
 		case itemReasoning:
-			r := &ReasoningItem{ID: string(it.id), Summary: []ContentPart{},
-				Content: protocols.Some([]ContentPart{{Type: PartReasoningText, Text: string(it.text)}})}
-			if e.cfg.Summary {
-				r.Summary = []ContentPart{{Type: PartSummaryText, Text: string(it.text)}}
-			}
+			r := NewReasoningItem(string(it.id), string(it.text), e.cfg.Summary)
 			if e.cfg.ReasoningPassback {
 				r.EncryptedContent = protocols.Some(EncodeReasoning(string(it.text)))
 			}

@@ -48,11 +48,10 @@ func TestEmitter(t *testing.T) {
 			inProgress.Status, inProgress.Output = "in_progress", []responses.Item{}
 			reasoning := "Need weather."
 			text := "Let me check." + tricky
-			summaryParts := []responses.ContentPart{}
+			rsDone := &responses.ReasoningItem{ID: rs, Summary: []responses.ContentPart{}, Content: protocols.Some([]responses.ContentPart{{Type: "reasoning_text", Text: reasoning}})}
 			if summary {
-				summaryParts = []responses.ContentPart{{Type: "summary_text", Text: reasoning}}
+				rsDone = &responses.ReasoningItem{ID: rs, Summary: []responses.ContentPart{{Type: "summary_text", Text: reasoning}}}
 			}
-			rsDone := &responses.ReasoningItem{ID: rs, Summary: summaryParts, Content: protocols.Some([]responses.ContentPart{{Type: "reasoning_text", Text: reasoning}})}
 			msgDone := &responses.MessageItem{ID: msg, Role: "assistant", Status: "completed", Content: protocols.Array(responses.ContentPart{Type: "output_text", Text: text})}
 			fcDone := &responses.FunctionCallItem{ID: fc, CallID: "call_9b2e", Name: "get_weather", Arguments: `{"location":"NYC"}`, Status: "completed"}
 			completed := env
@@ -64,28 +63,31 @@ func TestEmitter(t *testing.T) {
 			want := []Want{
 				{"response.created", responses.ResponseEvent{Type: "response.created", SequenceNumber: s.next(), Response: inProgress}},
 				{"response.in_progress", responses.ResponseEvent{Type: "response.in_progress", SequenceNumber: s.next(), Response: inProgress}},
-				{"response.output_item.added", responses.OutputItemEvent{Type: "response.output_item.added", SequenceNumber: s.next(), OutputIndex: 0,
-					Item: responses.Item{OfReasoning: &responses.ReasoningItem{ID: rs, Summary: []responses.ContentPart{}, Content: protocols.Some([]responses.ContentPart{})}}}},
-				{"response.content_part.added", responses.ContentPartEvent{Type: "response.content_part.added", SequenceNumber: s.next(), ItemID: rs, Part: responses.ContentPart{Type: "reasoning_text"}}},
 			}
-			if summary {
-				want = append(want, Want{"response.reasoning_summary_part.added", responses.SummaryPartEvent{Type: "response.reasoning_summary_part.added", SequenceNumber: s.next(), ItemID: rs, Part: responses.ContentPart{Type: "summary_text"}}})
-			}
-			for _, d := range []string{"Need ", "weather."} {
-				want = append(want, Want{"response.reasoning_text.delta", responses.TextDeltaEvent{Type: "response.reasoning_text.delta", SequenceNumber: s.next(), ItemID: rs, Delta: d}})
-				if summary {
-					want = append(want, Want{"response.reasoning_summary_text.delta", responses.SummaryTextEvent{Type: "response.reasoning_summary_text.delta", SequenceNumber: s.next(), ItemID: rs, Delta: d}})
-				}
-			}
-			want = append(want,
-				Want{"response.reasoning_text.done", responses.TextDoneEvent{Type: "response.reasoning_text.done", SequenceNumber: s.next(), ItemID: rs, Text: reasoning}},
-				Want{"response.content_part.done", responses.ContentPartEvent{Type: "response.content_part.done", SequenceNumber: s.next(), ItemID: rs, Part: responses.ContentPart{Type: "reasoning_text", Text: reasoning}}},
-			)
+			// Reasoning on exactly one channel: summary events with a
+			// summary, else reasoning_text events (never both).
 			if summary {
 				want = append(want,
+					Want{"response.output_item.added", responses.OutputItemEvent{Type: "response.output_item.added", SequenceNumber: s.next(), OutputIndex: 0,
+						Item: responses.Item{OfReasoning: &responses.ReasoningItem{ID: rs, Summary: []responses.ContentPart{}}}}},
+					Want{"response.reasoning_summary_part.added", responses.SummaryPartEvent{Type: "response.reasoning_summary_part.added", SequenceNumber: s.next(), ItemID: rs, Part: responses.ContentPart{Type: "summary_text"}}})
+				for _, d := range []string{"Need ", "weather."} {
+					want = append(want, Want{"response.reasoning_summary_text.delta", responses.SummaryTextEvent{Type: "response.reasoning_summary_text.delta", SequenceNumber: s.next(), ItemID: rs, Delta: d}})
+				}
+				want = append(want,
 					Want{"response.reasoning_summary_text.done", responses.SummaryTextEvent{Type: "response.reasoning_summary_text.done", SequenceNumber: s.next(), ItemID: rs, Text: reasoning}},
-					Want{"response.reasoning_summary_part.done", responses.SummaryPartEvent{Type: "response.reasoning_summary_part.done", SequenceNumber: s.next(), ItemID: rs, Part: responses.ContentPart{Type: "summary_text", Text: reasoning}}},
-				)
+					Want{"response.reasoning_summary_part.done", responses.SummaryPartEvent{Type: "response.reasoning_summary_part.done", SequenceNumber: s.next(), ItemID: rs, Part: responses.ContentPart{Type: "summary_text", Text: reasoning}}})
+			} else {
+				want = append(want,
+					Want{"response.output_item.added", responses.OutputItemEvent{Type: "response.output_item.added", SequenceNumber: s.next(), OutputIndex: 0,
+						Item: responses.Item{OfReasoning: &responses.ReasoningItem{ID: rs, Summary: []responses.ContentPart{}, Content: protocols.Some([]responses.ContentPart{})}}}},
+					Want{"response.content_part.added", responses.ContentPartEvent{Type: "response.content_part.added", SequenceNumber: s.next(), ItemID: rs, Part: responses.ContentPart{Type: "reasoning_text"}}})
+				for _, d := range []string{"Need ", "weather."} {
+					want = append(want, Want{"response.reasoning_text.delta", responses.TextDeltaEvent{Type: "response.reasoning_text.delta", SequenceNumber: s.next(), ItemID: rs, Delta: d}})
+				}
+				want = append(want,
+					Want{"response.reasoning_text.done", responses.TextDoneEvent{Type: "response.reasoning_text.done", SequenceNumber: s.next(), ItemID: rs, Text: reasoning}},
+					Want{"response.content_part.done", responses.ContentPartEvent{Type: "response.content_part.done", SequenceNumber: s.next(), ItemID: rs, Part: responses.ContentPart{Type: "reasoning_text", Text: reasoning}}})
 			}
 			want = append(want,
 				Want{"response.output_item.done", responses.OutputItemEvent{Type: "response.output_item.done", SequenceNumber: s.next(), OutputIndex: 0, Item: responses.Item{OfReasoning: rsDone}}},
@@ -178,11 +180,13 @@ func TestEmitterZeroAllocsPerToken(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { buf = e.Content(buf[:0], text) }); n != 0 {
 		t.Errorf("content: %v allocs per event", n)
 	}
-	e.Reset(responses.EmitterConfig{Response: env, Summary: true})
-	buf = e.Start(buf[:0])
-	buf = e.Reasoning(buf, text)
-	if n := testing.AllocsPerRun(100, func() { buf = e.Reasoning(buf[:0], text) }); n != 0 {
-		t.Errorf("reasoning: %v allocs per event", n)
+	for _, summary := range []bool{false, true} { // either reasoning channel
+		e.Reset(responses.EmitterConfig{Response: env, Summary: summary})
+		buf = e.Start(buf[:0])
+		buf = e.Reasoning(buf, text)
+		if n := testing.AllocsPerRun(100, func() { buf = e.Reasoning(buf[:0], text) }); n != 0 {
+			t.Errorf("reasoning (summary %v): %v allocs per event", summary, n)
+		}
 	}
 	// a custom tool's input, decoded from its arguments as they stream
 	e.Reset(responses.EmitterConfig{Response: env, Tools: responses.ToolRoutes{"apply_patch": {Namespace: "ns", Custom: true}}})

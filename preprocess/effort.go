@@ -1,0 +1,288 @@
+package preprocess
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/agentwire/agentwire/preprocess/chattemplate"
+	"github.com/agentwire/agentwire/protocols/convert"
+)
+
+// This file maps a request's reasoning effort to a value the chat
+// template accepts. The APIs' controls are normalised into one template
+// argument first (openai.ChatRequest.NormalizeThinking, with
+// convert.AnthropicToChat and convert.ResponsesToChat feeding it):
+// reasoning_effort, plus enable_thinking = (effort != "none"). Templates
+// differ in the values they know: Mistral Medium 3.5 raises on anything but
+// "none" and "high", Kimi K3 knows low/high/max and silently treats the
+// rest as max, GLM-5.2 knows high and defaults to max, gpt-oss prints any
+// value. LoadModel probes every template once (probeEfforts) and the
+// request's value is clamped to the nearest value the template knows
+// (Template.Effort), so that no value the APIs allow is answered with a
+// 400 and none silently lands on a far-away level.
+
+// Efforts is the reasoning-effort ladder of the APIs, lowest first: Chat
+// Completions' reasoning_effort and Responses' reasoning.effort take every
+// value, Anthropic's output_config.effort low to max.
+var Efforts = []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"}
+
+// EffortSupport is what the load-time probe learnt about a template's
+// reasoning_effort variable.
+type EffortSupport struct {
+	// Known are the values the template tells apart (in ladder order): a
+	// value whose rendered prompt differs from every other value's, or
+	// that the template's code names as a string literal while other
+	// values render the same prompt as it.
+	Known []string
+	// Rejected are the values the template raises on.
+	Rejected []string
+	// To maps every ladder value to the value the template is given: the
+	// value itself, the nearest known value, or "" (the variable is left
+	// unset, so the template's own default applies). nil when the probe
+	// learnt nothing (the template fails without any effort): values pass
+	// unchanged.
+	To map[string]string
+}
+
+// Effort returns the reasoning_effort to give the template for a
+// requested value, and false when the variable is to be left unset.
+// Values off the ladder pass unchanged (they come from
+// chat_template_kwargs, where the client speaks to the template directly).
+func (t *Template) Effort(v string) (string, bool) {
+	to, ok := t.Efforts.To[v]
+	if !ok {
+		return v, true
+	}
+	return to, to != ""
+}
+
+// effortProbe is the conversation the probe renders: one user turn, the
+// generation prompt, no tools.
+const effortProbe = `[{"role":"user","content":"Hello"}]`
+
+// stringLiteral matches a quoted string in template code.
+var stringLiteral = regexp.MustCompile(`'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"`)
+
+// codeBlock matches a Jinja statement or expression ({% … %}, {{ … }}).
+var codeBlock = regexp.MustCompile(`(?s)\{%.*?%\}|\{\{.*?\}\}`)
+
+// templateLiterals returns the string literals of the template's code
+// (statements and expressions; not its text or comments).
+func templateLiterals(src string) map[string]bool {
+	lits := map[string]bool{}
+	for _, block := range codeBlock.FindAllString(src, -1) {
+		for _, q := range stringLiteral.FindAllString(block, -1) {
+			lits[q[1:len(q)-1]] = true
+		}
+	}
+	return lits
+}
+
+// probeEfforts renders the probe conversation once per ladder value, with
+// the arguments a request normalised from that effort carries
+// (reasoning_effort, enable_thinking = effort != "none"), and derives:
+//
+//   - Rejected: the values whose render fails (raise_exception).
+//   - Known: values are grouped by rendered prompt. A value alone in its
+//     group is known (the template tells it apart: gpt-oss's "Reasoning:
+//     low"). In a group of several, the values the template's code spells
+//     as a string literal are known (GLM-5.2 renders "medium" as its
+//     default "max"; 'max' is a literal, so "max" is known and "medium"
+//     is not); a group without such a value is the template's "no
+//     particular effort" and its values stay as they are (DeepSeek V4
+//     renders low to xhigh alike and names none of them).
+//   - To: a known value, a value of a group without a known value and
+//     "none" when accepted map to themselves; any other value — rejected,
+//     or folded into a known value's group — maps to the nearest known
+//     value on the ladder, ties going up (more reasoning). A value other
+//     than "none" never maps to "none" (that would switch thinking off),
+//     and "none" never maps to a thinking level: with no candidate the
+//     value maps to "" (unset: the template's default; enable_thinking
+//     still says whether thinking is on).
+//
+// If the probe conversation fails to render without any effort, the probe
+// learns nothing and To is nil.
+func probeEfforts(t *chattemplate.Template) EffortSupport {
+	var s EffortSupport
+	render := func(kwargs string) (string, bool) {
+		in := chattemplate.Input{Messages: json.RawMessage(effortProbe), AddGenerationPrompt: true,
+			BOSToken: "<s>", EOSToken: "</s>"} // placeholders: templates such as Llama 3's print them
+		if kwargs != "" {
+			in.Kwargs = json.RawMessage(kwargs)
+		}
+		out, err := t.Render(in)
+		return out, err == nil
+	}
+	if _, ok := render(""); !ok {
+		return s
+	}
+	prompts := make(map[string]string, len(Efforts))
+	groups := map[string][]string{} // prompt → the values rendering it
+	for _, v := range Efforts {
+		kw := `{"reasoning_effort":"` + v + `","enable_thinking":` + map[bool]string{true: "true", false: "false"}[v != "none"] + `}`
+		out, ok := render(kw)
+		if !ok {
+			s.Rejected = append(s.Rejected, v)
+			continue
+		}
+		prompts[v] = out
+		groups[out] = append(groups[out], v)
+	}
+	lits := templateLiterals(t.Source())
+	known := map[string]bool{}
+	named := map[string]bool{} // prompts whose group has a known value
+	for _, v := range Efforts {
+		out, ok := prompts[v]
+		if !ok {
+			continue
+		}
+		if len(groups[out]) == 1 || lits[v] {
+			known[v] = true
+			named[out] = true
+			s.Known = append(s.Known, v)
+		}
+	}
+	s.To = make(map[string]string, len(Efforts))
+	for _, v := range Efforts {
+		out, accepted := prompts[v]
+		switch {
+		case known[v], accepted && (v == "none" || !named[out]):
+			s.To[v] = v
+		default:
+			s.To[v] = nearestEffort(v, s.Known)
+		}
+	}
+	return s
+}
+
+// nearestEffort returns the value of known nearest to v on the ladder
+// (ties go up); "none" only for "none" and never for it; "" when there is
+// no candidate.
+func nearestEffort(v string, known []string) string {
+	at := slices.Index(Efforts, v)
+	best, bestDist := "", len(Efforts)
+	for _, k := range known {
+		if (k == "none") != (v == "none") {
+			continue
+		}
+		d := slices.Index(Efforts, k) - at
+		if d < 0 {
+			d = -d
+		}
+		if d < bestDist || d == bestDist && slices.Index(Efforts, k) > slices.Index(Efforts, best) {
+			best, bestDist = k, d
+		}
+	}
+	return best
+}
+
+// clampEffort replaces the request's reasoning_effort argument by the value
+// the template is given for it (Template.Effort), or removes it. The
+// reasoning gate (PRE.2), the rendered prompt and the engine's reasoner
+// arguments all see the clamped value.
+func clampEffort(t *Template, args Args) {
+	v, ok := args.String("reasoning_effort")
+	if !ok {
+		return
+	}
+	to, keep := t.Effort(v)
+	switch {
+	case !keep:
+		delete(args, "reasoning_effort")
+	case to != v:
+		b, _ := json.Marshal(to)
+		args["reasoning_effort"] = b
+	}
+}
+
+// Markers around the effort section of PARSER_CASES.md; EffortCases renders
+// what lies between them.
+const (
+	EffortBegin = "<!-- BEGIN preprocess effort table (generated by EffortCases; a test keeps it equal) -->"
+	EffortEnd   = "<!-- END preprocess effort table -->"
+)
+
+// EffortCases renders the effort and thinking controls as the Markdown
+// section PARSER_CASES.md holds between EffortBegin and EffortEnd: the
+// normalisation of the three APIs' controls, the mapping onto a template,
+// and what the probe finds on the given templates (by file name).
+func EffortCases(templates map[string]*Template) string {
+	var b strings.Builder
+	b.WriteString(`## Effort and thinking controls
+
+Every API's reasoning controls become two chat template arguments, ` + "`reasoning_effort`" + ` (on the
+ladder ` + "`" + strings.Join(Efforts, "` < `") + "`" + `) and ` + "`enable_thinking`" + ` (` + "`reasoning_effort != none`" + `
+unless the client set it), which the template, the reasoning gate (PRE.2) and the engine's reasoner
+arguments all read:
+
+| API | control | ` + "`reasoning_effort`" + ` |
+|---|---|---|
+| Chat Completions | ` + "`reasoning_effort`" + `, or ` + "`chat_template_kwargs.reasoning_effort`" + ` (the kwargs win) | the value |
+| Responses | ` + "`reasoning.effort`" + ` | the value |
+| Anthropic Messages | ` + "`thinking.type: disabled`" + `, or no ` + "`thinking`" + ` unless the server shows thinking by default | ` + "`none`" + ` |
+| Anthropic Messages | ` + "`output_config.effort`" + ` (` + "`low`" + ` … ` + "`max`" + `), thinking not disabled | the value |
+| Anthropic Messages | ` + "`thinking.type: enabled`" + ` with ` + "`budget_tokens`" + `, no ` + "`output_config.effort`" + ` | by budget: `)
+	lo := 0
+	for i, r := range convert.ThinkingBudgetEfforts {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if r.Below == 0 {
+			fmt.Fprintf(&b, "≥ %d → `%s`", lo, r.Effort)
+			continue
+		}
+		fmt.Fprintf(&b, "< %d → `%s`", r.Below, r.Effort)
+		lo = r.Below
+	}
+	b.WriteString(` (Claude Code: think 4,000 → ` + "`medium`" + `, think hard 10,000 → ` + "`high`" + `, ultrathink 31,999 → ` + "`xhigh`" + `) |
+| Anthropic Messages | ` + "`thinking.type: adaptive`" + `, or ` + "`enabled`" + ` without a budget, no ` + "`output_config.effort`" + ` | ` + "`high`" + ` (Anthropic's default effort) |
+
+Templates know different values, so at load time each template is rendered once per ladder value (one
+user turn, the generation prompt, the two arguments as a request would carry them) and the request's
+value is mapped onto what the template knows:
+
+* a value whose render raises is **rejected**; values are grouped by rendered prompt; a value alone in
+  its group is **known**, and so is a value the template's code spells as a string literal while
+  other values render the same prompt as it (the template folds them into that value);
+* a known value, ` + "`none`" + ` when accepted, and the values of a group with no known value (the
+  template's "no particular effort") are passed as they are;
+* any other value (rejected, or folded into a known value) is **clamped** to the nearest known value on
+  the ladder, ties going up; a thinking level never becomes ` + "`none`" + ` and ` + "`none`" + ` never a thinking
+  level: without a candidate the argument is left out (the template's default; ` + "`enable_thinking`" + `
+  still says whether thinking is on). No value the APIs allow is answered with a 400 for the
+  template's sake; a value off the ladder in ` + "`chat_template_kwargs`" + ` reaches the template unchanged.
+
+What the probe finds on the templates of ` + "`testdata/chattemplate/templates`" + ` (only values that change
+are listed under "mapped"):
+
+| Template | known | rejected | mapped |
+|---|---|---|---|
+`)
+	for _, name := range slices.Sorted(mapsKeys(templates)) {
+		e := templates[name].Efforts
+		var mapped []string
+		for _, v := range Efforts {
+			if to, ok := e.To[v]; ok && to != v {
+				if to == "" {
+					to = "(unset)"
+				}
+				mapped = append(mapped, v+" → "+to)
+			}
+		}
+		cell := func(vs []string) string {
+			if len(vs) == 0 {
+				return "—"
+			}
+			return strings.Join(vs, ", ")
+		}
+		known := cell(e.Known)
+		if e.To == nil {
+			known = "(probe failed: values pass unchanged)"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", name, known, cell(e.Rejected), cell(mapped))
+	}
+	return b.String()
+}
