@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/agentwire/agentwire/parsers"
@@ -261,6 +262,12 @@ func (p *Pipeline) Start(dst []byte) []byte {
 	p.started = true
 	switch p.prep.API {
 	case preprocess.APIMessages:
+		if u := p.usage; p.hasUsage && (u.PromptTokens > 0 || u.CachedTokens > 0) {
+			// The engine's first output reported the prompt (SGLang, the
+			// replay engine with a prefix cache): message_start carries
+			// its cache hits.
+			p.msg.SetInputUsage(cmp.Or(u.PromptTokens, int64(p.prep.Response.PromptTokens)), u.CachedTokens)
+		}
 		dst = p.msg.Start(dst)
 	case preprocess.APIResponses:
 		dst = p.resp.Start(dst)
@@ -275,11 +282,11 @@ func (p *Pipeline) Step(dst []byte, out *engine.Output) ([]byte, error) {
 	if p.finished {
 		return dst, nil
 	}
-	if !p.started {
-		dst = p.Start(dst)
-	}
 	if out.Usage != nil {
 		p.usage, p.hasUsage = *out.Usage, true
+	}
+	if !p.started {
+		dst = p.Start(dst)
 	}
 	if out.Index < 0 || out.Index >= len(p.choices) {
 		if out.Usage != nil && len(out.TokenIDs) == 0 && !out.HasText && out.Finish == engine.FinishNone {

@@ -147,9 +147,9 @@ func serveStream(ctx context.Context, w http.ResponseWriter, st engine.Stream, p
 		if err != nil {
 			return fail(err)
 		}
-		if !wrote {
-			buf = p.Start(buf)
-		}
+		// Step writes the envelope first (after taking the output's usage:
+		// an engine that reports the prompt's cache hits with its first
+		// output has them in Anthropic's message_start).
 		if buf, err = p.Step(buf, out); err != nil {
 			return fail(err)
 		}
