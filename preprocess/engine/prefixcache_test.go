@@ -253,7 +253,7 @@ func TestReplayPrefixCache(t *testing.T) {
 	recorded := RecordText("capture", []string{"Hi"}, FinishEOS)
 	recorded.Steps[0].Usage = &Usage{PromptTokens: 9999, CompletionTokens: 7, CachedTokens: 5}
 	turn1 := strings.Repeat("<|im_start|>system\nYou are a coding agent.<|im_end|>\n", 8) // 424 bytes: 106 tokens
-	turn2 := turn1 + "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"         // 475 bytes: 119 tokens
+	turn2 := turn1 + "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"            // 475 bytes: 119 tokens
 	cases := []struct {
 		name        string
 		rec         *Recording
