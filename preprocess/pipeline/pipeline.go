@@ -304,6 +304,25 @@ func (p *Pipeline) Step(dst []byte, out *engine.Output) ([]byte, error) {
 // local stop): the caller may stop reading the engine and call Finish.
 func (p *Pipeline) Done() bool { return len(p.order) == len(p.choices) }
 
+// EngineFinished reports whether every choice ended with the engine's own
+// finish reason (none by a local stop): the engine stopped generating, and
+// what its stream still holds is its usage and its end — vLLM, SGLang's
+// OpenAI API and trtllm-serve send the usage, with the prompt's cache
+// hits, in a chunk after the finish. A caller that wants the engine's
+// usage in the answer keeps passing outputs to Step until the stream
+// ends (Step takes a usage after Done); Serve does.
+func (p *Pipeline) EngineFinished() bool {
+	if !p.Done() {
+		return false
+	}
+	for _, c := range p.choices {
+		if !c.engineEnd {
+			return false
+		}
+	}
+	return true
+}
+
 // Usage returns the usage of the response so far: the engine's numbers
 // where it reported them, else counted here.
 func (p *Pipeline) Usage() protocols.Usage {

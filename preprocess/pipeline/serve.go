@@ -24,8 +24,11 @@ var pipelines = sync.Pool{New: func() any { return new(Pipeline) }}
 // status and body; after it, with the API's in-stream error event. A
 // stream clears the connection's write deadline (http.ResponseController)
 // so a server WriteTimeout does not cut it. Canceling ctx (the client went
-// away) stops the engine. Serve returns the engine or client error, if
-// any, after answering.
+// away) stops the engine. When every choice ended with the engine's own
+// finish, the engine's stream is read to its end before the answer ends,
+// so that a usage sent after the finish (vLLM's, with the prompt's cache
+// hits) is the answer's; a failure there only loses that usage. Serve
+// returns the engine or client error, if any, after answering.
 func Serve(ctx context.Context, w http.ResponseWriter, eng engine.Engine, prep *preprocess.Prepared) error {
 	return ServeWith(ctx, w, eng, prep, Options{})
 }
@@ -73,12 +76,15 @@ func serveUnary(ctx context.Context, w http.ResponseWriter, st engine.Stream, p 
 
 // drain runs the whole stream through p (unary requests).
 func drain(ctx context.Context, st engine.Stream, p *Pipeline) error {
-	for !p.Done() {
+	for !p.Done() || p.EngineFinished() {
 		out, err := st.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
+			if p.Done() && ctx.Err() == nil {
+				break // the answer is whole; only the engine's usage is lost
+			}
 			return streamErr(ctx, err)
 		}
 		if _, err := p.Step(nil, out); err != nil {
@@ -139,12 +145,17 @@ func serveStream(ctx context.Context, w http.ResponseWriter, st engine.Stream, p
 		_ = write()
 		return err
 	}
-	for !p.Done() {
+	// After the last choice ended, an engine that finished by itself is
+	// read to its end: its usage (prompt cache hits included) may follow.
+	for !p.Done() || p.EngineFinished() {
 		out, err := st.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
+			if p.Done() && ctx.Err() == nil {
+				break // the answer is whole; only the engine's usage is lost
+			}
 			return fail(err)
 		}
 		// Step writes the envelope first (after taking the output's usage:
