@@ -73,7 +73,7 @@ type PrefixCache struct {
 	head    int32            // most recently used slot, -1 if none
 	tail    int32            // least recently used slot, -1 if none
 	touched []int32          // scratch: the current prompt's slots
-	block   []byte           // scratch: one block of token ids as bytes
+	block   []byte           // scratch: the previous hash and one block
 }
 
 // prefixSlot is one cached block.
@@ -141,18 +141,15 @@ func (c *PrefixCache) useIDs(ids []uint32) int {
 	bt := c.blockTokens
 	n := len(ids) / bt
 	counted := (len(ids) - 1) / bt
-	if cap(c.block) < bt*4 {
-		c.block = make([]byte, bt*4)
-	}
-	blk := c.block[:bt*4]
+	blk := c.scratch(4 * bt)
 	var h uint64
 	hits, missed := 0, false
 	c.touched = c.touched[:0]
 	for i := 0; i < n; i++ {
 		for k, id := range ids[i*bt : (i+1)*bt] {
-			binary.LittleEndian.PutUint32(blk[4*k:], id)
+			binary.LittleEndian.PutUint32(blk[8+4*k:], id)
 		}
-		h = c.chain(h, blk)
+		h = c.chain(blk, h)
 		if c.record(h) && !missed && i < counted {
 			hits++
 		} else {
@@ -168,11 +165,13 @@ func (c *PrefixCache) useText(text string) int {
 	bb := c.blockTokens * c.textBytes
 	n := len(text) / bb
 	counted := (len(text) - 1) / bb
+	blk := c.scratch(bb)
 	var h uint64
 	hits, missed := 0, false
 	c.touched = c.touched[:0]
 	for i := 0; i < n; i++ {
-		h = c.chainString(h, text[i*bb:(i+1)*bb])
+		copy(blk[8:], text[i*bb:(i+1)*bb])
+		h = c.chain(blk, h)
 		if c.record(h) && !missed && i < counted {
 			hits++
 		} else {
@@ -183,25 +182,20 @@ func (c *PrefixCache) useText(text string) int {
 	return hits
 }
 
-// chain is the hash of a block after the block whose hash is prev.
-func (c *PrefixCache) chain(prev uint64, blk []byte) uint64 {
-	var mh maphash.Hash
-	mh.SetSeed(c.seed)
-	var p [8]byte
-	binary.LittleEndian.PutUint64(p[:], prev)
-	mh.Write(p[:])
-	mh.Write(blk)
-	return mh.Sum64()
+// scratch returns the block buffer: 8 bytes for the previous block's hash,
+// then n bytes of the block.
+func (c *PrefixCache) scratch(n int) []byte {
+	if cap(c.block) < 8+n {
+		c.block = make([]byte, 8+n)
+	}
+	return c.block[:8+n]
 }
 
-func (c *PrefixCache) chainString(prev uint64, blk string) uint64 {
-	var mh maphash.Hash
-	mh.SetSeed(c.seed)
-	var p [8]byte
-	binary.LittleEndian.PutUint64(p[:], prev)
-	mh.Write(p[:])
-	mh.WriteString(blk)
-	return mh.Sum64()
+// chain is the hash of the block in blk[8:] after the block whose hash is
+// prev.
+func (c *PrefixCache) chain(blk []byte, prev uint64) uint64 {
+	binary.LittleEndian.PutUint64(blk, prev)
+	return maphash.Bytes(c.seed, blk)
 }
 
 // record looks h up, adds it when absent (dropping the least recently
