@@ -146,6 +146,9 @@ func TestCachedTokensUsage(t *testing.T) {
 		{file: "trtllm-completions-turn2.sse", engine: func(u string) engine.Engine {
 			return engine.NewTRTLLM(engine.TRTLLMConfig{Config: engine.Config{BaseURL: u}})
 		}, prompt: 202, cached: 128, completion: 43, startPrompt: 12},
+		{file: "vllm-chat-turn2.sse", engine: func(u string) engine.Engine {
+			return engine.NewChat(engine.ChatConfig{Config: engine.Config{BaseURL: u}})
+		}, prompt: 202, cached: 144, completion: 43, startPrompt: 12},
 	}
 	for _, tc := range cases {
 		body, err := os.ReadFile(filepath.Join(usageStreams, tc.file))
@@ -157,7 +160,9 @@ func TestCachedTokensUsage(t *testing.T) {
 		eng := tc.engine(srv.URL + "/v1")
 		for _, api := range allAPIs {
 			for _, stream := range []bool{true, false} {
-				w := serve(t, eng, prepFor(api, stream, "hermes", "qwen3"))
+				prep := prepFor(api, stream, "hermes", "qwen3")
+				prep.Engine.Chat = json.RawMessage(`{"messages":[{"role":"user","content":"say hello with the shell"}]}`)
+				w := serve(t, eng, prep)
 				if w.Code != 200 {
 					t.Fatalf("%s %s stream=%v: status %d: %s", tc.file, api, stream, w.Code, w.Body)
 				}
