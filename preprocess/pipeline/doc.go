@@ -75,7 +75,8 @@
 // credited to reasoning in proportion to the reasoning bytes the step
 // produced. An engine that finished every choice by itself is read to the
 // end of its stream, since its usage may follow the finish (vLLM, SGLang's
-// OpenAI API and trtllm-serve send it in a chunk of its own); after a
+// OpenAI API and trtllm-serve send it in a chunk of its own), for at most
+// Options.UsageWait (2 s by default; engines send it at once); after a
 // local stop the engine is not waited for and the counts are the
 // pipeline's.
 //

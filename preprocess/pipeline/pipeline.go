@@ -34,7 +34,17 @@ type Options struct {
 	// default: the official SDKs ignore the extra events, but strict
 	// clients may not.
 	ToolCallDispatch bool
+	// UsageWait bounds how long Serve reads on after the engine finished
+	// every choice, for the usage chunk that follows the finish (vLLM,
+	// SGLang's OpenAI API, trtllm-serve): engines send it at once, so the
+	// bound only matters for one that goes silent. 0 means
+	// DefaultUsageWait; a negative value stops reading at the finish (the
+	// usage is then the pipeline's count, with no cached tokens).
+	UsageWait time.Duration
 }
+
+// DefaultUsageWait is Options.UsageWait's default.
+const DefaultUsageWait = 2 * time.Second
 
 // Pipeline turns the engine outputs of one request into one API's bytes
 // (streaming) or value (unary). It holds one per-choice pipeline for each

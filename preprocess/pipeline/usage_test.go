@@ -1,11 +1,14 @@
 package pipeline
 
 import (
+	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -203,6 +206,51 @@ func TestCachedTokensReplay(t *testing.T) {
 			want := wantUsage(api, stream, 305, 288, 2, 305, 288)
 			if d := cmp.Diff(want, got, ignoreDetails); d != "" {
 				t.Errorf("%s stream=%v (-want +got):\n%s", api, stream, d)
+			}
+		}
+	}
+}
+
+// TestUsageAfterFinish: Serve reads the usage an engine sends after it
+// finished every choice, waits for it at most Options.UsageWait (an
+// engine that goes silent after its finish still gets a whole answer,
+// with the pipeline's counts), and with a negative UsageWait does not read
+// past the finish.
+func TestUsageAfterFinish(t *testing.T) {
+	outs := txtOuts(engine.FinishEOS, "Hello", " world")
+	withUsage := append(outs[:len(outs):len(outs)], engine.Output{Usage: &engine.Usage{PromptTokens: 30, CompletionTokens: 2, CachedTokens: 16}})
+	cases := []struct {
+		name  string
+		outs  []engine.Output
+		block bool // the engine goes silent after outs
+		wait  time.Duration
+		usage string
+	}{
+		{name: "usage chunk", outs: withUsage, usage: `"usage":{"prompt_tokens":30,"completion_tokens":2,"total_tokens":32,"prompt_tokens_details":{"cached_tokens":16}}`},
+		{name: "silent after the finish", outs: outs, block: true, wait: 50 * time.Millisecond,
+			usage: `"usage":{"prompt_tokens":12,"completion_tokens":2,"total_tokens":14}`},
+		{name: "not read past the finish", outs: withUsage, block: true, wait: -1,
+			usage: `"usage":{"prompt_tokens":12,"completion_tokens":2,"total_tokens":14}`},
+	}
+	for _, tc := range cases {
+		for _, stream := range []bool{true, false} {
+			eng := newFake(tc.outs)
+			eng.block = tc.block
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			w := httptest.NewRecorder()
+			began := time.Now()
+			err := ServeWith(ctx, w, eng, prepFor(preprocess.APIChat, stream, "", ""), Options{Now: fixedNow, UsageWait: tc.wait})
+			took := time.Since(began)
+			cancel()
+			body := w.Body.String()
+			if err != nil || w.Code != 200 || !strings.Contains(body, tc.usage) || !strings.Contains(body, " world") {
+				t.Errorf("%s stream=%v: %v %d:\n%s", tc.name, stream, err, w.Code, body)
+			}
+			if took > 2*time.Second {
+				t.Errorf("%s stream=%v: took %v", tc.name, stream, took)
+			}
+			if eng.closed != 1 {
+				t.Errorf("%s stream=%v: engine stream closed %d times", tc.name, stream, eng.closed)
 			}
 		}
 	}
