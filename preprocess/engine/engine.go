@@ -106,6 +106,25 @@
 // (Index 0). finish_reason: length → FinishLength, abort → FinishCancelled,
 // content_filter → FinishContentFilter, error → FinishError.
 //
+// Prefix-cache hits (Usage.CachedTokens) come from the engine's usage:
+//
+//	vLLM            usage.prompt_tokens_details.cached_tokens on the final
+//	                usage chunk, sent only when the server runs with
+//	                --enable-prompt-tokens-details and the count is > 0
+//	SGLang OpenAI   usage.prompt_tokens_details.cached_tokens (null unless
+//	                the server runs with --enable-cache-report)
+//	SGLang native   meta_info.cached_tokens, on every event: the first
+//	                event's prompt_tokens and cached_tokens are reported
+//	                at once (an Output whose Usage has no completion
+//	                tokens), the finishing event's again with the rest
+//	trtllm-serve    usage.prompt_tokens_details.cached_tokens, always
+//	                present on the final usage chunk (0 without KV
+//	                cache block reuse)
+//	chat            usage.prompt_tokens_details.cached_tokens, as the
+//	                engine behind it sends it
+//
+// An engine that does not report them leaves CachedTokens 0.
+//
 // # Request mapping: SGLang /v1/completions
 //
 // As vLLM, except: include_stop_str_in_output → no_stop_trim; guided
@@ -149,7 +168,8 @@
 // FinishEOS; length → FinishLength; abort → FinishCancelled, or
 // FinishError when it carries a status_code ≥ 400 or a context-length
 // message) and, on each finishing event, Usage from prompt_tokens,
-// cached_tokens and the choices' completion_tokens.
+// cached_tokens and the choices' completion_tokens (on the first event
+// that has cached_tokens, Usage with the prompt's two counts only).
 //
 // # Request mapping: OpenAI-compatible chat
 //
@@ -172,7 +192,9 @@
 // ParseRecording) and raw text or token-id lists. The replay applies
 // MaxTokens, stop strings (never partially sent), stop ids and MinTokens
 // as an engine would, interleaves n > 1 choices, and paces steps with
-// FirstToken / PerToken.
+// FirstToken / PerToken. With a PrefixCache it reports the cached prompt
+// tokens a prefix-caching engine would (the whole blocks the prompt
+// shares with earlier prompts; bounded memory, see PrefixCache).
 package engine
 
 import (

@@ -40,6 +40,13 @@ func (f SourceFunc) Recording(req *Request) (*Recording, error) { return f(req) 
 // once per choice, interleaved. When the recording carries no usage, the
 // last step reports the prompt length (len(PromptIDs)) and the number of
 // tokens sent (one per text step, one per id).
+//
+// With a PrefixCache, the replay reports cache hits as a prefix-caching
+// engine would: the first step carries Usage with the prompt length and
+// the cached tokens (as SGLang's first event does; the Anthropic
+// message_start reports them), and the last step's usage has the same
+// prompt and cached counts (replacing a recording's own, which describe
+// the captured prompt, not this one).
 type Replay struct {
 	// Select picks the source for a request (by model name, by a marker in
 	// the prompt, round robin, …). An error is returned by Generate as it
@@ -51,6 +58,10 @@ type Replay struct {
 	// the consumer reads.
 	FirstToken time.Duration
 	PerToken   time.Duration
+
+	// PrefixCache, when set, computes every request's cached prompt
+	// tokens (nil: none are reported).
+	PrefixCache *PrefixCache
 }
 
 var replayStreams = sync.Pool{New: func() any { return new(replayStream) }}
@@ -90,6 +101,10 @@ func (e *Replay) Generate(ctx context.Context, req *Request) (Stream, error) {
 	}
 	s := replayStreams.Get().(*replayStream)
 	s.reset(ctx, e, req, rec)
+	if e.PrefixCache != nil {
+		s.cache = true
+		s.prompt.PromptTokens, s.prompt.CachedTokens = e.PrefixCache.Use(req)
+	}
 	return s, nil
 }
 
@@ -100,13 +115,17 @@ type replayStream struct {
 	req     *Request
 	rec     *Recording
 	choices []replayChoice
-	turn    int // the choice whose step comes next (round robin)
-	left    int // choices not finished
-	started bool
+	turn    int  // the choice whose step comes next (round robin)
+	left    int  // choices not finished
+	started bool // paced the first step
+	stepped bool // sent the first step
 	timer   *time.Timer
 	out     Output
 	usage   Usage
 	recUse  *Usage // the recording's own usage, if any
+	cache   bool   // prompt holds the prefix cache's counts
+	prompt  Usage  // the prompt and cached tokens (with cache)
+	first   Usage  // the first step's usage (with cache)
 	maxStop int
 	closed  bool
 	err     error
@@ -137,8 +156,9 @@ func (s *replayStream) reset(ctx context.Context, e *Replay, req *Request, rec *
 		c.pos, c.tokens, c.done = 0, 0, false
 		c.held, c.text, c.ids = c.held[:0], c.text[:0], c.ids[:0]
 	}
-	s.turn, s.left, s.started, s.closed, s.err = 0, n, false, false, nil
+	s.turn, s.left, s.started, s.stepped, s.closed, s.err = 0, n, false, false, false, nil
 	s.usage, s.recUse = Usage{}, nil
+	s.cache, s.prompt = false, Usage{}
 	s.maxStop = 0
 	for _, st := range req.Stop.Strings {
 		s.maxStop = max(s.maxStop, len(st))
@@ -163,7 +183,13 @@ func (s *replayStream) Next() (*Output, error) {
 	}
 	i := s.turn
 	s.turn = (s.turn + 1) % len(s.choices)
+	first := !s.stepped
+	s.stepped = true
 	s.step(i)
+	if first && s.cache && s.out.Usage == nil {
+		s.first = s.prompt
+		s.out.Usage = &s.first
+	}
 	return &s.out, nil
 }
 
@@ -328,15 +354,19 @@ func (s *replayStream) stepText(c *replayChoice, delta []byte) (held, matched bo
 	return hold > 0, false
 }
 
-// finalUsage is the recording's usage, or the counted one.
+// finalUsage is the recording's usage, or the counted one; with the
+// prefix cache, its prompt and cached counts.
 func (s *replayStream) finalUsage() *Usage {
 	if s.recUse != nil {
 		s.usage = *s.recUse
-		return &s.usage
+	} else {
+		s.usage = Usage{PromptTokens: int64(len(s.req.PromptIDs))}
+		for i := range s.choices {
+			s.usage.CompletionTokens += int64(s.choices[i].tokens)
+		}
 	}
-	s.usage = Usage{PromptTokens: int64(len(s.req.PromptIDs))}
-	for i := range s.choices {
-		s.usage.CompletionTokens += int64(s.choices[i].tokens)
+	if s.cache {
+		s.usage.PromptTokens, s.usage.CachedTokens = s.prompt.PromptTokens, s.prompt.CachedTokens
 	}
 	return &s.usage
 }

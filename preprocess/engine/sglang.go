@@ -193,6 +193,7 @@ type sglangDecoder struct {
 	lps     []Logprob
 	tops    []TopLogprob
 	usage   Usage
+	prompt  bool // the prompt's usage was reported (first event)
 	fin     finishTracker
 }
 
@@ -203,7 +204,7 @@ func (d *sglangDecoder) reset(req *Request) {
 	}
 	d.choices = d.choices[:n]
 	clear(d.choices)
-	d.has = false
+	d.has, d.prompt = false, false
 	d.fin.reset(n)
 }
 
@@ -298,7 +299,17 @@ func (d *sglangDecoder) feed(data []byte, isError bool) error {
 				d.usage.CompletionTokens += d.choices[i].completion
 			}
 			d.out.Usage = &d.usage
+		} else if !d.prompt {
+			// SGLang's every event has the prompt's counts, cache hits
+			// included (known once the prompt is prefilled): the first one
+			// reports them, so that they reach the start of the answer
+			// (Anthropic's message_start).
+			if ct := meta.Get("cached_tokens"); ct != nil && ct.Type() == fastjson.TypeNumber {
+				d.usage = Usage{PromptTokens: meta.GetInt64("prompt_tokens"), CachedTokens: ct.GetInt64()}
+				d.out.Usage = &d.usage
+			}
 		}
+		d.prompt = true
 	}
 	d.has = true
 	return nil

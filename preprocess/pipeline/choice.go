@@ -61,6 +61,7 @@ type choice struct {
 
 	// end state
 	done      bool // no more output is taken (finished or stopped locally)
+	engineEnd bool // the engine's own finish ended it (it stopped generating)
 	finish    protocols.FinishReason
 	stopStr   []byte // the stop string that ended the choice, if known
 	calledEnd bool   // the emitter's terminal method was called
@@ -101,7 +102,7 @@ func (c *choice) reset(p *Pipeline, index int, em protocols.Emitter) {
 	c.pass, c.passOpen, c.passIdx, c.calls, c.abandoned = false, false, 0, 0, 0
 	c.generated, c.tokens, c.textSteps, c.pendingTok, c.reasoningTk = 0, 0, 0, 0, 0
 	c.stepReason, c.stepOther = 0, 0
-	c.done, c.finish, c.stopStr, c.calledEnd = false, protocols.FinishStop, c.stopStr[:0], false
+	c.done, c.engineEnd, c.finish, c.stopStr, c.calledEnd = false, false, protocols.FinishStop, c.stopStr[:0], false
 }
 
 // release returns the parsers to their pools.
@@ -157,6 +158,7 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 			return &engine.Error{Kind: engine.ErrorUpstream, Message: "the engine failed the generation"}
 		}
 		c.end(p, out.Finish, out.StopReason)
+		c.engineEnd = true
 	}
 	return nil
 }

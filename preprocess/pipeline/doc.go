@@ -73,7 +73,26 @@
 // completion tokens are the generated ids counted here (one per text step
 // for text engines). Reasoning tokens are estimated: each step's tokens are
 // credited to reasoning in proportion to the reasoning bytes the step
-// produced.
+// produced. An engine that finished every choice by itself is read to the
+// end of its stream, since its usage may follow the finish (vLLM, SGLang's
+// OpenAI API and trtllm-serve send it in a chunk of its own), for at most
+// Options.UsageWait (2 s by default; engines send it at once); after a
+// local stop the engine is not waited for and the counts are the
+// pipeline's.
+//
+// Cached tokens (the engine's prefix-cache hits) are reported as each API
+// does: chat and completions usage.prompt_tokens_details.cached_tokens
+// (when non-zero; prompt_tokens includes them), Responses
+// usage.input_tokens_details.cached_tokens (input_tokens includes them),
+// Anthropic usage.cache_read_input_tokens with input_tokens the uncached
+// rest (input_tokens + cache_read_input_tokens = the prompt;
+// cache_creation_input_tokens 0), streamed and unary alike. Anthropic's
+// message_start carries the prompt counts known when the stream starts:
+// the engine's, when its first output reports them (SGLang's native API,
+// the replay engine with a prefix cache), else ResponsePlan's with no
+// cache reads; message_delta carries the final counts, cumulative as the
+// API's are (clients take its input and cache numbers over
+// message_start's).
 //
 // Finish reasons. eos, stop and cancelled map to stop (tool_calls /
 // tool_use when a call completed), length to length (max_tokens on

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/agentwire/agentwire/parsers"
@@ -35,7 +36,17 @@ type Options struct {
 	// default: the official SDKs ignore the extra events, but strict
 	// clients may not.
 	ToolCallDispatch bool
+	// UsageWait bounds how long Serve reads on after the engine finished
+	// every choice, for the usage chunk that follows the finish (vLLM,
+	// SGLang's OpenAI API, trtllm-serve): engines send it at once, so the
+	// bound only matters for one that goes silent. 0 means
+	// DefaultUsageWait; a negative value stops reading at the finish (the
+	// usage is then the pipeline's count, with no cached tokens).
+	UsageWait time.Duration
 }
+
+// DefaultUsageWait is Options.UsageWait's default.
+const DefaultUsageWait = 2 * time.Second
 
 // Pipeline turns the engine outputs of one request into one API's bytes
 // (streaming) or value (unary). It holds one per-choice pipeline for each
@@ -263,6 +274,12 @@ func (p *Pipeline) Start(dst []byte) []byte {
 	p.started = true
 	switch p.prep.API {
 	case preprocess.APIMessages:
+		if u := p.usage; p.hasUsage && (u.PromptTokens > 0 || u.CachedTokens > 0) {
+			// The engine's first output reported the prompt (SGLang, the
+			// replay engine with a prefix cache): message_start carries
+			// its cache hits.
+			p.msg.SetInputUsage(cmp.Or(u.PromptTokens, int64(p.prep.Response.PromptTokens)), u.CachedTokens)
+		}
 		dst = p.msg.Start(dst)
 	case preprocess.APIResponses:
 		dst = p.resp.Start(dst)
@@ -277,11 +294,11 @@ func (p *Pipeline) Step(dst []byte, out *engine.Output) ([]byte, error) {
 	if p.finished {
 		return dst, nil
 	}
-	if !p.started {
-		dst = p.Start(dst)
-	}
 	if out.Usage != nil {
 		p.usage, p.hasUsage = *out.Usage, true
+	}
+	if !p.started {
+		dst = p.Start(dst)
 	}
 	if out.Index < 0 || out.Index >= len(p.choices) {
 		if out.Usage != nil && len(out.TokenIDs) == 0 && !out.HasText && out.Finish == engine.FinishNone {
@@ -298,6 +315,25 @@ func (p *Pipeline) Step(dst []byte, out *engine.Output) ([]byte, error) {
 // Done reports whether every choice has ended (by the engine's finish or a
 // local stop): the caller may stop reading the engine and call Finish.
 func (p *Pipeline) Done() bool { return len(p.order) == len(p.choices) }
+
+// EngineFinished reports whether every choice ended with the engine's own
+// finish reason (none by a local stop): the engine stopped generating, and
+// what its stream still holds is its usage and its end — vLLM, SGLang's
+// OpenAI API and trtllm-serve send the usage, with the prompt's cache
+// hits, in a chunk after the finish. A caller that wants the engine's
+// usage in the answer keeps passing outputs to Step until the stream
+// ends (Step takes a usage after Done); Serve does.
+func (p *Pipeline) EngineFinished() bool {
+	if !p.Done() {
+		return false
+	}
+	for _, c := range p.choices {
+		if !c.engineEnd {
+			return false
+		}
+	}
+	return true
+}
 
 // Usage returns the usage of the response so far: the engine's numbers
 // where it reported them, else counted here.

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -24,7 +25,11 @@ var pipelines = sync.Pool{New: func() any { return new(Pipeline) }}
 // status and body; after it, with the API's in-stream error event. A
 // stream clears the connection's write deadline (http.ResponseController)
 // so a server WriteTimeout does not cut it. Canceling ctx (the client went
-// away) stops the engine. Serve returns the engine or client error, if
+// away) stops the engine. When every choice ended with the engine's own
+// finish, the engine's stream is read to its end before the answer ends,
+// so that a usage sent after the finish (vLLM's, with the prompt's cache
+// hits) is the answer's, for at most Options.UsageWait; a failure there
+// only loses that usage. Serve returns the engine or client error, if
 // any, after answering.
 func Serve(ctx context.Context, w http.ResponseWriter, eng engine.Engine, prep *preprocess.Prepared) error {
 	return ServeWith(ctx, w, eng, prep, Options{})
@@ -42,22 +47,66 @@ func ServeWith(ctx context.Context, w http.ResponseWriter, eng engine.Engine, pr
 		WriteError(w, prep.API, err)
 		return err
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	st, err := eng.Generate(ctx, &prep.Engine)
 	if err != nil {
 		WriteError(w, prep.API, err)
 		return err
 	}
 	defer st.Close()
+	tail := &trailer{p: p, ctx: ctx, cancel: cancel, wait: cmp.Or(opts.UsageWait, DefaultUsageWait)}
+	defer tail.stop()
 	if !prep.Stream {
-		return serveUnary(ctx, w, st, p, prep)
+		return serveUnary(ctx, w, st, p, prep, tail)
 	}
-	return serveStream(ctx, w, st, p, prep)
+	return serveStream(ctx, w, st, p, prep, tail)
 }
 
-func serveUnary(ctx context.Context, w http.ResponseWriter, st engine.Stream, p *Pipeline, prep *preprocess.Prepared) error {
-	if err := drain(ctx, st, p); err != nil {
+// errTrailer is the cause with which a trailer stops an engine that went
+// silent after its finish.
+var errTrailer = errors.New("pipeline: no end of the engine's stream after its finish")
+
+// trailer decides how long the engine's stream is read: until every
+// choice ended; then, when the engine finished them all by itself, on to
+// the end of its stream (its usage may follow the finish), for at most
+// wait (the engine's context is then canceled with errTrailer).
+type trailer struct {
+	p      *Pipeline
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	wait   time.Duration
+	timer  *time.Timer
+}
+
+// more reports whether to read another output.
+func (t *trailer) more() bool {
+	if !t.p.Done() {
+		return true
+	}
+	if t.wait < 0 || !t.p.EngineFinished() {
+		return false
+	}
+	if t.timer == nil {
+		t.timer = time.AfterFunc(t.wait, func() { t.cancel(errTrailer) })
+	}
+	return true
+}
+
+// ended reports whether a failure of the stream only ends the trailing
+// read (every choice ended, and the client is still there).
+func (t *trailer) ended() bool {
+	return t.p.Done() && (t.ctx.Err() == nil || context.Cause(t.ctx) == errTrailer)
+}
+
+func (t *trailer) stop() {
+	if t.timer != nil {
+		t.timer.Stop()
+	}
+}
+
+func serveUnary(ctx context.Context, w http.ResponseWriter, st engine.Stream, p *Pipeline, prep *preprocess.Prepared, tail *trailer) error {
+	if err := drain(ctx, st, p, tail); err != nil {
 		WriteError(w, prep.API, err)
 		return err
 	}
@@ -72,13 +121,16 @@ func serveUnary(ctx context.Context, w http.ResponseWriter, st engine.Stream, p 
 }
 
 // drain runs the whole stream through p (unary requests).
-func drain(ctx context.Context, st engine.Stream, p *Pipeline) error {
-	for !p.Done() {
+func drain(ctx context.Context, st engine.Stream, p *Pipeline, tail *trailer) error {
+	for tail.more() {
 		out, err := st.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
+			if tail.ended() {
+				break // the answer is whole; only the engine's usage is lost
+			}
 			return streamErr(ctx, err)
 		}
 		if _, err := p.Step(nil, out); err != nil {
@@ -97,7 +149,7 @@ func streamErr(ctx context.Context, err error) error {
 	return err
 }
 
-func serveStream(ctx context.Context, w http.ResponseWriter, st engine.Stream, p *Pipeline, prep *preprocess.Prepared) error {
+func serveStream(ctx context.Context, w http.ResponseWriter, st engine.Stream, p *Pipeline, prep *preprocess.Prepared, tail *trailer) error {
 	// ResponseController reaches Flush through wrappers that implement
 	// Unwrap; a stream must not be cut by the server's write timeout.
 	rc := http.NewResponseController(w)
@@ -139,17 +191,22 @@ func serveStream(ctx context.Context, w http.ResponseWriter, st engine.Stream, p
 		_ = write()
 		return err
 	}
-	for !p.Done() {
+	// After the last choice ended, an engine that finished by itself is
+	// read to its end: its usage (prompt cache hits included) may follow.
+	for tail.more() {
 		out, err := st.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
+			if tail.ended() {
+				break // the answer is whole; only the engine's usage is lost
+			}
 			return fail(err)
 		}
-		if !wrote {
-			buf = p.Start(buf)
-		}
+		// Step writes the envelope first (after taking the output's usage:
+		// an engine that reports the prompt's cache hits with its first
+		// output has them in Anthropic's message_start).
 		if buf, err = p.Step(buf, out); err != nil {
 			return fail(err)
 		}

@@ -111,6 +111,17 @@ func (e *Emitter) SetStopSequence(s []byte) {
 	e.hasStop = true
 }
 
+// SetInputUsage replaces EmitterConfig.InputTokens and CachedTokens
+// before message_start is written: a server that learns the prompt's
+// cache hits from the engine's first output (SGLang reports them with its
+// first token) reports them in message_start, as the API does. After
+// Start it changes only what later events report when they have no
+// prompt count of their own (Finish with a usage without prompt tokens,
+// DeltaUsage).
+func (e *Emitter) SetInputUsage(inputTokens, cachedTokens int64) {
+	e.cfg.InputTokens, e.cfg.CachedTokens = inputTokens, cachedTokens
+}
+
 // MessageID returns the message id of the current stream (valid until
 // Reset).
 func (e *Emitter) MessageID() []byte { return e.msgID }

@@ -216,6 +216,31 @@ func TestEmitterStopSequence(t *testing.T) {
 	})
 }
 
+// TestEmitterSetInputUsage: the prompt counts set before message_start
+// are the ones it reports (input_tokens the uncached rest); set after it,
+// they only fill a final usage without prompt tokens.
+func TestEmitterSetInputUsage(t *testing.T) {
+	cfg := anthropic.EmitterConfig{MessageID: "msg_1", Model: "m", InputTokens: 12}
+	e := anthropic.NewEmitter(cfg)
+	e.SetInputUsage(202, 153)
+	out := e.Content(nil, []byte("a"))
+	e.SetInputUsage(300, 200)
+	out = e.Finish(out, protocols.FinishStop, protocols.Usage{CompletionTokens: 3})
+	started := cfg
+	started.InputTokens, started.CachedTokens = 202, 153
+	CheckFrames(t, out, []Want{
+		{"message_start", start(started)},
+		{"content_block_start", blockStart(0, textStart)},
+		{"content_block_delta", delta(0, text("a"))},
+		{"content_block_stop", stop(0)},
+		{"message_delta", msgDelta("end_turn", "", protocols.Usage{PromptTokens: 300, CachedTokens: 200, CompletionTokens: 3})},
+		{"message_stop", anthropic.MessageStopEvent{}},
+	})
+	if u := start(started).Message.Usage; u.InputTokens != 49 || u.CacheReadInputTokens != 153 {
+		t.Errorf("message_start usage %+v, want input 49 + cache read 153", u)
+	}
+}
+
 func TestEmitterDeltaUsage(t *testing.T) {
 	cfg := anthropic.EmitterConfig{MessageID: "msg_1", Model: "m", InputTokens: 10, CachedTokens: 4, DeltaUsage: true}
 	e := anthropic.NewEmitter(cfg)

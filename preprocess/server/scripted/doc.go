@@ -21,7 +21,10 @@
 //     tool result is back, so a real Claude Code or Codex turn completes.
 //
 // Prompts are not tokenized: 4 bytes count as one token for usage and the
-// context check. The scripted agent also reads prompts rendered by a real
+// context check. The engine reports prefix-cache hits as vLLM would
+// (engine.PrefixCache: whole 16-token blocks of the prompt seen in an
+// earlier request, at most 65,536 blocks remembered), so a conversation's
+// later turns show the earlier prompt as cached tokens on every API. The scripted agent also reads prompts rendered by a real
 // Qwen3 chat template, so it can play the engine behind a real model
 // directory (the server package's tests do that over vLLM's protocol).
 package scripted

@@ -37,9 +37,14 @@ var Agent engine.Source = engine.SourceFunc(func(req *engine.Request) (*engine.R
 // NewEngine returns the embedded engine: a replay engine that plays
 // recordings[NAME] for requests whose engine model is "replay/NAME" and
 // the scripted Agent for every other request, with perToken between
-// steps (0: as fast as the reader takes them).
+// steps (0: as fast as the reader takes them). It reports prefix-cache
+// hits as vLLM would with prefix caching on (engine.PrefixCache with its
+// defaults: 16-token blocks, at most 65536 of them, 4 prompt bytes a
+// token), so the next turn of a conversation shows the previous prompt as
+// cache reads.
 func NewEngine(recordings map[string]*engine.Recording, perToken time.Duration) *engine.Replay {
-	return &engine.Replay{PerToken: perToken, Select: func(req *engine.Request) (engine.Source, error) {
+	cache := engine.NewPrefixCache(engine.PrefixCacheConfig{})
+	return &engine.Replay{PerToken: perToken, PrefixCache: cache, Select: func(req *engine.Request) (engine.Source, error) {
 		name, ok := strings.CutPrefix(req.Model, ReplayPrefix)
 		if !ok {
 			return Agent, nil

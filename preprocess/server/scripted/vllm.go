@@ -6,7 +6,9 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 
+	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/tokenizers"
 )
 
@@ -17,10 +19,17 @@ import (
 // return_token_ids, its token ids, then a usage chunk and [DONE]. It lets
 // tests and demos run the real-engine path (chat template, tokenizer,
 // engine adapter, parsers) without an engine. Tok encodes the pieces and
-// decodes token-id prompts (the model directory's tokenizer).
+// decodes token-id prompts (the model directory's tokenizer). The usage
+// chunk reports prefix-cache hits as vLLM does with
+// --enable-prompt-tokens-details (prompt_tokens_details.cached_tokens,
+// only when there are any), from an engine.PrefixCache over the prompt's
+// token ids (Cache; nil: one with the defaults, made on first use).
 type VLLM struct {
 	Tok   tokenizers.Tokenizer
 	Model string // the served model name
+	Cache *engine.PrefixCache
+
+	once sync.Once
 }
 
 func (v *VLLM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -62,6 +71,12 @@ func (v *VLLM) complete(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	v.once.Do(func() {
+		if v.Cache == nil {
+			v.Cache = engine.NewPrefixCache(engine.PrefixCacheConfig{})
+		}
+	})
+	_, cached := v.Cache.Use(&engine.Request{PromptIDs: ids})
 	pieces := Pieces(Script(prompt))
 	finish := `"stop"`
 	if len(pieces) > req.MaxTokens {
@@ -91,6 +106,10 @@ func (v *VLLM) complete(w http.ResponseWriter, r *http.Request) {
 			flusher.Flush()
 		}
 	}
-	fmt.Fprintf(w, "data: {\"id\":\"cmpl-scripted\",\"object\":\"text_completion\",\"created\":0,\"model\":%q,\"choices\":[],\"usage\":{\"prompt_tokens\":%d,\"completion_tokens\":%d,\"total_tokens\":%s}}\n\ndata: [DONE]\n\n",
-		v.Model, len(ids), generated, strconv.Itoa(len(ids)+generated))
+	details := ""
+	if cached > 0 {
+		details = `,"prompt_tokens_details":{"cached_tokens":` + strconv.FormatInt(cached, 10) + `}`
+	}
+	fmt.Fprintf(w, "data: {\"id\":\"cmpl-scripted\",\"object\":\"text_completion\",\"created\":0,\"model\":%q,\"choices\":[],\"usage\":{\"prompt_tokens\":%d,\"total_tokens\":%s,\"completion_tokens\":%d%s}}\n\ndata: [DONE]\n\n",
+		v.Model, len(ids), strconv.Itoa(len(ids)+generated), generated, details)
 }

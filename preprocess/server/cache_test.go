@@ -1,0 +1,238 @@
+package server_test
+
+import (
+	"testing"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/agentwire/agentwire/preprocess/server"
+)
+
+// checkTurn2Cache checks a second turn's cache reads against the first
+// turn's prompt: the embedded engine's prefix cache holds the first
+// prompt's whole 16-token blocks, so the second turn reads all of them
+// (the prefix holds) and nothing past the first prompt.
+func checkTurn2Cache(t *testing.T, what string, prompt1, prompt2, cached int64) {
+	t.Helper()
+	if cached%16 != 0 || cached <= prompt1-16 || cached > prompt1 || cached >= prompt2 {
+		t.Errorf("%s: turn 2 reads %d cached tokens of %d; turn 1's prompt was %d tokens", what, cached, prompt2, prompt1)
+	}
+}
+
+// anthropicTurn streams params and returns the message and the usage of
+// message_start.
+func anthropicTurn(t *testing.T, c *anthropic.Client, params anthropic.MessageNewParams) (anthropic.Message, anthropic.Usage) {
+	t.Helper()
+	stream := c.Messages.NewStreaming(ctxT(t), params)
+	var msg anthropic.Message
+	var start anthropic.Usage
+	for stream.Next() {
+		ev := stream.Current()
+		if ev.Type == "message_start" {
+			start = ev.Message.Usage
+		}
+		if err := msg.Accumulate(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := stream.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return msg, start
+}
+
+// TestCacheReadsAnthropic: against the embedded engine, Claude Code's
+// second turn reports the first turn's prompt as cache reads, in
+// message_start and message_delta (streamed) and in the unary usage, with
+// input_tokens the uncached rest.
+func TestCacheReadsAnthropic(t *testing.T) {
+	ts := newServer(t, server.Config{})
+	c := anthropicClient(ts, testKey)
+	params := anthropic.MessageNewParams{
+		Model: "claude-sonnet-4-5", MaxTokens: 1024,
+		Thinking: anthropic.ThinkingConfigParamOfEnabled(1024),
+		Tools:    []anthropic.ToolUnionParam{bashTool()},
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("say hello with the shell"))},
+	}
+	msg, start := anthropicTurn(t, c, params)
+	u1 := msg.Usage
+	if u1.CacheReadInputTokens != 0 || start.CacheReadInputTokens != 0 || u1.InputTokens == 0 || start.InputTokens != u1.InputTokens {
+		t.Fatalf("turn 1 (nothing cached yet): message_start %+v, final %+v", start, u1)
+	}
+	var useID string
+	for _, b := range msg.Content {
+		if b.Type == "tool_use" {
+			useID = b.ID
+		}
+	}
+	if useID == "" {
+		t.Fatalf("turn 1: no tool_use: %+v", msg.Content)
+	}
+	params.Messages = append(params.Messages, msg.ToParam(),
+		anthropic.NewUserMessage(anthropic.NewToolResultBlock(useID, "hello", false)))
+
+	msg, start = anthropicTurn(t, c, params)
+	u2 := msg.Usage
+	prompt2 := u2.InputTokens + u2.CacheReadInputTokens
+	checkTurn2Cache(t, "streamed", u1.InputTokens, prompt2, u2.CacheReadInputTokens)
+	if start.CacheReadInputTokens != u2.CacheReadInputTokens || start.InputTokens != u2.InputTokens ||
+		u2.CacheCreationInputTokens != 0 || u2.OutputTokens == 0 {
+		t.Errorf("streamed turn 2: message_start %+v, final %+v", start, u2)
+	}
+
+	// the same turn again, unary: now its own blocks are cached too
+	final, err := c.Messages.New(ctxT(t), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u3 := final.Usage
+	if u3.InputTokens+u3.CacheReadInputTokens != prompt2 || u3.CacheReadInputTokens < u2.CacheReadInputTokens ||
+		u3.CacheReadInputTokens%16 != 0 || u3.InputTokens <= 0 {
+		t.Errorf("unary repeat of turn 2: %+v (streamed: %+v)", u3, u2)
+	}
+}
+
+// TestCacheReadsChat: the second turn of a chat conversation reports
+// prompt_tokens_details.cached_tokens, streamed (include_usage) and
+// unary.
+func TestCacheReadsChat(t *testing.T) {
+	ts := newServer(t, server.Config{})
+	c := openaiClient(ts, testKey)
+	params := openai.ChatCompletionNewParams{
+		Model:         "agent",
+		Messages:      []openai.ChatCompletionMessageParamUnion{openai.UserMessage("run a command")},
+		Tools:         []openai.ChatCompletionToolUnionParam{shellTool()},
+		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
+	}
+	stream := c.Chat.Completions.NewStreaming(ctxT(t), params)
+	var acc openai.ChatCompletionAccumulator
+	for stream.Next() {
+		acc.AddChunk(stream.Current())
+	}
+	if err := stream.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(acc.Choices) != 1 || len(acc.Choices[0].Message.ToolCalls) != 1 {
+		t.Fatalf("turn 1: %+v", acc.Choices)
+	}
+	u1 := acc.Usage
+	if u1.PromptTokensDetails.CachedTokens != 0 || u1.PromptTokens == 0 {
+		t.Fatalf("turn 1 (nothing cached yet): %+v", u1)
+	}
+	m := acc.Choices[0].Message
+	params.Messages = append(params.Messages, m.ToParam(), openai.ToolMessage("hello", m.ToolCalls[0].ID))
+
+	stream = c.Chat.Completions.NewStreaming(ctxT(t), params)
+	acc = openai.ChatCompletionAccumulator{}
+	for stream.Next() {
+		acc.AddChunk(stream.Current())
+	}
+	if err := stream.Err(); err != nil {
+		t.Fatal(err)
+	}
+	u2 := acc.Usage
+	checkTurn2Cache(t, "streamed", u1.PromptTokens, u2.PromptTokens, u2.PromptTokensDetails.CachedTokens)
+
+	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{}
+	resp, err := c.Chat.Completions.New(ctxT(t), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u3 := resp.Usage; u3.PromptTokens != u2.PromptTokens || u3.PromptTokensDetails.CachedTokens < u2.PromptTokensDetails.CachedTokens {
+		t.Errorf("unary repeat of turn 2: %+v (streamed: %+v)", u3, u2)
+	}
+}
+
+// TestCacheReadsResponses: Codex's second turn reports
+// input_tokens_details.cached_tokens, in response.completed and in the
+// unary response.
+func TestCacheReadsResponses(t *testing.T) {
+	ts := newServer(t, server.Config{})
+	c := openaiClient(ts, testKey)
+	tool := responses.ToolUnionParam{OfFunction: &responses.FunctionToolParam{
+		Name: "exec_command",
+		Parameters: map[string]any{"type": "object", "properties": map[string]any{"cmd": map[string]any{"type": "string"}},
+			"required": []string{"cmd"}},
+	}}
+	input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage("say hello", responses.EasyInputMessageRoleUser)}
+	params := responses.ResponseNewParams{Model: "gpt-5.5", Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input},
+		Tools: []responses.ToolUnionParam{tool}}
+	completed := func() responses.Response {
+		t.Helper()
+		stream := c.Responses.NewStreaming(ctxT(t), params)
+		var done *responses.Response
+		for stream.Next() {
+			if ev := stream.Current(); ev.Type == "response.completed" {
+				r := ev.Response
+				done = &r
+			}
+		}
+		if err := stream.Err(); err != nil || done == nil {
+			t.Fatalf("no response.completed: %v", err)
+		}
+		return *done
+	}
+	r1 := completed()
+	u1 := r1.Usage
+	if u1.InputTokensDetails.CachedTokens != 0 || u1.InputTokens == 0 {
+		t.Fatalf("turn 1 (nothing cached yet): %+v", u1)
+	}
+	var call *responses.ResponseOutputItemUnion
+	for i := range r1.Output {
+		if r1.Output[i].Type == "function_call" {
+			call = &r1.Output[i]
+		}
+	}
+	if call == nil {
+		t.Fatalf("turn 1: no function_call: %+v", r1.Output)
+	}
+	input = append(input,
+		responses.ResponseInputItemParamOfFunctionCall(call.Arguments.OfString, call.CallID, call.Name),
+		responses.ResponseInputItemParamOfFunctionCallOutput(call.CallID, "hello"))
+	params.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: input}
+
+	u2 := completed().Usage
+	checkTurn2Cache(t, "streamed", u1.InputTokens, u2.InputTokens, u2.InputTokensDetails.CachedTokens)
+
+	resp, err := c.Responses.New(ctxT(t), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u3 := resp.Usage; u3.InputTokens != u2.InputTokens || u3.InputTokensDetails.CachedTokens < u2.InputTokensDetails.CachedTokens {
+		t.Errorf("unary repeat of turn 2: %+v (streamed: %+v)", u3, u2)
+	}
+}
+
+// TestCacheReadsUpstreamVLLM: through the real request half and the vLLM
+// adapter, a vLLM-speaking upstream that reports
+// prompt_tokens_details.cached_tokens (the scripted vLLM, with a prefix
+// cache over the prompt's token ids) shows them to the Anthropic client.
+func TestCacheReadsUpstreamVLLM(t *testing.T) {
+	ts := newServer(t, server.Config{Backend: tinyBackend(t, 0)})
+	c := anthropicClient(ts, testKey)
+	params := anthropic.MessageNewParams{
+		Model: "claude-sonnet-4-5", MaxTokens: 512,
+		Thinking: anthropic.ThinkingConfigParamOfEnabled(256),
+		Tools:    []anthropic.ToolUnionParam{bashTool()},
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("say hello"))},
+	}
+	msg, _ := anthropicTurn(t, c, params)
+	var useID string
+	for _, b := range msg.Content {
+		if b.Type == "tool_use" {
+			useID = b.ID
+		}
+	}
+	if useID == "" || msg.Usage.CacheReadInputTokens != 0 {
+		t.Fatalf("turn 1: %+v %+v", msg.Usage, msg.Content)
+	}
+	params.Messages = append(params.Messages, msg.ToParam(), anthropic.NewUserMessage(anthropic.NewToolResultBlock(useID, "hello", false)))
+	final, err := c.Messages.New(ctxT(t), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u1, u2 := msg.Usage, final.Usage
+	checkTurn2Cache(t, "unary", u1.InputTokens, u2.InputTokens+u2.CacheReadInputTokens, u2.CacheReadInputTokens)
+}
