@@ -78,12 +78,12 @@ type turn struct {
 	// (a string or an array of segments), sent back as it came.
 	reasoningJSON json.RawMessage
 	signature     string // Anthropic thinking signature
-	encrypted string // Responses reasoning encrypted_content
-	rsID      string // Responses reasoning item id
-	content   string
-	calls     []clientCall
-	status    int
-	raw       string // the body, for failure messages
+	encrypted     string // Responses reasoning encrypted_content
+	rsID          string // Responses reasoning item id
+	content       string
+	calls         []clientCall
+	status        int
+	raw           string // the body, for failure messages
 }
 
 // clientCall is a call as the client holds it: the id it will send back and
