@@ -113,6 +113,11 @@ var loopSkips = map[string]string{
 	// Codex always sends reasoning.effort "medium"; this template raises
 	// on anything but "none" and "high".
 	"Mistral Medium 3.5/responses": "effort clamping (i18-ctl): the template raises on reasoning_effort \"medium\"",
+	// Claude Code's thinking and output_config.effort do not reach the
+	// template's reasoning_effort yet, so the mistral reasoning gate stays
+	// shut while the template has the model think ([THINK] reaches the
+	// content).
+	"Mistral Medium 3.5/anthropic": "effort clamping (i18-ctl): Anthropic thinking is not mapped to reasoning_effort, so the mistral reasoning parser is gated off",
 }
 
 // canonTurn is what the model writes in one turn, in the vLLM-style form
