@@ -42,7 +42,9 @@ var iteratesContent = regexp.MustCompile(`for\s+\w+\s+in\s+(?:message|msg|m|mess
 //     the developer role;
 //   - reasoning of earlier assistant turns is replayed: passed as
 //     reasoning_content (segments joined with "\n"; "thinking" for
-//     gpt-oss's template) when the template reads it, else folded into the content between the reasoning parser's own
+//     gpt-oss's template; one occurrence of the whitespace the template
+//     itself writes around reasoning removed from each end of a segment,
+//     Template.ReasoningLead/ReasoningTrail) when the template reads it, else folded into the content between the reasoning parser's own
 //     markers (<think>…</think> when it has no paired text markers), one
 //     block per non-empty segment, prefixed to the content;
 //   - template arguments become top-level variables (they override
@@ -139,7 +141,7 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 			b = append(b, ',')
 			b = appendJSONString(b, t.ReasoningKey)
 			b = append(b, ':')
-			b = appendJSONString(b, openai.FlattenReasoning(reasoningOf(reasoning)))
+			b = appendJSONString(b, openai.FlattenReasoning(reasoningOf(trimSeparators(t, reasoning))))
 		}
 		if m.Name != "" && role != openai.RoleTool {
 			b = append(b, `,"name":`...)
@@ -239,6 +241,22 @@ func (p *Preprocessor) appendArguments(b []byte, t *Template, m *openai.Message,
 		return append(b, args...)
 	}
 	return appendJSONString(b, string(c.Function.Arguments))
+}
+
+// trimSeparators removes from each reasoning segment one occurrence of the
+// whitespace the template writes around reasoning itself
+// (Template.ReasoningLead/ReasoningTrail): the model wrote it and the
+// parser kept it, so the template would write it twice.
+func trimSeparators(t *Template, segs []string) []string {
+	if t.ReasoningLead == "" && t.ReasoningTrail == "" {
+		return segs
+	}
+	out := make([]string, len(segs))
+	for i, s := range segs {
+		s = strings.TrimPrefix(s, t.ReasoningLead)
+		out[i] = strings.TrimSuffix(s, t.ReasoningTrail)
+	}
+	return out
 }
 
 func reasoningOf(segs []string) openai.Reasoning {
