@@ -358,7 +358,7 @@ func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api AP
 	p.warn(d.Warning)
 
 	prep.Engine.SkipSpecialTokens = d.SkipSpecialTokens
-	prep.Parsers = parsers.Config{ToolParser: d.ToolParser, ReasoningParser: d.ReasoningParser, InReasoning: d.InReasoning}
+	prep.Parsers = parsers.Config{ToolParser: d.ToolParser, ReasoningParser: d.ReasoningParser, InReasoning: d.InReasoning, Unforced: d.Unforced}
 	if d.ToolParser != "" || d.ImmediateTool {
 		for _, t := range req.Tools {
 			prep.Parsers.Tools = append(prep.Parsers.Tools, parsers.Tool{Name: t.Function.Name, Parameters: json.RawMessage(t.Function.Parameters)})
