@@ -382,7 +382,7 @@ type Decision struct {
 	// Unforced: the reasoning parser does not start inside reasoning by
 	// itself (Rule.Unforced, and the prompt did not open reasoning).
 	Unforced bool
-	Gated       bool // PRE.2 fired
+	Gated    bool // PRE.2 fired
 
 	ShapeDetect, StripThinkFirst bool // PRE.4
 	StripLeadingThink            bool // PRE.6
