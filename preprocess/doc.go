@@ -22,9 +22,15 @@
 //     built as vLLM builds it: tool-call arguments as objects, tool results
 //     with their ids and names, text parts joined, earlier turns' reasoning
 //     replayed (passed as reasoning_content when the template reads it,
-//     else folded into the content between the reasoning parser's own
+//     without the whitespace the template writes around it itself, else
+//     folded into the content between the reasoning parser's own
 //     markers), chat_template_kwargs and the API's thinking options as
-//     top-level template variables.
+//     top-level template variables. So that the next turn's prompt starts
+//     with this turn's prompt and the model's output (the engine's prefix
+//     cache), a template that prints string arguments gets the model's
+//     own text: the client's string on Chat and Responses, and on
+//     Anthropic Messages the text the server emitted for that tool_use id
+//     (ToolArgs), else the object.
 //  3. PRE.1–PRE.6 and the tool-parsing jail are decided from one table
 //     keyed by canonical parser name (Rules, Decide); PARSER_CASES.md shows
 //     the same table and a test keeps them equal.

@@ -780,3 +780,40 @@ func byDesign(fam string, s clientShape) []int {
 	}
 	return loopByDesign[fam]
 }
+
+// loopFamilyNamed returns the suite's row of that name.
+func loopFamilyNamed(t *testing.T, name string) loopFamily {
+	for _, f := range loopFamilies {
+		if f.name == name {
+			return f
+		}
+	}
+	t.Fatalf("no tool-loop family %q", name)
+	return loopFamily{}
+}
+
+// TestClaudeCodeQwen3Loop and TestCodexMinistral3Loop are the two loops
+// named by the issue that opened the suite: Claude Code (Anthropic
+// Messages, tool_use inputs sent back re-serialised) on Qwen3, and Codex
+// (Responses with reasoning.effort, which switches the mistral reasoning
+// parser on) on Ministral 3 — every call runs and every prompt keeps the
+// previous one, streamed and unary.
+func TestClaudeCodeQwen3Loop(t *testing.T) { runNamedLoop(t, "Qwen3", shapeAnthropic) }
+
+func TestCodexMinistral3Loop(t *testing.T) { runNamedLoop(t, "Ministral 3", shapeResponses) }
+
+func runNamedLoop(t *testing.T, name string, s clientShape) {
+	fam := loopFamilyNamed(t, name)
+	m, err := preprocess.LoadModel(loopModelDir(t, fam), preprocess.ModelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stream := range []bool{true, false} {
+		t.Run(fmt.Sprint("stream=", stream), func(t *testing.T) {
+			cell := runLoopCell(t, fam, m, &loopRef{m: m, t: m.Template(true)}, s, stream)
+			if cell.kept != cell.checks-len(byDesign(name, s)) || cell.tokenPct != 100 {
+				t.Errorf("%+v: the prefix does not hold on every turn the template keeps", cell)
+			}
+		})
+	}
+}
