@@ -23,6 +23,13 @@ type Config struct {
 	// reasoning. Forced reasoning parsers start there regardless.
 	InReasoning bool
 
+	// Unforced starts a forced reasoning parser outside reasoning unless
+	// InReasoning is set: the request half decided that this family's
+	// model writes its reasoning opener itself when it thinks, so text
+	// before an opener — a tool call, a plain answer — is not reasoning
+	// (mistral: a Ministral 3 answer starting with [TOOL_CALLS]).
+	Unforced bool
+
 	// WholeCalls emits each tool call whole at its end (start, one argument
 	// fragment, end, all in one Feed) instead of streaming the arguments as
 	// they are generated. Abandoned calls are then invisible.

@@ -176,7 +176,7 @@ func (p *Parser) Reset() {
 	p.textM = nil
 	p.labelOn, p.labelN = false, 0
 	p.prepended = p.reason == nil || !p.reason.prepend // true: nothing to prepend
-	if r := p.reason; r != nil && !r.prepend && (r.forced || p.cfg.InReasoning) {
+	if r := p.reason; r != nil && !r.prepend && (r.forced && !p.cfg.Unforced || p.cfg.InReasoning) {
 		p.enterReasoning()
 	}
 	p.held = p.held[:0]

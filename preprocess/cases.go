@@ -83,6 +83,9 @@ alias table of ` + "`preprocess.CanonicalReasoningParser`" + `) and the request:
 		gate, after, guided, pre6 := "—", "—", "—", "—"
 		if r.Reasoning {
 			gate, after, guided = r.Gate.String(), r.AfterTool.String(), r.Guided.String()
+			if r.Unforced {
+				after += "; starts inside reasoning only when the prompt opened it (a tool call or an answer before `[THINK]` is not reasoning)"
+			}
 			if r.StripThink {
 				guided += " after stripping a leading `[THINK]`"
 			}

@@ -22,7 +22,8 @@
 //     built as vLLM builds it: tool-call arguments as objects, tool results
 //     with their ids and names, text parts joined, earlier turns' reasoning
 //     replayed (passed as reasoning_content when the template reads it,
-//     else folded into the content between the reasoning parser's own
+//     without the whitespace the template writes around it itself, else
+//     folded into the content between the reasoning parser's own
 //     markers), chat_template_kwargs and the API's thinking options as
 //     top-level template variables. The APIs' effort and thinking controls
 //     (Chat reasoning_effort, Responses reasoning.effort, Anthropic
@@ -30,7 +31,12 @@
 //     and enable_thinking; reasoning_effort is mapped onto the values the
 //     template knows, which a probe at load time finds (effort.go,
 //     Template.Effort; PARSER_CASES.md has the tables), so no value an API
-//     allows fails on a template that raises on unknown ones.
+//     allows fails on a template that raises on unknown ones. So that the
+//     next turn's prompt starts with this turn's prompt and the model's
+//     output (the engine's prefix cache), a template that prints string
+//     arguments gets the model's own text: the client's string on Chat and
+//     Responses, and on Anthropic Messages the text the server emitted for
+//     that tool_use id (ToolArgs), else the object.
 //  3. PRE.1–PRE.6 and the tool-parsing jail are decided from one table
 //     keyed by canonical parser name (Rules, Decide); PARSER_CASES.md shows
 //     the same table and a test keeps them equal.

@@ -28,7 +28,11 @@ var iteratesContent = regexp.MustCompile(`for\s+\w+\s+in\s+(?:message|msg|m|mess
 //   - tool calls: {"id","type":"function","function":{"name","arguments"}}
 //     with the arguments as a JSON object, unless the template branches on
 //     `arguments is string` or the arguments are not a JSON object (then
-//     the client's string);
+//     the client's string, which on Chat and Responses is the text the
+//     model wrote); on Anthropic Messages, whose clients send the input
+//     back as an object re-serialised, the text the server emitted for
+//     that tool_use id (ToolArgs) when it still describes the same value,
+//     else the object (see appendArguments);
 //   - tool results: {"role":"tool","tool_call_id","name","content"}, the
 //     name taken from the assistant call with that id;
 //   - the deprecated function_call becomes a tool call (arguments parsed);
@@ -38,12 +42,14 @@ var iteratesContent = regexp.MustCompile(`for\s+\w+\s+in\s+(?:message|msg|m|mess
 //     the developer role;
 //   - reasoning of earlier assistant turns is replayed: passed as
 //     reasoning_content (segments joined with "\n"; "thinking" for
-//     gpt-oss's template) when the template reads it, else folded into the content between the reasoning parser's own
+//     gpt-oss's template; one occurrence of the whitespace the template
+//     itself writes around reasoning removed from each end of a segment,
+//     Template.ReasoningLead/ReasoningTrail) when the template reads it, else folded into the content between the reasoning parser's own
 //     markers (<think>…</think> when it has no paired text markers), one
 //     block per non-empty segment, prefixed to the content;
 //   - template arguments become top-level variables (they override
 //     bos_token and friends).
-func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools []openai.Tool, args Args) (chattemplate.Input, error) {
+func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools []openai.Tool, args Args, api API) (chattemplate.Input, error) {
 	src := t.Source()
 	if t.NormalizeRoles {
 		msgs = normalizeRoles(msgs)
@@ -135,7 +141,7 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 			b = append(b, ',')
 			b = appendJSONString(b, t.ReasoningKey)
 			b = append(b, ':')
-			b = appendJSONString(b, openai.FlattenReasoning(reasoningOf(reasoning)))
+			b = appendJSONString(b, openai.FlattenReasoning(reasoningOf(trimSeparators(t, reasoning))))
 		}
 		if m.Name != "" && role != openai.RoleTool {
 			b = append(b, `,"name":`...)
@@ -159,12 +165,7 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 				b = append(b, `,"type":"function","function":{"name":`...)
 				b = appendJSONString(b, c.Function.Name)
 				b = append(b, `,"arguments":`...)
-				args := strings.TrimSpace(string(c.Function.Arguments))
-				if (!t.ArgumentsAsString || m.FunctionCall != nil && len(m.ToolCalls) == 0) && strings.HasPrefix(args, "{") && json.Valid([]byte(args)) {
-					b = append(b, args...)
-				} else {
-					b = appendJSONString(b, string(c.Function.Arguments))
-				}
+				b = p.appendArguments(b, t, m, c, api)
 				b = append(b, "}}"...)
 			}
 			b = append(b, ']')
@@ -213,6 +214,49 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 		in.Kwargs = append(kb, '}')
 	}
 	return in, nil
+}
+
+// appendArguments appends the arguments of call c of message m as the
+// template gets them. Chat and Responses clients send back the string the
+// server streamed, which is the model's own text: a template that prints
+// strings (`arguments is string`) gets it, others the object. Anthropic
+// clients hold the input as an object and send it re-serialised, so the
+// string is not the model's: the template gets the text the server emitted
+// for that tool_use id when the cache still has it and it describes the
+// same value, else the object (whose tojson is the form templates print).
+// The deprecated function_call's arguments are always parsed.
+func (p *Preprocessor) appendArguments(b []byte, t *Template, m *openai.Message, c openai.ToolCall, api API) []byte {
+	args := strings.TrimSpace(string(c.Function.Arguments))
+	object := strings.HasPrefix(args, "{") && json.Valid([]byte(args))
+	if api == APIMessages && object {
+		if text, ok := p.toolArgs.Get(c.ID); ok && sameJSON(text, args) {
+			if t.ArgumentsAsString {
+				return appendJSONString(b, text)
+			}
+			return append(b, text...)
+		}
+		return append(b, args...)
+	}
+	if (!t.ArgumentsAsString || m.FunctionCall != nil && len(m.ToolCalls) == 0) && object {
+		return append(b, args...)
+	}
+	return appendJSONString(b, string(c.Function.Arguments))
+}
+
+// trimSeparators removes from each reasoning segment one occurrence of the
+// whitespace the template writes around reasoning itself
+// (Template.ReasoningLead/ReasoningTrail): the model wrote it and the
+// parser kept it, so the template would write it twice.
+func trimSeparators(t *Template, segs []string) []string {
+	if t.ReasoningLead == "" && t.ReasoningTrail == "" {
+		return segs
+	}
+	out := make([]string, len(segs))
+	for i, s := range segs {
+		s = strings.TrimPrefix(s, t.ReasoningLead)
+		out[i] = strings.TrimSuffix(s, t.ReasoningTrail)
+	}
+	return out
 }
 
 func reasoningOf(segs []string) openai.Reasoning {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -103,6 +104,16 @@ type Template struct {
 	HandlesReasoning bool
 	ReasoningKey     string
 
+	// ReasoningLead and ReasoningTrail are the whitespace the template
+	// itself writes right before and after an assistant turn's reasoning
+	// (Nemotron 3: "<think>\n" + r + "\n</think>"; Gemma 4: "thought\n" +
+	// r + "\n<channel|>"), found by rendering a probe at load time. The
+	// model wrote that whitespace too, so the reasoning a parser hands the
+	// client carries it; replay removes one occurrence at each end before
+	// the template adds its own, so the template reproduces the model's
+	// bytes rather than doubling the newline.
+	ReasoningLead, ReasoningTrail string
+
 	// ArgumentsAsString: the template branches on `arguments is string`,
 	// so tool-call arguments are passed as the client's JSON string.
 	ArgumentsAsString bool
@@ -142,11 +153,48 @@ func newTemplate(name, src string, now func() time.Time) (*Template, error) {
 	case strings.Contains(src, "message.thinking") || strings.Contains(src, `"thinking" in message`) || strings.Contains(src, `message['thinking']`):
 		tm.HandlesReasoning, tm.ReasoningKey = true, "thinking"
 	}
+	if tm.HandlesReasoning {
+		tm.ReasoningLead, tm.ReasoningTrail = reasoningSeparators(t, tm.ReasoningKey)
+	}
 	_, err = t.Render(chattemplate.Input{Messages: json.RawMessage(roleProbe), AddGenerationPrompt: true})
 	var te *chattemplate.TemplateError
 	tm.NormalizeRoles = errors.As(err, &te)
 	tm.Efforts = probeEfforts(t)
 	return tm, nil
+}
+
+// reasoningProbe is the reasoning of the probe reasoningSeparators renders.
+const reasoningProbe = "Zq7reasoningZq7"
+
+// reasoningSeparators renders an assistant turn whose reasoning is a probe
+// word (with thinking switched on where the template has a switch) and
+// returns the whitespace the template writes right before and after it.
+func reasoningSeparators(t *chattemplate.Template, key string) (lead, trail string) {
+	r := `,` + strconv.Quote(key) + `:"` + reasoningProbe + `"`
+	probes := []string{
+		// an answer, and a tool call (templates such as Gemma 4's render
+		// reasoning only before calls)
+		`[{"role":"user","content":"u"},{"role":"assistant","content":"c"` + r + `}]`,
+		`[{"role":"user","content":"u"},{"role":"assistant","content":""` + r + `,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":{}}}]},{"role":"tool","tool_call_id":"c1","name":"f","content":"x"}]`,
+	}
+	for _, msgs := range probes {
+		for _, kw := range []string{"", `{"enable_thinking":true,"thinking":true,"truncate_history_thinking":false,"clear_thinking":false}`} {
+			in := chattemplate.Input{Messages: json.RawMessage(msgs)}
+			if kw != "" {
+				in.Kwargs = json.RawMessage(kw)
+			}
+			out, err := t.Render(in)
+			i := strings.Index(out, reasoningProbe)
+			if err != nil || i < 0 {
+				continue
+			}
+			before, after := out[:i], out[i+len(reasoningProbe):]
+			lead = before[len(strings.TrimRight(before, " \t\r\n")):]
+			trail = after[:len(after)-len(strings.TrimLeft(after, " \t\r\n"))]
+			return lead, trail
+		}
+	}
+	return "", ""
 }
 
 // Template returns the template for a request: tool_use when the request

@@ -105,4 +105,9 @@ type ResponsePlan struct {
 	// reasoning passback).
 	Anthropic *convert.AnthropicContext
 	Responses *convert.ResponsesContext
+
+	// ToolArgs, when not nil (Anthropic Messages), receives the argument
+	// text emitted for each tool_use id the response mints, so the next
+	// turn can replay the model's own bytes (see ToolArgs).
+	ToolArgs *ToolArgs
 }

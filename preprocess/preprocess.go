@@ -63,6 +63,11 @@ type Options struct {
 	// add_prefix_space) and tiktoken files are never cached.
 	PrefixCacheEntries int
 
+	// ToolArgsEntries is the number of Anthropic tool_use ids whose exact
+	// argument text is kept for the next turn (ToolArgs; 0 means 1024,
+	// negative disables it).
+	ToolArgsEntries int
+
 	// Warn receives warnings (PRE.1 lenient overrides, tool_choice auto
 	// without a tool parser, content parts left out of the prompt). nil
 	// drops them. It is called from the goroutines that prepare requests.
@@ -72,9 +77,10 @@ type Options struct {
 // Preprocessor turns API requests into engine requests for one model. It
 // is safe for concurrent use.
 type Preprocessor struct {
-	model *Model
-	opts  Options
-	cache *prefixCache
+	model    *Model
+	opts     Options
+	cache    *prefixCache
+	toolArgs *ToolArgs
 }
 
 // New returns a Preprocessor for m.
@@ -93,8 +99,19 @@ func New(m *Model, opts Options) *Preprocessor {
 	if n > 0 && m.prefix.ok {
 		p.cache = newPrefixCache(n)
 	}
+	switch k := opts.ToolArgsEntries; {
+	case k == 0:
+		p.toolArgs = NewToolArgs(1024)
+	case k > 0:
+		p.toolArgs = NewToolArgs(k)
+	}
 	return p
 }
+
+// ToolArgs returns the cache of emitted tool_use arguments (nil when
+// disabled); Messages hands it to the response pipeline in
+// ResponsePlan.ToolArgs.
+func (p *Preprocessor) ToolArgs() *ToolArgs { return p.toolArgs }
 
 // Model returns the model served.
 func (p *Preprocessor) Model() *Model { return p.model }
@@ -169,6 +186,7 @@ func (p *Preprocessor) Messages(ctx context.Context, req *anthropic.MessagesRequ
 	prep.Response.Model = req.Model
 	prep.Response.Anthropic = actx
 	prep.Response.HideReasoning = actx.Thinking == anthropic.ThinkingHidden
+	prep.Response.ToolArgs = p.toolArgs
 	return prep, nil
 }
 
@@ -341,7 +359,7 @@ func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api AP
 	p.warn(d.Warning)
 
 	prep.Engine.SkipSpecialTokens = d.SkipSpecialTokens
-	prep.Parsers = parsers.Config{ToolParser: d.ToolParser, ReasoningParser: d.ReasoningParser, InReasoning: d.InReasoning}
+	prep.Parsers = parsers.Config{ToolParser: d.ToolParser, ReasoningParser: d.ReasoningParser, InReasoning: d.InReasoning, Unforced: d.Unforced}
 	if d.ToolParser != "" || d.ImmediateTool {
 		for _, t := range req.Tools {
 			prep.Parsers.Tools = append(prep.Parsers.Tools, parsers.Tool{Name: t.Function.Name, Parameters: json.RawMessage(t.Function.Parameters)})
@@ -512,7 +530,7 @@ func schemaOr(s openai.RawJSON) json.RawMessage {
 // raise_exception is a *BadRequestError wrapping the
 // *chattemplate.TemplateError.
 func (p *Preprocessor) render(t *Template, msgs []openai.Message, tools []openai.Tool, args Args, api API) (string, error) {
-	in, err := p.templateInput(t, msgs, tools, args)
+	in, err := p.templateInput(t, msgs, tools, args, api)
 	if err != nil {
 		return "", err
 	}

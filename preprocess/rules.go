@@ -76,6 +76,13 @@ type Rule struct {
 	// StripLeadingThink is PRE.6: when Gate fired, one leading <think> of
 	// the output is dropped.
 	StripLeadingThink bool
+	// Unforced (PRE.3): the parser starts inside reasoning only when the
+	// prompt opened it; otherwise the model writes its opener itself when
+	// it thinks, and what comes before one (a tool call, a plain answer)
+	// is not reasoning. mistral: an effort control switches the parser on
+	// for every Mistral model, and Ministral 3 answers
+	// [TOOL_CALLS]Bash[ARGS]{…} without [THINK].
+	Unforced bool
 }
 
 // Rules is the PRE.1–PRE.6 table. Rows are in the order PARSER_CASES.md
@@ -98,7 +105,7 @@ var Rules = []Rule{
 	{Name: "nemotron3", Reasoning: true, Special: SpecialUnstated, Gate: GateNemotron, Guided: GuidedShape, StripLeadingThink: true},
 	{Name: "nemotron_v3", Reasoning: true, Special: SpecialUnstated, Gate: GateNemotron, Guided: GuidedShape, StripLeadingThink: true},
 	{Name: "nemotron_deci", Tool: true, Reasoning: true, Special: SpecialUnstated},
-	{Name: "mistral", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "[THINK], [/THINK], [TOOL_CALLS], [ARGS], [CALL_ID] are special tokens", Gate: GateMistral, Guided: GuidedShape, StripThink: true},
+	{Name: "mistral", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "[THINK], [/THINK], [TOOL_CALLS], [ARGS], [CALL_ID] are special tokens", Gate: GateMistral, Guided: GuidedShape, StripThink: true, Unforced: true},
 	{Name: "minimax_m2", Tool: true, Reasoning: true, Gate: GateMiniMaxM2, Guided: GuidedShape},
 	{Name: "minimax_m3", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "the ]<]minimax[>[ namespace token and <mm:think> are special tokens", Gate: GateMiniMaxM3, Guided: GuidedShapeIfInjected},
 	{Name: "minimax_append_think", Reasoning: true, Guided: GuidedLegacyOff},
@@ -372,7 +379,10 @@ type Decision struct {
 
 	Injected    bool // prompt_injected_reasoning
 	InReasoning bool // PRE.3
-	Gated       bool // PRE.2 fired
+	// Unforced: the reasoning parser does not start inside reasoning by
+	// itself (Rule.Unforced, and the prompt did not open reasoning).
+	Unforced bool
+	Gated    bool // PRE.2 fired
 
 	ShapeDetect, StripThinkFirst bool // PRE.4
 	StripLeadingThink            bool // PRE.6
@@ -455,6 +465,7 @@ func Decide(s Situation) (Decision, error) {
 		}
 	}
 	d.InReasoning = d.Injected
+	d.Unforced = r.Unforced && !d.Injected
 	// PRE.4
 	if guided && !s.StructuralTag && !s.ReasoningAwareGuided {
 		switch r.Guided {

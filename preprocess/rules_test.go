@@ -170,7 +170,12 @@ func TestDecide(t *testing.T) {
 		{"nemotron gated guided", Situation{ToolParser: "nemotron_nano", ReasoningParser: "nemotron_v3", Args: args(`{"enable_thinking":false}`), HasTools: true, ToolChoice: "required"},
 			Decision{ImmediateTool: true, SkipSpecialTokens: true, Gated: true}},
 		{"shape detect mistral", Situation{ToolParser: "mistral", ReasoningParser: "mistral", Args: args(`{"reasoning_effort":"high"}`), HasTools: true, ToolChoice: "required"},
-			Decision{ImmediateTool: true, ReasoningParser: "mistral", ShapeDetect: true, StripThinkFirst: true}},
+			Decision{ImmediateTool: true, ReasoningParser: "mistral", Unforced: true, ShapeDetect: true, StripThinkFirst: true}},
+		// An effort control switches the mistral parser on; a prompt
+		// without [THINK] leaves the start outside reasoning (Ministral 3
+		// answers [TOOL_CALLS]… without thinking).
+		{"mistral unforced", Situation{ToolParser: "mistral", ReasoningParser: "mistral", Prompt: "[INST]x[/INST]", Args: args(`{"reasoning_effort":"medium"}`), HasTools: true},
+			Decision{ToolParser: "mistral", ReasoningParser: "mistral", Unforced: true}},
 		{"shape detect only injected glm45", Situation{ToolParser: "glm47", ReasoningParser: "glm45", HasTools: true, ToolChoice: "function", ToolChoiceName: "f"},
 			Decision{ImmediateTool: true, ImmediateToolName: "f", ReasoningParser: "glm45", SkipSpecialTokens: true}},
 		{"shape detect injected glm45", Situation{ToolParser: "glm47", ReasoningParser: "glm45", Prompt: "<think>  \n", HasTools: true, ToolChoice: "function", ToolChoiceName: "f"},

@@ -59,8 +59,16 @@ func (p *Pipeline) Unary() (any, error) {
 	}
 	switch p.prep.API {
 	case preprocess.APIMessages:
-		return convert.ChatToAnthropic(chat, plan.Anthropic, convert.BackOptions{
-			MatchedStop: string(p.choices[0].stopStr), IDs: p.ids}), nil
+		msg := convert.ChatToAnthropic(chat, plan.Anthropic, convert.BackOptions{
+			MatchedStop: string(p.choices[0].stopStr), IDs: p.ids})
+		if plan.ToolArgs != nil {
+			for _, b := range msg.Content {
+				if u := b.OfToolUse; u != nil {
+					plan.ToolArgs.Put(u.ID, u.Input)
+				}
+			}
+		}
+		return msg, nil
 	case preprocess.APIResponses:
 		r := convert.ChatToResponses(chat, plan.Responses, convert.BackOptions{IDs: p.ids, Reasoning: p.opts.Reasoning})
 		if r.Model == "" {

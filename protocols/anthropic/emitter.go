@@ -75,6 +75,7 @@ type Emitter struct {
 	stopSeq   []byte
 	hasStop   bool
 	msgID     []byte
+	callID    []byte // the id of the tool_use block the last ToolCallStart opened
 }
 
 var _ protocols.Emitter = (*Emitter)(nil)
@@ -100,7 +101,7 @@ func (e *Emitter) Reset(cfg EmitterConfig) {
 	} else {
 		msgID = append(msgID, cfg.MessageID...)
 	}
-	*e = Emitter{cfg: cfg, ids: e.ids, skipCall: -1, stopSeq: e.stopSeq[:0], msgID: msgID}
+	*e = Emitter{cfg: cfg, ids: e.ids, skipCall: -1, stopSeq: e.stopSeq[:0], msgID: msgID, callID: e.callID[:0]}
 }
 
 // SetStopSequence records the request stop sequence that ended generation;
@@ -259,6 +260,7 @@ func (e *Emitter) Content(dst, text []byte) []byte {
 // ToolCallStart opens a tool_use block with a freshly minted toolu_ id (id
 // is not exposed) and the function name.
 func (e *Emitter) ToolCallStart(dst []byte, index int, id, name []byte) []byte {
+	e.callID = e.callID[:0]
 	if e.finished {
 		return dst
 	}
@@ -271,7 +273,9 @@ func (e *Emitter) ToolCallStart(dst []byte, index int, id, name []byte) []byte {
 	dst = e.closeBlock(dst)
 	dst = e.startHead(dst)
 	dst = append(dst, `{"type":"tool_use","id":"`...)
+	n := len(dst)
 	dst = e.ids.AppendHex(dst, "toolu_")
+	e.callID = append(e.callID[:0], dst[n:]...)
 	dst = append(dst, `","name":`...)
 	dst = jsonx.AppendString(dst, name)
 	dst = append(dst, `,"input":{}}}`+"\n\n"...)
@@ -279,6 +283,13 @@ func (e *Emitter) ToolCallStart(dst []byte, index int, id, name []byte) []byte {
 	e.openCall = index
 	return dst
 }
+
+// ToolUseID returns the id of the tool_use block the last ToolCallStart
+// opened, or nil when that call was not shown (parallel tool use disabled,
+// or the stream had finished). It is valid until the next ToolCallStart or
+// Reset; a server keeps it to recognise the call when the client sends it
+// back.
+func (e *Emitter) ToolUseID() []byte { return e.callID }
 
 func (e *Emitter) isOpenCall(index int) bool {
 	return e.open == blockToolUse && e.openCall == index

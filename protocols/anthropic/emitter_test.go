@@ -2,6 +2,7 @@ package anthropic_test
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/agentwire/agentwire/protocols"
@@ -282,5 +283,21 @@ func TestEmitterZeroAllocs(t *testing.T) {
 	stream()
 	if n := testing.AllocsPerRun(50, stream); n != 0 {
 		t.Errorf("a warmed-up stream with a minted message id allocates %v times", n)
+	}
+}
+
+// TestEmitterToolUseID: ToolUseID is the id the tool_use block was opened
+// with, and nil for a call the emitter did not show.
+func TestEmitterToolUseID(t *testing.T) {
+	e := anthropic.NewEmitter(anthropic.EmitterConfig{MessageID: "msg_1", Model: "m", DisableParallelToolUse: true})
+	buf := e.ToolCallStart(nil, 0, []byte("call_1"), []byte("get_weather"))
+	id := string(e.ToolUseID())
+	if !strings.HasPrefix(id, "toolu_") || !strings.Contains(string(buf), `"id":"`+id+`"`) {
+		t.Fatalf("ToolUseID %q, stream %s", id, buf)
+	}
+	buf = e.ToolCallEnd(buf, 0)
+	_ = e.ToolCallStart(buf, 1, []byte("call_2"), []byte("get_weather"))
+	if got := e.ToolUseID(); len(got) != 0 {
+		t.Errorf("a suppressed parallel call has id %q", got)
 	}
 }
