@@ -40,6 +40,8 @@ var enumStrings = map[string]func(uint8) string{
 	"secStyle":     func(v uint8) string { return secStyle(v).String() },
 	"step":         func(v uint8) string { return step(v).String() },
 	"tcState":      func(v uint8) string { return tcState(v).String() },
+	"NameKind":     func(v uint8) string { return NameKind(v).String() },
+	"peer":         func(v uint8) string { return peer(v).String() },
 	"trimRule":     func(v uint8) string { return trimRule(v).String() },
 	"typeSet":      func(v uint8) string { return typeSet(v).String() },
 }

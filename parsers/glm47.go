@@ -70,8 +70,10 @@ func init() {
 			"and only whitespace follows it",
 	}, newGLM47,
 		"glm47",
-		"glm45", // vLLM, SGLang (GLM-4.5/4.6 spelling, newlines between tags)
-		"glm",   // SGLang
+		"glm45",       // vLLM, SGLang (GLM-4.5/4.6 spelling, newlines between tags)
+		"glm",         // SGLang
+		"ling3",       // vLLM, SGLang: inclusionAI Ling 3, GLM-4.5/4.7 tags
+		"poolside_v1", // vLLM, SGLang: poolside Laguna, GLM-4.7 tags
 	)
 }
 

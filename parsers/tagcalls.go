@@ -7,11 +7,12 @@ import "bytes"
 // (qwen3_coder, minimax_m2, DSML):
 //
 //	block    = BLOCK-OPEN *WS *( function *WS ) [ BLOCK-CLOSE ]
-//	function = FN-OPEN ATTRS ">" *( *WS param ) *WS FN-CLOSE
+//	function = FN-OPEN ATTRS ">" ( *( *WS param ) / *WS JSON-OBJECT ) *WS FN-CLOSE
 //	param    = PAR-OPEN ATTRS ">" VALUE PAR-CLOSE
 //
 // The name and the key are the attribute text, trimmed, with one pair of
-// surrounding quotes stripped (DSML: the quoted name, then string=).
+// surrounding quotes stripped (DSML: the quoted name, then string=). The
+// JSON-OBJECT body exists only with jsonBody.
 type tagSpec struct {
 	blockOpen  []string // wrapper openers (text markers)
 	blockClose string   // wrapper closer (an orphan closer in text)
@@ -24,10 +25,19 @@ type tagSpec struct {
 	// value whose PAR-CLOSE is missing, and the next parameter starts there
 	// (qwen3_coder; a string value containing exactly that text is cut).
 	nlParEndsVal bool
-	dsml         bool // parameter attributes carry string="true"/"false"
-	trim         trimRule
-	ents         *matcher
-	conv         convRule
+	// parEndsVal: PAR-OPEN itself ends such a value, likewise (DSML).
+	parEndsVal bool
+	// implicitClose: a function whose FN-CLOSE is missing is complete when
+	// BLOCK-CLOSE follows while no value is open, or when the stream ends
+	// after its last value (or its JSON body) closed (DSML).
+	implicitClose bool
+	// jsonBody: a function body whose first non-whitespace byte is '{' is
+	// the arguments object itself, streamed as the model's JSON (DSML).
+	jsonBody bool
+	dsml     bool // parameter attributes carry string="true"/"false"
+	trim     trimRule
+	ents     *matcher
+	conv     convRule
 }
 
 // Opener args of a tag grammar's text markers.
@@ -52,7 +62,8 @@ type tagCalls struct {
 	bodyM  matcher // in a function, between parameters
 	skipM  matcher // in a malformed function
 	val    paramValue
-	nlPar  int // index of "\n"+PAR-OPEN in val.ends (-1: not an end)
+	nlPar  int // index of PAR-OPEN (or "\n"+PAR-OPEN) in val.ends (-1: not an end)
+	body   jsonArgs
 
 	st   tcState
 	tool toolSchema // the called tool's parameter types
@@ -62,15 +73,18 @@ type tagCalls struct {
 type tcState uint8
 
 const (
-	tcBlock tcState = iota // in the wrapper: whitespace and junk until FN-OPEN or BLOCK-CLOSE
-	tcName                 // reading the function's attributes up to '>'
-	tcBody                 // in a function: PAR-OPEN, FN-CLOSE
-	tcKey                  // reading a parameter's attributes up to '>'
-	tcValue                // in a value
-	tcSkip                 // a malformed function, dropped up to FN-CLOSE, BLOCK-CLOSE or FN-OPEN
+	tcBlock     tcState = iota // in the wrapper: whitespace and junk until FN-OPEN or BLOCK-CLOSE
+	tcName                     // reading the function's attributes up to '>'
+	tcBody                     // in a function: PAR-OPEN, FN-CLOSE
+	tcKey                      // reading a parameter's attributes up to '>'
+	tcValue                    // in a value
+	tcSkip                     // a malformed function, dropped up to FN-CLOSE, BLOCK-CLOSE or FN-OPEN
+	tcBodyStart                // jsonBody: before the function's first parameter, '{' starts a JSON body
+	tcJSON                     // in a JSON body (string-aware)
+	tcJSONEnd                  // after a JSON body: whitespace, then FN-CLOSE (or BLOCK-CLOSE)
 )
 
-var tcStateNames = [...]string{"tcBlock", "tcName", "tcBody", "tcKey", "tcValue", "tcSkip"}
+var tcStateNames = [...]string{"tcBlock", "tcName", "tcBody", "tcKey", "tcValue", "tcSkip", "tcBodyStart", "tcJSON", "tcJSONEnd"}
 
 func (s tcState) String() string { return enumName(tcStateNames[:], s, "tcState") }
 
@@ -99,11 +113,16 @@ func newTagCalls(out *sink, spec *tagSpec) *tagCalls {
 		ends = append(ends, marker{text: spec.fnClose})
 	}
 	g.nlPar = -1
-	if spec.nlParEndsVal {
+	switch {
+	case spec.nlParEndsVal:
 		g.nlPar = len(ends)
 		ends = append(ends, marker{text: "\n" + spec.parOpen})
+	case spec.parEndsVal:
+		g.nlPar = len(ends)
+		ends = append(ends, marker{text: spec.parOpen})
 	}
 	g.val = paramValue{out: &out.emitter, limit: out.limit, ends: newMatcher(ends...), ents: spec.ents, trim: spec.trim, conv: spec.conv}
+	g.body = jsonArgs{out: out}
 	return g
 }
 
@@ -208,8 +227,35 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 				g.out.abandonCall()
 				g.open(tagOpenFn)
 			case bodyBlockClose:
-				g.out.abandonCall()
+				if g.spec.implicitClose {
+					g.endFunction() // no value is open: the block closer ends the function
+				} else {
+					g.out.abandonCall()
+				}
 				return i, blockDone
+			}
+		case tcBodyStart:
+			n, st := g.bodyStart(b[i:])
+			i += n
+			if st != blockNext {
+				return i, st
+			}
+		case tcJSON:
+			n, r := g.body.feed(b[i:])
+			i += n
+			switch r {
+			case jcMore:
+				return i, blockMore // all of b
+			case jcEnd:
+				g.st = tcJSONEnd
+			case jcBad:
+				g.malformed()
+			}
+		case tcJSONEnd:
+			n, st := g.afterJSON(b[i:], final)
+			i += n
+			if st != blockNext {
+				return i, st
 			}
 		case tcValue:
 			n, end, hold := g.val.feed(b[i:], final)
@@ -256,10 +302,72 @@ func (g *tagCalls) valueStep(end int, hold bool) blockStatus {
 	return blockNext
 }
 
+// bodyStart skips the whitespace at the start of a function body (jsonBody):
+// '{' starts the JSON arguments object, '<' a tag (a parameter, the close);
+// anything else (a JSON scalar or array, prose) is no arguments object and
+// makes the function malformed, never a call with empty arguments.
+func (g *tagCalls) bodyStart(b []byte) (int, blockStatus) {
+	i := spaceLen(b)
+	if i == len(b) {
+		return i, blockMore
+	}
+	switch b[i] {
+	case '<':
+		g.st = tcBody
+		return i, blockNext
+	case '{':
+	default:
+		g.malformed()
+		return i, blockNext
+	}
+	if g.out.inCall {
+		g.out.wholeArgs()
+	}
+	g.body.begin()
+	g.st = tcJSON
+	return i, blockNext
+}
+
+// afterJSON reads what follows a JSON body: whitespace, then FN-CLOSE ends
+// the call, BLOCK-CLOSE ends it too (implicitClose), FN-OPEN starts the next
+// function (this one never closed: abandoned); anything else makes the
+// function malformed.
+func (g *tagCalls) afterJSON(b []byte, final bool) (int, blockStatus) {
+	i := spaceLen(b)
+	if i == len(b) {
+		return i, blockMore
+	}
+	mi, partial := g.skipM.at(b[i:], final)
+	if partial {
+		return i, blockHold
+	}
+	if mi < 0 {
+		g.malformed()
+		return i, blockNext
+	}
+	i += len(g.skipM.ms[mi].text)
+	switch g.skipM.ms[mi].arg {
+	case bodyFnOpen:
+		g.out.abandonCall()
+		g.open(tagOpenFn)
+		return i, blockNext
+	case bodyBlockClose:
+		if !g.spec.implicitClose {
+			g.out.abandonCall()
+			return i, blockDone
+		}
+	}
+	g.endFunction()
+	return i, blockDone
+}
+
 // nameDone starts the call once the function's name is read.
 func (g *tagCalls) nameDone() {
 	name, _ := splitAttrs(g.attr)
 	g.st = tcBody
+	if g.spec.jsonBody {
+		g.st = tcBodyStart
+	}
 	if len(name) == 0 {
 		return // an empty name skips the call (its body is still parsed)
 	}
@@ -297,8 +405,13 @@ func (g *tagCalls) malformed() {
 func (g *tagCalls) finish() {
 	// End of stream inside a function: it can never complete (even if its
 	// last parameter closed, more could have followed; PARSER_CASES.md,
-	// "Per-parser table").
-	g.out.abandonCall()
+	// "Per-parser table") — unless the grammar completes a function whose
+	// last value or JSON body closed (implicitClose).
+	if g.spec.implicitClose && (g.st == tcBody && g.out.params > 0 || g.st == tcJSONEnd) {
+		g.endFunction()
+	} else {
+		g.out.abandonCall()
+	}
 	g.st = tcBlock
 }
 

@@ -1,0 +1,143 @@
+package parsers
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// pendingNames are the peers' names whose grammars other branches of issue
+// 20 add (kind:name → branch). New rejects them on this branch; each branch
+// registers its own names, and the lead deletes their entries here when it
+// merges that branch. TestPeerNames fails for an entry whose name is
+// registered, so the list cannot go stale.
+var pendingNames = map[string]string{
+	"tool:muse_glimmer":         "i20-fam1",
+	"tool:muse":                 "i20-fam1",
+	"tool:hy_v3":                "i20-fam1",
+	"tool:hy_v4":                "i20-fam1",
+	"tool:hunyuan_a13b":         "i20-fam1",
+	"tool:hunyuan":              "i20-fam1",
+	"tool:cohere_command3":      "i20-fam1",
+	"tool:cohere_command4":      "i20-fam1",
+	"tool:k2_horizon":           "i20-fam1",
+	"tool:gigachat3":            "i20-fam1",
+	"tool:gigachat35":           "i20-fam1",
+	"reasoning:muse_glimmer":    "i20-fam1",
+	"reasoning:muse":            "i20-fam1",
+	"reasoning:hy_v3":           "i20-fam1",
+	"reasoning:hy_v4":           "i20-fam1",
+	"reasoning:hunyuan_a13b":    "i20-fam1",
+	"reasoning:hunyuan":         "i20-fam1",
+	"reasoning:cohere_command3": "i20-fam1",
+	"reasoning:cohere_command4": "i20-fam1",
+
+	"tool:lfm2":             "i20-fam2",
+	"tool:olmo3":            "i20-fam2",
+	"tool:functiongemma":    "i20-fam2",
+	"tool:minicpm5":         "i20-fam2",
+	"tool:granite":          "i20-fam2",
+	"tool:granite-20b-fc":   "i20-fam2",
+	"tool:internlm":         "i20-fam2",
+	"tool:interns1":         "i20-fam2",
+	"tool:xlam":             "i20-fam2",
+	"tool:apertus":          "i20-fam2",
+	"tool:apertus2509":      "i20-fam2",
+	"reasoning:olmo3":       "i20-fam2",
+	"reasoning:apertus2509": "i20-fam2",
+
+	"tool:dots":             "a later branch (dots, ERNIE, Step-3, LongCat, Solar Open 2, Trinity, Spark 2.5)",
+	"tool:ernie45":          "a later branch",
+	"tool:step3":            "a later branch",
+	"tool:longcat":          "a later branch",
+	"tool:solar_open2":      "a later branch",
+	"tool:trinity":          "a later branch",
+	"tool:spark25":          "a later branch",
+	"reasoning:ernie45":     "a later branch",
+	"reasoning:solar_open2": "a later branch",
+}
+
+// TestPeerNames holds peernames.go to the registry: every name New accepts
+// has a row (its models and peers are documented), every row is registered
+// with its kind unless its grammar is pending on another branch, and every
+// row says who uses the spelling (a peer, or a note).
+func TestPeerNames(t *testing.T) {
+	registered := map[string]bool{}
+	for _, n := range ToolParsers() {
+		registered["tool:"+n] = true
+	}
+	for _, n := range ReasoningParsers() {
+		registered["reasoning:"+n] = true
+	}
+	rows := map[string]bool{}
+	for _, r := range peerNames {
+		key := r.kind.String() + ":" + r.name
+		switch {
+		case rows[key]:
+			t.Errorf("%s: listed twice", key)
+		case r.models == "":
+			t.Errorf("%s: no models", key)
+		case r.peers == 0 && r.note == "":
+			t.Errorf("%s: no peer registers it and no note says where it comes from", key)
+		}
+		rows[key] = true
+		_, pending := pendingNames[key]
+		switch {
+		case registered[key] && pending:
+			t.Errorf("%s is registered now: delete it from pendingNames", key)
+		case !registered[key] && !pending:
+			t.Errorf("%s is a peer's name New rejects: register it (or, if another branch adds its grammar, list it in pendingNames)", key)
+		}
+	}
+	for key := range registered {
+		if !rows[key] {
+			t.Errorf("%s is registered but has no row in peernames.go (its models and peers)", key)
+		}
+	}
+	for key := range pendingNames {
+		if !rows[key] {
+			t.Errorf("pendingNames lists %s, which has no row in peernames.go", key)
+		}
+	}
+}
+
+// TestNamesListing: Names renders every row once, in order, with the grammar
+// New runs for the name and the peers by name.
+func TestNamesListing(t *testing.T) {
+	names := Names()
+	if len(names) != len(peerNames) {
+		t.Fatalf("Names() has %d entries, peernames.go %d rows", len(names), len(peerNames))
+	}
+	for i, n := range names {
+		if i > 0 {
+			if p := names[i-1]; p.Kind > n.Kind || p.Kind == n.Kind && p.Name >= n.Name {
+				t.Errorf("Names() out of order at %d: %s %s after %s %s", i, n.Kind, n.Name, p.Kind, p.Name)
+			}
+		}
+		var want string
+		if n.Kind == ToolName {
+			info, _ := ToolParser(n.Name)
+			want = info.Grammar
+		} else {
+			info, _ := ReasoningParser(n.Name)
+			want = info.Grammar
+		}
+		if n.Grammar != want {
+			t.Errorf("%s %s: Grammar %q, the registry says %q", n.Kind, n.Name, n.Grammar, want)
+		}
+	}
+	got := map[string]NameInfo{}
+	for _, n := range names {
+		got[n.Kind.String()+":"+n.Name] = n
+	}
+	for key, want := range map[string]NameInfo{
+		"tool:deepseek_v41": {Name: "deepseek_v41", Kind: ToolName, Grammar: "deepseek_v41", Models: "DeepSeek V4.1 (Flash)", Peers: []string{"vLLM", "Dynamo"}},
+		"tool:step3p5":      {Name: "step3p5", Kind: ToolName, Grammar: "qwen3_coder", Models: "StepFun Step-3.5", Peers: []string{"vLLM", "SGLang"}},
+		"reasoning:minimax": {Name: "minimax", Kind: ReasoningName, Grammar: "minimax_m2", Models: "MiniMax M2, M2.1", Peers: []string{"SGLang"},
+			Note: "SGLang forces a Qwen3-style <think>; here minimax_m2's grammar, whose tool-start tokens also end the span"},
+	} {
+		if diff := cmp.Diff(want, got[key]); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", key, diff)
+		}
+	}
+}
