@@ -23,12 +23,10 @@ func Compile(source string) (*Template, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jinja scan: %w", err)
 	}
-
 	nodes, err := parseTemplate(segs)
 	if err != nil {
 		return nil, fmt.Errorf("jinja parse: %w", err)
 	}
-
 	return &Template{nodes: nodes, src: src}, nil
 }
 
@@ -36,46 +34,16 @@ func Compile(source string) (*Template, error) {
 // rendered string. Each call creates an isolated scope so templates are
 // safe to render concurrently after compilation.
 func (t *Template) Render(data map[string]any) (string, error) {
-	// Convert Go data to Value types.
 	vals := make(map[string]Value, len(data))
 	for k, v := range data {
 		vals[k] = FromGoValue(v)
 	}
-
-	return render(t.nodes, vals)
+	return t.RenderLimited(vals, Limits{})
 }
 
 // RenderValues is like Render but accepts pre-converted Value data.
 func (t *Template) RenderValues(data map[string]Value) (string, error) {
-	return render(t.nodes, data)
-}
-
-// =============================================================================
-
-// render executes the AST with the given data and returns the result.
-func render(nodes []node, data map[string]Value) (string, error) {
-	e := evaluator{
-		output: strings.Builder{},
-	}
-
-	// Use the cached builtins scope directly. The scope is initialized
-	// once at package init and is only read after that (lookupFilter,
-	// chained get() through parent links, passed to nested evaluators).
-	// No code path writes to e.builtins, so sharing the cached scope
-	// across renders is safe and avoids cloning ~20 entries per render.
-	e.builtins = cachedBuiltins
-
-	// Create user data scope on top of builtins.
-	e.scope = newScope(e.builtins)
-	for k, v := range data {
-		e.scope.set(k, v)
-	}
-
-	if err := e.execNodes(nodes); err != nil {
-		return "", err
-	}
-
-	return e.output.String(), nil
+	return t.RenderLimited(data, Limits{})
 }
 
 // Limits bounds one render (patch: render limits). Zero fields mean no limit.
@@ -90,17 +58,22 @@ type Limits struct {
 // ErrLimit when the render exceeds lim.
 func (t *Template) RenderLimited(data map[string]Value, lim Limits) (string, error) {
 	e := evaluator{
-		builtins: cachedBuiltins,
-		budget:   &budget{maxSteps: lim.MaxSteps, maxBytes: lim.MaxBytes, maxDepth: lim.MaxDepth},
+		budget: &budget{maxSteps: lim.MaxSteps, maxBytes: lim.MaxBytes, maxDepth: lim.MaxDepth},
 	}
-	e.scope = newScope(e.builtins)
-	for k, v := range data {
-		e.scope.set(k, v)
+	e.scope = &scope{vars: data}
+	if e.scope.vars == nil {
+		e.scope.vars = map[string]Value{}
 	}
+	// The caller's map is the outermost scope: a top-level {% set %} must
+	// not write into it.
+	e.scope = newScope(e.scope)
 	if lim.SizeHint > 0 {
 		e.output.Grow(lim.SizeHint)
 	}
 	if err := e.execNodes(t.nodes); err != nil {
+		if err == errBreak || err == errContinue {
+			return "", syntaxError("break or continue outside a loop")
+		}
 		return "", err
 	}
 	if err := e.step(); err != nil {
