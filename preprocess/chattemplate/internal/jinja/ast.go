@@ -93,6 +93,7 @@ type macroNode struct {
 	params                              []macroParam
 	body                                []node
 	usesCaller, usesKwargs, usesVarargs bool
+	anonymous                           bool // a call block's caller: its name is None
 }
 
 func (n *macroNode) nodeType() string { return "macro" }

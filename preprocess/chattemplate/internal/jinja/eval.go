@@ -374,7 +374,7 @@ func (e *evaluator) execFor(n *forNode, iterOverride *Value, depth int) error {
 // caller), closing over the current scope.
 func (e *evaluator) defineMacro(n *macroNode) Value {
 	defScope := e.scope
-	m := &macroObject{name: n.name, params: n.params, catchKwargs: n.usesKwargs, catchVarargs: n.usesVarargs, usesCaller: n.usesCaller}
+	m := &macroObject{name: n.name, params: n.params, catchKwargs: n.usesKwargs, catchVarargs: n.usesVarargs, usesCaller: n.usesCaller, anonymous: n.anonymous}
 	m.invoke = func(bound []Value, caller Value, varargs []Value, kw kwargs) (Value, error) {
 		s := newScope(defScope)
 		c := e.child(s)
@@ -812,7 +812,13 @@ func (e *evaluator) evalSlice(n *sliceExpr) (Value, error) {
 			return Undefined(), nil
 		}
 		items := sliceItems(l.Items, bounds)
-		if l.Tuple {
+		switch {
+		case l.seq == seqRange:
+			start, stop, step := sliceIndices(bounds, len(l.Items))
+			r := l.rng
+			return Value{kind: KindList, v: &List{Items: items, seq: seqRange,
+				rng: [3]int64{r[0] + int64(start)*r[2], r[0] + int64(stop)*r[2], r[2] * int64(step)}}}, nil
+		case l.Tuple:
 			return NewTuple(items), nil
 		}
 		return NewList(items), nil

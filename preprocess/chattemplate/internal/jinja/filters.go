@@ -778,13 +778,7 @@ func filterIndent(e *evaluator, v Value, args []Value, kw kwargs) (Value, error)
 	default:
 		return Undefined(), typeError("can't multiply sequence by non-int of type " + pyTypeName(p[0]))
 	}
-	markup := v.kind == KindMarkup
-	if markup {
-		indention = htmlEscape(indention)
-		if p[0].kind == KindMarkup {
-			indention = p[0].AsString()
-		}
-	}
+	markup := v.kind == KindMarkup // Markup(indention): not escaped
 	if !v.IsString() {
 		if v.IsUndefined() {
 			return Undefined(), undefinedError(v)

@@ -207,18 +207,25 @@ type macroObject struct {
 	catchKwargs  bool // the body uses kwargs
 	catchVarargs bool // the body uses varargs
 	usesCaller   bool // the body uses caller
+	anonymous    bool // a call block's caller (name None)
 	invoke       func(bound []Value, caller Value, varargs []Value, kw kwargs) (Value, error)
 }
 
 func (m *macroObject) typeName() string { return "'Macro'" }
 
 func (m *macroObject) repr() string {
+	if m.anonymous {
+		return "<Macro anonymous>"
+	}
 	return "<Macro " + string(appendPyStrRepr(nil, m.name)) + ">"
 }
 
 func (m *macroObject) getattr(name string) (Value, bool) {
 	switch name {
 	case "name":
+		if m.anonymous {
+			return None(), true
+		}
 		return NewString(m.name), true
 	case "arguments":
 		items := make([]Value, len(m.params))

@@ -1145,7 +1145,7 @@ func (p *templateParser) parseCall() (*callNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	caller := &macroNode{name: "caller"}
+	caller := &macroNode{name: "caller", anonymous: true}
 	if ep.isOp("(") {
 		if caller.params, err = ep.parseSignature(); err != nil {
 			return nil, err

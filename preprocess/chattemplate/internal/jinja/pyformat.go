@@ -53,6 +53,19 @@ func (s *numSpec) pad(sign, prefix, body string, numeric bool) string {
 	return strings.Repeat(fill, gap) + sign + prefix + body
 }
 
+// padText justifies text as printf does: right-aligned with spaces, left
+// with the - flag (the 0 flag does not apply to text).
+func (s *numSpec) padText(text string) string {
+	n := utf8.RuneCountInString(text)
+	if s.width <= n {
+		return text
+	}
+	if s.minus {
+		return text + strings.Repeat(" ", s.width-n)
+	}
+	return strings.Repeat(" ", s.width-n) + text
+}
+
 func (s *numSpec) signOf(neg bool) string {
 	switch {
 	case neg:
@@ -349,7 +362,7 @@ func pyPercent(format string, args []Value, mapping Value, hasMapping, markup, t
 			if spec.prec >= 0 {
 				text = truncRunes(text, spec.prec)
 			}
-			b.WriteString(spec.pad("", "", text, false))
+			b.WriteString(spec.padText(text))
 			continue
 		}
 		switch conv {
@@ -366,7 +379,7 @@ func pyPercent(format string, args []Value, mapping Value, hasMapping, markup, t
 			if spec.prec >= 0 {
 				text = truncRunes(text, spec.prec)
 			}
-			b.WriteString(spec.pad("", "", text, false))
+			b.WriteString(spec.padText(text))
 		case 'd', 'i', 'u':
 			if !isNumeric(arg) {
 				return "", typeError("%" + string(conv) + " format: a real number is required, not " + strings.Trim(pyTypeName(arg), "'"))
@@ -393,9 +406,9 @@ func pyPercent(format string, args []Value, mapping Value, hasMapping, markup, t
 				if n < 0 || n > 0x10ffff {
 					return "", pyErr("OverflowError", "%c arg not in range(0x110000)")
 				}
-				b.WriteString(spec.pad("", "", string(rune(n)), false))
+				b.WriteString(spec.padText(string(rune(n))))
 			case arg.IsString() && utf8.RuneCountInString(arg.AsString()) == 1:
-				b.WriteString(spec.pad("", "", arg.AsString(), false))
+				b.WriteString(spec.padText(arg.AsString()))
 			default:
 				return "", typeError("%c requires int or char")
 			}

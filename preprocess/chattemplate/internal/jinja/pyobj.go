@@ -714,10 +714,20 @@ func pyItem(obj Value, key Value) (Value, bool) {
 	return Undefined(), false
 }
 
-// isDictDunder reports whether name is an attribute every dict has and the
-// sandbox refuses (__class__, __len__ …).
+// isDictDunder reports whether name is one of the double-underscore
+// attributes every dict has (the sandbox refuses them).
 func isDictDunder(name string) bool {
-	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
+	return len(name) > 4 && strings.HasPrefix(name, "__") && dictDunders[name]
+}
+
+var dictDunders = map[string]bool{
+	"__class__": true, "__class_getitem__": true, "__contains__": true, "__delattr__": true,
+	"__delitem__": true, "__dir__": true, "__doc__": true, "__eq__": true, "__format__": true,
+	"__ge__": true, "__getattribute__": true, "__getitem__": true, "__getstate__": true, "__gt__": true,
+	"__hash__": true, "__init__": true, "__init_subclass__": true, "__ior__": true, "__iter__": true,
+	"__le__": true, "__len__": true, "__lt__": true, "__ne__": true, "__new__": true, "__or__": true,
+	"__reduce__": true, "__reduce_ex__": true, "__repr__": true, "__reversed__": true, "__ror__": true,
+	"__setattr__": true, "__setitem__": true, "__sizeof__": true, "__str__": true, "__subclasshook__": true,
 }
 
 // hasDunder reports whether obj has the double-underscore attribute name.
@@ -948,17 +958,15 @@ func dictMethod(obj Value, name string) (Value, bool) {
 // dictView returns d.keys(), d.values() or d.items().
 func dictView(d *Dict, name string) Value {
 	items := make([]Value, len(d.Keys))
-	seq := seqKeys
+	seq := map[string]seqType{"keys": seqKeys, "values": seqValues, "items": seqItems}[name]
 	for i, k := range d.Keys {
-		switch name {
-		case "keys":
+		switch seq {
+		case seqKeys:
 			items[i] = d.keyValue(k)
-		case "values":
+		case seqValues:
 			items[i] = d.Data[k]
-			seq = seqValues
 		default:
 			items[i] = NewTuple([]Value{d.keyValue(k), d.Data[k]})
-			seq = seqItems
 		}
 	}
 	return newSeq(items, seq)

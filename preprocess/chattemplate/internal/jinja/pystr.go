@@ -210,7 +210,7 @@ func pySplitWhitespace(s string, maxsplit int) []string {
 			return out
 		}
 		if maxsplit >= 0 && len(out) == maxsplit {
-			return append(out, pyStrip(s[i:], nil, false, true))
+			return append(out, s[i:])
 		}
 		j := i
 		for j < len(s) {
@@ -241,7 +241,7 @@ func pyRsplitWhitespace(s string, maxsplit int) []string {
 			break
 		}
 		if maxsplit >= 0 && len(out) == maxsplit {
-			out = append(out, pyStrip(s[:j], nil, true, false))
+			out = append(out, s[:j])
 			break
 		}
 		i := j

@@ -88,3 +88,36 @@ func (t *Template) RenderLimited(data map[string]Value, lim Limits) (string, err
 type RaiseError struct{ Message string }
 
 func (e *RaiseError) Error() string { return e.Message }
+
+// MayMutate reports whether the template could modify a list it is given
+// (patch): jinja2's sandbox allows list.pop() and list.clear(), so a caller
+// that shares input values between renders must not share them with such a
+// template. The check is conservative: any attribute named pop or clear, any
+// string literal "pop" or "clear" (the attr filter, getattr through
+// str.format), and any attr filter whose name is not a literal.
+func (t *Template) MayMutate() bool {
+	mutates := false
+	walkNodes(t.nodes, func(e expr) {
+		switch n := e.(type) {
+		case *attrExpr:
+			mutates = mutates || n.attr == "pop" || n.attr == "clear"
+		case *litExpr:
+			if n.val.IsString() {
+				s := n.val.AsString()
+				mutates = mutates || s == "pop" || s == "clear"
+			}
+		case *filterExpr:
+			if n.name == "attr" || n.name == "map" {
+				for _, a := range n.args {
+					if _, lit := a.(*litExpr); !lit {
+						mutates = true
+					}
+				}
+				if n.dynArgs != nil || n.dynKwargs != nil {
+					mutates = true
+				}
+			}
+		}
+	})
+	return mutates
+}
