@@ -272,3 +272,31 @@ func TestToolsCache(t *testing.T) {
 	wg.Wait()
 	require.LessOrEqual(t, len(cached.tools.entries), 2)
 }
+
+// TestToolsCacheMutation: jinja2's sandbox lets a template call list.pop()
+// and list.clear(), so a template that may do so gets no tools cache and
+// every render sees the tools it is given; other templates keep the cache.
+func TestToolsCacheMutation(t *testing.T) {
+	tools := json.RawMessage(`[` + strings.Repeat(`{"type": "function", "function": {"name": "f", "description": "`+strings.Repeat("x", 100)+`"}}, `, 20) + `{"type": "function"}]`)
+	tests := []struct {
+		src    string
+		cached bool
+		want   string
+	}{
+		{`{% set _ = tools.pop() %}{{ tools | length }}`, false, "20"},
+		{`{{ tools.clear() }}{{ tools | length }}`, false, "None0"},
+		{`{% set p = tools | attr('pop') %}{{ p() is mapping }}{{ tools | length }}`, false, "True20"},
+		{`{% set name = 'po' ~ 'p' %}{{ (tools | attr(name))() is mapping }}{{ tools | length }}`, false, "True20"},
+		{`{{ tools | length }}{{ tools[0].function.name }}`, true, "21f"},
+	}
+	for _, tt := range tests {
+		tmpl, err := Parse(tt.src, Options{})
+		require.NoError(t, err)
+		require.Equal(t, tt.cached, tmpl.tools != nil, "%s: cache", tt.src)
+		for i := 0; i < 3; i++ {
+			got, err := tmpl.Render(Input{Tools: tools})
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got, "%s: render %d", tt.src, i)
+		}
+	}
+}

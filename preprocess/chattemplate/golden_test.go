@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentwire/agentwire/preprocess/chattemplate/internal/jinja"
 )
 
 const testdataDir = "../../testdata/chattemplate"
@@ -299,4 +301,89 @@ func TestClaudeCodeAllTemplates(t *testing.T) {
 		exact++
 	}
 	t.Logf("exactness claude-code %d/%d", exact, len(goldens))
+}
+
+// TestBuiltinsCovered checks the exactness suite's reach. The engine
+// provides exactly the filters, tests and global functions of the oracle's
+// environment (golden/builtins.json, written by oracle.py -builtins: jinja2's
+// FILTERS and TESTS, transformers' tojson, raise_exception and
+// strftime_now); each of them is exercised by at least one expression case
+// (compared with the oracle in TestExpressions); and every filter, test and
+// global that a template in templates/ names is exercised by an expression
+// case too — a name jinja2 lacks (DeepSeek-V4-Flash's from_json) by a case
+// that shows it failing as transformers fails.
+func TestBuiltinsCovered(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(testdataDir, "golden", "builtins.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want struct{ Filters, Tests, Globals []string }
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	filters, tests, globals := jinja.Builtins()
+	for _, c := range []struct {
+		kind      string
+		want, got []string
+	}{{"filters", want.Filters, filters}, {"tests", want.Tests, tests}, {"globals", want.Globals, globals}} {
+		if diff := cmp.Diff(c.want, c.got); diff != "" {
+			t.Errorf("engine %s differ from the oracle's (-oracle +engine):\n%s", c.kind, diff)
+		}
+	}
+
+	uses := func(src string) (map[string]bool, error) {
+		tmpl, err := jinja.Compile(src)
+		if err != nil {
+			return nil, err
+		}
+		fs, ts, gs := tmpl.Uses()
+		m := map[string]bool{}
+		for _, f := range fs {
+			m["filter "+f] = true
+		}
+		for _, n := range ts {
+			m["test "+n] = true
+		}
+		for _, g := range gs {
+			m["global "+g] = true
+		}
+		return m, nil
+	}
+	covered := map[string]bool{}
+	for _, c := range readJSONLines[expressionGolden](t, filepath.Join(testdataDir, "golden", "expressions.jsonl")) {
+		m, err := uses(c.Template)
+		if err != nil {
+			continue // a case whose point is a syntax error
+		}
+		for k := range m {
+			covered[k] = true
+		}
+	}
+	for kind, names := range map[string][]string{"filter": want.Filters, "test": want.Tests, "global": want.Globals} {
+		for _, n := range names {
+			if !covered[kind+" "+n] {
+				t.Errorf("jinja2 %s %q is exercised by no case of expressions.txt", kind, n)
+			}
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(testdataDir, "templates", "*.jinja"))
+	used := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := uses(string(src))
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(f), err)
+			continue
+		}
+		for k := range m {
+			used++
+			if !covered[k] {
+				t.Errorf("%s uses %s, which no case of expressions.txt exercises", filepath.Base(f), k)
+			}
+		}
+	}
+	t.Logf("%d filters, %d tests, %d globals; %d uses in %d templates, all covered by %d expression names", len(filters), len(tests), len(globals), used, len(files), len(covered))
 }

@@ -27,6 +27,8 @@ Usage:  oracle.py -template FILE [-now YYYY-MM-DD] < in.jsonl > out.jsonl
                     small template per case of expressions.txt)
         oracle.py -claude  (rewrite claude-code/golden.jsonl: the recorded
                     Claude Code request with every template, as SHA-256)
+        oracle.py -builtins (rewrite golden/builtins.json: the names of the
+                    filters, tests and globals of the environment)
 
 Run with Debian's python3-jinja2 (jinja2 3.1.x):
     apt-get install -y python3-jinja2 && /usr/bin/python3 oracle.py -regen
@@ -152,6 +154,15 @@ def main(argv):
                     res = {"error": "%s: %s" % (type(e).__name__, e)}
                 res["template"] = case
                 out.write(json.dumps(res, ensure_ascii=False) + "\n")
+        if "-regen" not in argv:
+            return
+    if "-builtins" in argv or "-regen" in argv:
+        # The names a template can use: the environment's filters (jinja2's
+        # FILTERS with transformers' tojson), tests and globals.
+        env = compile_template("", now).environment
+        names = {"filters": sorted(env.filters), "tests": sorted(env.tests), "globals": sorted(env.globals)}
+        with open(os.path.join(here, "golden", "builtins.json"), "w", encoding="utf-8") as out:
+            out.write(json.dumps(names, indent=1) + "\n")
         if "-regen" not in argv:
             return
     if "-claude" in argv or "-regen" in argv:

@@ -2,6 +2,7 @@ package jinja
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -120,4 +121,75 @@ func (t *Template) MayMutate() bool {
 		}
 	})
 	return mutates
+}
+
+// Builtins returns the names of the engine's filters, tests and global
+// functions (patch), sorted.
+func Builtins() (filters, tests, globalNames []string) {
+	for n := range filterTable {
+		filters = append(filters, n)
+	}
+	for n := range testTable {
+		tests = append(tests, n)
+	}
+	for n := range globals {
+		globalNames = append(globalNames, n)
+	}
+	sort.Strings(filters)
+	sort.Strings(tests)
+	sort.Strings(globalNames)
+	return filters, tests, globalNames
+}
+
+// Uses returns the filters, tests and global functions the template names
+// (patch), sorted: `x | name`, `x is name`, the filter or test a map,
+// select, reject, selectattr or rejectattr call names with a string literal,
+// and the globals it refers to.
+func (t *Template) Uses() (filters, tests, globalNames []string) {
+	fs, ts, gs := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	literal := func(e expr) (string, bool) {
+		if l, ok := e.(*litExpr); ok && l.val.IsString() {
+			return l.val.AsString(), true
+		}
+		return "", false
+	}
+	walkNodes(t.nodes, func(e expr) {
+		switch n := e.(type) {
+		case *filterExpr:
+			fs[n.name] = true
+			arg := 0
+			switch n.name {
+			case "selectattr", "rejectattr":
+				arg = 1
+				fallthrough
+			case "select", "reject":
+				if len(n.args) > arg {
+					if name, ok := literal(n.args[arg]); ok {
+						ts[name] = true
+					}
+				}
+			case "map":
+				if len(n.args) > 0 {
+					if name, ok := literal(n.args[0]); ok {
+						fs[name] = true
+					}
+				}
+			}
+		case *testExpr:
+			ts[n.name] = true
+		case *nameExpr:
+			if _, ok := globals[n.name]; ok {
+				gs[n.name] = true
+			}
+		}
+	})
+	sorted := func(m map[string]bool) []string {
+		out := make([]string, 0, len(m))
+		for n := range m {
+			out = append(out, n)
+		}
+		sort.Strings(out)
+		return out
+	}
+	return sorted(fs), sorted(ts), sorted(gs)
 }
