@@ -123,6 +123,15 @@ type withNode struct {
 
 func (n *withNode) nodeType() string { return "with" }
 
+// autoescapeNode is {% autoescape expr %} body {% endautoescape %}: the
+// body, in its own scope, escapes what it prints when expr is true.
+type autoescapeNode struct {
+	value expr
+	body  []node
+}
+
+func (n *autoescapeNode) nodeType() string { return "autoescape" }
+
 // failNode is a statement jinja2 parses but cannot run here (include,
 // import, extends: transformers gives the environment no loader); running
 // it is an error.

@@ -50,6 +50,9 @@ type evaluator struct {
 	// blockInput is the rendered body a filter block or set block applies
 	// its filters to (the innermost filter of the chain has no expression).
 	blockInput Value
+	// autoescape is set inside {% autoescape true %}: printed values are
+	// HTML-escaped, ~ joins Markup, blocks and macro calls give Markup.
+	autoescape bool
 }
 
 // budget bounds one render (patch: render limits). It is shared by every
@@ -66,8 +69,11 @@ var ErrLimit = errors.New("jinja: render limit exceeded")
 
 // child returns an evaluator for a nested body (same budget, own output).
 func (e *evaluator) child(s *scope) *evaluator {
-	return &evaluator{scope: s, budget: e.budget}
+	return &evaluator{scope: s, budget: e.budget, autoescape: e.autoescape}
 }
+
+// markup wraps a block's rendered text as Markup inside autoescape.
+func (e *evaluator) markup(s string) Value { return newStr(s, e.autoescape) }
 
 func (e *evaluator) step() error {
 	b := e.budget
@@ -146,9 +152,12 @@ func (e *evaluator) execNode(n node) error {
 		if err != nil {
 			return err
 		}
-		if val.kind == KindString || val.kind == KindMarkup {
+		switch {
+		case e.autoescape && val.kind != KindMarkup:
+			e.output.WriteString(escapeValue(val).AsString())
+		case val.kind == KindString || val.kind == KindMarkup:
 			e.output.WriteString(val.v.(string))
-		} else {
+		default:
 			e.output.WriteString(pyStr(val))
 		}
 		return nil
@@ -179,7 +188,7 @@ func (e *evaluator) execNode(n node) error {
 		if err != nil {
 			return err
 		}
-		val := NewString(body)
+		val := e.markup(body)
 		if nd.filter != nil {
 			if val, err = e.applyBlockFilter(nd.filter, val); err != nil {
 				return err
@@ -196,12 +205,25 @@ func (e *evaluator) execNode(n node) error {
 		if err != nil {
 			return err
 		}
-		val, err := e.applyBlockFilter(nd.filter, NewString(body))
+		val, err := e.applyBlockFilter(nd.filter, e.markup(body))
 		if err != nil {
 			return err
 		}
+		if e.autoescape && val.kind != KindMarkup {
+			val = escapeValue(val)
+		}
 		e.output.WriteString(pyStr(val))
 		return nil
+	case *autoescapeNode:
+		v, err := e.evalExpr(nd.value)
+		if err != nil {
+			return err
+		}
+		old, oldScope := e.autoescape, e.scope
+		e.autoescape, e.scope = v.IsTruthy(), newScope(e.scope)
+		err = e.execNodes(nd.body)
+		e.autoescape, e.scope = old, oldScope
+		return err
 	case *withNode:
 		s := newScope(e.scope)
 		for i, t := range nd.targets {
@@ -433,6 +455,9 @@ func (e *evaluator) execCall(n *callNode) error {
 	result, err := e.callValue(fn, n.call.fn, args, kw)
 	if err != nil {
 		return err
+	}
+	if e.autoescape && result.kind != KindMarkup {
+		result = escapeValue(result)
 	}
 	e.output.WriteString(pyStr(result))
 	return nil
@@ -716,7 +741,11 @@ func (e *evaluator) callValue(fn Value, fnExpr expr, args []Value, kw kwargs) (V
 		return fn.v.(*Callable).fn(args, kw)
 	case KindObject:
 		if c, ok := fn.v.(callableObject); ok {
-			return c.call(args, kw)
+			v, err := c.call(args, kw)
+			if _, isMacro := c.(*macroObject); isMacro && err == nil && e.autoescape {
+				v = newMarkup(v.AsString())
+			}
+			return v, err
 		}
 	case KindUndefined:
 		if fn.v == nil || isNode(fn.v) {
@@ -761,7 +790,11 @@ func (e *evaluator) evalBinary(n *binExpr) (Value, error) {
 	case "%":
 		v, err = pyMod(left, right)
 	case "~":
-		v = NewString(pyStr(left) + pyStr(right))
+		if e.autoescape && (left.kind == KindMarkup || right.kind == KindMarkup) {
+			v = newMarkup(escapeValue(left).AsString() + escapeValue(right).AsString())
+		} else {
+			v = NewString(pyStr(left) + pyStr(right))
+		}
 	default:
 		return Undefined(), fmt.Errorf("unknown binary operator %q", n.op)
 	}

@@ -985,20 +985,40 @@ func filterJoin(e *evaluator, v Value, args []Value, kw kwargs) (Value, error) {
 		return Undefined(), err
 	}
 	parts := attrParts(p[1])
-	var b strings.Builder
-	sep := pyStr(p[0])
-	for i, it := range items {
-		if parts != nil {
-			if it, err = attrGetter(it, parts, None()); err != nil {
+	if parts != nil {
+		mapped := make([]Value, len(items))
+		for i, it := range items {
+			if mapped[i], err = attrGetter(it, parts, None()); err != nil {
 				return Undefined(), err
 			}
 		}
+		items = mapped
+	}
+	// With autoescape, a Markup separator or item makes the result Markup
+	// with everything else escaped.
+	markup := false
+	if e.autoescape {
+		markup = p[0].kind == KindMarkup
+		for _, it := range items {
+			markup = markup || it.kind == KindMarkup
+		}
+	}
+	var b strings.Builder
+	sep := pyStr(p[0])
+	if markup {
+		sep = escapeValue(p[0]).AsString()
+	}
+	for i, it := range items {
 		if i > 0 {
 			b.WriteString(sep)
 		}
-		b.WriteString(pyStr(it))
+		if markup {
+			b.WriteString(escapeValue(it).AsString())
+		} else {
+			b.WriteString(pyStr(it))
+		}
 	}
-	return NewString(b.String()), nil
+	return newStr(b.String(), markup), nil
 }
 
 func filterLast(e *evaluator, v Value, args []Value, kw kwargs) (Value, error) {
@@ -1243,6 +1263,16 @@ func filterReplace(e *evaluator, v Value, args []Value, kw kwargs) (Value, error
 		if count, err = needIntArg(p[2]); err != nil {
 			return Undefined(), err
 		}
+	}
+	if e.autoescape {
+		s := softStr(v)
+		if p[0].kind == KindMarkup || p[1].kind == KindMarkup && v.kind != KindMarkup {
+			s = escapeValue(v)
+		}
+		if s.kind == KindMarkup {
+			return newMarkup(pyReplace(s.AsString(), escapeValue(p[0]).AsString(), escapeValue(p[1]).AsString(), count)), nil
+		}
+		return NewString(pyReplace(s.AsString(), pyStr(p[0]), pyStr(p[1]), count)), nil
 	}
 	return NewString(pyReplace(pyStr(v), pyStr(p[0]), pyStr(p[1]), count)), nil
 }
@@ -1858,7 +1888,7 @@ func filterXmlattr(e *evaluator, v Value, args []Value, kw kwargs) (Value, error
 	if p[0].IsTruthy() && rv != "" {
 		rv = " " + rv
 	}
-	return NewString(rv), nil
+	return newStr(rv, e.autoescape), nil
 }
 
 // errLimitf is an ErrLimit error with a description.

@@ -927,6 +927,8 @@ func (p *templateParser) parseStatement(seg *segment, keyword string) ([]node, e
 		return one(p.parseWith())
 	case "raw":
 		return one(p.parseRaw())
+	case "autoescape":
+		return one(p.parseAutoescape())
 	case "break", "continue":
 		p.advance()
 		ep, err := stmt(seg)
@@ -1231,29 +1233,37 @@ func (p *templateParser) parseWith() (*withNode, error) {
 	return n, nil
 }
 
+func (p *templateParser) parseAutoescape() (*autoescapeNode, error) {
+	seg := p.advance()
+	ep, err := stmt(seg)
+	if err != nil {
+		return nil, err
+	}
+	n := &autoescapeNode{}
+	if n.value, err = ep.parseExpression(true); err != nil {
+		return nil, err
+	}
+	if err := ep.expectEnd(); err != nil {
+		return nil, err
+	}
+	if n.body, err = p.parseUntil("endautoescape"); err != nil {
+		return nil, err
+	}
+	_, err = p.endOf(seg, "endautoescape")
+	return n, err
+}
+
+// parseRaw takes the body the scanner cut out of a raw block.
 func (p *templateParser) parseRaw() (*textNode, error) {
 	seg := p.advance()
-	var raw strings.Builder
-	for !p.done() {
-		s := p.peek()
-		if s.kind == segStmt && stmtKeyword(s.text) == "endraw" {
-			p.advance()
-			return &textNode{text: raw.String()}, nil
-		}
-		p.advance()
-		// Reconstruct original text including delimiters for non-text segments.
-		switch s.kind {
-		case segText:
-			raw.WriteString(s.text)
-		case segExpr:
-			raw.WriteString("{{" + s.text + "}}")
-		case segStmt:
-			raw.WriteString("{%" + s.text + "%}")
-		case segComment:
-			raw.WriteString("{#" + s.text + "#}")
-		}
+	if p.done() || !p.peek().rawBody {
+		return nil, syntaxError("line %d: unclosed raw block", seg.line)
 	}
-	return nil, syntaxError("line %d: unclosed raw block", seg.line)
+	body := p.advance().text
+	if _, err := p.endOf(seg, "endraw"); err != nil {
+		return nil, err
+	}
+	return &textNode{text: body}, nil
 }
 
 // stmtKeyword extracts the first word from a statement segment text.
@@ -1331,6 +1341,9 @@ func walkNodes(nodes []node, fn func(expr)) {
 			for _, v := range n.values {
 				walkExpr(v, fn)
 			}
+			walkNodes(n.body, fn)
+		case *autoescapeNode:
+			walkExpr(n.value, fn)
 			walkNodes(n.body, fn)
 		}
 	}

@@ -5,6 +5,7 @@ package jinja
 
 import (
 	"fmt"
+	"unsafe"
 )
 
 // testFunc applies a test to v with the call's arguments.
@@ -143,10 +144,11 @@ func isSequence(v Value) bool {
 
 var sameasNames = []string{"other"}
 
-// testSameas is Python's `value is other`: None, booleans and undefined
-// values by kind, integers in CPython's small-int cache (-5 to 256) and
-// one-character strings by value (CPython shares them), containers and
-// objects by identity; other numbers and strings are distinct objects.
+// testSameas is Python's `value is other`. None and booleans are
+// singletons; CPython caches the integers -5 to 256 and the strings of at
+// most one Latin-1 character; any other value is the same object only when
+// it is the same value of the engine: the same variable, the same literal,
+// the same input item (one undefined value is never another).
 func testSameas(v Value, args []Value, kw kwargs) (bool, error) {
 	var buf [1]Value
 	p, err := bindInto(buf[:], "test_sameas", args, kw, sameasNames, 1, nil)
@@ -163,15 +165,31 @@ func testSameas(v Value, args []Value, kw kwargs) (bool, error) {
 	case KindBool:
 		return v.AsBool() == o.AsBool(), nil
 	case KindInt:
-		n := v.AsInt()
-		return n == o.AsInt() && n >= -5 && n <= 256, nil
-	case KindString:
-		s := v.AsString()
-		return s == o.AsString() && (s == "" || len(s) == 1), nil
+		if n := v.AsInt(); n >= -5 && n <= 256 {
+			return n == o.AsInt(), nil
+		}
+		return boxOf(v.v) == boxOf(o.v), nil
+	case KindFloat:
+		return boxOf(v.v) == boxOf(o.v), nil
+	case KindString, KindMarkup:
+		s, t := v.AsString(), o.AsString()
+		if s != t {
+			return false, nil
+		}
+		if r := []rune(s); v.kind == KindString && (len(r) == 0 || len(r) == 1 && r[0] < 0x100) {
+			return true, nil
+		}
+		return unsafe.StringData(s) == unsafe.StringData(t), nil
 	case KindList, KindDict, KindCallable, KindObject:
 		return v.v == o.v, nil
 	}
 	return false, nil
+}
+
+// boxOf is the address of the value an interface holds: two engine values
+// are the same Python object when they share it.
+func boxOf(v any) unsafe.Pointer {
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1]
 }
 
 var inNames = []string{"seq"}

@@ -287,7 +287,7 @@ func filterUrlize(e *evaluator, v Value, args []Value, kw kwargs) (Value, error)
 			return Undefined(), err
 		}
 	}
-	return NewString(urlize(escapeValue(v).AsString(), limit, rel, target, schemes, !p[4].IsNone())), nil
+	return newStr(urlize(escapeValue(v).AsString(), limit, rel, target, schemes, !p[4].IsNone()), e.autoescape), nil
 }
 
 // urlize is jinja2.utils.urlize on already escaped text.

@@ -70,7 +70,7 @@ func applyTrimming(segs []segment) {
 			if j := i + 1; j < len(segs) && segs[j].kind == segText {
 				segs[j].text = trimLeadingWhitespace(segs[j].text)
 			}
-		case applyDefaults:
+		case applyDefaults && !seg.raw: // jinja2 keeps the newline after {% raw %}
 			if j := i + 1; j < len(segs) && segs[j].kind == segText {
 				segs[j].text = trimBlockNewline(segs[j].text)
 			}
