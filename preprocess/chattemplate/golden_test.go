@@ -203,6 +203,12 @@ func TestGolden(t *testing.T) {
 	t.Logf("exactness %-12s %3d/%d", "all", sum.exact, sum.total)
 }
 
+// foldCases are the expression cases that render differently without
+// jinja2's constant folding: slices Python refuses, taken on literals, are
+// undefined values when folded (and print as '' or are tested as not
+// defined); ~ on literals joins with str() under autoescape.
+var foldCases = map[int]bool{286: true, 392: true}
+
 type expressionGolden struct {
 	goldenResult
 	Template string `json:"template"`
@@ -235,6 +241,16 @@ func TestExpressions(t *testing.T) {
 			got, err = tmpl.Render(in)
 		}
 		diff := compare(got, err, c.goldenResult)
+		// Without constant folding every case renders the same, except the
+		// ones whose point is jinja2's folding (optimize.go).
+		if tmpl != nil {
+			nofold := *tmpl
+			nofold.tmpl, _ = jinja.CompileNoFold(c.Template)
+			got2, err2 := nofold.Render(in)
+			if (got2 != got || (err2 == nil) != (err == nil)) != foldCases[i] {
+				t.Errorf("%s %q: folded %q (%v), unfolded %q (%v); listed in foldCases: %v", key, c.Template, got, err, got2, err2, foldCases[i])
+			}
+		}
 		_, isKnown := known[key]
 		switch {
 		case diff == "" && isKnown:

@@ -53,6 +53,9 @@ type evaluator struct {
 	// autoescape is set inside {% autoescape true %}: printed values are
 	// HTML-escaped, ~ joins Markup, blocks and macro calls give Markup.
 	autoescape bool
+	// constMode evaluates as jinja2's constant folding does (optimize.go):
+	// slices through the sandbox's getitem, ~ joining with str().
+	constMode bool
 }
 
 // budget bounds one render (patch: render limits). It is shared by every
@@ -790,7 +793,7 @@ func (e *evaluator) evalBinary(n *binExpr) (Value, error) {
 	case "%":
 		v, err = pyMod(left, right)
 	case "~":
-		if e.autoescape && (left.kind == KindMarkup || right.kind == KindMarkup) {
+		if e.autoescape && !e.constMode && (left.kind == KindMarkup || right.kind == KindMarkup) {
 			v = newMarkup(escapeValue(left).AsString() + escapeValue(right).AsString())
 		} else {
 			v = NewString(pyStr(left) + pyStr(right))
@@ -804,9 +807,11 @@ func (e *evaluator) evalBinary(n *binExpr) (Value, error) {
 	return v, err
 }
 
-// evalSlice is obj[start:stop:step] through the sandbox: a failed slice
-// (bad index types, an object without slicing) is an undefined value; a
-// zero step is a ValueError.
+// evalSlice is obj[start:stop:step] as Python takes it (jinja2 compiles a
+// slice to a plain subscript, not through the sandbox): bad index types or
+// an object without slicing are a TypeError, a zero step a ValueError. In
+// constant folding the sandbox's getitem takes it, and a TypeError is an
+// undefined value.
 func (e *evaluator) evalSlice(n *sliceExpr) (Value, error) {
 	obj, err := e.evalExpr(n.obj)
 	if err != nil {
@@ -824,6 +829,26 @@ func (e *evaluator) evalSlice(n *sliceExpr) (Value, error) {
 	if obj.IsUndefined() {
 		return Undefined(), e.undefinedUse(undefinedError(obj), n.obj, obj)
 	}
+	v, err := pySlice(obj, idx)
+	if err != nil && e.constMode && errIs(err, "TypeError") {
+		return Undefined(), nil
+	}
+	return v, err
+}
+
+// pySlice is Python's obj[start:stop:step].
+func pySlice(obj Value, idx [3]Value) (Value, error) {
+	switch obj.kind {
+	case KindString, KindMarkup:
+	case KindList:
+		if l := obj.AsList(); l.seq != seqList && l.seq != seqRange {
+			return Undefined(), typeError(pyTypeName(obj) + " object is not subscriptable")
+		}
+	case KindDict:
+		return Undefined(), typeError("unhashable type: 'slice'")
+	default:
+		return Undefined(), typeError(pyTypeName(obj) + " object is not subscriptable")
+	}
 	var bounds [3]int64
 	for i, v := range idx {
 		switch {
@@ -832,7 +857,7 @@ func (e *evaluator) evalSlice(n *sliceExpr) (Value, error) {
 		case isIntLike(v):
 			bounds[i] = toInt64(v)
 		default:
-			return Undefined(), nil
+			return Undefined(), typeError("slice indices must be integers or None or have an __index__ method")
 		}
 	}
 	if bounds[2] == 0 {

@@ -246,6 +246,15 @@ func multiAttrKey(item Value, paths [][]Value, lower bool) (Value, error) {
 	return NewList(keys), nil
 }
 
+// sortReverse reads sorted()'s reverse argument, which must be an integer
+// (a bool is one).
+func sortReverse(v Value) (bool, error) {
+	if !isIntLike(v) {
+		return false, typeError(pyTypeName(v) + " object cannot be interpreted as an integer")
+	}
+	return toInt64(v) != 0, nil
+}
+
 // sortValues sorts items stably by keys with Python's <; the first
 // comparison that fails is the error.
 func sortValues(items, keys []Value, reverse bool) error {
@@ -347,7 +356,7 @@ func filterBatch(e *evaluator, v Value, args []Value, kw kwargs) (Value, error) 
 	if err != nil {
 		return Undefined(), err
 	}
-	return lazy(func() ([]Value, error) { return batch(v, p[0], p[1]) }), nil
+	return lazy("do_batch", func() ([]Value, error) { return batch(v, p[0], p[1]) }), nil
 }
 
 func batch(v, linecount, fill Value) ([]Value, error) {
@@ -449,6 +458,10 @@ func filterDictsort(e *evaluator, v Value, args []Value, kw kwargs) (Value, erro
 	if err != nil {
 		return Undefined(), err
 	}
+	reverse, err := sortReverse(p[2])
+	if err != nil {
+		return Undefined(), err
+	}
 	pos := 0
 	switch {
 	case p[1].IsString() && p[1].AsString() == "key":
@@ -472,7 +485,7 @@ func filterDictsort(e *evaluator, v Value, args []Value, kw kwargs) (Value, erro
 		}
 		keys[i] = k
 	}
-	if err := sortValues(items, keys, p[2].IsTruthy()); err != nil {
+	if err := sortValues(items, keys, reverse); err != nil {
 		return Undefined(), err
 	}
 	return NewList(items), nil
@@ -958,7 +971,7 @@ func filterItems(e *evaluator, v Value, args []Value, kw kwargs) (Value, error) 
 	if err := noArgs("do_items", args, kw); err != nil {
 		return Undefined(), err
 	}
-	return lazy(func() ([]Value, error) {
+	return lazy("do_items", func() ([]Value, error) {
 		if v.IsUndefined() {
 			return nil, nil
 		}
@@ -1050,7 +1063,7 @@ func filterList(e *evaluator, v Value, args []Value, kw kwargs) (Value, error) {
 }
 
 func filterMap(e *evaluator, v Value, args []Value, kw kwargs) (Value, error) {
-	return lazy(func() ([]Value, error) {
+	return lazy("sync_do_map", func() ([]Value, error) {
 		if !v.IsTruthy() {
 			return nil, nil
 		}
@@ -1205,7 +1218,7 @@ func getitemStrict(v, key Value) (Value, error) {
 // filterSelectReject is select, reject, selectattr and rejectattr.
 func filterSelectReject(keep, attr bool) filterFunc {
 	return func(e *evaluator, v Value, args []Value, kw kwargs) (Value, error) {
-		return lazy(func() ([]Value, error) {
+		return lazy("select_or_reject", func() ([]Value, error) {
 			if !v.IsTruthy() {
 				return nil, nil
 			}
@@ -1313,13 +1326,40 @@ func filterReverse(e *evaluator, v Value, args []Value, kw kwargs) (Value, error
 	if isIter {
 		return NewList(out), nil // reversed() failed: list(value), reversed
 	}
-	return newSeq(out, seqReversed), nil
+	r := newSeq(out, seqReversed)
+	r.AsList().name = reversedName(v)
+	return r, nil
 }
 
 var (
 	roundNames    = []string{"precision", "method"}
 	roundDefaults = []Value{NewInt(0), NewString("common")}
 )
+
+// reversedName is the type of reversed(v)'s iterator.
+func reversedName(v Value) string {
+	switch v.kind {
+	case KindDict:
+		return "dict_reversekeyiterator"
+	case KindList:
+		l := v.AsList()
+		switch {
+		case l.seq == seqRange:
+			return "range_iterator"
+		case l.seq == seqKeys:
+			return "dict_reversekeyiterator"
+		case l.seq == seqValues:
+			return "dict_reversevalueiterator"
+		case l.seq == seqItems:
+			return "dict_reverseitemiterator"
+		case l.Tuple:
+			return "reversed"
+		}
+	case KindUndefined:
+		return "reversed"
+	}
+	return "list_reverseiterator"
+}
 
 func filterRound(e *evaluator, v Value, args []Value, kw kwargs) (Value, error) {
 	var buf [2]Value
@@ -1462,7 +1502,7 @@ func filterSlice(e *evaluator, v Value, args []Value, kw kwargs) (Value, error) 
 	if err != nil {
 		return Undefined(), err
 	}
-	return lazy(func() ([]Value, error) { return slice(v, p[0], p[1]) }), nil
+	return lazy("sync_do_slice", func() ([]Value, error) { return slice(v, p[0], p[1]) }), nil
 }
 
 func slice(v, slicesV, fill Value) ([]Value, error) {
@@ -1539,7 +1579,11 @@ func filterSort(e *evaluator, v Value, args []Value, kw kwargs) (Value, error) {
 			return Undefined(), err
 		}
 	}
-	if err := sortValues(items, keys, p[0].IsTruthy()); err != nil {
+	reverse, err := sortReverse(p[0])
+	if err != nil {
+		return Undefined(), err
+	}
+	if err := sortValues(items, keys, reverse); err != nil {
 		return Undefined(), err
 	}
 	return NewList(items), nil
@@ -1749,7 +1793,7 @@ func filterUnique(e *evaluator, v Value, args []Value, kw kwargs) (Value, error)
 		return Undefined(), err
 	}
 	caseSensitive, attr := p[0], p[1]
-	return lazy(func() ([]Value, error) { return unique(v, caseSensitive, attr) }), nil
+	return lazy("do_unique", func() ([]Value, error) { return unique(v, caseSensitive, attr) }), nil
 }
 
 func unique(v, caseSensitive, attr Value) ([]Value, error) {

@@ -80,7 +80,7 @@ func pyTypeName(v Value) string {
 		case seqGenerator:
 			return "'generator'"
 		case seqReversed:
-			return "'list_reverseiterator'"
+			return "'" + l.name + "'"
 		case seqKeys:
 			return "'dict_keys'"
 		case seqValues:
@@ -490,9 +490,9 @@ func appendPyRepr(b []byte, v Value) []byte {
 		l := v.v.(*List)
 		switch l.seq {
 		case seqGenerator:
-			return fmt.Appendf(b, "<generator object at %p>", l)
+			return fmt.Appendf(b, "<generator object %s at %p>", l.name, l)
 		case seqReversed:
-			return fmt.Appendf(b, "<list_reverseiterator object at %p>", l)
+			return fmt.Appendf(b, "<%s object at %p>", l.name, l)
 		case seqRange:
 			b = strconv.AppendInt(append(b, "range("...), l.rng[0], 10)
 			b = strconv.AppendInt(append(b, ", "...), l.rng[1], 10)

@@ -310,8 +310,15 @@ func percentFormatValue(format Value, arg Value) (Value, error) {
 		args = arg.AsList().Items
 	default:
 		args = []Value{arg}
-		if arg.kind == KindDict || arg.kind == KindList && arg.AsList().seq == seqList || arg.kind == KindObject {
+		// Python takes any non-string argument with __getitem__ as the
+		// mapping of %(name)s (and then ignores unused arguments).
+		switch arg.kind {
+		case KindDict, KindUndefined:
 			mapping, hasMapping = arg, true
+		case KindList:
+			if l := arg.AsList(); l.seq == seqList || l.seq == seqRange {
+				mapping, hasMapping = arg, true
+			}
 		}
 	}
 	s, err := pyPercent(format.AsString(), args, mapping, hasMapping, markup, arg.kind == KindList && arg.AsList().Tuple)

@@ -10,11 +10,24 @@ import (
 type Template struct {
 	nodes []node
 	src   string
+	uses  [3][]string // filters, tests and globals named in the source
 }
 
 // Compile parses a Jinja template source string and returns a compiled
 // template that can be rendered multiple times with different data.
+// Constant expressions are folded as jinja2's optimizer folds them.
 func Compile(source string) (*Template, error) {
+	return compile(source, true)
+}
+
+// CompileNoFold is Compile without constant folding (patch): every
+// expression is evaluated when the template renders, as jinja2 evaluates it
+// with its optimizer off. For tests comparing the two.
+func CompileNoFold(source string) (*Template, error) {
+	return compile(source, false)
+}
+
+func compile(source string, fold bool) (*Template, error) {
 	src := source
 	// Patch: jinja2's lexer turns \r\n and \r into \n and drops one
 	// trailing newline (keep_trailing_newline=False).
@@ -28,7 +41,12 @@ func Compile(source string) (*Template, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jinja parse: %w", err)
 	}
-	return &Template{nodes: nodes, src: src}, nil
+	t := &Template{nodes: nodes, src: src}
+	t.uses[0], t.uses[1], t.uses[2] = t.namesUsed()
+	if fold {
+		optimizeNodes(nodes, false, false)
+	}
+	return t, nil
 }
 
 // Render executes the template with the provided data and returns the
@@ -146,6 +164,10 @@ func Builtins() (filters, tests, globalNames []string) {
 // select, reject, selectattr or rejectattr call names with a string literal,
 // and the globals it refers to.
 func (t *Template) Uses() (filters, tests, globalNames []string) {
+	return t.uses[0], t.uses[1], t.uses[2]
+}
+
+func (t *Template) namesUsed() (filters, tests, globalNames []string) {
 	fs, ts, gs := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	literal := func(e expr) (string, bool) {
 		if l, ok := e.(*litExpr); ok && l.val.IsString() {

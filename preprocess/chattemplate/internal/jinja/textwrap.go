@@ -281,23 +281,36 @@ func filterUrlize(e *evaluator, v Value, args []Value, kw kwargs) (Value, error)
 			schemes = append(schemes, s.AsString())
 		}
 	}
-	limit := int64(-1)
-	if !p[0].IsNone() {
-		if limit, err = needIntArg(p[0]); err != nil {
-			return Undefined(), err
-		}
+	out, err := urlize(escapeValue(v).AsString(), p[0], rel, target, schemes, !p[4].IsNone())
+	if err != nil {
+		return Undefined(), err
 	}
-	return newStr(urlize(escapeValue(v).AsString(), limit, rel, target, schemes, !p[4].IsNone()), e.autoescape), nil
+	return newStr(out, e.autoescape), nil
 }
 
-// urlize is jinja2.utils.urlize on already escaped text.
-func urlize(text string, limit int64, rel, target string, schemes []string, haveSchemes bool) string {
+// urlize is jinja2.utils.urlize on already escaped text. limit (None: no
+// limit) is used only when a link is shortened, as in Python.
+func urlize(text string, limit Value, rel, target string, schemes []string, haveSchemes bool) (string, error) {
+	var trimErr error
 	trim := func(x string) string {
-		if limit >= 0 && int64(runeLen(x)) > limit {
-			cut, _ := runeSlice(x, 0, limit)
-			return cut + "..."
+		if limit.IsNone() {
+			return x
 		}
-		return x
+		longer, err := pyCompare(">", NewInt(int64(runeLen(x))), limit)
+		if err != nil {
+			trimErr = err
+			return x
+		}
+		if !longer {
+			return x
+		}
+		n, err := needIntArg(limit)
+		if err != nil {
+			trimErr = err
+			return x
+		}
+		cut, _ := runeSlice(x, 0, n)
+		return cut + "..."
 	}
 	relAttr, targetAttr := "", ""
 	if rel != "" {
@@ -349,7 +362,7 @@ func urlize(text string, limit int64, rel, target string, schemes []string, have
 		}
 		words[i] = head + middle + tail
 	}
-	return strings.Join(words, "")
+	return strings.Join(words, ""), trimErr
 }
 
 // splitKeep is re.split(r'(\s+)', text): words and the whitespace runs

@@ -257,6 +257,7 @@ type List struct {
 	pos    int      // items of an iterator already consumed
 	rng    [3]int64 // start, stop, step of a range
 	fields []string // attribute names of a named tuple's items
+	name   string   // the function of a generator, the type of an iterator
 	// gen computes a generator's items when it is first consumed (jinja2's
 	// filters are lazy: their errors appear only then).
 	gen func() ([]Value, error)
@@ -274,9 +275,10 @@ func (l *List) force() error {
 	return err
 }
 
-// lazy returns a generator whose items gen computes on first use.
-func lazy(gen func() ([]Value, error)) Value {
-	return Value{kind: KindList, v: &List{seq: seqGenerator, gen: gen}}
+// lazy returns a generator of the named function whose items gen computes
+// on first use.
+func lazy(name string, gen func() ([]Value, error)) Value {
+	return Value{kind: KindList, v: &List{seq: seqGenerator, gen: gen, name: name}}
 }
 
 // isIterator reports whether l is a one-pass iterator (generator or
@@ -297,9 +299,6 @@ func newSeq(items []Value, seq seqType) Value {
 	return Value{kind: KindList, v: &List{Items: items, seq: seq}}
 }
 
-// newGenerator returns a generator over items (patch): what map, select,
-// unique and the other lazy filters return in jinja2.
-func newGenerator(items []Value) Value { return newSeq(items, seqGenerator) }
 
 // =============================================================================
 
