@@ -205,7 +205,7 @@ func TestGolden(t *testing.T) {
 
 // foldCases are the expression cases that render differently without
 // jinja2's constant folding: slices Python refuses, taken on literals, are
-// undefined values when folded (and print as '' or are tested as not
+// undefined values when folded (and print as ” or are tested as not
 // defined); ~ on literals joins with str() under autoescape.
 var foldCases = map[int]bool{286: true, 392: true}
 
@@ -402,4 +402,36 @@ func TestBuiltinsCovered(t *testing.T) {
 		}
 	}
 	t.Logf("%d filters, %d tests, %d globals; %d uses in %d templates, all covered by %d expression names", len(filters), len(tests), len(globals), used, len(files), len(covered))
+}
+
+// TestRandomExpressions renders 2441 random small templates
+// (golden/random.jsonl, oracle.py -random: every filter and test with
+// random arguments and keywords, operators, subscripts, str/list/dict
+// methods, loops and conditions, on literals and on variables) with the
+// oracle's fixed context; every one must render exactly as the oracle
+// renders it, or fail where it fails. Templates printing an object's
+// address are left out by the oracle.
+func TestRandomExpressions(t *testing.T) {
+	cases := readJSONLines[expressionGolden](t, filepath.Join(testdataDir, "golden", "random.jsonl"))
+	in := Input{
+		Messages:            json.RawMessage(`[{"role": "user", "content": "hi"}]`),
+		AddGenerationPrompt: true,
+		BOSToken:            "<s>",
+		EOSToken:            "</s>",
+	}
+	renders := 0
+	for i, c := range cases {
+		tmpl, err := Parse(c.Template, Options{Now: goldenNow})
+		var got string
+		if err == nil {
+			got, err = tmpl.Render(in)
+		}
+		if diff := compare(got, err, c.goldenResult); diff != "" {
+			t.Errorf("random/%d %q: %s", i, c.Template, diff)
+		}
+		if c.Prompt != nil {
+			renders++
+		}
+	}
+	t.Logf("random expressions: %d exact (%d render, %d fail in both)", len(cases), renders, len(cases)-renders)
 }

@@ -299,7 +299,6 @@ func newSeq(items []Value, seq seqType) Value {
 	return Value{kind: KindList, v: &List{Items: items, seq: seq}}
 }
 
-
 // =============================================================================
 
 // Dict is an ordered map of string keys to values. Insertion order is
