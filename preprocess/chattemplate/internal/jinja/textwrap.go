@@ -6,6 +6,7 @@ package jinja
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -225,18 +226,20 @@ func textWrap(text string, width int64, breakLong, breakOnHyphens bool) ([]strin
 const pyWordClass = `\p{L}\p{N}_`
 const pyNonSpace = `[^\t\n\v\f\r \x1c-\x1f\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]`
 
-var (
-	urlizeHTTP = regexp.MustCompile(`(?i)^(` +
+// urlizeRes are urlize's regular expressions, compiled on first use (their
+// Unicode classes cost milliseconds, which no program should pay at start).
+var urlizeRes = sync.OnceValue(func() (r struct{ http, email, head, tail, scheme *regexp.Regexp }) {
+	r.http = regexp.MustCompile(`(?i)^(` +
 		`(https?://|www\.)(([` + pyWordClass + `%-]+\.)+)?([a-z]{2,63}|xn--[` + pyWordClass + `%]{2,59})` +
 		`|([` + pyWordClass + `%-]{2,63}\.)+(com|net|int|edu|gov|org|info|mil)` +
 		`|(https?://)(((\d{1,3})(\.\d{1,3}){3})|(\[([\da-f]{0,4}:){2}([\da-f]{0,4}:?){1,6}\]))` +
 		`)(?::\d{1,5})?(?:[/?#]` + pyNonSpace + `*)?$`)
-	urlizeEmail   = regexp.MustCompile(`^` + pyNonSpace + `+@[` + pyWordClass + `][` + pyWordClass + `.-]*\.[` + pyWordClass + `]+$`)
-	urlizeHead    = regexp.MustCompile(`^([(<]|&lt;)+`)
-	urlizeTail    = regexp.MustCompile(`([)>.,\n]|&gt;)+$`)
-	urlizeScheme  = regexp.MustCompile(`^[` + pyWordClass + `.+-]{2,}:(/){0,2}$`)
-	urlizeSpaceRe = regexp.MustCompile(`(\s+)`)
-)
+	r.email = regexp.MustCompile(`^` + pyNonSpace + `+@[` + pyWordClass + `][` + pyWordClass + `.-]*\.[` + pyWordClass + `]+$`)
+	r.head = regexp.MustCompile(`^([(<]|&lt;)+`)
+	r.tail = regexp.MustCompile(`([)>.,\n]|&gt;)+$`)
+	r.scheme = regexp.MustCompile(`^[` + pyWordClass + `.+-]{2,}:(/){0,2}$`)
+	return r
+})
 
 var (
 	urlizeNames    = []string{"trim_url_limit", "nofollow", "target", "rel", "extra_schemes"}
@@ -275,7 +278,7 @@ func filterUrlize(e *evaluator, v Value, args []Value, kw kwargs) (Value, error)
 			return Undefined(), err
 		}
 		for _, s := range items {
-			if !s.IsString() || !urlizeScheme.MatchString(s.AsString()) {
+			if !s.IsString() || !urlizeRes().scheme.MatchString(s.AsString()) {
 				return Undefined(), filterArgError(string(appendPyRepr(nil, s)) + " is not a valid URI scheme prefix.")
 			}
 			schemes = append(schemes, s.AsString())
@@ -319,15 +322,16 @@ func urlize(text string, limit Value, rel, target string, schemes []string, have
 	if target != "" {
 		targetAttr = ` target="` + htmlEscape(target) + `"`
 	}
+	res := urlizeRes()
 	words := splitKeep(text)
 	for i, word := range words {
 		head, middle, tail := "", word, ""
-		if m := urlizeHead.FindString(middle); m != "" {
+		if m := res.head.FindString(middle); m != "" {
 			head, middle = m, middle[len(m):]
 		}
 		if strings.HasSuffix(middle, ")") || strings.HasSuffix(middle, ">") || strings.HasSuffix(middle, ".") ||
 			strings.HasSuffix(middle, ",") || strings.HasSuffix(middle, "\n") || strings.HasSuffix(middle, "&gt;") {
-			if loc := urlizeTail.FindStringIndex(middle); loc != nil {
+			if loc := res.tail.FindStringIndex(middle); loc != nil {
 				tail, middle = middle[loc[0]:], middle[:loc[0]]
 			}
 		}
@@ -343,15 +347,15 @@ func urlize(text string, limit Value, rel, target string, schemes []string, have
 			}
 		}
 		switch {
-		case urlizeHTTP.MatchString(middle):
+		case res.http.MatchString(middle):
 			if strings.HasPrefix(middle, "https://") || strings.HasPrefix(middle, "http://") {
 				middle = `<a href="` + middle + `"` + relAttr + targetAttr + `>` + trim(middle) + `</a>`
 			} else {
 				middle = `<a href="https://` + middle + `"` + relAttr + targetAttr + `>` + trim(middle) + `</a>`
 			}
-		case strings.HasPrefix(middle, "mailto:") && urlizeEmail.MatchString(middle[7:]):
+		case strings.HasPrefix(middle, "mailto:") && res.email.MatchString(middle[7:]):
 			middle = `<a href="` + middle + `">` + middle[7:] + `</a>`
-		case strings.Contains(middle, "@") && !strings.HasPrefix(middle, "www.") && !strings.Contains(middle, ":") && urlizeEmail.MatchString(middle):
+		case strings.Contains(middle, "@") && !strings.HasPrefix(middle, "www.") && !strings.Contains(middle, ":") && res.email.MatchString(middle):
 			middle = `<a href="mailto:` + middle + `">` + middle + `</a>`
 		case haveSchemes:
 			for _, scheme := range schemes {
