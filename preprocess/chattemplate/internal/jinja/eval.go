@@ -56,6 +56,7 @@ type evaluator struct {
 	// constMode evaluates as jinja2's constant folding does (optimize.go):
 	// slices through the sandbox's getitem, ~ joining with str().
 	constMode bool
+	foldCache map[expr]Value // constMode: the values of folded subexpressions
 }
 
 // budget bounds one render (patch: render limits). It is shared by every
@@ -471,6 +472,11 @@ func (e *evaluator) execCall(n *callNode) error {
 // =============================================================================
 
 func (e *evaluator) evalExpr(ex expr) (Value, error) {
+	if e.foldCache != nil {
+		if v, ok := e.foldCache[ex]; ok {
+			return v, nil
+		}
+	}
 	switch n := ex.(type) {
 	case *litExpr:
 		return n.val, nil

@@ -22,81 +22,95 @@ package jinja
 // to the render, under its limits).
 const foldBytes = 1 << 16
 
-// optimizeNodes folds the constant expressions of nodes. Inside an
-// autoescape block whose setting is not a literal, jinja2 folds nothing.
-func optimizeNodes(nodes []node, autoescape, volatile bool) {
+// folder folds the expressions of one template. cache holds the value of
+// every constant expression evaluated so far (iterators excepted: they are
+// consumed), so that a parent reuses its children's values and folding
+// stays linear in the size of the template.
+type folder struct {
+	cache map[expr]Value
+}
+
+// optimizeNodes folds the constant expressions of nodes.
+func optimizeNodes(nodes []node) {
+	f := &folder{cache: map[expr]Value{}}
+	f.nodes(nodes, false, false)
+}
+
+// nodes folds the expressions of nodes. Inside an autoescape block whose
+// setting is not a literal, jinja2 folds nothing.
+func (fo *folder) nodes(nodes []node, autoescape, volatile bool) {
 	if volatile {
 		return
 	}
-	f := func(e expr) expr { return foldExpr(e, autoescape, false) }
+	f := func(e expr) expr { return fo.expr(e, autoescape, false) }
 	for _, n := range nodes {
 		switch n := n.(type) {
 		case *outputNode:
-			n.expression = foldExpr(n.expression, autoescape, true)
+			n.expression = fo.expr(n.expression, autoescape, true)
 		case *ifNode:
 			for i := range n.branches {
 				if n.branches[i].condition != nil {
 					n.branches[i].condition = f(n.branches[i].condition)
 				}
-				optimizeNodes(n.branches[i].body, autoescape, volatile)
+				fo.nodes(n.branches[i].body, autoescape, volatile)
 			}
 		case *forNode:
 			n.iter = f(n.iter)
 			if n.filterExpr != nil {
 				n.filterExpr = f(n.filterExpr)
 			}
-			optimizeNodes(n.body, autoescape, volatile)
-			optimizeNodes(n.elseBody, autoescape, volatile)
+			fo.nodes(n.body, autoescape, volatile)
+			fo.nodes(n.elseBody, autoescape, volatile)
 		case *setNode:
 			n.value = f(n.value)
 		case *setBlockNode:
 			if n.filter != nil {
-				foldExpr(n.filter, autoescape, false)
+				fo.expr(n.filter, autoescape, false)
 			}
-			optimizeNodes(n.body, autoescape, volatile)
+			fo.nodes(n.body, autoescape, volatile)
 		case *macroNode:
 			for i := range n.params {
 				if n.params[i].defaultVal != nil {
 					n.params[i].defaultVal = f(n.params[i].defaultVal)
 				}
 			}
-			optimizeNodes(n.body, autoescape, volatile)
+			fo.nodes(n.body, autoescape, volatile)
 		case *callNode:
-			optimizeNodes([]node{n.caller}, autoescape, volatile)
-			foldArgs(&n.call.callArgs, autoescape)
+			fo.nodes([]node{n.caller}, autoescape, volatile)
+			fo.args(&n.call.callArgs, autoescape)
 		case *filterBlockNode:
-			foldExpr(n.filter, autoescape, false)
-			optimizeNodes(n.body, autoescape, volatile)
+			fo.expr(n.filter, autoescape, false)
+			fo.nodes(n.body, autoescape, volatile)
 		case *withNode:
 			for i := range n.values {
 				n.values[i] = f(n.values[i])
 			}
-			optimizeNodes(n.body, autoescape, volatile)
+			fo.nodes(n.body, autoescape, volatile)
 		case *autoescapeNode:
 			if l, ok := n.value.(*litExpr); ok {
-				optimizeNodes(n.body, l.val.IsTruthy(), false)
+				fo.nodes(n.body, l.val.IsTruthy(), false)
 			} else {
-				optimizeNodes(n.body, autoescape, true)
+				fo.nodes(n.body, autoescape, true)
 			}
 		}
 	}
 }
 
-func foldArgs(a *callArgs, autoescape bool) {
+func (fo *folder) args(a *callArgs, autoescape bool) {
 	for i := range a.args {
-		a.args[i] = foldExpr(a.args[i], autoescape, false)
+		a.args[i] = fo.expr(a.args[i], autoescape, false)
 	}
 	for i := range a.kwargs {
-		a.kwargs[i].value = foldExpr(a.kwargs[i].value, autoescape, false)
+		a.kwargs[i].value = fo.expr(a.kwargs[i].value, autoescape, false)
 	}
 }
 
-// foldExpr folds e bottom-up; root is the expression of a {{ }}.
-func foldExpr(e expr, autoescape, root bool) expr {
+// expr folds e bottom-up; root is the expression of a {{ }}.
+func (fo *folder) expr(e expr, autoescape, root bool) expr {
 	if e == nil {
 		return nil
 	}
-	sub := func(x expr) expr { return foldExpr(x, autoescape, false) }
+	sub := func(x expr) expr { return fo.expr(x, autoescape, false) }
 	switch n := e.(type) {
 	case *litExpr, *nameExpr:
 		return e
@@ -131,16 +145,16 @@ func foldExpr(e expr, autoescape, root bool) expr {
 		}
 	case *callExpr:
 		n.fn = sub(n.fn)
-		foldArgs(&n.callArgs, autoescape)
+		fo.args(&n.callArgs, autoescape)
 		return e // a call is never constant
 	case *filterExpr:
 		if n.expr != nil {
 			n.expr = sub(n.expr)
 		}
-		foldArgs(&n.callArgs, autoescape)
+		fo.args(&n.callArgs, autoescape)
 	case *testExpr:
 		n.expr = sub(n.expr)
-		foldArgs(&n.callArgs, autoescape)
+		fo.args(&n.callArgs, autoescape)
 	case *listExpr:
 		for i := range n.items {
 			n.items[i] = sub(n.items[i])
@@ -153,10 +167,13 @@ func foldExpr(e expr, autoescape, root bool) expr {
 	if !isConstant(e) {
 		return e
 	}
-	c := &evaluator{constMode: true, autoescape: autoescape, budget: &budget{maxSteps: 1 << 14, maxBytes: foldBytes}}
+	c := &evaluator{constMode: true, autoescape: autoescape, foldCache: fo.cache, budget: &budget{maxSteps: 1 << 14, maxBytes: foldBytes}}
 	v, err := c.evalExpr(e)
 	if err != nil {
 		return e
+	}
+	if v.kind != KindList || !v.AsList().isIterator() {
+		fo.cache[e] = v
 	}
 	if root || safeRepr(v) && !mutable(v) {
 		return &litExpr{val: v}

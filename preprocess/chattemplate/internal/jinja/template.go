@@ -44,7 +44,7 @@ func compile(source string, fold bool) (*Template, error) {
 	t := &Template{nodes: nodes, src: src}
 	t.uses[0], t.uses[1], t.uses[2] = t.namesUsed()
 	if fold {
-		optimizeNodes(nodes, false, false)
+		optimizeNodes(nodes)
 	}
 	return t, nil
 }
