@@ -435,3 +435,39 @@ func TestRandomExpressions(t *testing.T) {
 	}
 	t.Logf("random expressions: %d exact (%d render, %d fail in both)", len(cases), renders, len(cases)-renders)
 }
+
+// TestJSONEscapeArguments renders a tool call whose arguments are a JSON
+// string with escapes (\u00e9, a surrogate pair, \", \\, \n, \u0001) with
+// every template (json-escapes/, oracle.py -escapes). Kimi K3's template
+// parses the string itself, decoding \uXXXX with int(base=16) and
+// '%c' | format: the render must say "café 🦀" as jinja2's does.
+func TestJSONEscapeArguments(t *testing.T) {
+	dir := filepath.Join(testdataDir, "json-escapes")
+	in := readJSONLines[line](t, filepath.Join(dir, "request.jsonl"))[0].input()
+	type golden struct {
+		goldenResult
+		Template string `json:"template"`
+	}
+	goldens := readJSONLines[golden](t, filepath.Join(dir, "golden.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(testdataDir, "templates", "*.jinja"))
+	if len(goldens) != len(files) {
+		t.Fatalf("%d goldens for %d templates (regenerate with oracle.py -escapes)", len(goldens), len(files))
+	}
+	for _, g := range goldens {
+		src, err := os.ReadFile(filepath.Join(testdataDir, "templates", g.Template+".jinja"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmpl, err := Parse(string(src), Options{Now: goldenNow})
+		var got string
+		if err == nil {
+			got, err = tmpl.Render(in)
+		}
+		if diff := compare(got, err, g.goldenResult); diff != "" {
+			t.Errorf("%s: %s", g.Template, diff)
+		}
+		if g.Template == "Kimi-K3" && !strings.Contains(got, ">café 🦀<") {
+			t.Errorf("Kimi-K3: the decoded argument is missing:\n%s", got)
+		}
+	}
+}

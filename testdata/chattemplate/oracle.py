@@ -29,6 +29,8 @@ Usage:  oracle.py -template FILE [-now YYYY-MM-DD] < in.jsonl > out.jsonl
                     Claude Code request with every template, as SHA-256)
         oracle.py -builtins (rewrite golden/builtins.json: the names of the
                     filters, tests and globals of the environment)
+        oracle.py -escapes (rewrite json-escapes/golden.jsonl: the request
+                    with JSON-escaped string arguments with every template)
         oracle.py -random  (rewrite golden/random.jsonl: 2500 random small
                     templates, seed 18, minus those printing an object's
                     address)
@@ -264,6 +266,23 @@ def main(argv):
         names = {"filters": sorted(env.filters), "tests": sorted(env.tests), "globals": sorted(env.globals)}
         with open(os.path.join(here, "golden", "builtins.json"), "w", encoding="utf-8") as out:
             out.write(json.dumps(names, indent=1) + "\n")
+        if "-regen" not in argv:
+            return
+    if "-escapes" in argv or "-regen" in argv:
+        # Tool-call arguments as a JSON string with escapes (\u00e9, a
+        # surrogate pair, \", \\, \n, \u0001) with every template: the
+        # templates that parse the string (Kimi K3) decode the escapes.
+        tdir = os.path.join(here, "templates")
+        with open(os.path.join(here, "json-escapes", "request.jsonl"), encoding="utf-8") as f:
+            lines = f.readlines()
+        with open(os.path.join(here, "json-escapes", "golden.jsonl"), "w", encoding="utf-8") as out:
+            for name in sorted(os.listdir(tdir)):
+                if not name.endswith(".jinja"):
+                    continue
+                buf = io.StringIO()
+                run(os.path.join(tdir, name), now, lines, buf)
+                res = json.loads(buf.getvalue())
+                out.write(json.dumps({"template": name[: -len(".jinja")], **res}, ensure_ascii=False) + "\n")
         if "-regen" not in argv:
             return
     if "-claude" in argv or "-regen" in argv:

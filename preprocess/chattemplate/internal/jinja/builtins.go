@@ -259,14 +259,4 @@ func (bp *bufPool) put(p *[]byte, b []byte) {
 	}
 }
 
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j-1] > s[j]; j-- {
-			s[j-1], s[j] = s[j], s[j-1]
-		}
-	}
-}
-
 func stripQuotes(s string) string { return strings.Trim(s, "'") }
-
-func stringsContains(s, sub string) bool { return strings.Contains(s, sub) }

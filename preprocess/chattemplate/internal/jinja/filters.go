@@ -334,7 +334,7 @@ func filterAttr(e *evaluator, v Value, args []Value, kw kwargs) (Value, error) {
 		if isDictDunder(name) {
 			return unsafeUndefined(v, name), nil
 		}
-		return undefinedAttr(v, NewString(name)), nil
+		return Undefined(), nil
 	}
 	if a, ok, err := pyAttr(v, name); ok || err != nil {
 		return a, err
@@ -342,7 +342,7 @@ func filterAttr(e *evaluator, v Value, args []Value, kw kwargs) (Value, error) {
 	if strings.HasPrefix(name, "__") && hasDunder(v, name) {
 		return unsafeUndefined(v, name), nil
 	}
-	return undefinedAttr(v, NewString(name)), nil
+	return Undefined(), nil
 }
 
 var (

@@ -47,17 +47,6 @@ func undefinedError(v Value) error {
 	return pyErr("UndefinedError", "value is undefined")
 }
 
-// undefinedNamed is the undefined value of a missing variable.
-func undefinedNamed(name string) Value {
-	return undefinedMsg(string(appendPyStrRepr(nil, name)) + " is undefined")
-}
-
-// undefinedAttr is the undefined value of a missing attribute or item (the
-// evaluator names the expression when it is used).
-func undefinedAttr(obj Value, key Value) Value {
-	return Undefined()
-}
-
 // pyTypeName is the quoted Python type name of v, as TypeError messages
 // print it.
 func pyTypeName(v Value) string {
@@ -144,10 +133,6 @@ func iterate(v Value) ([]Value, error) {
 		return items, nil
 	case KindUndefined:
 		return nil, nil
-	case KindObject:
-		if n, ok := v.v.(*namespace); ok {
-			_ = n
-		}
 	}
 	return nil, typeError(pyTypeName(v) + " object is not iterable")
 }
@@ -449,12 +434,6 @@ func hashKey(v Value) (string, error) {
 // str() and repr()
 // =============================================================================
 
-// printValue converts a Value to its template output string: Python's
-// str() as jinja2 prints it (undefined prints empty).
-func printValue(v Value) string {
-	return pyStr(v)
-}
-
 // pyStr is Python's str(value) as jinja2 prints it in {{ }}: strings raw,
 // None as "None", undefined as "", containers as their repr.
 func pyStr(v Value) string {
@@ -607,7 +586,7 @@ func getattr(obj Value, name string) (Value, error) {
 		if v, ok := obj.v.(*Dict).Data[name]; ok {
 			return v, nil
 		}
-		return undefinedAttr(obj, NewString(name)), nil
+		return Undefined(), nil
 	}
 	if v, ok, err := pyAttr(obj, name); ok || err != nil {
 		return v, err
@@ -619,7 +598,7 @@ func getattr(obj Value, name string) (Value, error) {
 	if v, ok := pyItem(obj, NewString(name)); ok {
 		return v, nil
 	}
-	return undefinedAttr(obj, NewString(name)), nil
+	return Undefined(), nil
 }
 
 // getitem is jinja2's SandboxedEnvironment.getitem: obj[key]; when that
@@ -650,7 +629,7 @@ func getitem(obj Value, key Value) (Value, error) {
 			}
 		}
 	}
-	return undefinedAttr(obj, key), nil
+	return Undefined(), nil
 }
 
 // pyItem is Python's obj[key] for the types a template holds; ok is false

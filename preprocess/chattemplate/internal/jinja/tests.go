@@ -5,6 +5,7 @@ package jinja
 
 import (
 	"fmt"
+	"strings"
 	"unsafe"
 )
 
@@ -210,7 +211,7 @@ func pyContains(container, item Value) (bool, error) {
 		if !item.IsString() {
 			return false, typeError("'in <string>' requires string as left operand, not " + stripQuotes(pyTypeName(item)))
 		}
-		return stringsContains(container.AsString(), item.AsString()), nil
+		return strings.Contains(container.AsString(), item.AsString()), nil
 	case KindDict:
 		k, err := dictKey(item)
 		if err != nil {

@@ -5,6 +5,7 @@ package jinja
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -265,7 +266,7 @@ func filterUrlize(e *evaluator, v Value, args []Value, kw kwargs) (Value, error)
 	for r := range relParts {
 		rels = append(rels, r)
 	}
-	sortStrings(rels)
+	sort.Strings(rels)
 	rel := strings.Join(rels, " ")
 	target := ""
 	if !p[2].IsNone() {
