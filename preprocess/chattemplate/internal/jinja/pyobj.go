@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // PyError is a Python exception raised while rendering (patch): Type is the
@@ -469,9 +470,9 @@ func appendPyRepr(b []byte, v Value) []byte {
 		l := v.v.(*List)
 		switch l.seq {
 		case seqGenerator:
-			return fmt.Appendf(b, "<generator object %s at %p>", l.name, l)
+			return fmt.Appendf(b, "<generator object %s at %s>", l.name, pyAddr(l))
 		case seqReversed:
-			return fmt.Appendf(b, "<%s object at %p>", l.name, l)
+			return fmt.Appendf(b, "<%s object at %s>", l.name, pyAddr(l))
 		case seqRange:
 			b = strconv.AppendInt(append(b, "range("...), l.rng[0], 10)
 			b = strconv.AppendInt(append(b, ", "...), l.rng[1], 10)
@@ -525,6 +526,12 @@ func appendPyRepr(b []byte, v Value) []byte {
 		return append(b, "<built-in function "+v.v.(*Callable).Name+">"...)
 	}
 	return append(b, pyStr(v)...)
+}
+
+// pyAddr prints an object's address as CPython on 64-bit Linux does: 0x
+// and twelve hex digits (the value never matches; its length does).
+func pyAddr(p *List) string {
+	return fmt.Sprintf("0x%012x", uintptr(unsafe.Pointer(p))&0xffffffffffff)
 }
 
 // appendPyStrRepr appends Python's repr(str): single quotes unless the text
