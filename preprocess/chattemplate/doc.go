@@ -55,7 +55,7 @@
 //
 // The tests render 24 templates (23 real ones, with provenance, and one
 // feature template) with 15 agent-shaped conversations and with the recorded
-// 49 KB Claude Code request, 393 small expression templates covering every
+// 49 KB Claude Code request, 394 small expression templates covering every
 // filter and test of jinja2 with their keyword arguments, and 2441 random
 // ones, and compare with goldens written by an oracle
 // (testdata/chattemplate/oracle.py: Python's jinja2 set up as transformers

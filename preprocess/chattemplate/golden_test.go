@@ -324,7 +324,8 @@ func TestClaudeCodeAllTemplates(t *testing.T) {
 // environment (golden/builtins.json, written by oracle.py -builtins: jinja2's
 // FILTERS and TESTS, transformers' tojson, raise_exception and
 // strftime_now); each of them is exercised by at least one expression case
-// (compared with the oracle in TestExpressions); and every filter, test and
+// (compared with the oracle in TestExpressions), and each keyword argument
+// of each of them is passed by name in one; and every filter, test and
 // global that a template in templates/ names is exercised by an expression
 // case too — a name jinja2 lacks (DeepSeek-V4-Flash's from_json) by a case
 // that shows it failing as transformers fails.
@@ -333,9 +334,16 @@ func TestBuiltinsCovered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want struct{ Filters, Tests, Globals []string }
+	var want struct {
+		Filters, Tests, Globals []string
+		FilterKeywords          map[string][]string `json:"filter_keywords"`
+		TestKeywords            map[string][]string `json:"test_keywords"`
+	}
 	if err := json.Unmarshal(data, &want); err != nil {
 		t.Fatal(err)
+	}
+	if len(want.FilterKeywords) != len(want.Filters)-3 { // escape, e, string have no Python signature
+		t.Fatalf("builtins.json: %d filter signatures for %d filters (regenerate with oracle.py -builtins)", len(want.FilterKeywords), len(want.Filters))
 	}
 	filters, tests, globals := jinja.Builtins()
 	for _, c := range []struct {
@@ -354,6 +362,9 @@ func TestBuiltinsCovered(t *testing.T) {
 		}
 		fs, ts, gs := tmpl.Uses()
 		m := map[string]bool{}
+		for _, k := range tmpl.KeywordsUsed() {
+			m["keyword "+k] = true
+		}
 		for _, f := range fs {
 			m["filter "+f] = true
 		}
@@ -379,6 +390,16 @@ func TestBuiltinsCovered(t *testing.T) {
 		for _, n := range names {
 			if !covered[kind+" "+n] {
 				t.Errorf("jinja2 %s %q is exercised by no case of expressions.txt", kind, n)
+			}
+		}
+	}
+	// Every keyword argument of every filter and test, by name.
+	for kind, params := range map[string]map[string][]string{"filter": want.FilterKeywords, "test": want.TestKeywords} {
+		for name, kws := range params {
+			for _, kw := range kws {
+				if !covered["keyword "+kind+" "+name+":"+kw] {
+					t.Errorf("jinja2 %s %q: keyword argument %q is passed by no case of expressions.txt", kind, name, kw)
+				}
 			}
 		}
 	}

@@ -263,7 +263,27 @@ def main(argv):
         # The names a template can use: the environment's filters (jinja2's
         # FILTERS with transformers' tojson), tests and globals.
         env = compile_template("", now).environment
-        names = {"filters": sorted(env.filters), "tests": sorted(env.tests), "globals": sorted(env.globals)}
+
+        def params(funcs):
+            # The parameters a template passes by name: after the value (and
+            # the environment, context or eval context jinja2 passes first).
+            import inspect
+            from jinja2.utils import _PassArg
+            out = {}
+            for name, f in sorted(funcs.items()):
+                try:
+                    sig = inspect.signature(f)
+                except ValueError:
+                    continue  # a C function: positional only
+                names = [p.name for p in sig.parameters.values()
+                         if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+                if _PassArg.from_obj(inspect.unwrap(f)) is not None:
+                    names = names[1:]
+                out[name] = names[1:]
+            return out
+
+        names = {"filters": sorted(env.filters), "tests": sorted(env.tests), "globals": sorted(env.globals),
+                 "filter_keywords": params(env.filters), "test_keywords": params(env.tests)}
         with open(os.path.join(here, "golden", "builtins.json"), "w", encoding="utf-8") as out:
             out.write(json.dumps(names, indent=1) + "\n")
         if "-regen" not in argv:

@@ -10,7 +10,7 @@ import (
 type Template struct {
 	nodes []node
 	src   string
-	uses  [3][]string // filters, tests and globals named in the source
+	uses  [4][]string // filters, tests, globals and "name:keyword"s named in the source
 }
 
 // Compile parses a Jinja template source string and returns a compiled
@@ -42,7 +42,7 @@ func compile(source string, fold bool) (*Template, error) {
 		return nil, fmt.Errorf("jinja parse: %w", err)
 	}
 	t := &Template{nodes: nodes, src: src}
-	t.uses[0], t.uses[1], t.uses[2] = t.namesUsed()
+	t.uses[0], t.uses[1], t.uses[2], t.uses[3] = t.namesUsed()
 	if fold {
 		optimizeNodes(nodes)
 	}
@@ -167,8 +167,13 @@ func (t *Template) Uses() (filters, tests, globalNames []string) {
 	return t.uses[0], t.uses[1], t.uses[2]
 }
 
-func (t *Template) namesUsed() (filters, tests, globalNames []string) {
-	fs, ts, gs := map[string]bool{}, map[string]bool{}, map[string]bool{}
+// KeywordsUsed returns the keyword arguments the template passes to
+// filters and tests (patch), sorted, as "filter name:keyword" and
+// "test name:keyword".
+func (t *Template) KeywordsUsed() []string { return t.uses[3] }
+
+func (t *Template) namesUsed() (filters, tests, globalNames, keywords []string) {
+	fs, ts, gs, ks := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	literal := func(e expr) (string, bool) {
 		if l, ok := e.(*litExpr); ok && l.val.IsString() {
 			return l.val.AsString(), true
@@ -179,6 +184,9 @@ func (t *Template) namesUsed() (filters, tests, globalNames []string) {
 		switch n := e.(type) {
 		case *filterExpr:
 			fs[n.name] = true
+			for _, k := range n.kwargs {
+				ks["filter "+n.name+":"+k.name] = true
+			}
 			arg := 0
 			switch n.name {
 			case "selectattr", "rejectattr":
@@ -199,6 +207,9 @@ func (t *Template) namesUsed() (filters, tests, globalNames []string) {
 			}
 		case *testExpr:
 			ts[n.name] = true
+			for _, k := range n.kwargs {
+				ks["test "+n.name+":"+k.name] = true
+			}
 		case *nameExpr:
 			if _, ok := globals[n.name]; ok {
 				gs[n.name] = true
@@ -213,5 +224,5 @@ func (t *Template) namesUsed() (filters, tests, globalNames []string) {
 		sort.Strings(out)
 		return out
 	}
-	return sorted(fs), sorted(ts), sorted(gs)
+	return sorted(fs), sorted(ts), sorted(gs), sorted(ks)
 }
