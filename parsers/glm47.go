@@ -72,6 +72,8 @@ func init() {
 		"glm47",
 		"glm45", // vLLM, SGLang (GLM-4.5/4.6 spelling, newlines between tags)
 		"glm",   // SGLang
+		// SGLang: Spark 2.5 writes the GLM-4.7 tags (values typed by the schema)
+		"spark25",
 	)
 }
 
