@@ -19,6 +19,7 @@ var enumStrings = map[string]func(uint8) string{
 	"action":       func(v uint8) string { return action(v).String() },
 	"blockStatus":  func(v uint8) string { return blockStatus(v).String() },
 	"convRule":     func(v uint8) string { return convRule(v).String() },
+	"dotsState":    func(v uint8) string { return dotsState(v).String() },
 	"glmState":     func(v uint8) string { return glmState(v).String() },
 	"gmState":      func(v uint8) string { return gmState(v).String() },
 	"harmonyState": func(v uint8) string { return harmonyState(v).String() },
