@@ -38,6 +38,7 @@ var enumStrings = map[string]func(uint8) string{
 	"scState":      func(v uint8) string { return scState(v).String() },
 	"scanResult":   func(v uint8) string { return scanResult(v).String() },
 	"scanState":    func(v uint8) string { return scanState(v).String() },
+	"soState":      func(v uint8) string { return soState(v).String() },
 	"secStyle":     func(v uint8) string { return secStyle(v).String() },
 	"step":         func(v uint8) string { return step(v).String() },
 	"tcState":      func(v uint8) string { return tcState(v).String() },
