@@ -35,5 +35,7 @@ func init() {
 	}, func(out *sink) toolGrammar { return newWrappedJSON(out, "<longcat_tool_call>", "</longcat_tool_call>") },
 		"longcat", // vLLM (SGLang ships the detector unregistered)
 	)
-	registerReasoning(longcatThink, "longcat") // vLLM
+	// vLLM ships LongcatReasoningParser (longcat_reasoning_parser.py) but
+	// its registry lists no name for it yet; the library's is longcat.
+	registerReasoning(longcatThink, "longcat")
 }
