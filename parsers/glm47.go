@@ -74,6 +74,8 @@ func init() {
 		"glm",         // SGLang
 		"ling3",       // vLLM, SGLang: inclusionAI Ling 3, GLM-4.5/4.7 tags
 		"poolside_v1", // vLLM, SGLang: poolside Laguna, GLM-4.7 tags
+		// SGLang: Spark 2.5 writes the GLM-4.7 tags (values typed by the schema)
+		"spark25",
 	)
 }
 

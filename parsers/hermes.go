@@ -30,6 +30,8 @@ func init() {
 		"qwen25",   // Dynamo alias
 		"granite4", // vLLM: hermes with arguments possibly a JSON string
 		"qwen",     // SGLang
+		"ernie45",  // vLLM: ERNIE 4.5 writes hermes calls (its <response> wrapper is the ernie45 reasoning parser's)
+		"trinity",  // SGLang: Arcee Trinity, hermes with <think> tags stripped (the reasoning parser's markup here)
 	)
 }
 

@@ -45,16 +45,6 @@ var pendingNames = map[string]string{
 	"tool:apertus2509":      "i20-fam2",
 	"reasoning:olmo3":       "i20-fam2",
 	"reasoning:apertus2509": "i20-fam2",
-
-	"tool:dots":             "a later branch (dots, ERNIE, Step-3, LongCat, Solar Open 2, Trinity, Spark 2.5)",
-	"tool:ernie45":          "a later branch",
-	"tool:step3":            "a later branch",
-	"tool:longcat":          "a later branch",
-	"tool:solar_open2":      "a later branch",
-	"tool:trinity":          "a later branch",
-	"tool:spark25":          "a later branch",
-	"reasoning:ernie45":     "a later branch",
-	"reasoning:solar_open2": "a later branch",
 }
 
 // TestPeerNames holds peernames.go to the registry: every name New accepts

@@ -38,6 +38,9 @@ type tagSpec struct {
 	trim     trimRule
 	ents     *matcher
 	conv     convRule
+	// closers are more call syntax that is markup wherever the text state
+	// meets it (orphan closers): Step-3's per-call <｜tool_call_end｜>.
+	closers []string
 }
 
 // Opener args of a tag grammar's text markers.
@@ -128,12 +131,13 @@ func newTagCalls(out *sink, spec *tagSpec) *tagCalls {
 
 func (g *tagCalls) textMarkers() []marker {
 	ms := appendMarkers(nil, g.spec.blockOpen, actToolOpen, tagOpenBlock)
-	return append(ms,
+	ms = append(ms,
 		marker{text: g.spec.fnOpen, act: actToolOpen, arg: tagOpenFn},
 		marker{text: g.spec.parOpen, act: actToolOpen, arg: tagOpenPar},
 		marker{text: g.spec.blockClose, act: actToolClose},
 		marker{text: g.spec.fnClose, act: actToolClose},
 		marker{text: g.spec.parClose, act: actToolClose})
+	return appendMarkers(ms, g.spec.closers, actToolClose, 0)
 }
 
 func (g *tagCalls) open(arg int) {
