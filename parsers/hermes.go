@@ -13,14 +13,12 @@ package parsers
 // starts a new block. Orphan closers in content are removed.
 type hermes struct {
 	openTag, closeTag string
-	// lead is what must follow the opener, after optional whitespace,
-	// before the body (internlm's <|plugin|>); a block without it is not a
-	// call and is dropped up to its closer. "" for the other grammars.
-	lead     string
-	leadN    int // bytes of lead matched in the current block (len(lead): done)
-	body     jsonCalls
-	skip     matcher // closer and opener, while dropping a broken block
-	skipping bool
+	body              jsonCalls
+	skip              matcher // closer and opener, while dropping a broken block
+	skipping          bool
+	// reopened, when set, is told that a new block started at an opener met
+	// while dropping a broken one (internlm expects its lead again).
+	reopened func()
 }
 
 func init() {
@@ -71,24 +69,10 @@ func (h *hermes) textMarkers() []marker {
 
 func (h *hermes) open(int) {
 	h.skipping = false
-	h.leadN = 0
 	h.body.begin()
 }
 
 func (h *hermes) feed(b []byte, final bool) (int, blockStatus) {
-	if h.leadN < len(h.lead) && !h.skipping {
-		n, ok := h.feedLead(b)
-		if !ok {
-			h.skipping = true
-			m, st := h.skipBroken(b[n:], final)
-			return n + m, st
-		}
-		if n == len(b) {
-			return n, blockMore
-		}
-		m, st := h.feed(b[n:], final)
-		return n + m, st
-	}
 	if !h.skipping {
 		n, r := h.body.feed(b)
 		switch r {
@@ -106,23 +90,6 @@ func (h *hermes) feed(b []byte, final bool) (int, blockStatus) {
 	return h.skipBroken(b, final)
 }
 
-// feedLead matches the lead after the opener (whitespace before it is
-// skipped): it returns the bytes consumed and false at the first byte that
-// does not continue the lead.
-func (h *hermes) feedLead(b []byte) (int, bool) {
-	i := 0
-	if h.leadN == 0 {
-		i = spaceLen(b)
-	}
-	for ; i < len(b) && h.leadN < len(h.lead); i++ {
-		if b[i] != h.lead[h.leadN] {
-			return i, false
-		}
-		h.leadN++
-	}
-	return i, true
-}
-
 // skipBroken drops a broken block up to its closer, or up to an opener that
 // starts the next block.
 func (h *hermes) skipBroken(b []byte, final bool) (int, blockStatus) {
@@ -136,6 +103,9 @@ func (h *hermes) skipBroken(b []byte, final bool) (int, blockStatus) {
 		return n, blockDone
 	}
 	h.open(0)
+	if h.reopened != nil {
+		h.reopened()
+	}
 	return n, blockMore
 }
 

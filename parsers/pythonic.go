@@ -60,11 +60,12 @@ import (
 // string is the string's, and true, false and null may be literals.
 type pythonic struct {
 	// immutable after construction
-	out   *sink
-	limit int
-	spec  *pySpec
-	endM  matcher // wrapped: the closer, between calls
-	skipM matcher // wrapped: the closer and the opener, while dropping a broken block
+	out     *sink
+	limit   int
+	spec    *pySpec
+	wrapped bool    // spec.wrapped(), kept at hand for the hot paths
+	endM    matcher // wrapped: the closer, between calls
+	skipM   matcher // wrapped: the closer and the opener, while dropping a broken block
 
 	// candidate state; reset by begin
 	st       pyState   // pyAfter: no candidate list
@@ -228,7 +229,7 @@ func newPythonic(out *sink) toolGrammar { return newPyGrammar(out, &pythonicSpec
 
 // newPyGrammar builds the pythonic machine for spec.
 func newPyGrammar(out *sink, spec *pySpec) *pythonic {
-	g := &pythonic{out: out, limit: min(out.limit, pyMaxLimit), spec: spec}
+	g := &pythonic{out: out, limit: min(out.limit, pyMaxLimit), spec: spec, wrapped: spec.wrapped()}
 	if spec.wrapped() {
 		g.endM = newMatcher(marker{text: spec.close, act: actClose})
 		g.skipM = newMatcher(marker{text: spec.close, act: actClose}, marker{text: spec.open, act: actOpen})
@@ -237,7 +238,7 @@ func newPyGrammar(out *sink, spec *pySpec) *pythonic {
 }
 
 func (g *pythonic) textMarkers() []marker {
-	if g.spec.wrapped() {
+	if g.wrapped {
 		return []marker{{text: g.spec.open, act: actToolOpen}, {text: g.spec.close, act: actToolClose}}
 	}
 	return []marker{
@@ -252,7 +253,7 @@ func (g *pythonic) textMarkers() []marker {
 // the next '[' as markup; it is content again if the list turns out to be
 // text.
 func (g *pythonic) open(arg int) {
-	if g.spec.wrapped() {
+	if g.wrapped {
 		g.skipping, g.parens, g.afterSep, g.list = false, false, false, false
 		g.clearList()
 		g.st = pyBlockStart
@@ -285,7 +286,7 @@ func (g *pythonic) reset() {
 // finish ends the stream: an unclosed list is content; in a wrapped block
 // the calls that closed were emitted and the rest is dropped.
 func (g *pythonic) finish() {
-	if g.st != pyAfter && !g.spec.wrapped() {
+	if g.st != pyAfter && !g.wrapped {
 		g.cand.release(g.out)
 	}
 	g.clearList()
@@ -311,7 +312,7 @@ func (g *pythonic) held() int {
 // stopped being a call list and is scanned again as text. A wrapped block
 // is markup: the rest of it is dropped (pySkipBlock scans from b[i]).
 func (g *pythonic) fail(b []byte, i int) (int, blockStatus) {
-	if g.spec.wrapped() {
+	if g.wrapped {
 		g.clearList()
 		g.st = pySkipBlock
 		return i, blockNext
@@ -518,7 +519,7 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 			return i, st
 		}
 	}
-	if g.spec.wrapped() {
+	if g.wrapped {
 		if g.held() > g.limit {
 			// A call too long to hold: the rest of the block is dropped.
 			g.clearList()
@@ -535,14 +536,14 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 // block without brackets, the closer after a trailing ',').
 func (g *pythonic) listOpen(b []byte, i int, final bool) (int, blockStatus) {
 	switch {
-	case b[i] == ']' && g.afterSep && g.spec.wrapped():
+	case b[i] == ']' && g.afterSep && g.wrapped:
 		if !g.list {
 			return g.fail(b, i)
 		}
 		return g.listClosed(i + 1)
 	case b[i] == ']' && g.afterSep:
 		return g.succeed(b, i+1)
-	case g.spec.wrapped() && !g.list && b[i] == g.spec.close[0]:
+	case g.wrapped && !g.list && b[i] == g.spec.close[0]:
 		return g.closeAt(b, i, final)
 	}
 	n := identLen(b[i:], true)
@@ -679,7 +680,7 @@ func (g *pythonic) wordPart(b []byte, i int) int {
 // afterCall expects ',' (another call) or ']' (the list closes); in a
 // wrapped block without brackets, another callee or the closer.
 func (g *pythonic) afterCall(b []byte, i int, final bool) (int, blockStatus) {
-	wrapped := g.spec.wrapped()
+	wrapped := g.wrapped
 	switch c := b[i]; {
 	case c == ',':
 		g.afterSep = true
@@ -943,7 +944,7 @@ func (g *pythonic) strText(b []byte, i int) (int, blockStatus) {
 			g.putS(`\\`)
 		}
 		g.st = pyStrEsc
-	case (c == '\n' || c == '\r') && !g.triple && !g.spec.wrapped():
+	case (c == '\n' || c == '\r') && !g.triple && !g.wrapped:
 		// An unterminated string. Inside a wrapper a line break is the
 		// string's (templates write values raw): it is escaped.
 		return g.fail(b, i)
@@ -990,7 +991,7 @@ func (g *pythonic) skip(b []byte, i int, final bool) (int, blockStatus) {
 			g.endArg(c)
 		}
 	default:
-		if g.spec.wrapped() && (c == g.spec.close[0] || c == g.spec.open[0]) {
+		if g.wrapped && (c == g.spec.close[0] || c == g.spec.open[0]) {
 			mi, partial := g.skipM.at(b[i:], final)
 			if partial {
 				return i, blockHold
@@ -1219,7 +1220,7 @@ func (g *pythonic) endCall() {
 	}
 	g.afterSep = false
 	g.st = pyAfterCall
-	if g.spec.wrapped() {
+	if g.wrapped {
 		if g.held() > g.limit {
 			g.clearList()
 			g.st = pySkipBlock
