@@ -134,6 +134,9 @@ var peerNames = []nameRow{
 	{"glm47", ToolName, vllm | sglang | dynamo, "Zhipu GLM-4.7, GLM-5", ""},
 	{"gpt-oss", ToolName, sglang, "OpenAI gpt-oss", ""},
 	{"granite", ToolName, vllm, "IBM Granite 3.x", ""},
+	{"granite_20b_fc", ToolName, 0, "IBM Granite-20B-FunctionCalling", "the underscore spelling of granite-20b-fc (the name preprocess's family table uses)"},
+	{"intern-s1", ToolName, 0, "Shanghai AI Lab Intern-S1", "vLLM's reasoning-parser spelling, accepted for the tool parser too"},
+	{"lfm2-thinking", ToolName, 0, "Liquid LFM2, LFM2.5 (thinking)", "ollama's parser name for thinking LFM2 models: lfm2's grammar"},
 	{"granite-20b-fc", ToolName, vllm, "IBM Granite-20B-FunctionCalling", ""},
 	{"granite4", ToolName, vllm, "IBM Granite 4", ""},
 	{"harmony", ToolName, dynamo, "OpenAI gpt-oss", ""},
@@ -189,6 +192,13 @@ var peerNames = []nameRow{
 	{"xlam", ToolName, vllm, "Salesforce xLAM", ""},
 
 	// Reasoning parser names.
+	{"apertus", ReasoningName, 0, "Swiss AI Apertus", "the name of vLLM's Apertus reasoning parser file; SGLang registers apertus2509"},
+	{"intern-s1", ReasoningName, vllm, "Shanghai AI Lab Intern-S1", ""},
+	{"intern_s1", ReasoningName, 0, "Shanghai AI Lab Intern-S1", "the underscore spelling (the name preprocess's family table uses)"},
+	{"lfm2-thinking", ReasoningName, 0, "Liquid LFM2, LFM2.5 (thinking)", "ollama's parser name: <think> pairs"},
+	{"lfm2_thinking", ReasoningName, 0, "Liquid LFM2, LFM2.5 (thinking)", "the underscore spelling (the name preprocess's family table uses)"},
+	{"olmo3-think", ReasoningName, 0, "AllenAI Olmo 3 Think", "ollama's parser name: forced <think>"},
+	{"olmo3_think", ReasoningName, 0, "AllenAI Olmo 3 Think", "the underscore spelling (the name preprocess's family table uses)"},
 	{"apertus2509", ReasoningName, sglang, "Swiss AI Apertus 2509", ""},
 	{"basic", ReasoningName, dynamo, "any <think>…</think> model", ""},
 	{"cohere_command3", ReasoningName, vllm, "Cohere Command A", ""},

@@ -31,20 +31,6 @@ var pendingNames = map[string]string{
 	"reasoning:hunyuan":         "i20-fam1",
 	"reasoning:cohere_command3": "i20-fam1",
 	"reasoning:cohere_command4": "i20-fam1",
-
-	"tool:lfm2":             "i20-fam2",
-	"tool:olmo3":            "i20-fam2",
-	"tool:functiongemma":    "i20-fam2",
-	"tool:minicpm5":         "i20-fam2",
-	"tool:granite":          "i20-fam2",
-	"tool:granite-20b-fc":   "i20-fam2",
-	"tool:internlm":         "i20-fam2",
-	"tool:interns1":         "i20-fam2",
-	"tool:xlam":             "i20-fam2",
-	"tool:apertus":          "i20-fam2",
-	"tool:apertus2509":      "i20-fam2",
-	"reasoning:olmo3":       "i20-fam2",
-	"reasoning:apertus2509": "i20-fam2",
 }
 
 // TestPeerNames holds peernames.go to the registry: every name New accepts

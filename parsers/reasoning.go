@@ -64,7 +64,6 @@ func init() {
 	registerReasoning(qwen3Think, "qwen3",
 		"mimo",        // vLLM, SGLang
 		"poolside_v1", // vLLM, SGLang
-		"interns1",    // SGLang
 		"exaone4")     // EXAONE 4's <think> with hermes calls
 	registerReasoning(qwen3ThinkForced, "qwen3_thinking",
 		"qwen3-thinking") // SGLang

@@ -38,6 +38,10 @@ type tagSpec struct {
 	trim     trimRule
 	ents     *matcher
 	conv     convRule
+	// cdata: a value that starts with <![CDATA[ is the text up to ]]>,
+	// verbatim (no entity decoding, no trimming), and only whitespace may
+	// come between ]]> and PAR-CLOSE (minicpm5).
+	cdata bool
 	// closers are more call syntax that is markup wherever the text state
 	// meets it (orphan closers): Step-3's per-call <｜tool_call_end｜>.
 	closers []string
@@ -67,27 +71,40 @@ type tagCalls struct {
 	val    paramValue
 	nlPar  int // index of PAR-OPEN (or "\n"+PAR-OPEN) in val.ends (-1: not an end)
 	body   jsonArgs
+	cdEnd  matcher // cdata: ]]>, the end of a CDATA section
 
 	st   tcState
 	tool toolSchema // the called tool's parameter types
 	attr []byte     // attributes being read
+	vtyp paramType  // cdata: the type of the value whose start is undecided
+	drop bool       // cdata: that value is dropped (no call is open)
 }
 
 type tcState uint8
 
 const (
-	tcBlock     tcState = iota // in the wrapper: whitespace and junk until FN-OPEN or BLOCK-CLOSE
-	tcName                     // reading the function's attributes up to '>'
-	tcBody                     // in a function: PAR-OPEN, FN-CLOSE
-	tcKey                      // reading a parameter's attributes up to '>'
-	tcValue                    // in a value
-	tcSkip                     // a malformed function, dropped up to FN-CLOSE, BLOCK-CLOSE or FN-OPEN
-	tcBodyStart                // jsonBody: before the function's first parameter, '{' starts a JSON body
-	tcJSON                     // in a JSON body (string-aware)
-	tcJSONEnd                  // after a JSON body: whitespace, then FN-CLOSE (or BLOCK-CLOSE)
+	tcBlock      tcState = iota // in the wrapper: whitespace and junk until FN-OPEN or BLOCK-CLOSE
+	tcName                      // reading the function's attributes up to '>'
+	tcBody                      // in a function: PAR-OPEN, FN-CLOSE
+	tcKey                       // reading a parameter's attributes up to '>'
+	tcValue                     // in a value
+	tcSkip                      // a malformed function, dropped up to FN-CLOSE, BLOCK-CLOSE or FN-OPEN
+	tcBodyStart                 // jsonBody: before the function's first parameter, '{' starts a JSON body
+	tcJSON                      // in a JSON body (string-aware)
+	tcJSONEnd                   // after a JSON body: whitespace, then FN-CLOSE (or BLOCK-CLOSE)
+	tcValueStart                // cdata: a value's first bytes, which may open a CDATA section
+	tcCData                     // cdata: inside a CDATA section, up to ]]>
+	tcCDataEnd                  // cdata: after ]]>, whitespace and PAR-CLOSE
 )
 
-var tcStateNames = [...]string{"tcBlock", "tcName", "tcBody", "tcKey", "tcValue", "tcSkip", "tcBodyStart", "tcJSON", "tcJSONEnd"}
+var tcStateNames = [...]string{"tcBlock", "tcName", "tcBody", "tcKey", "tcValue", "tcSkip", "tcBodyStart", "tcJSON",
+	"tcJSONEnd", "tcValueStart", "tcCData", "tcCDataEnd"}
+
+// The CDATA section's delimiters (tagSpec.cdata).
+const (
+	cdataOpen  = "<![CDATA["
+	cdataClose = "]]>"
+)
 
 func (s tcState) String() string { return enumName(tcStateNames[:], s, "tcState") }
 
@@ -126,6 +143,9 @@ func newTagCalls(out *sink, spec *tagSpec) *tagCalls {
 	}
 	g.val = paramValue{out: &out.emitter, limit: out.limit, ends: newMatcher(ends...), ents: spec.ents, trim: spec.trim, conv: spec.conv}
 	g.body = jsonArgs{out: out}
+	if spec.cdata {
+		g.cdEnd = newMatcher(marker{text: cdataClose, act: actClose})
+	}
 	return g
 }
 
@@ -267,6 +287,12 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 			if st := g.valueStep(end, hold); st != blockNext {
 				return i, st
 			}
+		case tcValueStart, tcCData, tcCDataEnd:
+			n, st := g.cdataStep(b[i:], final)
+			i += n
+			if st != blockNext {
+				return i, st
+			}
 		case tcSkip:
 			pos, mi := g.skipM.find(b[i:], final)
 			if mi < 0 {
@@ -390,8 +416,68 @@ func (g *tagCalls) keyDone() {
 	if g.spec.dsml {
 		verbatim = stringAttr(rest)
 	}
+	if g.spec.cdata {
+		// The value's first bytes decide whether it is a CDATA section.
+		g.vtyp, g.drop = g.tool.lookup(key), !g.out.paramKey(key)
+		g.st = tcValueStart
+		return
+	}
 	g.val.begin(g.tool.lookup(key), verbatim, !g.out.paramKey(key))
 	g.st = tcValue
+}
+
+// cdataStep handles a value of a cdata grammar (tagSpec.cdata) that may be,
+// or is, a CDATA section: its start, its text up to ]]>, and what follows
+// ]]>. It returns the bytes of b consumed and blockNext to go on.
+func (g *tagCalls) cdataStep(b []byte, final bool) (int, blockStatus) {
+	switch g.st {
+	case tcValueStart:
+		// A prefix of <![CDATA[ is held until it is decided.
+		n := min(len(b), len(cdataOpen))
+		if string(b[:n]) == cdataOpen[:n] && n < len(cdataOpen) && !final {
+			return 0, blockHold
+		}
+		if n == len(cdataOpen) && string(b[:n]) == cdataOpen {
+			// Verbatim text: no entities, no trimming (restored at its end).
+			g.val.ents, g.val.trim = nil, trimNone
+			g.val.begin(g.vtyp, false, g.drop)
+			g.st = tcCData
+			return n, blockNext
+		}
+		g.val.begin(g.vtyp, false, g.drop)
+		g.st = tcValue
+		return 0, blockNext
+	case tcCData:
+		pos, mi := g.cdEnd.find(b, final)
+		g.val.text(b[:pos], true)
+		if mi >= 0 {
+			g.val.end()
+			g.val.ents, g.val.trim = g.spec.ents, g.spec.trim
+			g.st = tcCDataEnd
+			pos += len(cdataClose)
+		}
+		if g.val.over {
+			g.val.ents, g.val.trim = g.spec.ents, g.spec.trim
+			g.malformed() // a typed value past the limit
+			return pos, blockNext
+		}
+		if mi < 0 {
+			return noMarker(b, pos)
+		}
+		return pos, blockNext
+	}
+	// tcCDataEnd: whitespace, then PAR-CLOSE; anything else is malformed.
+	i := spaceLen(b)
+	rest, closer := b[i:], g.spec.parClose
+	switch {
+	case len(rest) >= len(closer) && string(rest[:len(closer)]) == closer:
+		g.st = tcBody
+		return i + len(closer), blockNext
+	case len(rest) < len(closer) && string(rest) == closer[:len(rest)] && !final:
+		return i, blockHold
+	}
+	g.malformed()
+	return i, blockNext
 }
 
 // endFunction completes the call at FN-CLOSE.
@@ -403,6 +489,7 @@ func (g *tagCalls) endFunction() {
 // malformed abandons the call and drops the rest of the function unparsed.
 func (g *tagCalls) malformed() {
 	g.out.abandonCall()
+	g.val.ents, g.val.trim = g.spec.ents, g.spec.trim // a CDATA value's settings end with it
 	g.st = tcSkip
 }
 
@@ -422,6 +509,7 @@ func (g *tagCalls) finish() {
 func (g *tagCalls) reset() {
 	g.open(tagOpenBlock)
 	g.val.st = pvIdle
+	g.val.ents, g.val.trim = g.spec.ents, g.spec.trim
 }
 
 // readAttr appends b up to its first byte in stops to *attr: it returns the
