@@ -29,6 +29,8 @@ var enumStrings = map[string]func(uint8) string{
 	"keyKind":      func(v uint8) string { return keyKind(v).String() },
 	"l3State":      func(v uint8) string { return l3State(v).String() },
 	"m3State":      func(v uint8) string { return m3State(v).String() },
+	"mgHdr":        func(v uint8) string { return mgHdr(v).String() },
+	"mgState":      func(v uint8) string { return mgState(v).String() },
 	"mode":         func(v uint8) string { return mode(v).String() },
 	"msState":      func(v uint8) string { return msState(v).String() },
 	"phState":      func(v uint8) string { return phState(v).String() },
