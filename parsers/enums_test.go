@@ -18,6 +18,7 @@ var enumStrings = map[string]func(uint8) string{
 	"EventKind":    func(v uint8) string { return EventKind(v).String() },
 	"action":       func(v uint8) string { return action(v).String() },
 	"blockStatus":  func(v uint8) string { return blockStatus(v).String() },
+	"coState":      func(v uint8) string { return coState(v).String() },
 	"convRule":     func(v uint8) string { return convRule(v).String() },
 	"glmState":     func(v uint8) string { return glmState(v).String() },
 	"gmState":      func(v uint8) string { return gmState(v).String() },
