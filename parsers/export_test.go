@@ -77,7 +77,7 @@ func maxMarkerLen(p *Parser) int {
 // bare-body name candidate held in the text state.
 func (g *glm47) maxHold() int {
 	m := &g.plain // a learned suffix lengthens every tag by at most glmSfxMax
-	n := max(m.wrapM.maxLen, m.nameM.maxLen, m.keyM.maxLen, m.kvM.maxLen, m.pairsM.maxLen, m.skipM.maxLen, m.ends.maxLen)
+	n := max(m.wrapM.maxLen, m.nameM.maxLen, m.keyM.maxLen, m.kvM.maxLen, m.typM.maxLen, m.pairsM.maxLen, m.skipM.maxLen, m.ends.maxLen)
 	if g.spec.suffix {
 		n += glmSfxMax
 	}

@@ -22,7 +22,8 @@ import "bytes"
 //
 // The machine is shared, as a glmSpec, by the grammars of the same kind
 // with other tags (Hunyuan HY-V3/V4: a <tool_calls> wrapper, <tool_sep>
-// after the name, tag suffixes).
+// after the name, tag suffixes; K2 Horizon: a type element between a key
+// and its value, and JSON call bodies read by the JSON call machine).
 type glm47 struct {
 	out    *sink
 	spec   *glmSpec
@@ -34,6 +35,7 @@ type glm47 struct {
 	cur     *glmMarks
 	val     paramValue
 	cand    candidate // glSuffix: the opener and the suffix read, content if they are not a tag
+	body    jsonCalls // glJSON: a JSON call body (spec.jsonBody)
 
 	st     glmState
 	bare   bool     // a bare body (no <tool_call>): recovered at the end of the stream
@@ -43,6 +45,7 @@ type glm47 struct {
 	names  []string // declared tool names (bare-name candidates must prefix one)
 	tool   toolSchema
 	attr   []byte // name or key being read
+	typ    []byte // the key's type element (spec.typ), read before its value
 }
 
 // glmSpec describes a grammar of the GLM-4.7 kind: its tags (PAR = a
@@ -54,7 +57,9 @@ type glmSpec struct {
 	call, callClose string
 	sep             string // ends the name like the first key opener ("": none)
 	key, keyClose   string
+	typ, typClose   string // an optional type element between a key and its value ("": none)
 	val, valClose   string
+	jsonBody        bool     // a call body may be a JSON object {"name": …, "arguments": {…}} instead of a name and pairs
 	ents            *matcher // entity table of values (nil: none)
 	conv            convRule
 	bare            bool // bare bodies NAME<arg_key>… are calls (glm47)
@@ -71,7 +76,8 @@ type glmMarks struct {
 	wrapM  matcher // in the wrapper, before a call: the call opener, the wrapper closer
 	nameM  matcher // after the call opener: the key opener, the call closer (and the separator)
 	keyM   matcher // the key closer
-	kvM    matcher // between a key and its value: the value opener
+	kvM    matcher // between a key and its value: the value opener (and the type opener)
+	typM   matcher // the type closer
 	pairsM matcher // after a value: the key opener, the call closer
 	skipM  matcher // a malformed call: the call closer
 	ends   matcher // a value: the value closer
@@ -95,12 +101,16 @@ func newGLMMarks(s *glmSpec, sfx []byte) glmMarks {
 		nameM:  newMatcher(name...),
 		keyM:   newMatcher(marker{text: t(s.keyClose)}),
 		kvM:    newMatcher(marker{text: t(s.val)}),
+		typM:   newMatcher(marker{text: t(s.typClose)}),
 		pairsM: newMatcher(marker{text: t(s.key), arg: glmArgKey}, marker{text: t(s.callClose), arg: glmClose}),
 		skipM:  newMatcher(marker{text: t(s.callClose)}),
 		ends:   newMatcher(marker{text: t(s.valClose)}),
 	}
 	if s.wrap != "" {
 		m.wrapM = newMatcher(marker{text: t(s.call), arg: glmArgKey}, marker{text: t(s.wrapClose), arg: glmClose})
+	}
+	if s.typ != "" {
+		m.kvM = newMatcher(marker{text: t(s.val)}, marker{text: t(s.typ), arg: glmTyp})
 	}
 	return m
 }
@@ -117,17 +127,20 @@ var glm47Spec = glmSpec{
 type glmState uint8
 
 const (
-	glName   glmState = iota // reading the name
-	glKey                    // reading a key up to </arg_key>
-	glKV                     // whitespace between </arg_key> and <arg_value>
-	glValue                  // in a value
-	glPairs                  // after a value: whitespace until <arg_key> or </tool_call>
-	glSkip                   // a malformed block, dropped up to </tool_call>
-	glWrap                   // in the wrapper, before a call (spec.wrap)
-	glSuffix                 // reading a tag suffix up to '>' (spec.suffix)
+	glName     glmState = iota // reading the name
+	glKey                      // reading a key up to </arg_key>
+	glKV                       // whitespace between </arg_key> and <arg_value>
+	glValue                    // in a value
+	glPairs                    // after a value: whitespace until <arg_key> or </tool_call>
+	glSkip                     // a malformed block, dropped up to </tool_call>
+	glWrap                     // in the wrapper, before a call (spec.wrap)
+	glSuffix                   // reading a tag suffix up to '>' (spec.suffix)
+	glType                     // reading a key's type element up to its closer (spec.typ)
+	glJSON                     // a JSON call body (spec.jsonBody)
+	glJSONPost                 // after a JSON call body: dropped up to the call closer
 )
 
-var glmStateNames = [...]string{"glName", "glKey", "glKV", "glValue", "glPairs", "glSkip", "glWrap", "glSuffix"}
+var glmStateNames = [...]string{"glName", "glKey", "glKV", "glValue", "glPairs", "glSkip", "glWrap", "glSuffix", "glType", "glJSON", "glJSONPost"}
 
 func (s glmState) String() string { return enumName(glmStateNames[:], s, "glmState") }
 
@@ -136,6 +149,7 @@ const (
 	glmArgKey = iota // the key opener (wrapM: the call opener)
 	glmClose         // the call closer (wrapM: the wrapper closer)
 	glmSep           // the separator after the name
+	glmTyp           // kvM: the type opener
 )
 
 func init() {
@@ -168,6 +182,7 @@ func newGLM(out *sink, spec *glmSpec) *glm47 {
 	g.plain = newGLMMarks(spec, nil)
 	g.cur = &g.plain
 	g.val = paramValue{out: &out.emitter, limit: out.limit, ends: g.plain.ends, ents: spec.ents, trim: trimNone, conv: spec.conv}
+	g.body = jsonCalls{out: out, allowObject: true, argKeys: []string{"arguments", "parameters"}}
 	return g
 }
 
@@ -401,6 +416,13 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 	for i < len(b) {
 		switch g.st {
 		case glName, glKey:
+			if g.st == glName && g.spec.jsonBody && !hasNonSpace(g.attr) {
+				if j := i + spaceLen(b[i:]); j < len(b) && b[j] == '{' {
+					g.st, i = glJSON, j // a JSON call body
+					g.body.begin()
+					continue
+				}
+			}
 			n, st := g.nameTag(b[i:], final)
 			i += n
 			if st != blockNext {
@@ -417,8 +439,16 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 				return noMarker(b, i+pos)
 			}
 			i += pos + len(kvM.ms[mi].text)
-			g.val.begin(g.tool.lookup(g.attr), false, !g.out.paramKey(g.attr))
-			g.st = glValue
+			if kvM.ms[mi].arg == glmTyp {
+				g.st, g.typ = glType, g.typ[:0]
+				continue
+			}
+			t := g.tool.lookup(g.attr)
+			if len(g.typ) > 0 {
+				t = explicitType(t, g.typ)
+			}
+			g.val.begin(t, false, !g.out.paramKey(g.attr))
+			g.st, g.typ = glValue, g.typ[:0]
 		case glValue:
 			n, end, hold := g.val.feed(b[i:], final)
 			i += n
@@ -476,9 +506,98 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 			if st != blockNext {
 				return i, st
 			}
+		case glType:
+			n, st := g.typeTag(b[i:], final)
+			i += n
+			if st != blockNext {
+				return i, st
+			}
+		case glJSON:
+			// The JSON call machine ends the call when its object closes;
+			// a broken body abandons it.
+			n, r := g.body.feed(b[i:])
+			i += n
+			switch r {
+			case jcMore:
+				return i, blockMore
+			case jcBad:
+				g.malformed()
+			default:
+				g.st = glJSONPost
+			}
+		case glJSONPost:
+			skipM := &g.cur.skipM
+			pos, mi := skipM.find(b[i:], final)
+			if mi < 0 {
+				return noMarker(b, i+pos) // bytes after the object are dropped
+			}
+			i += pos + len(skipM.ms[mi].text)
+			g.st = glName
+			if st := g.callDone(); st != blockNext {
+				return i, st
+			}
 		}
 	}
 	return i, blockMore
+}
+
+// typeTag reads a key's type element up to its closer (spec.typ); a '<'
+// that does not start the closer makes the call malformed.
+func (g *glm47) typeTag(b []byte, final bool) (int, blockStatus) {
+	i, ok := readAttr(&g.typ, b, "<", g.out.limit)
+	if !ok {
+		g.malformed()
+		return i, blockNext
+	}
+	if i == len(b) {
+		return i, blockMore
+	}
+	m := &g.cur.typM
+	mi, partial := m.at(b[i:], final)
+	switch {
+	case partial:
+		return i, blockHold
+	case mi < 0:
+		g.malformed()
+		return i, blockNext
+	}
+	g.st = glKV
+	if len(trimSpace(g.typ)) == 0 {
+		g.typ = g.typ[:0]
+	}
+	return i + len(m.ms[mi].text), blockNext
+}
+
+// explicitType is a value's type from the schema's t and the type the model
+// wrote for it: without a schema the written type decides ("any" is a
+// string); with one, a written type among several the schema admits narrows
+// it to that one. A type name is its base, before any '[' ("array[string]").
+func explicitType(t paramType, written []byte) paramType {
+	w := trimSpace(written)
+	if i := bytes.IndexByte(w, '['); i >= 0 {
+		w = trimSpace(w[:i])
+	}
+	var buf [32]byte
+	if len(w) == 0 || len(w) > len(buf) {
+		return t
+	}
+	for i, c := range w {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	name := buf[:len(w)]
+	if t.free {
+		if string(name) == "any" {
+			return paramType{set: tString}
+		}
+		return paramType{set: typeByName(string(name))}
+	}
+	if set := typeByName(string(name)); set&t.set == set && set != t.set && set != tOther {
+		t.set = set
+	}
+	return t
 }
 
 // callDone is where a call's end (or a malformed call's close tag) leads:
@@ -598,6 +717,8 @@ func (g *glm47) finish() {
 		return
 	case g.st == glSuffix:
 		g.cand.release(g.out) // an opener whose suffix the stream cut: text
+	case g.st == glJSON:
+		g.body.finish()
 	}
 	g.out.abandonCall()
 	g.st = glName
