@@ -36,9 +36,12 @@ type tagSpec struct {
 	// resolveName maps the name the model wrote to the tool it calls
 	// (schema lookup and the call's name); nil: the name as written.
 	resolveName func(s *schemaIndex, name []byte) []byte
-	trim        trimRule
-	ents        *matcher
-	conv        convRule
+	// strays are more markers removed where they appear in content (end
+	// tokens the engine may leave in the text).
+	strays []string
+	trim   trimRule
+	ents   *matcher
+	conv   convRule
 }
 
 // Opener args of a tag grammar's text markers.
@@ -122,12 +125,13 @@ func newTagCalls(out *sink, spec *tagSpec) *tagCalls {
 
 func (g *tagCalls) textMarkers() []marker {
 	ms := appendMarkers(nil, g.spec.blockOpen, actToolOpen, tagOpenBlock)
-	return append(ms,
+	ms = append(ms,
 		marker{text: g.spec.fnOpen, act: actToolOpen, arg: tagOpenFn},
 		marker{text: g.spec.parOpen, act: actToolOpen, arg: tagOpenPar},
 		marker{text: g.spec.blockClose, act: actToolClose},
 		marker{text: g.spec.fnClose, act: actToolClose},
 		marker{text: g.spec.parClose, act: actToolClose})
+	return appendMarkers(ms, g.spec.strays, actToolClose, 0)
 }
 
 func (g *tagCalls) open(arg int) {
