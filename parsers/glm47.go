@@ -229,6 +229,9 @@ func (g *glm47) textMarkers() []marker {
 	if s.wrapClose != "" {
 		ms = append(ms, marker{text: s.wrapClose, act: actToolClose})
 	}
+	if s.typ != "" {
+		ms = append(ms, marker{text: s.typ, act: actToolClose}, marker{text: s.typClose, act: actToolClose})
+	}
 	return append(ms,
 		marker{text: s.callClose, act: actToolClose},
 		marker{text: s.keyClose, act: actToolClose},
