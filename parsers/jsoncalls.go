@@ -26,6 +26,7 @@ type jsonCalls struct {
 	allowObject bool     // a bare call object is a body
 	allowArray  bool     // an array of call objects is a body
 	argKeys     []string // keys holding the arguments
+	nameKey     string   // key holding the name ("" = "name")
 	idKey       string   // key holding a model-given call id ("" = none)
 	// requireArgs: an object without an arguments key is not a call, and the
 	// start waits until the arguments begin (an object arguments value) or
@@ -519,7 +520,7 @@ func (j *jsonCalls) classifyKey() keyKind {
 		return kOther
 	}
 	k := string(j.key[:j.keyLen])
-	if k == "name" {
+	if k == j.nameKey || j.nameKey == "" && k == "name" {
 		return kName
 	}
 	for _, a := range j.argKeys {

@@ -105,6 +105,8 @@ var peerNames = []nameRow{
 	// Tool-call parser names.
 	{"apertus", ToolName, vllm, "Swiss AI Apertus", ""},
 	{"apertus2509", ToolName, sglang, "Swiss AI Apertus 2509", ""},
+	{"cohere", ToolName, 0, "Cohere Command A, R7B", "ollama's parser name: cohere_command4's grammar"},
+	{"glimmer", ToolName, 0, "Meta Muse Glimmer", "ollama's parser name: muse_glimmer's grammar"},
 	{"cohere_command3", ToolName, vllm, "Cohere Command R7B, Command A", ""},
 	{"cohere_command4", ToolName, vllm | sglang, "Cohere Command A Reasoning", ""},
 	{"deepseek-v4", ToolName, dynamo, "DeepSeek V4 (Flash, Pro)", ""},
@@ -201,6 +203,9 @@ var peerNames = []nameRow{
 	{"olmo3_think", ReasoningName, 0, "AllenAI Olmo 3 Think", "the underscore spelling (the name preprocess's family table uses)"},
 	{"apertus2509", ReasoningName, sglang, "Swiss AI Apertus 2509", ""},
 	{"basic", ReasoningName, dynamo, "any <think>…</think> model", ""},
+	{"cohere", ReasoningName, 0, "Cohere Command A Reasoning", "ollama's parser name: cohere_command4's grammar"},
+	{"glimmer", ReasoningName, 0, "Meta Muse Glimmer", "ollama's parser name: muse_glimmer's grammar"},
+	{"k2_horizon", ReasoningName, vllm, "IFM K2 Horizon", ""},
 	{"cohere_command3", ReasoningName, vllm, "Cohere Command A", ""},
 	{"cohere_command4", ReasoningName, vllm | sglang, "Cohere Command A Reasoning", ""},
 	{"deepseek-r1", ReasoningName, sglang, "DeepSeek R1, QwQ", ""},

@@ -6,37 +6,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// pendingNames are the peers' names whose grammars other branches of issue
-// 20 add (kind:name → branch). New rejects them on this branch; each branch
-// registers its own names, and the lead deletes their entries here when it
-// merges that branch. TestPeerNames fails for an entry whose name is
-// registered, so the list cannot go stale.
-var pendingNames = map[string]string{
-	"tool:muse_glimmer":         "i20-fam1",
-	"tool:muse":                 "i20-fam1",
-	"tool:hy_v3":                "i20-fam1",
-	"tool:hy_v4":                "i20-fam1",
-	"tool:hunyuan_a13b":         "i20-fam1",
-	"tool:hunyuan":              "i20-fam1",
-	"tool:cohere_command3":      "i20-fam1",
-	"tool:cohere_command4":      "i20-fam1",
-	"tool:k2_horizon":           "i20-fam1",
-	"tool:gigachat3":            "i20-fam1",
-	"tool:gigachat35":           "i20-fam1",
-	"reasoning:muse_glimmer":    "i20-fam1",
-	"reasoning:muse":            "i20-fam1",
-	"reasoning:hy_v3":           "i20-fam1",
-	"reasoning:hy_v4":           "i20-fam1",
-	"reasoning:hunyuan_a13b":    "i20-fam1",
-	"reasoning:hunyuan":         "i20-fam1",
-	"reasoning:cohere_command3": "i20-fam1",
-	"reasoning:cohere_command4": "i20-fam1",
-}
-
 // TestPeerNames holds peernames.go to the registry: every name New accepts
 // has a row (its models and peers are documented), every row is registered
-// with its kind unless its grammar is pending on another branch, and every
-// row says who uses the spelling (a peer, or a note).
+// with its kind, and every row says who uses the spelling (a peer, or a note).
 func TestPeerNames(t *testing.T) {
 	registered := map[string]bool{}
 	for _, n := range ToolParsers() {
@@ -57,22 +29,13 @@ func TestPeerNames(t *testing.T) {
 			t.Errorf("%s: no peer registers it and no note says where it comes from", key)
 		}
 		rows[key] = true
-		_, pending := pendingNames[key]
-		switch {
-		case registered[key] && pending:
-			t.Errorf("%s is registered now: delete it from pendingNames", key)
-		case !registered[key] && !pending:
-			t.Errorf("%s is a peer's name New rejects: register it (or, if another branch adds its grammar, list it in pendingNames)", key)
+		if !registered[key] {
+			t.Errorf("%s is a peer's name New rejects: register it", key)
 		}
 	}
 	for key := range registered {
 		if !rows[key] {
 			t.Errorf("%s is registered but has no row in peernames.go (its models and peers)", key)
-		}
-	}
-	for key := range pendingNames {
-		if !rows[key] {
-			t.Errorf("pendingNames lists %s, which has no row in peernames.go", key)
 		}
 	}
 }

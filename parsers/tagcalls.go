@@ -43,8 +43,20 @@ type tagSpec struct {
 	// come between ]]> and PAR-CLOSE (minicpm5).
 	cdata bool
 	// closers are more call syntax that is markup wherever the text state
-	// meets it (orphan closers): Step-3's per-call <｜tool_call_end｜>.
+	// meets it: orphan closers (Step-3's per-call <｜tool_call_end｜>) and
+	// end tokens the engine may leave in the text.
 	closers []string
+	// stringDefault (with dsml): a parameter without a string= attribute
+	// is a string (GigaChat 3.5); otherwise it is JSON (DeepSeek).
+	stringDefault bool
+	// stops end the call block wherever no value is open (a framing
+	// grammar's message boundaries, which it reads itself): an open call is
+	// abandoned and feed returns blockText at the stop, unconsumed. Inside a
+	// value they are text.
+	stops []string
+	// resolveName maps the name the model wrote to the tool it calls
+	// (schema lookup and the call's name); nil: the name as written.
+	resolveName func(s *schemaIndex, name []byte) []byte
 }
 
 // Opener args of a tag grammar's text markers.
@@ -114,20 +126,22 @@ const (
 	bodyFnClose
 	bodyFnOpen
 	bodyBlockClose
+	bodyStop // one of spec.stops
 )
 
 func newTagCalls(out *sink, spec *tagSpec) *tagCalls {
 	g := &tagCalls{spec: spec, out: out, schema: newSchemaIndex(out.cfg.Tools)}
-	g.blockM = newMatcher(marker{text: spec.fnOpen, act: actOpen}, marker{text: spec.blockClose, act: actClose})
-	g.bodyM = newMatcher(
-		marker{text: spec.parOpen, arg: bodyPar},
-		marker{text: spec.fnClose, arg: bodyFnClose},
-		marker{text: spec.fnOpen, arg: bodyFnOpen},
-		marker{text: spec.blockClose, arg: bodyBlockClose})
-	g.skipM = newMatcher(
-		marker{text: spec.fnClose, arg: bodyFnClose},
-		marker{text: spec.fnOpen, arg: bodyFnOpen},
-		marker{text: spec.blockClose, arg: bodyBlockClose})
+	g.blockM = newMatcher(appendMarkers([]marker{{text: spec.fnOpen, act: actOpen}, {text: spec.blockClose, act: actClose}},
+		spec.stops, actNone, bodyStop)...)
+	g.bodyM = newMatcher(appendMarkers([]marker{
+		{text: spec.parOpen, arg: bodyPar},
+		{text: spec.fnClose, arg: bodyFnClose},
+		{text: spec.fnOpen, arg: bodyFnOpen},
+		{text: spec.blockClose, arg: bodyBlockClose}}, spec.stops, actNone, bodyStop)...)
+	g.skipM = newMatcher(appendMarkers([]marker{
+		{text: spec.fnClose, arg: bodyFnClose},
+		{text: spec.fnOpen, arg: bodyFnOpen},
+		{text: spec.blockClose, arg: bodyBlockClose}}, spec.stops, actNone, bodyStop)...)
 	ends := []marker{{text: spec.parClose}}
 	if spec.fnEndsVal {
 		ends = append(ends, marker{text: spec.fnClose})
@@ -209,6 +223,9 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 			if mi < 0 {
 				return noMarker(b, i+pos)
 			}
+			if g.blockM.ms[mi].arg == bodyStop {
+				return g.stop(i + pos)
+			}
 			i += pos + len(g.blockM.ms[mi].text)
 			if g.blockM.ms[mi].act == actClose {
 				return i, blockDone // an empty (or junk-only) wrapper
@@ -236,6 +253,9 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 			pos, mi := g.bodyM.find(b[i:], final)
 			if mi < 0 {
 				return noMarker(b, i+pos) // whitespace (or junk) between parameters is dropped
+			}
+			if g.bodyM.ms[mi].arg == bodyStop {
+				return g.stop(i + pos)
 			}
 			i += pos + len(g.bodyM.ms[mi].text)
 			switch g.bodyM.ms[mi].arg {
@@ -297,6 +317,9 @@ func (g *tagCalls) feed(b []byte, final bool) (int, blockStatus) {
 			pos, mi := g.skipM.find(b[i:], final)
 			if mi < 0 {
 				return noMarker(b, i+pos)
+			}
+			if g.skipM.ms[mi].arg == bodyStop {
+				return g.stop(i + pos)
 			}
 			i += pos + len(g.skipM.ms[mi].text)
 			if g.skipM.ms[mi].arg == bodyFnOpen {
@@ -391,6 +414,14 @@ func (g *tagCalls) afterJSON(b []byte, final bool) (int, blockStatus) {
 	return i, blockDone
 }
 
+// stop ends the block at a stop marker at b[i:] (spec.stops), which is
+// left for the framing grammar around: an open call is abandoned.
+func (g *tagCalls) stop(i int) (int, blockStatus) {
+	g.out.abandonCall()
+	g.st = tcBlock
+	return i, blockText
+}
+
 // nameDone starts the call once the function's name is read.
 func (g *tagCalls) nameDone() {
 	name, _ := splitAttrs(g.attr)
@@ -400,6 +431,9 @@ func (g *tagCalls) nameDone() {
 	}
 	if len(name) == 0 {
 		return // an empty name skips the call (its body is still parsed)
+	}
+	if g.spec.resolveName != nil {
+		name = g.spec.resolveName(g.schema, name)
 	}
 	g.tool, _ = g.schema.tool(name)
 	g.out.startCall(name, nil)
@@ -414,7 +448,7 @@ func (g *tagCalls) keyDone() {
 	}
 	verbatim := false
 	if g.spec.dsml {
-		verbatim = stringAttr(rest)
+		verbatim = stringAttr(rest, g.spec.stringDefault)
 	}
 	if g.spec.cdata {
 		// The value's first bytes decide whether it is a CDATA section.
@@ -543,12 +577,12 @@ func splitAttrs(a []byte) (name, rest []byte) {
 }
 
 // stringAttr reports whether DSML attributes say string="true"
-// (PARSER_CASES.md, "DSML values"; string="false" or no attribute: the value
-// is JSON).
-func stringAttr(rest []byte) bool {
+// (PARSER_CASES.md, "DSML values"; string="false": the value is JSON; no
+// attribute: def).
+func stringAttr(rest []byte, def bool) bool {
 	i := bytes.Index(rest, []byte("string="))
 	if i < 0 {
-		return false
+		return def
 	}
 	v := rest[i+len("string="):]
 	if len(v) > 0 && (v[0] == '"' || v[0] == '\'') {
