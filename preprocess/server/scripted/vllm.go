@@ -62,7 +62,15 @@ func (v *VLLM) complete(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	pieces := Pieces(Script(prompt))
+	out, err := Answer(prompt)
+	if err != nil {
+		msg, _ := json.Marshal(err.Error())
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprintf(w, `{"object":"error","message":%s,"type":"BadRequestError","code":400}`, msg)
+		return
+	}
+	pieces := Pieces(out)
 	finish := `"stop"`
 	if len(pieces) > req.MaxTokens {
 		pieces, finish = pieces[:req.MaxTokens], `"length"`
