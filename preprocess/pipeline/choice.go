@@ -120,7 +120,27 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 	if c.done {
 		return nil // stopped locally: later output is ignored
 	}
-	n := len(out.TokenIDs)
+	// The server's own max_tokens bound: an engine that runs past the
+	// request's limit (it ignored max_tokens) is cut there, as if it had
+	// finished with length. Token ids are counted exactly (the ids past
+	// the limit are dropped); a text step counts as one token, so a text
+	// engine that sends several tokens per step is cut later, never
+	// earlier, than its limit.
+	ids := out.TokenIDs
+	over := false
+	if limit := int64(p.prep.Engine.MaxTokens); limit > 0 {
+		switch used := c.tokens + c.textSteps; {
+		case len(ids) > 0 && used+int64(len(ids)) > limit:
+			ids, over = ids[:max(limit-used, 0)], true
+		case len(ids) == 0 && used >= limit && (out.HasText && len(out.Text) > 0 || len(out.Reasoning) > 0 || len(out.ToolCalls) > 0):
+			over = true
+		}
+		if over && len(ids) == 0 {
+			c.end(p, engine.FinishLength, nil)
+			return nil
+		}
+	}
+	n := len(ids)
 	switch {
 	case n > 0:
 		c.tokens += int64(n)
@@ -138,7 +158,7 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 	case out.HasText:
 		c.feed(p, out.Text)
 	case n > 0:
-		if err := c.decode(p, out.TokenIDs); err != nil {
+		if err := c.decode(p, ids); err != nil {
 			return err
 		}
 	}
@@ -149,17 +169,31 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 	if c.done {
 		return nil // a local stop matched in this step
 	}
-	if out.Finish != engine.FinishNone {
-		if out.Finish == engine.FinishError {
-			if out.Err != nil {
-				return out.Err
-			}
-			return &engine.Error{Kind: engine.ErrorUpstream, Message: "the engine failed the generation"}
+	if over {
+		c.end(p, engine.FinishLength, nil)
+		return nil
+	}
+	switch out.Finish {
+	case engine.FinishNone:
+	case engine.FinishError:
+		if out.Err != nil {
+			return out.Err
 		}
+		return &engine.Error{Kind: engine.ErrorUpstream, Message: "the engine failed the generation"}
+	case engine.FinishCancelled:
+		// The engine aborted a request whose client is still here (a
+		// client that left is seen by the caller first): the output is
+		// incomplete, not finished.
+		return errAborted
+	default:
 		c.end(p, out.Finish, out.StopReason)
 	}
 	return nil
 }
+
+// errAborted is the failure of a choice the engine aborted (vLLM's and
+// SGLang's finish_reason "abort").
+var errAborted = &engine.Error{Kind: engine.ErrorUpstream, Message: "the engine aborted the generation (finish_reason abort)"}
 
 // decode runs token ids through the detokenizer and the stop conditions.
 func (c *choice) decode(p *Pipeline, ids []uint32) error {

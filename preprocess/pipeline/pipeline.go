@@ -33,6 +33,14 @@ type Options struct {
 	// default: the official SDKs ignore the extra events, but strict
 	// clients may not.
 	ToolCallDispatch bool
+	// WriteTimeout bounds every write Serve makes to the client (each
+	// flush of a stream, the unary body, an error body): a client that
+	// stops reading blocks the write once the connection's buffers are
+	// full, and after WriteTimeout the write fails, the stream ends and
+	// the engine request is canceled. 0: no bound (Serve clears the
+	// connection's write deadline, so a server WriteTimeout does not cut a
+	// long stream either).
+	WriteTimeout time.Duration
 }
 
 // Pipeline turns the engine outputs of one request into one API's bytes
