@@ -30,8 +30,8 @@ type exchange struct {
 	id       string // minted here: the engine's request id
 	clientID string // the client's X-Request-Id, when usable
 	model    string
-	stream bool
-	start  time.Time
+	stream   bool
+	start    time.Time
 
 	status int
 	wrote  bool
