@@ -51,6 +51,7 @@ type choice struct {
 	idBuf     []byte
 
 	// accounting
+	bounded     int64 // tokens counted against Engine.MaxTokens (the bound)
 	generated   int   // token ids decoded here (stop handling, min_tokens)
 	tokens      int64 // token ids the engine sent
 	textSteps   int64 // text steps without ids (token estimate)
@@ -99,7 +100,7 @@ func (c *choice) reset(p *Pipeline, index int, em protocols.Emitter) {
 	c.blockOpen, c.afterReasoning = false, false
 	c.ws = c.ws[:0]
 	c.pass, c.passOpen, c.passIdx, c.calls, c.abandoned = false, false, 0, 0, 0
-	c.generated, c.tokens, c.textSteps, c.pendingTok, c.reasoningTk = 0, 0, 0, 0, 0
+	c.generated, c.tokens, c.textSteps, c.pendingTok, c.reasoningTk, c.bounded = 0, 0, 0, 0, 0, 0
 	c.stepReason, c.stepOther = 0, 0
 	c.done, c.finish, c.stopStr, c.calledEnd = false, protocols.FinishStop, c.stopStr[:0], false
 }
@@ -123,17 +124,25 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 	// The server's own max_tokens bound: an engine that runs past the
 	// request's limit (it ignored max_tokens) is cut there, as if it had
 	// finished with length. Token ids are counted exactly (the ids past
-	// the limit are dropped); a text step counts as one token, so a text
-	// engine that sends several tokens per step is cut later, never
-	// earlier, than its limit.
+	// the limit are dropped); a text step counts as one token per
+	// maxTokenBytes bytes, at least one, so a text engine is cut later,
+	// never earlier, than its limit, and never holds more than
+	// maxTokenBytes × MaxTokens bytes of output.
 	ids := out.TokenIDs
 	over := false
 	if limit := int64(p.prep.Engine.MaxTokens); limit > 0 {
-		switch used := c.tokens + c.textSteps; {
-		case len(ids) > 0 && used+int64(len(ids)) > limit:
-			ids, over = ids[:max(limit-used, 0)], true
-		case len(ids) == 0 && used >= limit && (out.HasText && len(out.Text) > 0 || len(out.Reasoning) > 0 || len(out.ToolCalls) > 0):
-			over = true
+		text := len(out.Text) + len(out.Reasoning)
+		for i := range out.ToolCalls {
+			text += len(out.ToolCalls[i].Name) + len(out.ToolCalls[i].Arguments)
+		}
+		switch {
+		case len(ids) > 0 && c.bounded+int64(len(ids)) > limit:
+			ids, over = ids[:max(limit-c.bounded, 0)], true
+		case len(ids) > 0:
+			c.bounded += int64(len(ids))
+		case text > 0:
+			c.bounded += max(1, int64(text/maxTokenBytes))
+			over = c.bounded > limit
 		}
 		if over && len(ids) == 0 {
 			c.end(p, engine.FinishLength, nil)
@@ -190,6 +199,10 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 	}
 	return nil
 }
+
+// maxTokenBytes is the most bytes of text the max_tokens bound takes for
+// one token (no tokenizer has tokens this long).
+const maxTokenBytes = 256
 
 // errAborted is the failure of a choice the engine aborted (vLLM's and
 // SGLang's finish_reason "abort").

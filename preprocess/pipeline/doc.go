@@ -87,11 +87,12 @@
 // the API's standard text (NeutralError).
 //
 // The max_tokens bound. The pipeline counts each choice's tokens (ids
-// exactly, a text step as one) and ends a choice that runs past
-// Engine.MaxTokens as if the engine had finished it with length: the ids
-// past the limit are dropped, and the engine request is closed once every
-// choice has ended. An engine that ignores max_tokens cannot stream past
-// it.
+// exactly; a text step as one token per 256 bytes, at least one) and ends
+// a choice that runs past Engine.MaxTokens as if the engine had finished
+// it with length: the ids past the limit are dropped, and the engine
+// request is closed once every choice has ended. An engine that ignores
+// max_tokens cannot stream past it, and a unary answer never aggregates
+// more than 256 × MaxTokens bytes of text per choice.
 //
 // n > 1. Every choice has its own pipeline; chat and completions interleave
 // the choices' chunks in one stream, write each finish chunk, then one

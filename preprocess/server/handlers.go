@@ -152,6 +152,10 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, api preprocess
 		_ = rc.SetReadDeadline(time.Time{})
 	}
 	if err != nil {
+		// The connection closes after the answer: net/http would otherwise
+		// read the rest of the body first (forever, from a client that
+		// trickles it).
+		w.Header().Set("Connection", "close")
 		var tooLarge *http.MaxBytesError
 		switch {
 		case errors.As(err, &tooLarge):
