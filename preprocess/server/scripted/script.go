@@ -130,9 +130,10 @@ func (c *conversation) lastUserText() string {
 }
 
 // harnessBlocks are the tags whose blocks harnesses put into user turns
-// besides the user's own words: Claude Code's and Qwen Code's
-// <system-reminder>, Codex's <environment_context>, <user_instructions>
-// and AGENTS.md <INSTRUCTIONS>.
+// besides the user's own words: reminders in Claude Code's
+// <system-reminder> form (other harnesses use it too), Codex's
+// <environment_context>, <user_instructions> and the <INSTRUCTIONS> of its
+// project instructions file.
 var harnessBlocks = []string{"system-reminder", "environment_context", "user_instructions", "INSTRUCTIONS", "system"}
 
 // ownWords returns text without the harness blocks in it (an unclosed
