@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -175,9 +177,9 @@ func soakFaults(w http.ResponseWriter, r *http.Request, ids func(string) string)
 
 // soakStats counts the answers by kind.
 type soakStats struct {
-	ok, apiErrors, overloaded, cut, slowUploads408, idleClosed, bad atomic.Int64
-	mu                                                              sync.Mutex
-	bads                                                            []string
+	ok, apiErrors, overloaded, cut, slowUploads408, idleClosed, retried, bad atomic.Int64
+	mu                                                                       sync.Mutex
+	bads                                                                     []string
 }
 
 func (s *soakStats) badAnswer(what string) {
@@ -196,8 +198,8 @@ func (s *soakStats) firstBad() string {
 }
 
 func (s *soakStats) String() string {
-	return fmt.Sprintf("%d complete answers, %d API errors (engine faults, bad requests), %d overloaded, %d never-read streams cut, %d slow uploads answered 408, %d idle connections closed by the server",
-		s.ok.Load(), s.apiErrors.Load(), s.overloaded.Load(), s.cut.Load(), s.slowUploads408.Load(), s.idleClosed.Load())
+	return fmt.Sprintf("%d complete answers, %d API errors (engine faults, bad requests), %d overloaded, %d never-read streams cut, %d slow uploads answered 408, %d idle connections closed by the server, %d requests sent again on a connection the server had closed as idle",
+		s.ok.Load(), s.apiErrors.Load(), s.overloaded.Load(), s.cut.Load(), s.slowUploads408.Load(), s.idleClosed.Load(), s.retried.Load())
 }
 
 // soakBodies are the requests of the streaming clients: every API, the
@@ -247,6 +249,13 @@ func runSoak(t *testing.T, l *live, st *soakStats, d time.Duration) {
 // reads when slow, and checks it is complete or in the API's error shape.
 func soakStream(hc *http.Client, url string, b struct{ path, body string }, st *soakStats, pause time.Duration) {
 	resp, err := hc.Post(url+b.path, "application/json", strings.NewReader(b.body))
+	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)) {
+		// The server closed an idle keep-alive connection just as the
+		// client sent on it (net/http retries only idempotent requests;
+		// the SDKs retry these): send again, as they do.
+		st.retried.Add(1)
+		resp, err = hc.Post(url+b.path, "application/json", strings.NewReader(b.body))
+	}
 	if err != nil {
 		st.badAnswer(b.path + ": " + err.Error())
 		return
