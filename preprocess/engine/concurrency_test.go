@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -77,13 +78,15 @@ func runConcurrent(t *testing.T, eng Engine, streams, chunks int) {
 func TestIdleConnsReused(t *testing.T) {
 	const concurrency, requests, chunks = 16, 192, 20
 	p := httpProtos()[0] // vllm
-	u := newUpstream(t, sseHandler(bulkBody(p, chunks)))
 	var opened atomic.Int64
+	u := httptest.NewUnstartedServer(http.HandlerFunc(sseHandler(bulkBody(p, chunks))))
 	u.Config.ConnState = func(_ net.Conn, st http.ConnState) {
 		if st == http.StateNew {
 			opened.Add(1)
 		}
 	}
+	u.Start()
+	defer u.Close()
 	eng, hc := p.engine(u.URL, Config{MaxIdleConns: concurrency})
 	defer checkGoroutines(t, hc)()
 	for range requests / concurrency {
