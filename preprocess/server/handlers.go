@@ -102,19 +102,19 @@ func (s *Server) decode(api preprocess.API, body []byte) (*Request, error) {
 	req := &Request{API: api}
 	switch api {
 	case preprocess.APIChat:
-		c, err := openai.DecodeChatRequest(body, openai.DecodeOptions{Strict: s.cfg.Strict})
+		c, err := openai.DecodeChatRequest(body, openai.DecodeOptions{Strict: s.cfg.Strict, MaxBytes: s.decodeMax})
 		if err != nil {
 			return nil, err
 		}
 		req.Chat, req.Model, req.Stream = c, c.Model, c.Stream.Or(false)
 	case preprocess.APICompletions:
-		c, err := openai.DecodeCompletionRequest(body, openai.DecodeOptions{Strict: s.cfg.Strict})
+		c, err := openai.DecodeCompletionRequest(body, openai.DecodeOptions{Strict: s.cfg.Strict, MaxBytes: s.decodeMax})
 		if err != nil {
 			return nil, err
 		}
 		req.Completion, req.Model, req.Stream = c, c.Model, c.Stream.Or(false)
 	case preprocess.APIMessages:
-		m, err := anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{Strict: s.cfg.Strict})
+		m, err := anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{Strict: s.cfg.Strict, MaxBytes: s.decodeMax})
 		if err != nil {
 			return nil, err
 		}
@@ -123,7 +123,7 @@ func (s *Server) decode(api preprocess.API, body []byte) (*Request, error) {
 		}
 		req.Messages, req.Model, req.Stream = m, m.Model, m.Stream.Or(false)
 	case preprocess.APIResponses:
-		m, err := responses.DecodeRequest(body, responses.DecodeOptions{Strict: s.cfg.Strict})
+		m, err := responses.DecodeRequest(body, responses.DecodeOptions{Strict: s.cfg.Strict, MaxBytes: s.decodeMax})
 		if err != nil {
 			return nil, err
 		}
@@ -236,7 +236,7 @@ func (s *Server) countTokens(x *exchange, r *http.Request) error {
 		return err
 	}
 	defer release()
-	req, err := anthropic.DecodeCountTokensRequest(body, anthropic.DecodeOptions{Strict: s.cfg.Strict})
+	req, err := anthropic.DecodeCountTokensRequest(body, anthropic.DecodeOptions{Strict: s.cfg.Strict, MaxBytes: s.decodeMax})
 	if err != nil {
 		return err
 	}
