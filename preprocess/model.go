@@ -233,7 +233,9 @@ const maxConfigFile = 16 << 20
 // tiktoken.model) is required; tokenizer_config.json, chat_template.jinja,
 // chat_template.json, generation_config.json and config.json are read
 // when present. Parser names come from the model-family table (see
-// Families) unless opts sets them; an unknown parser name is an error.
+// Families) unless opts sets them; an unknown parser name, or a tool and
+// a reasoning parser that cannot run together (parsers.ErrParserCombination),
+// is an error.
 func LoadModel(dir string, opts ModelOptions) (*Model, error) {
 	m := &Model{Dir: dir, Name: filepath.Base(filepath.Clean(dir)), Templates: map[string]*Template{}}
 
@@ -346,6 +348,14 @@ func LoadModel(dir string, opts ModelOptions) (*Model, error) {
 	if m.ReasoningParser != "" {
 		if _, ok := parsers.ReasoningParser(m.ReasoningParser); !ok {
 			return nil, fmt.Errorf("preprocess: unknown reasoning parser %q (known: %s)", m.ReasoningParser, strings.Join(parsers.ReasoningParsers(), ", "))
+		}
+	}
+	// The parsers module decides which pairs run together (a grammar that
+	// frames the whole output takes only its own counterpart): a pair it
+	// refuses would fail every request with tools, so it fails the load.
+	if m.ToolParser != "" && m.ReasoningParser != "" {
+		if _, err := parsers.New(parsers.Config{ToolParser: m.ToolParser, ReasoningParser: m.ReasoningParser}); err != nil {
+			return nil, fmt.Errorf("preprocess: %s: %w", dir, err)
 		}
 	}
 	return m, nil
