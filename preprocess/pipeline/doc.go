@@ -16,7 +16,8 @@
 //
 // # Rules implemented here
 //
-// Stop handling (token-id engines). Hidden stop ids (EOS, stop_token_ids)
+// Stop handling (token-id engines: tokenizers.StopDecoder over the
+// detokenizer). Hidden stop ids (EOS, stop_token_ids)
 // end the choice and emit nothing; visible stop ids (tool-call end tokens
 // that are also EOS, such as Harmony's <|call|>) are emitted and then end
 // it. A stop string is never partially emitted: the longest suffix of
