@@ -253,9 +253,7 @@ func LoadModel(dir string, opts ModelOptions) (*Model, error) {
 		return nil, fmt.Errorf("preprocess: %w", err)
 	}
 	m.Tokenizer = tok
-	if strings.HasSuffix(tokPath, ".json") {
-		m.prefix = loadPrefixRules(tokPath)
-	}
+	m.prefix = newPrefixRules(tok)
 
 	var tc tokenizerConfig
 	if err := readJSON(filepath.Join(dir, "tokenizer_config.json"), &tc); err != nil {
