@@ -116,7 +116,10 @@ special tokens). How the rows of the 2026 families were decided:
 * **PRE.2.** Only a documented thinking switch gates: DeepSeek V4.1 takes V4's toggle (default on),
   Holo2 reads ` + "`thinking`" + ` (default on, as ` + "`kimi_k25`" + `). The others have none: a model with thinking
   off writes no span (the unforced grammars) or starts with the marker that ends it (Cohere's block
-  tokens).
+  tokens). DeepSeek V4.1's template raises on a ` + "`thinking_mode`" + ` other than its ` + "`chat`" + ` and ` + "`thinking`" + `;
+  a value a load-time probe finds rejected (Anthropic's ` + "`enabled`/`disabled`/`adaptive`" + `, which the
+  request's normalisation passes as ` + "`thinking_mode`" + `) is left out of the template's arguments, and
+  ` + "`thinking`/`enable_thinking`" + ` carry the switch to the template and to the gate.
 * **PRE.3.** The prompt decides for every unforced grammar (` + "`Config.InReasoning`" + ` when the rendered
   prompt ends with the parser's opener: Intern-S1's and HY-V3's ` + "`<think>`" + `, Solar Open 2's
   ` + "`<|think:start|>`" + `, Glimmer's ` + "`to=self<|message|>`" + `); DeepSeek V4.1 keeps the reasoning its template
