@@ -1,6 +1,8 @@
 package preprocess
 
 import (
+	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,4 +46,38 @@ func TestClampThinkingMode(t *testing.T) {
 			require.Equal(t, tc.gated, ReasoningRule("deepseek_v41").Gate.Disabled(a))
 		})
 	}
+}
+
+// FuzzThinkingModeProbe probes arbitrary templates for the thinking_mode
+// values they raise on: never a panic; when the template renders without
+// the argument, a value renders exactly when the probe did not reject it,
+// and the arguments clampThinkingMode leaves always render.
+func FuzzThinkingModeProbe(f *testing.F) {
+	f.Add(`{%- if thinking_mode is not defined -%}{%- set thinking_mode = "thinking" -%}{%- endif -%}{%- if thinking_mode not in ["chat", "thinking"] -%}{{ raise_exception("bad") }}{%- endif -%}{{ thinking_mode }}`)
+	f.Add(`{%- if thinking_mode == 'adaptive' %}{{ raise_exception('no') }}{% endif %}[{{ thinking_mode }}]`)
+	f.Add(`{% if thinking_mode == 'disabled' %}off{% else %}on{% endif %}`)
+	f.Add(`{{ raise_exception('always') }}`)
+	f.Add(`{% for m in messages %}{{ m.content }}{% endfor %}`)
+	f.Fuzz(func(t *testing.T, src string) {
+		tm, err := newTemplate(TemplateDefault, src, nil)
+		if err != nil {
+			return
+		}
+		if _, err := tm.Render(probeInput("")); err != nil {
+			require.Empty(t, tm.RejectedThinkingModes)
+			return
+		}
+		for _, v := range ThinkingModes {
+			_, err := tm.Render(probeInput(`{"thinking_mode":"` + v + `"}`))
+			if rejected := slices.Contains(tm.RejectedThinkingModes, v); rejected != (err != nil) {
+				t.Fatalf("%q: rejected %v, render error %v", v, rejected, err)
+			}
+			a := Args{"thinking_mode": json.RawMessage(`"` + v + `"`)}
+			clampThinkingMode(tm, a)
+			kw, _ := json.Marshal(a)
+			if _, err := tm.Render(probeInput(string(kw))); err != nil {
+				t.Fatalf("%q clamped to %s does not render: %v", v, kw, err)
+			}
+		}
+	})
 }
