@@ -47,6 +47,9 @@ func probeThinkingModes(t *chattemplate.Template) []string {
 // V4.1's template derives its mode from enable_thinking), and the
 // reasoning gate (PRE.2) reads the arguments after the clamp.
 func clampThinkingMode(t *Template, args Args) {
+	if len(t.RejectedThinkingModes) == 0 {
+		return
+	}
 	if v, ok := args.String("thinking_mode"); ok && slices.Contains(t.RejectedThinkingModes, v) {
 		delete(args, "thinking_mode")
 	}
