@@ -130,6 +130,11 @@ type Template struct {
 	// reasoning_effort: the values it knows and how every value of the
 	// APIs' ladder maps onto them (see Effort).
 	Efforts EffortSupport
+
+	// RejectedThinkingModes are the values of ThinkingModes a probe at
+	// load time showed the template raises on; such a thinking_mode is
+	// left out of a request's arguments (clampThinkingMode).
+	RejectedThinkingModes []string
 }
 
 // roleProbe is a conversation real harnesses send (Claude Code: system
@@ -160,6 +165,7 @@ func newTemplate(name, src string, now func() time.Time) (*Template, error) {
 	var te *chattemplate.TemplateError
 	tm.NormalizeRoles = errors.As(err, &te)
 	tm.Efforts = probeEfforts(t)
+	tm.RejectedThinkingModes = probeThinkingModes(t)
 	return tm, nil
 }
 
