@@ -79,6 +79,8 @@ var loopFamilies = []loopFamily{
 		ends: []turnEnd{{"<|im_end|>\n", "<|im_end|>"}}},
 	{name: "Qwen3-8B (GGUF)", template: "Qwen3-8B-Q8_0.jinja", dir: "Qwen3-8B", modelType: "qwen3", eos: "<|im_end|>",
 		ends: []turnEnd{{"<|im_end|>\n", "<|im_end|>"}}},
+	{name: "Qwen2.5", template: "qwen2_5.jinja", dir: "Qwen2.5-7B-Instruct", modelType: "qwen2", eos: "<|im_end|>",
+		ends: []turnEnd{{"<|im_end|>\n", "<|im_end|>"}}},
 	{name: "Qwen3-VL Instruct", template: "Qwen3-VL-30B-A3B-Instruct-Q8_0.jinja", dir: "Qwen3-VL-30B-A3B-Instruct", modelType: "qwen3_vl_moe", eos: "<|im_end|>",
 		ends: []turnEnd{{"<|im_end|>\n", "<|im_end|>"}}},
 	{name: "Qwen3.5", template: "Qwen3.5-35B-A3B-Q8_0.jinja", dir: "Qwen3.5-35B-A3B", modelType: "qwen3_5_moe", eos: "<|im_end|>",
