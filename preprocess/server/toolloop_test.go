@@ -572,6 +572,7 @@ func TestToolLoop(t *testing.T) {
 	fixed := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
 	table := map[string]map[string]*loopCell{}
+	families := map[string]bool{}
 	opts := preprocess.ModelOptions{Now: func() time.Time { return fixed }}
 	// The rows on the families' own tokenizers run last; their tokenizers
 	// load in the background meanwhile (each takes seconds, most of the
@@ -616,6 +617,9 @@ func TestToolLoop(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			mu.Lock()
+			families[m.Family] = true
+			mu.Unlock()
 			tmpl := m.Template(true)
 			ref := &loopRef{m: m, t: tmpl}
 			for _, s := range shapes {
@@ -660,7 +664,8 @@ func TestToolLoop(t *testing.T) {
 		row = append(row, fmt.Sprint(ds))
 		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 	}
-	t.Log("token prefix reused (stream / unary), turns 2–5 where the template keeps the previous output:" + b.String())
+	t.Logf("%d rows, %d families of the family table (%s); token prefix reused (stream / unary), turns 2–5 where the template keeps the previous output:%s",
+		len(rows), len(families), strings.Join(slices.Sorted(mapKeys(families)), ", "), b.String())
 }
 
 func shapeNames() []string {
