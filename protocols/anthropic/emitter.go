@@ -80,9 +80,13 @@ type Emitter struct {
 	callID    []byte // the id of the tool_use block the last ToolCallStart opened
 	// thinking is the open thinking block's reasoning when it is omitted:
 	// its signature carries it. It is as long as the block's reasoning
-	// (bounded by the turn's output) and reused across Reset.
+	// (bounded by the turn's output) and reused across Reset up to
+	// maxRetainedThinking.
 	thinking []byte
 }
+
+// maxRetainedThinking is the largest omitted-reasoning buffer Reset keeps.
+const maxRetainedThinking = 1 << 20
 
 var _ protocols.Emitter = (*Emitter)(nil)
 
@@ -107,8 +111,12 @@ func (e *Emitter) Reset(cfg EmitterConfig) {
 	} else {
 		msgID = append(msgID, cfg.MessageID...)
 	}
+	thinking := e.thinking[:0]
+	if cap(thinking) > maxRetainedThinking {
+		thinking = nil // one long answer does not pin its buffer to a pooled emitter
+	}
 	*e = Emitter{cfg: cfg, ids: e.ids, skipCall: -1, stopSeq: e.stopSeq[:0], msgID: msgID, callID: e.callID[:0],
-		thinking: e.thinking[:0]}
+		thinking: thinking}
 }
 
 // SetStopSequence records the request stop sequence that ended generation;

@@ -264,3 +264,31 @@ func sameModuloReplacement(got, in string) bool {
 	}
 	return got == b.String()
 }
+
+// TestEmitterOmittedLarge: a reasoning block larger than the buffer the
+// emitter keeps across Reset still travels whole in its signature, and the
+// emitter serves the next stream as before.
+func TestEmitterOmittedLarge(t *testing.T) {
+	cfg := anthropic.EmitterConfig{Model: "m", Thinking: anthropic.ThinkingOmitted}
+	e := anthropic.NewEmitter(cfg)
+	for _, n := range []int{3 << 20, 100} {
+		e.Reset(cfg)
+		piece := []byte(strings.Repeat("x", 4096))
+		var out []byte
+		for sent := 0; sent < n; sent += len(piece) {
+			out = e.Reasoning(out, piece[:min(len(piece), n-sent)])
+		}
+		out = e.Finish(out, protocols.FinishStop, protocols.Usage{})
+		var sig string
+		for _, f := range Frames(t, out) {
+			if ev, err := anthropic.DecodeStreamEvent([]byte(f.Data)); err == nil {
+				if d, ok := ev.(*anthropic.ContentBlockDeltaEvent); ok && d.Delta.Type == anthropic.DeltaSignature {
+					sig = d.Delta.Signature
+				}
+			}
+		}
+		if got, ok := anthropic.DecodeThinkingSignature(sig); !ok || len(got) != n || strings.Trim(got, "x") != "" {
+			t.Errorf("%d bytes of reasoning: signature carries %d bytes (%v)", n, len(got), ok)
+		}
+	}
+}
