@@ -12,6 +12,7 @@ require (
 	github.com/openai/openai-go/v3 v3.44.0
 	github.com/stretchr/testify v1.11.1
 	github.com/valyala/fastjson v1.6.10
+	golang.org/x/text v0.28.0
 )
 
 require (
@@ -35,6 +36,5 @@ require (
 	go.opentelemetry.io/otel/trace v1.33.0 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 	golang.org/x/sync v0.16.0 // indirect
-	golang.org/x/text v0.28.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -139,6 +139,7 @@ func TestParserCasesDoc(t *testing.T) {
 	files := libraryFixtures(t)
 	sections := map[string]string{
 		"registry":  renderRegistry(),
+		"names":     renderNames(),
 		"tool":      renderCoverage(files, true, toolLeaves),
 		"reasoning": renderCoverage(files, false, reasoningLeaves),
 	}
@@ -194,6 +195,35 @@ func renderRegistry() string {
 		fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s | %s |\n", n, i.Grammar, codeList(i.Starts), codeList(i.Ends), forced, starts)
 	}
 	return b.String()
+}
+
+// renderNames renders parsers.Names: every accepted name and every peer's
+// name, with its grammar, models and peers.
+func renderNames() string {
+	var b strings.Builder
+	b.WriteString("| Name | Kind | Grammar | Models | Registered by | Note |\n|---|---|---|---|---|---|\n")
+	for _, n := range parsers.Names() {
+		grammar := "not in this build"
+		if n.Grammar != "" {
+			grammar = "`" + n.Grammar + "`"
+		}
+		peers := "—"
+		if len(n.Peers) > 0 {
+			peers = strings.Join(n.Peers, ", ")
+		}
+		note := n.Note
+		if note == "" {
+			note = "—"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", n.Name, n.Kind, grammar, mdText(n.Models), peers, mdText(note))
+	}
+	return b.String()
+}
+
+// mdText escapes text for a Markdown table cell: '|' and '<' (an HTML tag
+// otherwise).
+func mdText(s string) string {
+	return strings.NewReplacer("|", `\|`, "<", "&lt;").Replace(s)
 }
 
 func codeList(ms []string) string {

@@ -34,10 +34,14 @@ func init() {
 	}, newDefaultJSON, "default")
 }
 
+// defaultTaggedSpec is llama3_json's syntax without its release of a
+// broken bare body.
+var defaultTaggedSpec = l3Spec{tags: llama3Spec.tags, bare: llama3Spec.bare}
+
 func newDefaultJSON(out *sink) toolGrammar {
 	g := &defaultJSON{
 		wrapped: newWrappedJSON(out, "<TOOLCALL>", "</TOOLCALL>"),
-		tagged:  newLlama3(out, "<|python_tag|>", "<TOOLCALL>"),
+		tagged:  newLlama3(out, &defaultTaggedSpec, "<TOOLCALL>"),
 	}
 	g.cur = g.wrapped
 	return g

@@ -76,7 +76,12 @@ func maxMarkerLen(p *Parser) int {
 // maxHold is the most feed ever asks the driver to hold, including a
 // bare-body name candidate held in the text state.
 func (g *glm47) maxHold() int {
-	return max(g.nameM.maxLen, g.keyM.maxLen, g.kvM.maxLen, g.val.maxLen(), glmBareMax+bareSpaceMax+len("<arg_key>"))
+	m := &g.plain // a learned suffix lengthens every tag by at most glmSfxMax
+	n := max(m.wrapM.maxLen, m.nameM.maxLen, m.keyM.maxLen, m.kvM.maxLen, m.typM.maxLen, m.pairsM.maxLen, m.skipM.maxLen, m.ends.maxLen)
+	if g.spec.suffix {
+		n += glmSfxMax
+	}
+	return max(n, g.val.maxLen(), glmBareMax+bareSpaceMax+len("<arg_key>"))
 }
 
 // maxHold is the most feed ever asks the driver to hold.

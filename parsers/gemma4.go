@@ -39,9 +39,13 @@ package parsers
 //     opener and before '{' (the grammar is silent; models do not emit it).
 //   - Whitespace between calls is markup; <|"|> and <tool_call|> met in
 //     content are removed.
+//
+// FunctionGemma runs the same machine with its own tokens (gemmaSpec,
+// functiongemma.go).
 type gemma4 struct {
 	// immutable after construction
 	out    *sink
+	spec   *gemmaSpec
 	delim  matcher // <|"|>
 	skipMs matcher // a broken call: closer, opener, string delimiter
 
@@ -95,12 +99,19 @@ var gmStateNames = [...]string{"gmOpen", "gmName", "gmAfterName", "gmKey", "gmKe
 
 func (s gmState) String() string { return enumName(gmStateNames[:], s, "gmState") }
 
-const (
-	gemmaOpen  = "<|tool_call>"
-	gemmaClose = "<tool_call|>"
-	gemmaQuote = `<|"|>`
-	gemmaCall  = "call:"
-)
+// gemmaSpec is what tells the grammars that run the gemma4 machine apart:
+// their tokens, and whether a body may come without its opener.
+type gemmaSpec struct {
+	open, close string // the call's opener and closer
+	quote       string // the string delimiter; it starts with '<' (gmStrStop)
+	bare        bool   // "call:NAME{…}" without the opener is a candidate body
+}
+
+// gemma4Spec is Gemma 4's.
+var gemma4Spec = gemmaSpec{open: "<|tool_call>", close: "<tool_call|>", quote: `<|"|>`, bare: true}
+
+// gemmaCall prefixes the name after the opener.
+const gemmaCall = "call:"
 
 // Text-state opener args.
 const (
@@ -109,7 +120,8 @@ const (
 )
 
 // gmStrStop marks the bytes that end the fast path inside a string: a JSON
-// string's (strStop) and '<', which may start <|"|>.
+// string's (strStop) and '<', which may start the string delimiter (<|"|>,
+// functiongemma's <escape>).
 var gmStrStop = func() (t [256]bool) { t = strStop; t['<'] = true; return t }()
 
 func init() {
@@ -124,21 +136,28 @@ func init() {
 	}, newGemma4, "gemma4", "gemma-4")
 }
 
-func newGemma4(out *sink) toolGrammar {
-	return &gemma4{out: out,
-		delim: newMatcher(marker{text: gemmaQuote, act: actNone}),
-		skipMs: newMatcher(marker{text: gemmaClose, act: actClose}, marker{text: gemmaOpen, act: actOpen},
-			marker{text: gemmaQuote, act: actNone}),
+func newGemma4(out *sink) toolGrammar { return newGemmaGrammar(out, &gemma4Spec) }
+
+// newGemmaGrammar builds the gemma4 machine for spec.
+func newGemmaGrammar(out *sink, spec *gemmaSpec) *gemma4 {
+	if spec.quote[0] != '<' {
+		panic("parsers: a gemma string delimiter must start with '<' (gmStrStop)")
+	}
+	return &gemma4{out: out, spec: spec,
+		delim: newMatcher(marker{text: spec.quote, act: actNone}),
+		skipMs: newMatcher(marker{text: spec.close, act: actClose}, marker{text: spec.open, act: actOpen},
+			marker{text: spec.quote, act: actNone}),
 	}
 }
 
 func (g *gemma4) textMarkers() []marker {
-	return []marker{
-		{text: gemmaOpen, act: actToolOpen, arg: openGemmaCall},
-		{text: gemmaCall, act: actToolOpen, arg: openGemmaBare},
-		{text: gemmaClose, act: actToolClose},
-		{text: gemmaQuote, act: actToolClose, arg: closeInText},
+	ms := []marker{{text: g.spec.open, act: actToolOpen, arg: openGemmaCall}}
+	if g.spec.bare {
+		ms = append(ms, marker{text: gemmaCall, act: actToolOpen, arg: openGemmaBare})
 	}
+	return append(ms,
+		marker{text: g.spec.close, act: actToolClose},
+		marker{text: g.spec.quote, act: actToolClose, arg: closeInText})
 }
 
 // open starts a call after a text-state marker. A bare "call:" counts only
@@ -443,7 +462,7 @@ func (g *gemma4) str(b []byte, i int, final bool) (int, blockStatus) {
 		if mi >= 0 {
 			g.putS(`"`)
 			g.complete()
-			return i + len(gemmaQuote), blockNext
+			return i + len(g.spec.quote), blockNext
 		}
 		g.putS("<")
 	default:
@@ -555,11 +574,11 @@ func (g *gemma4) close(b []byte, i int, final bool) (int, blockStatus) {
 		}
 		return i + 1, blockNext
 	}
-	rest := b[i:]
-	if len(rest) >= len(gemmaClose) && string(rest[:len(gemmaClose)]) == gemmaClose {
+	rest, closer := b[i:], g.spec.close
+	if len(rest) >= len(closer) && string(rest[:len(closer)]) == closer {
 		return g.closed(b, i)
 	}
-	if len(rest) < len(gemmaClose) && string(rest) == gemmaClose[:len(rest)] {
+	if len(rest) < len(closer) && string(rest) == closer[:len(rest)] {
 		if !final {
 			return i, blockHold
 		}
@@ -586,13 +605,13 @@ func (g *gemma4) skip(b []byte, i int, final bool) (int, blockStatus) {
 		return len(b), blockMore
 	}
 	i += pos + len(g.skipMs.ms[mi].text)
-	switch t := g.skipMs.ms[mi].text; {
-	case t == gemmaQuote:
+	switch act := g.skipMs.ms[mi].act; {
+	case act == actNone: // the string delimiter
 		g.inStr = !g.inStr
 	case g.inStr:
-	case t == gemmaClose:
+	case act == actClose:
 		return i, blockDone
-	case t == gemmaOpen:
+	case act == actOpen:
 		g.begin(false)
 	}
 	return i, blockNext
@@ -615,7 +634,7 @@ func (g *gemma4) value(b []byte, i int, final bool) (int, blockStatus) {
 		}
 		g.putS(`"`)
 		g.st = gmStr
-		return i + len(gemmaQuote), blockNext
+		return i + len(g.spec.quote), blockNext
 	case c == '{' || c == '[':
 		if len(g.stk) >= maxJSONDepth {
 			return g.malformed(b, i)
@@ -667,7 +686,7 @@ func (g *gemma4) closeContainer() {
 func (g *gemma4) closed(b []byte, i int) (int, blockStatus) {
 	if !g.bare {
 		g.endCall()
-		return i + len(gemmaClose), blockDone
+		return i + len(g.spec.close), blockDone
 	}
 	if g.cand.released || len(g.cand.buf)+len(g.conv)+i > g.out.limit {
 		// Held past the limit: content, like any bare body that is
@@ -679,5 +698,5 @@ func (g *gemma4) closed(b []byte, i int) (int, blockStatus) {
 	out.args(out.copyBytes(g.conv))
 	out.endCall()
 	g.bare = false
-	return i + len(gemmaClose), blockDone
+	return i + len(g.spec.close), blockDone
 }

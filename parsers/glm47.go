@@ -19,43 +19,137 @@ import "bytes"
 // call too: the text state holds a candidate name until <arg_key> confirms
 // it (bareTail), and the end of the stream completes a bare body whose last
 // value closed.
+//
+// The machine is shared, as a glmSpec, by the grammars of the same kind
+// with other tags (Hunyuan HY-V3/V4: a <tool_calls> wrapper, <tool_sep>
+// after the name, tag suffixes; K2 Horizon: a type element between a key
+// and its value, and JSON call bodies read by the JSON call machine).
 type glm47 struct {
 	out    *sink
+	spec   *glmSpec
 	schema *schemaIndex
 
-	nameM  matcher // after <tool_call>: <arg_key> or </tool_call>
-	keyM   matcher // </arg_key>
-	kvM    matcher // <arg_value>
-	pairsM matcher // after a value: <arg_key> or </tool_call>
-	skipM  matcher // </tool_call>
-	val    paramValue
+	plain   glmMarks // the spec's tags
+	learned glmMarks // the tags with sfx (spec.suffix)
+	sfx     []byte   // the suffix learned marks are built for (nil: none yet)
+	cur     *glmMarks
+	val     paramValue
+	cand    candidate // glSuffix: the opener and the suffix read, content if they are not a tag
+	body    jsonCalls // glJSON: a JSON call body (spec.jsonBody)
 
-	st    glmState
-	bare  bool     // a bare body (no <tool_call>): recovered at the end of the stream
-	loose bool     // text was dropped between pairs (the body is not well formed)
-	names []string // declared tool names (bare-name candidates must prefix one)
-	tool  toolSchema
-	attr  []byte // name or key being read
+	st     glmState
+	bare   bool     // a bare body (no <tool_call>): recovered at the end of the stream
+	loose  bool     // text was dropped between pairs (the body is not well formed)
+	inWrap bool     // inside the spec's wrapper: a call's end returns to it
+	then   int      // glSuffix: the opener arg the suffix completes
+	names  []string // declared tool names (bare-name candidates must prefix one)
+	tool   toolSchema
+	attr   []byte // name or key being read
+	typ    []byte // the key's type element (spec.typ), read before its value
+}
+
+// glmSpec describes a grammar of the GLM-4.7 kind: its tags (PAR = a
+// parameter's key, VAL its value), an optional wrapper around a group of
+// calls, an optional separator after the name, the value rules, and the
+// GLM-4.7-only behaviours.
+type glmSpec struct {
+	wrap, wrapClose string // wrapper around a group of calls ("": none)
+	call, callClose string
+	sep             string // ends the name like the first key opener ("": none)
+	key, keyClose   string
+	typ, typClose   string // an optional type element between a key and its value ("": none)
+	val, valClose   string
+	jsonBody        bool     // a call body may be a JSON object {"name": …, "arguments": {…}} instead of a name and pairs
+	ents            *matcher // entity table of values (nil: none)
+	conv            convRule
+	bare            bool // bare bodies NAME<arg_key>… are calls (glm47)
+	declaredOnly    bool // with declared tools, an undeclared name is not a call (glm47)
+	// suffix: every tag may carry ":SUFFIX" before its '>' (a
+	// tokenizer-specific spelling, Hunyuan's <tool_calls:opensource>); the
+	// suffix is learned from the wrapper or call opener (or an orphan
+	// closer) that carries it and applies to the tags until the next one.
+	suffix bool
+}
+
+// glmMarks are a glmSpec's matchers for one spelling of its tags.
+type glmMarks struct {
+	wrapM  matcher // in the wrapper, before a call: the call opener, the wrapper closer
+	nameM  matcher // after the call opener: the key opener, the call closer (and the separator)
+	keyM   matcher // the key closer
+	kvM    matcher // between a key and its value: the value opener (and the type opener)
+	typM   matcher // the type closer
+	pairsM matcher // after a value: the key opener, the call closer
+	skipM  matcher // a malformed call: the call closer
+	ends   matcher // a value: the value closer
+}
+
+// glmTag spells tag with suffix sfx (":x" in "<tool_call:x>").
+func glmTag(tag string, sfx []byte) string {
+	if len(sfx) == 0 || tag == "" {
+		return tag
+	}
+	return tag[:len(tag)-1] + string(sfx) + ">"
+}
+
+func newGLMMarks(s *glmSpec, sfx []byte) glmMarks {
+	t := func(tag string) string { return glmTag(tag, sfx) }
+	name := []marker{{text: t(s.key), arg: glmArgKey}, {text: t(s.callClose), arg: glmClose}}
+	if s.sep != "" {
+		name = append(name, marker{text: t(s.sep), arg: glmSep})
+	}
+	m := glmMarks{
+		nameM:  newMatcher(name...),
+		keyM:   newMatcher(marker{text: t(s.keyClose)}),
+		kvM:    newMatcher(marker{text: t(s.val)}),
+		typM:   newMatcher(marker{text: t(s.typClose)}),
+		pairsM: newMatcher(marker{text: t(s.key), arg: glmArgKey}, marker{text: t(s.callClose), arg: glmClose}),
+		skipM:  newMatcher(marker{text: t(s.callClose)}),
+		ends:   newMatcher(marker{text: t(s.valClose)}),
+	}
+	if s.wrap != "" {
+		m.wrapM = newMatcher(marker{text: t(s.call), arg: glmArgKey}, marker{text: t(s.wrapClose), arg: glmClose})
+	}
+	if s.typ != "" {
+		m.kvM = newMatcher(marker{text: t(s.val)}, marker{text: t(s.typ), arg: glmTyp})
+	}
+	return m
+}
+
+// glm47Spec is GLM-4.5/4.6/4.7's.
+var glm47Spec = glmSpec{
+	call: "<tool_call>", callClose: "</tool_call>",
+	key: "<arg_key>", keyClose: "</arg_key>",
+	val: "<arg_value>", valClose: "</arg_value>",
+	ents: &xmlEntities, conv: convGLM,
+	bare: true, declaredOnly: true,
 }
 
 type glmState uint8
 
 const (
-	glName  glmState = iota // reading the name
-	glKey                   // reading a key up to </arg_key>
-	glKV                    // whitespace between </arg_key> and <arg_value>
-	glValue                 // in a value
-	glPairs                 // after a value: whitespace until <arg_key> or </tool_call>
-	glSkip                  // a malformed block, dropped up to </tool_call>
+	glName     glmState = iota // reading the name
+	glKey                      // reading a key up to </arg_key>
+	glKV                       // whitespace between </arg_key> and <arg_value>
+	glValue                    // in a value
+	glPairs                    // after a value: whitespace until <arg_key> or </tool_call>
+	glSkip                     // a malformed block, dropped up to </tool_call>
+	glWrap                     // in the wrapper, before a call (spec.wrap)
+	glSuffix                   // reading a tag suffix up to '>' (spec.suffix)
+	glType                     // reading a key's type element up to its closer (spec.typ)
+	glJSON                     // a JSON call body (spec.jsonBody)
+	glJSONPost                 // after a JSON call body: dropped up to the call closer
 )
 
-var glmStateNames = [...]string{"glName", "glKey", "glKV", "glValue", "glPairs", "glSkip"}
+var glmStateNames = [...]string{"glName", "glKey", "glKV", "glValue", "glPairs", "glSkip", "glWrap", "glSuffix", "glType", "glJSON", "glJSONPost"}
 
 func (s glmState) String() string { return enumName(glmStateNames[:], s, "glmState") }
 
+// Marker args of the glmMarks matchers.
 const (
-	glmArgKey = iota
-	glmClose
+	glmArgKey = iota // the key opener (wrapM: the call opener)
+	glmClose         // the call closer (wrapM: the wrapper closer)
+	glmSep           // the separator after the name
+	glmTyp           // kvM: the type opener
 )
 
 func init() {
@@ -70,57 +164,171 @@ func init() {
 			"and only whitespace follows it",
 	}, newGLM47,
 		"glm47",
-		"glm45", // vLLM, SGLang (GLM-4.5/4.6 spelling, newlines between tags)
-		"glm",   // SGLang
+		"glm45",       // vLLM, SGLang (GLM-4.5/4.6 spelling, newlines between tags)
+		"glm",         // SGLang
+		"ling3",       // vLLM, SGLang: inclusionAI Ling 3, GLM-4.5/4.7 tags
+		"poolside_v1", // vLLM, SGLang: poolside Laguna, GLM-4.7 tags
+		// SGLang: Spark 2.5 writes the GLM-4.7 tags (values typed by the schema)
+		"spark25",
 	)
 }
 
-func newGLM47(out *sink) toolGrammar {
-	g := &glm47{out: out, schema: newSchemaIndex(out.cfg.Tools)}
-	for _, t := range out.cfg.Tools {
-		g.names = append(g.names, t.Name)
+func newGLM47(out *sink) toolGrammar { return newGLM(out, &glm47Spec) }
+
+// newGLM builds the GLM-kind machine for spec.
+func newGLM(out *sink, spec *glmSpec) *glm47 {
+	g := &glm47{out: out, spec: spec, schema: newSchemaIndex(out.cfg.Tools)}
+	if spec.bare {
+		for _, t := range out.cfg.Tools {
+			g.names = append(g.names, t.Name)
+		}
 	}
-	g.nameM = newMatcher(marker{text: "<arg_key>", arg: glmArgKey}, marker{text: "</tool_call>", arg: glmClose})
-	g.keyM = newMatcher(marker{text: "</arg_key>"})
-	g.kvM = newMatcher(marker{text: "<arg_value>"})
-	g.pairsM = g.nameM
-	g.skipM = newMatcher(marker{text: "</tool_call>"})
-	g.val = paramValue{out: &out.emitter, limit: out.limit, ends: newMatcher(marker{text: "</arg_value>"}), ents: &xmlEntities,
-		trim: trimNone, conv: convGLM}
+	g.plain = newGLMMarks(spec, nil)
+	g.cur = &g.plain
+	g.val = paramValue{out: &out.emitter, limit: out.limit, ends: g.plain.ends, ents: spec.ents, trim: trimNone, conv: spec.conv}
+	g.body = jsonCalls{out: out, allowObject: true, argKeys: []string{"arguments", "parameters"}}
 	return g
 }
 
 // Opener args: the block, and an argument tag met outside a block (a bare
 // body whose name was already emitted as content: its arguments are parsed
-// and dropped up to </tool_call>, so they do not leak into content).
+// and dropped up to </tool_call>, so they do not leak into content); the
+// wrapper; and, with glmSfx set, the same tags spelled with a suffix (the
+// opener ends at the ':'; glmOpenOrphan is a closer, dropped once its
+// suffix is read).
 const (
 	glmOpenBlock = iota
 	glmOpenKey
 	glmOpenValue
+	glmOpenWrap
+	glmOpenOrphan
+	glmSfx = 8
 )
 
+// glmSfxMax bounds a tag suffix (":" included).
+const glmSfxMax = 32
+
 func (g *glm47) textMarkers() []marker {
-	return []marker{
-		{text: "<tool_call>", act: actToolOpen, arg: glmOpenBlock},
-		{text: "<arg_key>", act: actToolOpen, arg: glmOpenKey},
-		{text: "<arg_value>", act: actToolOpen, arg: glmOpenValue},
-		{text: "</tool_call>", act: actToolClose},
-		{text: "</arg_key>", act: actToolClose},
-		{text: "</arg_value>", act: actToolClose},
+	s := g.spec
+	ms := []marker{
+		{text: s.call, act: actToolOpen, arg: glmOpenBlock},
+		{text: s.key, act: actToolOpen, arg: glmOpenKey},
+		{text: s.val, act: actToolOpen, arg: glmOpenValue},
 	}
+	if s.wrap != "" {
+		ms = append(ms, marker{text: s.wrap, act: actToolOpen, arg: glmOpenWrap})
+	}
+	if s.suffix {
+		// The tags that open a call group or close one, spelled with a
+		// suffix: the suffix is read (and learned) by the grammar.
+		for _, t := range []struct {
+			tag string
+			arg int
+		}{{s.wrap, glmOpenWrap}, {s.call, glmOpenBlock}, {s.wrapClose, glmOpenOrphan}, {s.callClose, glmOpenOrphan}} {
+			if t.tag != "" {
+				ms = append(ms, marker{text: t.tag[:len(t.tag)-1] + ":", act: actToolOpen, arg: t.arg | glmSfx})
+			}
+		}
+	}
+	if s.wrapClose != "" {
+		ms = append(ms, marker{text: s.wrapClose, act: actToolClose})
+	}
+	if s.typ != "" {
+		ms = append(ms, marker{text: s.typ, act: actToolClose}, marker{text: s.typClose, act: actToolClose})
+	}
+	return append(ms,
+		marker{text: s.callClose, act: actToolClose},
+		marker{text: s.keyClose, act: actToolClose},
+		marker{text: s.valClose, act: actToolClose})
 }
 
 func (g *glm47) open(arg int) {
 	g.st = glName
 	g.bare, g.loose, g.tool = false, false, nil
 	g.attr = g.attr[:0]
+	if arg&glmSfx != 0 {
+		g.st, g.then = glSuffix, arg&^glmSfx
+		g.cand.begin(g.out.ws, g.openerText(g.then))
+		g.attr = append(g.attr, ':')
+		return
+	}
+	g.use(&g.plain)
+	g.openAs(arg)
+}
+
+// openAs enters the state opener arg starts, with the tags in use.
+func (g *glm47) openAs(arg int) {
+	g.st, g.inWrap = glName, false
 	switch arg {
 	case glmOpenKey:
 		g.st = glKey // no call: the arguments are dropped
 	case glmOpenValue:
 		g.st = glValue
 		g.val.begin(paramType{free: true}, false, true)
+	case glmOpenWrap:
+		g.st, g.inWrap = glWrap, true
 	}
+}
+
+// openerText is the suffix opener text of opener arg (without the suffix).
+func (g *glm47) openerText(arg int) string {
+	tag := g.spec.callClose
+	switch arg {
+	case glmOpenWrap:
+		tag = g.spec.wrap
+	case glmOpenBlock:
+		tag = g.spec.call
+	}
+	return tag[:len(tag)-1] + ":"
+}
+
+// use switches the tags in use (the value's close tag with them).
+func (g *glm47) use(m *glmMarks) {
+	if g.cur != m {
+		g.cur = m
+		g.val.ends = m.ends
+	}
+}
+
+// scanSuffix reads a tag suffix up to its '>' (glSuffix; g.attr holds the
+// suffix so far, ':' included): at most glmSfxMax bytes, none of them
+// whitespace, '<' or '>'.
+// Then the tags with that suffix are in use and the tag acts as its opener
+// arg says (an orphan closer is dropped); anything else makes the opener
+// and the bytes read text.
+func (g *glm47) scanSuffix(b []byte, final bool) (int, blockStatus) {
+	for i, c := range b {
+		if c == '>' && len(g.attr) > 1 {
+			g.learn(g.attr)
+			g.cand.buf, g.attr = g.cand.buf[:0], g.attr[:0]
+			if g.then == glmOpenOrphan {
+				return i + 1, blockDone
+			}
+			g.openAs(g.then)
+			return i + 1, blockNext
+		}
+		if isSpace(c) || c == '<' || c == '>' || len(g.attr) >= glmSfxMax {
+			return i, g.cand.releaseWith(g.out, b[:i])
+		}
+		g.attr = append(g.attr, c)
+	}
+	if final {
+		return len(b), g.cand.releaseWith(g.out, b)
+	}
+	g.cand.buf = append(g.cand.buf, b...)
+	return len(b), blockMore
+}
+
+// learn puts the tags spelled with suffix sfx (":x") in use, building them
+// when the suffix differs from the last one learned (an allocation only
+// then: a stream's tags carry one suffix).
+func (g *glm47) learn(sfx []byte) {
+	if !bytes.Equal(sfx, g.sfx) {
+		g.sfx = append(g.sfx[:0], sfx...)
+		g.learned = newGLMMarks(g.spec, g.sfx)
+		g.cur = nil
+	}
+	g.use(&g.learned)
 }
 
 // Bare bodies: "NAME<arg_key>…"
@@ -215,13 +423,21 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 	for i < len(b) {
 		switch g.st {
 		case glName, glKey:
+			if g.st == glName && g.spec.jsonBody && !hasNonSpace(g.attr) {
+				if j := i + spaceLen(b[i:]); j < len(b) && b[j] == '{' {
+					g.st, i = glJSON, j // a JSON call body
+					g.body.begin()
+					continue
+				}
+			}
 			n, st := g.nameTag(b[i:], final)
 			i += n
 			if st != blockNext {
 				return i, st
 			}
 		case glKV:
-			pos, mi := g.kvM.find(b[i:], final)
+			kvM := &g.cur.kvM
+			pos, mi := kvM.find(b[i:], final)
 			if hasNonSpace(b[i : i+pos]) {
 				g.malformed() // text between </arg_key> and <arg_value>
 				continue
@@ -229,9 +445,17 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 			if mi < 0 {
 				return noMarker(b, i+pos)
 			}
-			i += pos + len(g.kvM.ms[mi].text)
-			g.val.begin(g.tool.lookup(g.attr), false, !g.out.paramKey(g.attr))
-			g.st = glValue
+			i += pos + len(kvM.ms[mi].text)
+			if kvM.ms[mi].arg == glmTyp {
+				g.st, g.typ = glType, g.typ[:0]
+				continue
+			}
+			t := g.tool.lookup(g.attr)
+			if len(g.typ) > 0 {
+				t = explicitType(t, g.typ)
+			}
+			g.val.begin(t, false, !g.out.paramKey(g.attr))
+			g.st, g.typ = glValue, g.typ[:0]
 		case glValue:
 			n, end, hold := g.val.feed(b[i:], final)
 			i += n
@@ -241,29 +465,156 @@ func (g *glm47) feed(b []byte, final bool) (int, blockStatus) {
 		case glPairs:
 			// Text between pairs is dropped (Dynamo reads the pairs with a
 			// global match, which skips it).
-			pos, mi := g.pairsM.find(b[i:], final)
+			pairsM := &g.cur.pairsM
+			pos, mi := pairsM.find(b[i:], final)
 			if !g.loose && hasNonSpace(b[i:i+pos]) {
 				g.loose = true
 			}
 			if mi < 0 {
 				return noMarker(b, i+pos)
 			}
-			i += pos + len(g.pairsM.ms[mi].text)
-			if g.pairsM.ms[mi].arg == glmClose {
+			i += pos + len(pairsM.ms[mi].text)
+			if pairsM.ms[mi].arg == glmClose {
 				g.end()
-				return i, blockDone
+				if st := g.callDone(); st != blockNext {
+					return i, st
+				}
+				continue
 			}
 			g.st, g.attr = glKey, g.attr[:0]
 		case glSkip:
-			pos, mi := g.skipM.find(b[i:], final)
+			skipM := &g.cur.skipM
+			pos, mi := skipM.find(b[i:], final)
 			if mi < 0 {
 				return noMarker(b, i+pos)
 			}
+			i += pos + len(skipM.ms[mi].text)
 			g.st = glName
-			return i + pos + len(g.skipM.ms[mi].text), blockDone
+			if st := g.callDone(); st != blockNext {
+				return i, st
+			}
+		case glWrap:
+			// Inside the wrapper everything but the tags is markup.
+			wrapM := &g.cur.wrapM
+			pos, mi := wrapM.find(b[i:], final)
+			if mi < 0 {
+				return noMarker(b, i+pos)
+			}
+			i += pos + len(wrapM.ms[mi].text)
+			if wrapM.ms[mi].arg == glmClose {
+				g.inWrap = false
+				return i, blockDone
+			}
+			g.st, g.attr = glName, g.attr[:0]
+			g.bare, g.loose, g.tool = false, false, nil
+		case glSuffix:
+			n, st := g.scanSuffix(b[i:], final)
+			i += n
+			if st != blockNext {
+				return i, st
+			}
+		case glType:
+			n, st := g.typeTag(b[i:], final)
+			i += n
+			if st != blockNext {
+				return i, st
+			}
+		case glJSON:
+			// The JSON call machine ends the call when its object closes;
+			// a broken body abandons it.
+			n, r := g.body.feed(b[i:])
+			i += n
+			switch r {
+			case jcMore:
+				return i, blockMore
+			case jcBad:
+				g.malformed()
+			default:
+				g.st = glJSONPost
+			}
+		case glJSONPost:
+			skipM := &g.cur.skipM
+			pos, mi := skipM.find(b[i:], final)
+			if mi < 0 {
+				return noMarker(b, i+pos) // bytes after the object are dropped
+			}
+			i += pos + len(skipM.ms[mi].text)
+			g.st = glName
+			if st := g.callDone(); st != blockNext {
+				return i, st
+			}
 		}
 	}
 	return i, blockMore
+}
+
+// typeTag reads a key's type element up to its closer (spec.typ); a '<'
+// that does not start the closer makes the call malformed.
+func (g *glm47) typeTag(b []byte, final bool) (int, blockStatus) {
+	i, ok := readAttr(&g.typ, b, "<", g.out.limit)
+	if !ok {
+		g.malformed()
+		return i, blockNext
+	}
+	if i == len(b) {
+		return i, blockMore
+	}
+	m := &g.cur.typM
+	mi, partial := m.at(b[i:], final)
+	switch {
+	case partial:
+		return i, blockHold
+	case mi < 0:
+		g.malformed()
+		return i, blockNext
+	}
+	g.st = glKV
+	if len(trimSpace(g.typ)) == 0 {
+		g.typ = g.typ[:0]
+	}
+	return i + len(m.ms[mi].text), blockNext
+}
+
+// explicitType is a value's type from the schema's t and the type the model
+// wrote for it: without a schema the written type decides ("any" is a
+// string); with one, a written type among several the schema admits narrows
+// it to that one. A type name is its base, before any '[' ("array[string]").
+func explicitType(t paramType, written []byte) paramType {
+	w := trimSpace(written)
+	if i := bytes.IndexByte(w, '['); i >= 0 {
+		w = trimSpace(w[:i])
+	}
+	var buf [32]byte
+	if len(w) == 0 || len(w) > len(buf) {
+		return t
+	}
+	for i, c := range w {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	name := buf[:len(w)]
+	if t.free {
+		if string(name) == "any" {
+			return paramType{set: tString}
+		}
+		return paramType{set: typeByName(string(name))}
+	}
+	if set := typeByName(string(name)); set&t.set == set && set != t.set && set != tOther {
+		t.set = set
+	}
+	return t
+}
+
+// callDone is where a call's end (or a malformed call's close tag) leads:
+// back into the wrapper the call was in (blockNext), or out of the block.
+func (g *glm47) callDone() blockStatus {
+	if g.inWrap {
+		g.st = glWrap
+		return blockNext
+	}
+	return blockDone
 }
 
 // valueStep acts on the outcome of a val.feed step (the end tag that ended
@@ -287,9 +638,9 @@ func (g *glm47) valueStep(end int, hold bool) blockStatus {
 // block malformed (PARSER_CASES.md: KEY has no '<'; a name with '<' is no
 // name either).
 func (g *glm47) nameTag(b []byte, final bool) (int, blockStatus) {
-	m := &g.nameM
+	m := &g.cur.nameM
 	if g.st == glKey {
-		m = &g.keyM
+		m = &g.cur.keyM
 	}
 	i, ok := readAttr(&g.attr, b, "<", g.out.limit)
 	if !ok {
@@ -313,11 +664,16 @@ func (g *glm47) nameTag(b []byte, final bool) (int, blockStatus) {
 		return i, blockNext
 	}
 	g.nameDone()
-	if m.ms[mi].arg == glmClose {
+	switch m.ms[mi].arg {
+	case glmClose:
 		g.end()
-		return i, blockDone
+		return i, g.callDone()
+	case glmSep:
+		g.st = glPairs // the separator: whitespace, then the first key or the close
+	default:
+		g.st = glKey
 	}
-	g.st, g.attr = glKey, g.attr[:0]
+	g.attr = g.attr[:0]
 	return i, blockNext
 }
 
@@ -331,7 +687,7 @@ func (g *glm47) nameDone() {
 	}
 	var known bool
 	g.tool, known = g.schema.tool(name)
-	if g.schema.declared && !known {
+	if g.spec.declaredOnly && g.schema.declared && !known {
 		return // an undeclared tool is not a call (PARSER_CASES.md, "GLM-4.7 values")
 	}
 	g.out.startCall(name, nil)
@@ -362,9 +718,14 @@ func (g *glm47) malformed() {
 func (g *glm47) finish() {
 	// No end-of-stream recovery for a GLM block; a bare body
 	// whose last value closed, with only whitespace after it, is complete.
-	if g.bare && g.out.inCall && g.st == glPairs && !g.loose {
+	switch {
+	case g.bare && g.out.inCall && g.st == glPairs && !g.loose:
 		g.end()
 		return
+	case g.st == glSuffix:
+		g.cand.release(g.out) // an opener whose suffix the stream cut: text
+	case g.st == glJSON:
+		g.body.finish()
 	}
 	g.out.abandonCall()
 	g.st = glName

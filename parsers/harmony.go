@@ -63,7 +63,10 @@ func (s harmonyState) String() string { return enumName(harmonyStateNames[:], s,
 //     object streamed as the model's bytes. With calls off (gpt_oss without
 //     the harmony tool parser) the message is forwarded to content as its raw
 //     envelope bytes instead.
-//   - any other recipient: the message is dropped.
+//   - a recipient that is exactly the name of a declared tool (Config.Tools;
+//     "to=math.sum" with a tool math.sum): a call to that tool, as above.
+//   - any other recipient: the message is dropped (without a tool list,
+//     every recipient but functions.NAME).
 //   - channel analysis: reasoning.
 //   - any other channel (final, commentary, unknown or none): content.
 //
@@ -102,7 +105,7 @@ func init() {
 			Closers: []string{hmCall, hmEnd, hmReturn},
 			Malformed: "a directed body that is not one JSON object abandons the call and is dropped up to its end marker; " +
 				"bytes after a closed object up to the end marker are dropped; messages to recipients other than functions.* " +
-				"are dropped; a header longer than the buffer limit drops its message; orphan markers are removed",
+				"or a declared tool's exact name are dropped; a header longer than the buffer limit drops its message; orphan markers are removed",
 			Truncated: "a call whose object closed is complete without its call end marker; a body cut inside the object, or empty, " +
 				"is abandoned; an unfinished header is dropped; held marker prefixes are text of the current channel",
 		},
@@ -334,6 +337,9 @@ func (h *harmony) route() {
 	}
 	if recipient != nil {
 		name, ok := bytes.CutPrefix(recipient, []byte(hmFunctions))
+		if !ok && h.declared(recipient) {
+			name, ok = recipient, true // a declared tool named without the prefix
+		}
 		if !ok || len(name) == 0 {
 			h.st = hsDrop // another recipient (browser.*, python): dropped
 			return
@@ -356,6 +362,17 @@ func (h *harmony) route() {
 	} else {
 		h.sep = h.seenC
 	}
+}
+
+// declared reports whether recipient is exactly the name of a tool the
+// request declared (Config.Tools).
+func (h *harmony) declared(recipient []byte) bool {
+	for i := range h.out.cfg.Tools {
+		if h.out.cfg.Tools[i].Name == string(recipient) {
+			return true
+		}
+	}
+	return false
 }
 
 // bodyText emits text of a routed body, with the "\n" separator between

@@ -65,7 +65,7 @@ func TestHarmonyFeedAllocs(t *testing.T) {
 
 // FuzzHarmony runs the Harmony machine as the tool parser (with and without
 // gpt_oss), as gpt_oss alone (raw envelopes), in streaming and whole-call
-// mode, with small buffer limits.
+// mode, with small buffer limits, with and without declared tools.
 func FuzzHarmony(f *testing.F) {
 	fixtureSeeds(f, "harmony", "gpt_oss")
 	for _, ff := range seedFiles(f) {
@@ -86,6 +86,13 @@ func FuzzHarmony(f *testing.F) {
 		if sel&8 != 0 {
 			cfg.MaxCallBuffer = 24
 		}
+		if sel&16 != 0 {
+			cfg.Tools = harmonyFuzzTools // recipients that name a declared tool are calls
+		}
 		fuzzInvariants(t, cfg, in, seed)
 	})
 }
+
+// harmonyFuzzTools are declared tools whose names the harmony fixtures use
+// as bare recipients.
+var harmonyFuzzTools = []Tool{{Name: "math.sum"}, {Name: "container.exec"}, {Name: "get_weather"}}

@@ -16,6 +16,9 @@ type hermes struct {
 	body              jsonCalls
 	skip              matcher // closer and opener, while dropping a broken block
 	skipping          bool
+	// reopened, when set, is told that a new block started at an opener met
+	// while dropping a broken one (internlm expects its lead again).
+	reopened func()
 }
 
 func init() {
@@ -30,6 +33,8 @@ func init() {
 		"qwen25",   // Dynamo alias
 		"granite4", // vLLM: hermes with arguments possibly a JSON string
 		"qwen",     // SGLang
+		"ernie45",  // vLLM: ERNIE 4.5 writes hermes calls (its <response> wrapper is the ernie45 reasoning parser's)
+		"trinity",  // SGLang: Arcee Trinity, hermes with <think> tags stripped (the reasoning parser's markup here)
 	)
 }
 
@@ -100,6 +105,9 @@ func (h *hermes) skipBroken(b []byte, final bool) (int, blockStatus) {
 		return n, blockDone
 	}
 	h.open(0)
+	if h.reopened != nil {
+		h.reopened()
+	}
 	return n, blockMore
 }
 

@@ -6,6 +6,8 @@ const (
 	ikThinking = "<|content_thinking|>"
 	ikText     = "<|content_text|>"
 	ikInvoke   = "<|content_invoke_tool_json|>"
+	ikRawTool  = "<|content_invoke_tool_text|>" // a tool invocation written as free text
+	ikToolErr  = "<|content_tool_error|>"       // a tool-error block (the tool role's content kind)
 	ikImage    = "<|content_image|>"
 	ikAudio    = "<|content_audio_input|>"
 	ikEnd      = "<|end_message|>"
@@ -22,6 +24,7 @@ const (
 	ikkThinking        // the block is reasoning
 	ikkText            // the block is visible text
 	ikkInvoke          // the block is a tool call (after its NAME header)
+	ikkRawText         // text-mode invocation or tool error: the body is content, the header dropped
 	ikkDrop            // image / audio placeholder block
 	ikkEnd             // <|end_message|>, <|content_model_end_sampling|>
 )
@@ -48,11 +51,19 @@ func (s inklingState) String() string { return enumName(inklingStateNames[:], s,
 //
 //	block = [ "<|message_model|>" ] ( "<|content_thinking|>" TEXT
 //	        / "<|content_text|>" TEXT / NAME "<|content_invoke_tool_json|>" JSON
+//	        / [ NAME ] "<|content_invoke_tool_text|>" TEXT
+//	        / [ NAME ] "<|content_tool_error|>" TEXT
 //	        / "<|content_image|>" … / "<|content_audio_input|>" … ) "<|end_message|>"
 //
 // The generation prompt consumes the first header, so the first block has
 // none. Thinking blocks are reasoning, text blocks and marker-less text are
-// content, placeholder blocks are dropped. A tool block's JSON object has
+// content, placeholder blocks are dropped. A text-mode invocation
+// (<|content_invoke_tool_text|>: arguments as free text, which no JSON
+// arguments object can carry) and a tool-error block (<|content_tool_error|>,
+// the tool role's content kind, written by the model) are shown as content,
+// as vLLM renders them: their body is content, their marker and NAME header
+// are markup. They are never calls (SGLang turns the first into a call with
+// {"text": BODY}, which the tool's schema does not describe; smg drops it). A tool block's JSON object has
 // "name" and "args" ("arguments" is accepted too); it is scanned
 // string-aware, so <|end_message|> counts only after the object closed, and
 // the call ends when the object closes (the block end may be missing at the
@@ -85,7 +96,8 @@ func init() {
 			Openers: []string{ikInvoke},
 			Closers: []string{ikEnd},
 			Malformed: "a tool block whose body is not a call object (name and args) is dropped up to its block end, " +
-				"an open call abandoned; bytes after the closed object are dropped; placeholder blocks and stray framing tokens are removed",
+				"an open call abandoned; bytes after the closed object are dropped; placeholder blocks and stray framing tokens are removed; " +
+				"a text-mode invocation or tool-error block is no call: its body is content, its marker and header are removed",
 			Truncated: "a closed call object is a call without its block end; a body cut mid-value is abandoned; " +
 				"a held marker prefix longer than two bytes is dropped",
 		},
@@ -114,6 +126,8 @@ func newInkling(out *sink, calls bool) *inkling {
 			marker{text: ikThinking, arg: ikkThinking},
 			marker{text: ikText, arg: ikkText},
 			marker{text: ikInvoke, arg: ikkInvoke},
+			marker{text: ikRawTool, arg: ikkRawText},
+			marker{text: ikToolErr, arg: ikkRawText},
 			marker{text: ikImage, arg: ikkDrop},
 			marker{text: ikAudio, arg: ikkDrop},
 			marker{text: ikEnd, arg: ikkEnd},
@@ -211,10 +225,14 @@ func (k *inkling) scanStart(b []byte, final bool) (int, blockStatus) {
 		}
 		if mi >= 0 {
 			mk := &k.ms.ms[mi]
-			if mk.arg == ikkInvoke {
+			switch mk.arg {
+			case ikkInvoke:
 				k.startTool(k.name)
 				k.name = k.name[:0]
-			} else {
+			case ikkRawText:
+				k.name = k.name[:0] // the header: markup
+				k.marker(mk)
+			default:
 				k.releaseName()
 				k.marker(mk)
 			}
@@ -277,7 +295,7 @@ func (k *inkling) marker(mk *marker) {
 		k.name = k.name[:0]
 	case ikkThinking:
 		k.st = ikThink
-	case ikkText:
+	case ikkText, ikkRawText:
 		k.st = ikVisible
 	case ikkDrop:
 		k.st = ikDropBody

@@ -100,9 +100,19 @@ var suite = parserstest.Runner{
 //
 // Names that are aliases of a listed grammar run the same checks on the
 // whole feed and the captured deltas only (byGrammar).
+//
+// Under the race detector every feed costs about eight times as much and
+// finds nothing the single-goroutine parsers could race on (the
+// concurrency tests do that), so the two-way splits are left out there
+// (parserstest.QuickChunkings): the README's test command runs with -race,
+// and .ci/run runs this test once more without it, with every chunking.
 func TestInvariants(t *testing.T) {
 	canonical, aliases := byGrammar(libraryFixtures(t))
-	suite.RunFiles(t, canonical...)
+	full := suite
+	if raceEnabled {
+		full.Chunkings = parserstest.QuickChunkings
+	}
+	full.RunFiles(t, canonical...)
 	aliasSuite := suite
 	aliasSuite.Chunkings = parserstest.CapturedChunkings
 	aliasSuite.RunFiles(t, aliases...)

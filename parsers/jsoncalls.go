@@ -26,6 +26,7 @@ type jsonCalls struct {
 	allowObject bool     // a bare call object is a body
 	allowArray  bool     // an array of call objects is a body
 	argKeys     []string // keys holding the arguments
+	nameKey     string   // key holding the name ("" = "name")
 	idKey       string   // key holding a model-given call id ("" = none)
 	// requireArgs: an object without an arguments key is not a call, and the
 	// start waits until the arguments begin (an object arguments value) or
@@ -37,6 +38,10 @@ type jsonCalls struct {
 	// arguments); past that, or when the object closes, the call starts with
 	// a minted id. 0: start as soon as the name is known.
 	idWait int
+	// nameKeyed: a call object is {"NAME": ARGUMENTS} (Apertus): its first
+	// key is the name and that key's value the arguments (an object, or a
+	// JSON string holding one); later keys are ignored.
+	nameKeyed bool
 
 	starts int // calls started so far (never reset): lets a grammar see a commit
 	ends   int // calls ended so far (never reset)
@@ -77,6 +82,7 @@ const (
 	jcColon                   // after a key: ':'
 	jcValue                   // expecting a value (dispatch on the key)
 	jcName                    // scanning the name value (captured)
+	jcNameKey                 // nameKeyed: scanning the first key, the name (captured)
 	jcArgs                    // scanning object arguments (streamed or pending)
 	jcArgsStr                 // scanning string arguments (captured)
 	jcID                      // scanning the id value (captured)
@@ -86,7 +92,7 @@ const (
 	jcErr                     // syntax error: the body is broken
 )
 
-var jcStateNames = [...]string{"jcBody", "jcArrFirst", "jcArrElem", "jcArrAfter", "jcSkipElem", "jcObjFirst", "jcObjKey", "jcKey", "jcKeyEsc", "jcColon", "jcValue", "jcName", "jcArgs", "jcArgsStr", "jcID", "jcSkip", "jcObjAfter", "jcDone", "jcErr"}
+var jcStateNames = [...]string{"jcBody", "jcArrFirst", "jcArrElem", "jcArrAfter", "jcSkipElem", "jcObjFirst", "jcObjKey", "jcKey", "jcKeyEsc", "jcColon", "jcValue", "jcName", "jcNameKey", "jcArgs", "jcArgsStr", "jcID", "jcSkip", "jcObjAfter", "jcDone", "jcErr"}
 
 func (s jcState) String() string { return enumName(jcStateNames[:], s, "jcState") }
 
@@ -246,7 +252,7 @@ func (j *jsonCalls) feed(b []byte) (int, jcResult) {
 			n, r = j.colon(b[i])
 		case jcValue:
 			n, r = j.value(b[i])
-		case jcName, jcArgsStr, jcID:
+		case jcName, jcNameKey, jcArgsStr, jcID:
 			n, r = j.captured(b[i:])
 		case jcSkip:
 			n, r = j.skipValue(b[i:], jcObjAfter)
@@ -347,6 +353,12 @@ func (j *jsonCalls) arrAfter(c byte) (int, jcResult) {
 func (j *jsonCalls) objKey(c byte) (int, jcResult) {
 	switch {
 	case isSpace(c):
+	case c == '"' && j.nameKeyed && j.st == jcObjFirst:
+		// The first key is the name: captured as a string value is.
+		j.vs.reset()
+		j.raw = j.raw[:0]
+		j.st = jcNameKey
+		return 0, jcNext
 	case c == '"':
 		j.keyLen, j.keyEsc = 0, false
 		j.st = jcKey
@@ -473,11 +485,17 @@ func (j *jsonCalls) captured(b []byte) (int, jcResult) {
 	case r == scanErr:
 		return j.fail(n)
 	case r == scanDone:
+		st := j.st
 		if !over {
 			j.valueCaptured()
 		}
 		j.st = jcObjAfter
-	case over:
+		if st == jcNameKey {
+			// The name's value is the arguments.
+			j.keyKind = kArgs
+			j.st = jcColon
+		}
+	case over && j.st != jcNameKey: // (a name key past the limit is scanned to its end: a value follows it)
 		j.st = jcSkip
 	}
 	return n, jcNext
@@ -498,11 +516,11 @@ func (j *jsonCalls) objAfter(c byte) (int, jcResult) {
 }
 
 func (j *jsonCalls) classifyKey() keyKind {
-	if j.keyEsc || j.keyLen > len(j.key) {
+	if j.keyEsc || j.keyLen > len(j.key) || j.nameKeyed {
 		return kOther
 	}
 	k := string(j.key[:j.keyLen])
-	if k == "name" {
+	if k == j.nameKey || j.nameKey == "" && k == "name" {
 		return kName
 	}
 	for _, a := range j.argKeys {
@@ -554,7 +572,7 @@ func (j *jsonCalls) argEscape(c byte) {
 // valueCaptured handles a complete captured value in j.raw.
 func (j *jsonCalls) valueCaptured() {
 	switch j.st {
-	case jcName:
+	case jcName, jcNameKey:
 		j.name = appendUnquoted(j.name[:0], j.raw)
 		if len(j.name) == 0 {
 			j.markBad() // an empty name is not a call

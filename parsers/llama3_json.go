@@ -31,9 +31,10 @@ package parsers
 // followed by another call follows the whitespace-after-a-call rule; a ';'
 // not followed by another call is content with the whitespace around it.
 type llama3JSON struct {
-	out  *sink
-	body jsonCalls
-	skip matcher // the openers: where dropping a broken body ends
+	out    *sink
+	syntax *l3Spec
+	body   jsonCalls
+	skip   matcher // the openers: where dropping a broken body ends
 
 	st   l3State
 	spec bool // the body has not committed: its bytes may still be content
@@ -66,6 +67,20 @@ var l3StateNames = [...]string{"l3Tag", "l3Body", "l3Gap", "l3Skip"}
 
 func (s l3State) String() string { return enumName(l3StateNames[:], s, "l3State") }
 
+// l3Spec is what tells the grammars that run the llama3_json machine apart
+// (llama3_json, default's tagged half, granite, granite_20b_fc).
+type l3Spec struct {
+	tags    []string // tags after which a JSON body follows (<|python_tag|>)
+	bare    string   // the brackets that open a bare body at the start of the output ("{[", "[" or none)
+	closers []string // closers that never open anything: removed in content
+	// releaseBroken (llama3_json): a bare body that committed and then
+	// breaks before any of its calls ended is released as content.
+	releaseBroken bool
+}
+
+// llama3Spec is llama3_json's.
+var llama3Spec = l3Spec{tags: []string{"<|python_tag|>"}, bare: "{[", releaseBroken: true}
+
 // Opener arguments (shared with default).
 const (
 	l3ArgTag     = 1 // <|python_tag|>
@@ -86,36 +101,35 @@ func init() {
 	}, newLlama3JSON, "llama3_json", "llama4_json", "llama3")
 }
 
-func newLlama3JSON(out *sink) toolGrammar {
-	g := newLlama3(out, "<|python_tag|>")
-	g.releaseBroken = true
-	return g
-}
+func newLlama3JSON(out *sink) toolGrammar { return newLlama3(out, &llama3Spec) }
 
-// newLlama3 builds the machine; skipTo lists every opener of the owning
-// grammar that is legal after a call (default adds <TOOLCALL>).
-func newLlama3(out *sink, skipTo ...string) *llama3JSON {
-	g := &llama3JSON{out: out}
+// newLlama3 builds the machine for spec; skipTo lists the openers of the
+// owning grammar besides spec's tags that are legal after a call (default
+// adds <TOOLCALL>).
+func newLlama3(out *sink, spec *l3Spec, skipTo ...string) *llama3JSON {
+	g := &llama3JSON{out: out, syntax: spec, releaseBroken: spec.releaseBroken}
 	g.body = jsonCalls{
 		out:         out,
 		allowObject: true,
 		allowArray:  true,
 		argKeys:     []string{"parameters", "arguments"},
 	}
-	var ms []marker
-	for _, s := range skipTo {
-		ms = append(ms, marker{text: s, act: actOpen})
-	}
+	ms := appendMarkers(nil, spec.tags, actOpen, 0)
+	ms = appendMarkers(ms, skipTo, actOpen, 0)
 	g.skip = newMatcher(ms...)
 	return g
 }
 
 func (g *llama3JSON) textMarkers() []marker {
-	return []marker{
-		{text: "<|python_tag|>", act: actToolOpen, arg: l3ArgTag},
-		{text: "{", act: actToolOpen, arg: l3ArgBrace, atStart: true},
-		{text: "[", act: actToolOpen, arg: l3ArgBracket, atStart: true},
+	ms := appendMarkers(nil, g.syntax.tags, actToolOpen, l3ArgTag)
+	for _, c := range g.syntax.bare {
+		arg := l3ArgBrace
+		if c == '[' {
+			arg = l3ArgBracket
+		}
+		ms = append(ms, marker{text: string(c), act: actToolOpen, arg: arg, atStart: true})
 	}
+	return appendMarkers(ms, g.syntax.closers, actToolClose, 0)
 }
 
 func (g *llama3JSON) open(arg int) {

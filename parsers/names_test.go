@@ -93,6 +93,8 @@ var sharedTestFiles = map[string]string{
 	"fuzz":       "the helpers every parser fuzz target uses",
 	"invariants": "the fixture suite, through parserstest",
 	"names":      "this naming rule",
+	"race":       "whether the test binary runs under the race detector",
+	"norace":     "whether the test binary runs under the race detector",
 	"robustness": "hostile input against every tool parser",
 	"parsers":    "the package's Feed and Parse benchmarks and the helpers every benchmark uses",
 }

@@ -88,9 +88,13 @@ const (
 	convXML  convRule = iota // PARSER_CASES.md, "Value conversion by type" (qwen3_coder, minimax_m2, minimax_m3)
 	convGLM                  // PARSER_CASES.md, "GLM-4.7 values" (glm47)
 	convDSML                 // JSON, else the string as written (DSML string="false" or absent, kimi_k3 typed values)
+	// convATEM: convXML for a parameter the schema constrains, convDSML
+	// for one it does not (muse_glimmer: the model's own value rule is
+	// "JSON, else the string", the schema keeps a string a string).
+	convATEM
 )
 
-var convRuleNames = [...]string{"convXML", "convGLM", "convDSML"}
+var convRuleNames = [...]string{"convXML", "convGLM", "convDSML", "convATEM"}
 
 func (r convRule) String() string { return enumName(convRuleNames[:], r, "convRule") }
 
@@ -194,13 +198,13 @@ func (v *paramValue) begin(t paramType, verbatim, drop bool) {
 		v.st = pvIdle
 	case verbatim:
 		v.startString()
-	case v.conv == convDSML, v.rawTyped:
+	case v.conv == convDSML, v.rawTyped, v.conv == convATEM && t.free:
 		v.st = pvTyped
 	case v.conv == convGLM && t.free:
 		// PARSER_CASES.md, "GLM-4.7 values": no type means JSON-looking text is JSON, anything else the
 		// raw string; null is admitted (no constraint).
 		v.st, v.jsonOK = pvPending, true
-	case v.conv == convGLM && t.set&tString != 0, v.conv == convXML && t.stringOK():
+	case v.conv == convGLM && t.set&tString != 0, (v.conv == convXML || v.conv == convATEM) && t.stringOK():
 		if t.nullOK() {
 			v.st = pvPending
 		} else {
@@ -712,7 +716,14 @@ func (v *paramValue) appendScalar(dst, raw []byte, typ paramType) []byte {
 	t := trimSpace(raw)
 	set := typ.set
 	var ok bool
-	switch v.conv {
+	conv := v.conv
+	if conv == convATEM {
+		conv = convXML
+		if typ.free {
+			conv = convDSML
+		}
+	}
+	switch conv {
 	case convDSML:
 		// PARSER_CASES.md, "DSML values": JSON (trimmed, lexically compacted), else the string as
 		// written.

@@ -69,11 +69,14 @@ func paramCall(family, content string) string {
 	case "deepseek_v4":
 		return "I'll write it.\n\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"write_file\">\n<｜DSML｜parameter name=\"path\" string=\"true\">/tmp/out.txt</｜DSML｜parameter>\n<｜DSML｜parameter name=\"mode\" string=\"false\">644</｜DSML｜parameter>\n<｜DSML｜parameter name=\"content\" string=\"true\">" +
 			content + "</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>"
+	case "deepseek_v41":
+		return "I'll write it.\n\n<｜DSML｜ calls>\n<｜DSML｜ invoke name=\"write_file\">\n<｜DSML｜ parameter name=\"path\" string=\"true\">/tmp/out.txt</｜DSML｜ parameter>\n<｜DSML｜ parameter name=\"mode\" string=\"false\">644</｜DSML｜ parameter>\n<｜DSML｜ parameter name=\"content\" string=\"true\">" +
+			content + "</｜DSML｜ parameter>\n</｜DSML｜ invoke>\n</｜DSML｜ calls>"
 	}
 	panic("unknown family " + family)
 }
 
-var paramFamilies = []string{"qwen3_coder", "minimax_m2", "glm47", "deepseek_v4"}
+var paramFamilies = []string{"qwen3_coder", "minimax_m2", "glm47", "deepseek_v4", "deepseek_v41"}
 
 // paramContent is a file-like string value: indentation, quotes, escapes,
 // entities-looking text, unicode, other families' markers, newlines.
@@ -151,6 +154,8 @@ func TestParamFeedAllocs(t *testing.T) {
 		"minimax_m2":  "<minimax:tool_call><invoke name=\"set\"><parameter name=\"b\">TRUE</parameter><parameter name=\"u\">1</parameter><parameter name=\"s\">  a  b  </parameter></invoke></minimax:tool_call>",
 		"glm47":       "<tool_call>set<arg_key>a</arg_key><arg_value>x, y</arg_value><arg_key>f</arg_key><arg_value>[1, {\"k\": null}]</arg_value><arg_key>r</arg_key><arg_value>7</arg_value></tool_call>",
 		"deepseek_v4": "<｜DSML｜tool_calls><｜DSML｜invoke name=\"set\"><｜DSML｜parameter name=\"o\" string=\"false\"> {\"a\": [1, 2.0]} </｜DSML｜parameter><｜DSML｜parameter name=\"s\">plain</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜tool_calls>",
+		"deepseek_v41": "<｜DSML｜ calls><｜DSML｜ invoke name=\"set\"><｜DSML｜ parameter name=\"o\" string=\"false\"> {\"a\": [1, 2.0]} <｜DSML｜ parameter name=\"s\">plain</｜DSML｜ parameter></｜DSML｜ calls>" +
+			"<｜DSML｜ invoke name=\"j\">\n{\"k\": [true, null]}\n</｜DSML｜ invoke>",
 	}
 	for _, fam := range paramFamilies {
 		out := paramCall(fam, paramContent(2<<10)) + "\n" + typed[fam] + "\nbye"

@@ -51,10 +51,21 @@ import (
 //   - Whitespace between two call lists is markup; after the last list it is
 //     dropped at the end of the stream, or content when text follows.
 //   - <|python_start|> and <|python_end|> are markup and removed.
+//
+// The same machine runs the grammars whose calls come between wrapper
+// tokens (lfm2, olmo3; pySpec): there the block is markup, so each call is
+// emitted as soon as its ')' closes, a body that does not parse is dropped
+// up to the closer (never content), the list's brackets may be missing
+// (calls separated by ',' or line breaks), a line break inside a quoted
+// string is the string's, and true, false and null may be literals.
 type pythonic struct {
 	// immutable after construction
-	out   *sink
-	limit int
+	out     *sink
+	limit   int
+	spec    *pySpec
+	wrapped bool    // spec.wrapped(), kept at hand for the hot paths
+	endM    matcher // wrapped: the closer, between calls
+	skipM   matcher // wrapped: the closer and the opener, while dropping a broken block
 
 	// candidate state; reset by begin
 	st       pyState   // pyAfter: no candidate list
@@ -70,6 +81,7 @@ type pythonic struct {
 	kwN      int      // keyword arguments converted in the current call
 	parens   bool     // conv holds a placeholder of a parenthesised value
 	afterSep bool     // a ',' separated the previous element (list or arguments)
+	list     bool     // wrapped: the block's calls are in a [ ] list
 
 	// token state
 	q       byte    // string quote
@@ -104,6 +116,25 @@ type pyCont struct {
 	at    int  // '(': offset of its placeholder in conv
 }
 
+// pySpec is what tells the grammars that run the pythonic machine apart.
+// Without a wrapper (pythonic) a call list is a candidate in content; with
+// one (lfm2, olmo3) the block between the wrapper's tokens is markup, so its
+// calls are emitted as each one closes and a block that does not parse is
+// dropped, never content.
+type pySpec struct {
+	open, close string // the wrapper's tokens ("": the bare list grammar)
+	// bare: inside the wrapper the calls may also come without the list's
+	// brackets, one after another, separated by ',' or whitespace (line
+	// breaks).
+	bare bool
+	// jsonWords: true, false and null are literals too (the JSON spellings
+	// a template writes for non-string values).
+	jsonWords bool
+}
+
+// wrapped reports whether the grammar's calls come inside wrapper tokens.
+func (s *pySpec) wrapped() bool { return s.open != "" }
+
 // pyState is where the pythonic machine is.
 type pyState uint8
 
@@ -134,20 +165,22 @@ const (
 	pyAfterStr                    // after a string: an adjacent string continues it
 	pyAfterVal                    // after a value: ',', a closer, ':' in a dict
 	pySkip                        // skipping an argument that is not a keyword literal
-	pyAfterCall                   // after ')': ',' or ']'
+	pyAfterCall                   // after ')': ',' or ']' (wrapped: another call or the closer too)
 	pyComment                     // '#' to the end of the line
+	pyBlockStart                  // wrapped: after the opener, '[' or a call (or the closer)
+	pySkipBlock                   // wrapped: a broken block, dropped up to its closer or the next opener
 )
 
 var pyStateNames = [...]string{"pyAfter", "pyListOpen", "pyCallee", "pyAfterCallee", "pyArgStart", "pyArgName",
 	"pyArgAfterName", "pyArgEq", "pyVal", "pySign", "pyWord", "pyNumInt", "pyNumFrac", "pyNumFracFirst",
 	"pyNumExpSign", "pyNumExp", "pyNumRadix", "pyStrOpen1", "pyStrOpen2", "pyStr", "pyStrEsc", "pyStrOct",
-	"pyStrHex", "pyAfterStr", "pyAfterVal", "pySkip", "pyAfterCall", "pyComment"}
+	"pyStrHex", "pyAfterStr", "pyAfterVal", "pySkip", "pyAfterCall", "pyComment", "pyBlockStart", "pySkipBlock"}
 
 func (s pyState) String() string { return enumName(pyStateNames[:], s, "pyState") }
 
 // pyWSStates are the states in which whitespace and comments are skipped.
-var pyWSStates = [pyComment + 1]bool{pyListOpen: true, pyAfterCallee: true, pyArgStart: true, pyArgAfterName: true,
-	pyVal: true, pySign: true, pyAfterStr: true, pyAfterVal: true, pyAfterCall: true}
+var pyWSStates = [pySkipBlock + 1]bool{pyListOpen: true, pyAfterCallee: true, pyArgStart: true, pyArgAfterName: true,
+	pyVal: true, pySign: true, pyAfterStr: true, pyAfterVal: true, pyAfterCall: true, pyBlockStart: true}
 
 // pyStrStop marks the bytes that end the fast path inside a string: a JSON
 // string's (strStop) and the other quote.
@@ -189,11 +222,25 @@ func init() {
 	}, newPythonic, "pythonic", "llama4_pythonic")
 }
 
-func newPythonic(out *sink) toolGrammar {
-	return &pythonic{out: out, limit: min(out.limit, pyMaxLimit)}
+// pythonicSpec is the bare call list's: no wrapper, Python literals only.
+var pythonicSpec = pySpec{}
+
+func newPythonic(out *sink) toolGrammar { return newPyGrammar(out, &pythonicSpec) }
+
+// newPyGrammar builds the pythonic machine for spec.
+func newPyGrammar(out *sink, spec *pySpec) *pythonic {
+	g := &pythonic{out: out, limit: min(out.limit, pyMaxLimit), spec: spec, wrapped: spec.wrapped()}
+	if spec.wrapped() {
+		g.endM = newMatcher(marker{text: spec.close, act: actClose})
+		g.skipM = newMatcher(marker{text: spec.close, act: actClose}, marker{text: spec.open, act: actOpen})
+	}
+	return g
 }
 
 func (g *pythonic) textMarkers() []marker {
+	if g.wrapped {
+		return []marker{{text: g.spec.open, act: actToolOpen}, {text: g.spec.close, act: actToolClose}}
+	}
 	return []marker{
 		{text: "[", act: actToolOpen, arg: openList},
 		{text: pythonStart, act: actToolOpen, arg: openPythonStart},
@@ -206,6 +253,12 @@ func (g *pythonic) textMarkers() []marker {
 // the next '[' as markup; it is content again if the list turns out to be
 // text.
 func (g *pythonic) open(arg int) {
+	if g.wrapped {
+		g.skipping, g.parens, g.afterSep, g.list = false, false, false, false
+		g.clearList()
+		g.st = pyBlockStart
+		return
+	}
 	if arg == openPythonStart {
 		g.st = pyAfter
 		return
@@ -230,11 +283,13 @@ func (g *pythonic) reset() {
 	g.stk = g.stk[:0]
 }
 
-// finish ends the stream: an unclosed list is content.
+// finish ends the stream: an unclosed list is content; in a wrapped block
+// the calls that closed were emitted and the rest is dropped.
 func (g *pythonic) finish() {
-	if g.st != pyAfter {
+	if g.st != pyAfter && !g.wrapped {
 		g.cand.release(g.out)
 	}
+	g.clearList()
 	g.st = pyAfter
 }
 
@@ -254,8 +309,14 @@ func (g *pythonic) held() int {
 }
 
 // fail releases the candidate as content; b[i] (not consumed) is where it
-// stopped being a call list and is scanned again as text.
+// stopped being a call list and is scanned again as text. A wrapped block
+// is markup: the rest of it is dropped (pySkipBlock scans from b[i]).
 func (g *pythonic) fail(b []byte, i int) (int, blockStatus) {
+	if g.wrapped {
+		g.clearList()
+		g.st = pySkipBlock
+		return i, blockNext
+	}
 	g.st = pyAfter
 	return i, g.cand.releaseWith(g.out, b[:i])
 }
@@ -268,14 +329,86 @@ func (g *pythonic) succeed(b []byte, i int) (int, blockStatus) {
 		// candidate past the limit.
 		return g.fail(b, i)
 	}
+	g.emitCalls()
+	g.st = pyAfter
+	return i, blockDone
+}
+
+// emitCalls emits the parsed calls, each whole, and empties the buffers.
+func (g *pythonic) emitCalls() {
 	out := g.out
 	for _, c := range g.calls {
 		out.startCall(g.names[c.n0:c.n1], nil)
 		out.args(g.argsCopy(g.conv[c.a0:c.a1]))
 		out.endCall()
 	}
+	g.clearList()
+}
+
+// clearList empties what was parsed of the list.
+func (g *pythonic) clearList() {
+	g.conv = g.conv[:0]
+	g.names = g.names[:0]
+	g.calls = g.calls[:0]
+	g.stk = g.stk[:0]
+	g.parens = false
+}
+
+// closeAt handles a possible closer at b[i] in a wrapped block: the block
+// ends after it; a prefix of it at the end of b is held; anything else
+// breaks the block.
+func (g *pythonic) closeAt(b []byte, i int, final bool) (int, blockStatus) {
+	mi, partial := g.endM.at(b[i:], final)
+	switch {
+	case partial:
+		return i, blockHold
+	case mi >= 0:
+		g.st = pyAfter
+		return i + len(g.spec.close), blockDone
+	}
+	return g.fail(b, i)
+}
+
+// listClosed ends a wrapped block at its list's ']' (before i): as after a
+// hermes body, the closer that follows is an orphan closer to the driver
+// (removed, whitespace before it markup) and other text is content.
+func (g *pythonic) listClosed(i int) (int, blockStatus) {
 	g.st = pyAfter
 	return i, blockDone
+}
+
+// blockStart expects what follows a wrapper's opener: '[' (a call list),
+// a callee (calls without the list's brackets, where the grammar allows
+// them) or the closer (an empty block).
+func (g *pythonic) blockStart(b []byte, i int, final bool) (int, blockStatus) {
+	switch c := b[i]; {
+	case c == '[':
+		g.list, g.afterSep = true, true // "[]" is an empty list
+		g.st = pyListOpen
+		return i + 1, blockNext
+	case c == g.spec.close[0]:
+		return g.closeAt(b, i, final)
+	case g.spec.bare && identLen(b[i:], true) > 0:
+		g.st = pyListOpen
+		return i, blockNext
+	}
+	return g.fail(b, i)
+}
+
+// skipBlock drops a broken wrapped block up to its closer, or up to an
+// opener that starts the next block.
+func (g *pythonic) skipBlock(b []byte, i int, final bool) (int, blockStatus) {
+	pos, mi := g.skipM.find(b[i:], final)
+	if mi < 0 {
+		return noMarker(b, i+pos)
+	}
+	i += pos + len(g.skipM.ms[mi].text)
+	if g.skipM.ms[mi].act == actClose {
+		g.st = pyAfter
+		return i, blockDone
+	}
+	g.open(0)
+	return i, blockNext
 }
 
 // argsCopy copies converted arguments into the arena, dropping the
@@ -348,7 +481,7 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 				g.st = g.ret
 			}
 		case pyListOpen:
-			i, st = g.listOpen(b, i)
+			i, st = g.listOpen(b, i, final)
 		case pyCallee:
 			i = g.callee(b, i)
 		case pyAfterCallee:
@@ -374,23 +507,44 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 		case pyAfterVal:
 			i, st = g.afterValue(b, i)
 		case pySkip:
-			i, st = g.skip(b, i)
+			i, st = g.skip(b, i, final)
 		case pyAfterCall:
-			i, st = g.afterCall(b, i)
+			i, st = g.afterCall(b, i, final)
+		case pyBlockStart:
+			i, st = g.blockStart(b, i, final)
+		case pySkipBlock:
+			i, st = g.skipBlock(b, i, final)
 		}
 		if st != blockNext {
 			return i, st
 		}
+	}
+	if g.wrapped {
+		if g.held() > g.limit {
+			// A call too long to hold: the rest of the block is dropped.
+			g.clearList()
+			g.st = pySkipBlock
+		}
+		return i, blockMore
 	}
 	// Everything the list holds counts against the limit (see held).
 	g.cand.keep(g.out, g.limit, b[:i], g.held()-len(g.cand.buf))
 	return i, blockMore
 }
 
-// listOpen expects a callee (or ']' after a trailing ',').
-func (g *pythonic) listOpen(b []byte, i int) (int, blockStatus) {
-	if b[i] == ']' && g.afterSep {
+// listOpen expects a callee (or ']' after a trailing ','; in a wrapped
+// block without brackets, the closer after a trailing ',').
+func (g *pythonic) listOpen(b []byte, i int, final bool) (int, blockStatus) {
+	switch {
+	case b[i] == ']' && g.afterSep && g.wrapped:
+		if !g.list {
+			return g.fail(b, i)
+		}
+		return g.listClosed(i + 1)
+	case b[i] == ']' && g.afterSep:
 		return g.succeed(b, i+1)
+	case g.wrapped && !g.list && b[i] == g.spec.close[0]:
+		return g.closeAt(b, i, final)
 	}
 	n := identLen(b[i:], true)
 	if n == 0 {
@@ -523,15 +677,24 @@ func (g *pythonic) wordPart(b []byte, i int) int {
 	return i + g.endWord(b[i])
 }
 
-// afterCall expects ',' (another call) or ']' (the list closes).
-func (g *pythonic) afterCall(b []byte, i int) (int, blockStatus) {
-	switch b[i] {
-	case ',':
+// afterCall expects ',' (another call) or ']' (the list closes); in a
+// wrapped block without brackets, another callee or the closer.
+func (g *pythonic) afterCall(b []byte, i int, final bool) (int, blockStatus) {
+	wrapped := g.wrapped
+	switch c := b[i]; {
+	case c == ',':
 		g.afterSep = true
 		g.st = pyListOpen
 		return i + 1, blockNext
-	case ']':
+	case c == ']' && !wrapped:
 		return g.succeed(b, i+1)
+	case c == ']' && g.list:
+		return g.listClosed(i + 1)
+	case wrapped && !g.list && c == g.spec.close[0]:
+		return g.closeAt(b, i, final)
+	case wrapped && !g.list && identLen(b[i:], true) > 0:
+		g.st = pyListOpen // the next call, on a line of its own
+		return i, blockNext
 	}
 	return g.fail(b, i)
 }
@@ -781,8 +944,10 @@ func (g *pythonic) strText(b []byte, i int) (int, blockStatus) {
 			g.putS(`\\`)
 		}
 		g.st = pyStrEsc
-	case (c == '\n' || c == '\r') && !g.triple:
-		return g.fail(b, i) // unterminated string
+	case (c == '\n' || c == '\r') && !g.triple && !g.wrapped:
+		// An unterminated string. Inside a wrapper a line break is the
+		// string's (templates write values raw): it is escaped.
+		return g.fail(b, i)
 	default:
 		i++
 		g.putS(jsonEscape(c))
@@ -791,8 +956,9 @@ func (g *pythonic) strText(b []byte, i int) (int, blockStatus) {
 }
 
 // skip handles one byte of an argument being skipped; a syntax error fails
-// the list.
-func (g *pythonic) skip(b []byte, i int) (int, blockStatus) {
+// the list. In a wrapped block the wrapper's tokens outside strings are
+// never part of an expression: they break the call there.
+func (g *pythonic) skip(b []byte, i int, final bool) (int, blockStatus) {
 	switch c := b[i]; c {
 	case '"', '\'':
 		i++
@@ -825,6 +991,15 @@ func (g *pythonic) skip(b []byte, i int) (int, blockStatus) {
 			g.endArg(c)
 		}
 	default:
+		if g.wrapped && (c == g.spec.close[0] || c == g.spec.open[0]) {
+			mi, partial := g.skipM.at(b[i:], final)
+			if partial {
+				return i, blockHold
+			}
+			if mi >= 0 {
+				return g.fail(b, i)
+			}
+		}
 		i++
 	}
 	return i, blockNext
@@ -937,12 +1112,12 @@ func (g *pythonic) endWord(c byte) int {
 		g.abort() // bytes, f-strings: not literals
 		return 0
 	}
-	switch w {
-	case "True":
+	switch {
+	case w == "True" || w == "true" && g.spec.jsonWords:
 		g.putS("true")
-	case "False":
+	case w == "False" || w == "false" && g.spec.jsonWords:
 		g.putS("false")
-	case "None":
+	case w == "None" || w == "null" && g.spec.jsonWords:
 		g.putS("null")
 	default:
 		g.abort()
@@ -1035,7 +1210,9 @@ func (g *pythonic) endArg(c byte) {
 	g.st = pyArgStart
 }
 
-// endCall ends the current call at its ')'.
+// endCall ends the current call at its ')'. In a wrapped block the call is
+// complete and is emitted now (one too long to have been held is dropped
+// with the rest of the block).
 func (g *pythonic) endCall() {
 	g.putS("}")
 	if !g.cand.released {
@@ -1043,6 +1220,14 @@ func (g *pythonic) endCall() {
 	}
 	g.afterSep = false
 	g.st = pyAfterCall
+	if g.wrapped {
+		if g.held() > g.limit {
+			g.clearList()
+			g.st = pySkipBlock
+			return
+		}
+		g.emitCalls()
+	}
 }
 
 // intPart ends the integer part of a decimal number.

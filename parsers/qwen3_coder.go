@@ -44,5 +44,7 @@ func init() {
 		"qwen3_coder",
 		"nemotron_nano", // Dynamo
 		"qwen3_xml",     // vLLM
+		"mimo",          // vLLM, SGLang: Xiaomi MiMo-V2, the same tags
+		"step3p5",       // vLLM, SGLang: StepFun Step-3.5, the same tags
 	)
 }

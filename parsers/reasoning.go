@@ -34,6 +34,10 @@ var (
 	thinkPlain = &reasoningSpec{name: "basic", starts: []string{"<think>"}, ends: []string{"</think>"}}
 	qwen3Think = &reasoningSpec{name: "qwen3", starts: []string{"<think>"}, ends: []string{"</think>"},
 		toolOpeners: []string{"<tool_call>"}}
+	// qwen3ThinkForced is qwen3 for the thinking-only checkpoints
+	// (Qwen3-*-Thinking-2507): the template always opens the span.
+	qwen3ThinkForced = &reasoningSpec{name: "qwen3_thinking", starts: []string{"<think>"}, ends: []string{"</think>"},
+		forced: true, toolOpeners: []string{"<tool_call>"}}
 	thinkForced = &reasoningSpec{name: "deepseek_r1", starts: []string{"<think>"}, ends: []string{"</think>"}, forced: true}
 	kimiK25     = &reasoningSpec{name: "kimi_k25", starts: []string{"<think>"}, ends: []string{"</think>"}, forced: true,
 		toolStarts: []string{"<|tool_calls_section_begin|>"}}
@@ -51,16 +55,29 @@ var (
 	minimaxAppendThink = &reasoningSpec{name: "minimax_append_think", starts: []string{"<think>"}, ends: []string{"</think>"}, prepend: true}
 )
 
+// The names, with the peers' spellings; peernames.go says which peer
+// registers which, for which models, and how a spelling two peers give
+// different meanings is resolved.
 func init() {
-	registerReasoning(thinkPlain, "basic", "qwen", "nemotron_deci", "glm45", "glm47")
-	registerReasoning(qwen3Think, "qwen3")
+	registerReasoning(thinkPlain, "basic", "qwen", "nemotron_deci", "glm45", "glm47",
+		"telechat4") // SGLang: the template opens the span (Config.InReasoning)
+	registerReasoning(qwen3Think, "qwen3",
+		"mimo",        // vLLM, SGLang
+		"poolside_v1", // vLLM, SGLang
+		"exaone4")     // EXAONE 4's <think> with hermes calls
+	registerReasoning(qwen3ThinkForced, "qwen3_thinking",
+		"qwen3-thinking") // SGLang
 	registerReasoning(thinkForced, "deepseek_r1", "deepseek-r1", "deepseek_v3", "deepseek_v3_1", "deepseek_v3_2",
-		"step3", "nemotron_nano", "nemotron3", "nemotron_v3", "nemotron_3")
+		"step3", "nemotron_nano", "nemotron3", "nemotron_v3", "nemotron_3",
+		"deepseek-v3", // SGLang (not forced there: here the PRE.2 toggle of deepseek_v3 decides)
+		"holo2",       // vLLM: DeepSeek V3 with thinking on
+		"step3p5")     // vLLM, SGLang
 	registerReasoning(deepseekV4, "deepseek_v4", "deepseek-v4", "deepseekv4")
 	registerReasoning(kimiThink, "kimi")
 	registerReasoning(kimiK25, "kimi_k25", "kimi_k2")
 	registerReasoning(mistralThink, "mistral")
-	registerReasoning(minimaxM2, "minimax_m2")
+	registerReasoning(minimaxM2, "minimax_m2",
+		"minimax") // SGLang: forced <think> for MiniMax M2
 	registerReasoning(gemma4Think, "gemma4", "gemma-4")
 	registerReasoning(graniteThink, "granite")
 	registerReasoning(minimaxAppendThink, "minimax_append_think", "minimax_m2_append_think", "minimax-append-think")

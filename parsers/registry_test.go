@@ -1,7 +1,9 @@
 package parsers
 
 import (
+	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -120,7 +122,8 @@ type toolInfoGolden struct {
 // ToolParsers() (markers, their order, an absent list as null) to
 // testdata/toolinfo.json, so deriving the markers from the grammars cannot
 // change what callers and PARSER_CASES.md see. The file changes only with a
-// deliberate change of a grammar's public description.
+// deliberate change of a grammar's public description (go test -run
+// TestToolInfoGolden -update rewrites it).
 func TestToolInfoGolden(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "toolinfo.json"))
 	if err != nil {
@@ -148,7 +151,21 @@ func TestToolInfoGolden(t *testing.T) {
 		}
 		got[i].Names = append(got[i].Names, n)
 	}
+	// -update is cases_test.go's flag (one test binary holds both packages).
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		var out bytes.Buffer
+		enc := json.NewEncoder(&out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "\t")
+		if err := enc.Encode(got); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("testdata", "toolinfo.json"), out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("ToolInfo differs from testdata/toolinfo.json (-golden +registry):\n%s", diff)
+		t.Errorf("ToolInfo differs from testdata/toolinfo.json (-golden +registry; -update rewrites it):\n%s", diff)
 	}
 }

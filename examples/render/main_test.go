@@ -64,7 +64,7 @@ func TestRun(t *testing.T) {
 		{
 			name:   "template that does not compile",
 			args:   []string{"-template", badTmpl},
-			want:   `{"error":"chattemplate: jinja parse: unclosed if block"}` + "\n",
+			want:   `{"error":"chattemplate: jinja parse: TemplateSyntaxError: line 1: unclosed if block (expected 'elif' or 'else' or 'endif')"}` + "\n",
 			status: 1,
 		},
 		{

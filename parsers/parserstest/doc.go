@@ -68,7 +68,9 @@
 //
 // A Runner changes what Run does: Skip switches checks off for every case;
 // Chunkings = CapturedChunkings compares only the captured deltas with the
-// whole feed (for fuzzing, where the fuzzer picks the chunks);
+// whole feed (for fuzzing, where the fuzzer picks the chunks), and
+// QuickChunkings leaves out the two-way splits (a few feeds per case
+// instead of one per byte);
 // Markup adds markers the markup check looks for; AfterFeed adds a check
 // run after every Feed; Parallel runs the cases as parallel subtests (with
 // the allocs check skipped). The parsers module runs its own fixture suite

@@ -1,6 +1,7 @@
 package parserstest
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,6 +124,14 @@ func TestChunkingsCover(t *testing.T) {
 	fed = nil
 	if err := chunkings(CapturedChunkings, in, nil, count); err != nil || len(fed) != 0 {
 		t.Errorf("CapturedChunkings without deltas fed %v, %v; want nothing", fed, err)
+	}
+	fed = nil
+	if err := chunkings(QuickChunkings, long, []string{string(long)}, count); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"bytes", "runes", "random(seed=1)", "random(seed=2)", "random(seed=3)", "random(seed=4)", "captured", "with-empty"}
+	if !slices.Equal(fed, want) {
+		t.Errorf("QuickChunkings fed %v, want %v", fed, want)
 	}
 }
 

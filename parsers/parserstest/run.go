@@ -675,7 +675,7 @@ var labelGrammars = []string{"gemma4"}
 // framingGrammars frame the whole output with headers (roles, channel
 // names) that are neither markers nor text, so the lost-bytes check cannot
 // account for their bytes.
-var framingGrammars = []string{"harmony", "kimi_k3", "inkling", "minimax_m3"}
+var framingGrammars = []string{"harmony", "kimi_k3", "inkling", "minimax_m3", "muse_glimmer", "cohere_command4"}
 
 // lostBytesCheckable reports whether every non-marker byte of a stream
 // must reach content or reasoning: no call events, no tool-call opener in

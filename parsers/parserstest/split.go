@@ -35,6 +35,13 @@ const (
 	// case has none): one comparison of the captured stream with the whole
 	// feed, for fuzzing, where the fuzzer chooses the chunks.
 	CapturedChunkings
+	// QuickChunkings is AllChunkings without the two-way splits and the
+	// extra random chunkings of long inputs: byte by byte, rune by rune,
+	// four seeded random chunkings, the captured deltas and with empty
+	// chunks — a handful of feeds per case instead of one per byte, for
+	// runs where every feed is expensive (the race detector) and the
+	// splits are covered by another run.
+	QuickChunkings
 )
 
 // String returns the constant's name.
@@ -44,6 +51,8 @@ func (c Chunkings) String() string {
 		return "AllChunkings"
 	case CapturedChunkings:
 		return "CapturedChunkings"
+	case QuickChunkings:
+		return "QuickChunkings"
 	}
 	return fmt.Sprintf("Chunkings(%d)", int(c))
 }
@@ -64,6 +73,9 @@ func chunkings(set Chunkings, in []byte, captured []string, feed func(how string
 		return err
 	}
 	for _, i := range splitPoints(in) {
+		if set == QuickChunkings {
+			break
+		}
 		if err := feed(fmt.Sprintf("split@%d", i), [][]byte{in[:i], in[i:]}); err != nil {
 			return err
 		}
@@ -73,7 +85,7 @@ func chunkings(set Chunkings, in []byte, captured []string, feed func(how string
 			return err
 		}
 	}
-	if len(in) > everySplitMax {
+	if len(in) > everySplitMax && set != QuickChunkings {
 		for seed := uint64(5); seed < 5+extraChunkings; seed++ {
 			if err := feed(fmt.Sprintf("random(seed=%d)", seed), splitRandom(in, seed, 2+int(seed%31))); err != nil {
 				return err

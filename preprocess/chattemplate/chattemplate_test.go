@@ -85,7 +85,6 @@ func TestLimits(t *testing.T) {
 		"output":    `{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}`,
 		"doubling":  `{% set ns = namespace(s='ab') %}{% for i in range(100) %}{% set ns.s = ns.s + ns.s %}{% endfor %}{{ ns.s | length }}`,
 		"repeat":    `{{ 'x' * 10000000000 }}`,
-		"range":     `{{ range(10000000000) | length }}`,
 		"recursion": `{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}`,
 		"copying":   `{% set big = 'x' * 60000 %}{% for i in range(1000) %}{% set y = big ~ i %}{% endfor %}`,
 		"filtering": `{% set big = 'x' * 60000 %}{% for i in range(1000) %}{% set y = big | upper %}{% endfor %}`,
@@ -98,12 +97,23 @@ func TestLimits(t *testing.T) {
 			require.NoError(t, err)
 			_, err = tmpl.Render(Input{})
 			require.ErrorIs(t, err, ErrLimit)
-			if name == "repeat" || name == "range" || name == "recursion" {
+			if name == "repeat" || name == "recursion" {
 				_, err = render(t, src, Input{})
 				require.ErrorIs(t, err, ErrLimit)
 			}
 		})
 	}
+}
+
+// TestRangeLimit: as in jinja2's sandbox, a range of more than 100000
+// items is an OverflowError (not a render limit: Python fails the same way).
+func TestRangeLimit(t *testing.T) {
+	_, err := render(t, `{{ range(10000000000) | length }}`, Input{})
+	require.ErrorContains(t, err, "OverflowError")
+	require.NotErrorIs(t, err, ErrLimit)
+	got, err := render(t, `{{ range(100000) | length }}`, Input{})
+	require.NoError(t, err)
+	require.Equal(t, "100000", got)
 }
 
 func TestStrftimeNow(t *testing.T) {
@@ -261,4 +271,32 @@ func TestToolsCache(t *testing.T) {
 	}
 	wg.Wait()
 	require.LessOrEqual(t, len(cached.tools.entries), 2)
+}
+
+// TestToolsCacheMutation: jinja2's sandbox lets a template call list.pop()
+// and list.clear(), so a template that may do so gets no tools cache and
+// every render sees the tools it is given; other templates keep the cache.
+func TestToolsCacheMutation(t *testing.T) {
+	tools := json.RawMessage(`[` + strings.Repeat(`{"type": "function", "function": {"name": "f", "description": "`+strings.Repeat("x", 100)+`"}}, `, 20) + `{"type": "function"}]`)
+	tests := []struct {
+		src    string
+		cached bool
+		want   string
+	}{
+		{`{% set _ = tools.pop() %}{{ tools | length }}`, false, "20"},
+		{`{{ tools.clear() }}{{ tools | length }}`, false, "None0"},
+		{`{% set p = tools | attr('pop') %}{{ p() is mapping }}{{ tools | length }}`, false, "True20"},
+		{`{% set name = 'po' ~ 'p' %}{{ (tools | attr(name))() is mapping }}{{ tools | length }}`, false, "True20"},
+		{`{{ tools | length }}{{ tools[0].function.name }}`, true, "21f"},
+	}
+	for _, tt := range tests {
+		tmpl, err := Parse(tt.src, Options{})
+		require.NoError(t, err)
+		require.Equal(t, tt.cached, tmpl.tools != nil, "%s: cache", tt.src)
+		for i := 0; i < 3; i++ {
+			got, err := tmpl.Render(Input{Tools: tools})
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got, "%s: render %d", tt.src, i)
+		}
+	}
 }

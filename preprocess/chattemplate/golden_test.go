@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentwire/agentwire/preprocess/chattemplate/internal/jinja"
 )
 
 const testdataDir = "../../testdata/chattemplate"
@@ -201,6 +203,12 @@ func TestGolden(t *testing.T) {
 	t.Logf("exactness %-12s %3d/%d", "all", sum.exact, sum.total)
 }
 
+// foldCases are the expression cases that render differently without
+// jinja2's constant folding: slices Python refuses, taken on literals, are
+// undefined values when folded (and print as ” or are tested as not
+// defined); ~ on literals joins with str() under autoescape.
+var foldCases = map[int]bool{286: true, 392: true}
+
 type expressionGolden struct {
 	goldenResult
 	Template string `json:"template"`
@@ -233,6 +241,16 @@ func TestExpressions(t *testing.T) {
 			got, err = tmpl.Render(in)
 		}
 		diff := compare(got, err, c.goldenResult)
+		// Without constant folding every case renders the same, except the
+		// ones whose point is jinja2's folding (optimize.go).
+		if tmpl != nil {
+			nofold := *tmpl
+			nofold.tmpl, _ = jinja.CompileNoFold(c.Template)
+			got2, err2 := nofold.Render(in)
+			if (got2 != got || (err2 == nil) != (err == nil)) != foldCases[i] {
+				t.Errorf("%s %q: folded %q (%v), unfolded %q (%v); listed in foldCases: %v", key, c.Template, got, err, got2, err2, foldCases[i])
+			}
+		}
 		_, isKnown := known[key]
 		switch {
 		case diff == "" && isKnown:
@@ -299,4 +317,178 @@ func TestClaudeCodeAllTemplates(t *testing.T) {
 		exact++
 	}
 	t.Logf("exactness claude-code %d/%d", exact, len(goldens))
+}
+
+// TestBuiltinsCovered checks the exactness suite's reach. The engine
+// provides exactly the filters, tests and global functions of the oracle's
+// environment (golden/builtins.json, written by oracle.py -builtins: jinja2's
+// FILTERS and TESTS, transformers' tojson, raise_exception and
+// strftime_now); each of them is exercised by at least one expression case
+// (compared with the oracle in TestExpressions), and each keyword argument
+// of each of them is passed by name in one; and every filter, test and
+// global that a template in templates/ names is exercised by an expression
+// case too — a name jinja2 lacks (DeepSeek-V4-Flash's from_json) by a case
+// that shows it failing as transformers fails.
+func TestBuiltinsCovered(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(testdataDir, "golden", "builtins.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want struct {
+		Filters, Tests, Globals []string
+		FilterKeywords          map[string][]string `json:"filter_keywords"`
+		TestKeywords            map[string][]string `json:"test_keywords"`
+	}
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(want.FilterKeywords) != len(want.Filters)-3 { // escape, e, string have no Python signature
+		t.Fatalf("builtins.json: %d filter signatures for %d filters (regenerate with oracle.py -builtins)", len(want.FilterKeywords), len(want.Filters))
+	}
+	filters, tests, globals := jinja.Builtins()
+	for _, c := range []struct {
+		kind      string
+		want, got []string
+	}{{"filters", want.Filters, filters}, {"tests", want.Tests, tests}, {"globals", want.Globals, globals}} {
+		if diff := cmp.Diff(c.want, c.got); diff != "" {
+			t.Errorf("engine %s differ from the oracle's (-oracle +engine):\n%s", c.kind, diff)
+		}
+	}
+
+	uses := func(src string) (map[string]bool, error) {
+		tmpl, err := jinja.Compile(src)
+		if err != nil {
+			return nil, err
+		}
+		fs, ts, gs := tmpl.Uses()
+		m := map[string]bool{}
+		for _, k := range tmpl.KeywordsUsed() {
+			m["keyword "+k] = true
+		}
+		for _, f := range fs {
+			m["filter "+f] = true
+		}
+		for _, n := range ts {
+			m["test "+n] = true
+		}
+		for _, g := range gs {
+			m["global "+g] = true
+		}
+		return m, nil
+	}
+	covered := map[string]bool{}
+	for _, c := range readJSONLines[expressionGolden](t, filepath.Join(testdataDir, "golden", "expressions.jsonl")) {
+		m, err := uses(c.Template)
+		if err != nil {
+			continue // a case whose point is a syntax error
+		}
+		for k := range m {
+			covered[k] = true
+		}
+	}
+	for kind, names := range map[string][]string{"filter": want.Filters, "test": want.Tests, "global": want.Globals} {
+		for _, n := range names {
+			if !covered[kind+" "+n] {
+				t.Errorf("jinja2 %s %q is exercised by no case of expressions.txt", kind, n)
+			}
+		}
+	}
+	// Every keyword argument of every filter and test, by name.
+	for kind, params := range map[string]map[string][]string{"filter": want.FilterKeywords, "test": want.TestKeywords} {
+		for name, kws := range params {
+			for _, kw := range kws {
+				if !covered["keyword "+kind+" "+name+":"+kw] {
+					t.Errorf("jinja2 %s %q: keyword argument %q is passed by no case of expressions.txt", kind, name, kw)
+				}
+			}
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(testdataDir, "templates", "*.jinja"))
+	used := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := uses(string(src))
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(f), err)
+			continue
+		}
+		for k := range m {
+			used++
+			if !covered[k] {
+				t.Errorf("%s uses %s, which no case of expressions.txt exercises", filepath.Base(f), k)
+			}
+		}
+	}
+	t.Logf("%d filters, %d tests, %d globals; %d uses in %d templates, all covered by %d expression names", len(filters), len(tests), len(globals), used, len(files), len(covered))
+}
+
+// TestRandomExpressions renders 2441 random small templates
+// (golden/random.jsonl, oracle.py -random: every filter and test with
+// random arguments and keywords, operators, subscripts, str/list/dict
+// methods, loops and conditions, on literals and on variables) with the
+// oracle's fixed context; every one must render exactly as the oracle
+// renders it, or fail where it fails. Templates printing an object's
+// address are left out by the oracle.
+func TestRandomExpressions(t *testing.T) {
+	cases := readJSONLines[expressionGolden](t, filepath.Join(testdataDir, "golden", "random.jsonl"))
+	in := Input{
+		Messages:            json.RawMessage(`[{"role": "user", "content": "hi"}]`),
+		AddGenerationPrompt: true,
+		BOSToken:            "<s>",
+		EOSToken:            "</s>",
+	}
+	renders := 0
+	for i, c := range cases {
+		tmpl, err := Parse(c.Template, Options{Now: goldenNow})
+		var got string
+		if err == nil {
+			got, err = tmpl.Render(in)
+		}
+		if diff := compare(got, err, c.goldenResult); diff != "" {
+			t.Errorf("random/%d %q: %s", i, c.Template, diff)
+		}
+		if c.Prompt != nil {
+			renders++
+		}
+	}
+	t.Logf("random expressions: %d exact (%d render, %d fail in both)", len(cases), renders, len(cases)-renders)
+}
+
+// TestJSONEscapeArguments renders a tool call whose arguments are a JSON
+// string with escapes (\u00e9, a surrogate pair, \", \\, \n, \u0001) with
+// every template (json-escapes/, oracle.py -escapes). Kimi K3's template
+// parses the string itself, decoding \uXXXX with int(base=16) and
+// '%c' | format: the render must say "café 🦀" as jinja2's does.
+func TestJSONEscapeArguments(t *testing.T) {
+	dir := filepath.Join(testdataDir, "json-escapes")
+	in := readJSONLines[line](t, filepath.Join(dir, "request.jsonl"))[0].input()
+	type golden struct {
+		goldenResult
+		Template string `json:"template"`
+	}
+	goldens := readJSONLines[golden](t, filepath.Join(dir, "golden.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(testdataDir, "templates", "*.jinja"))
+	if len(goldens) != len(files) {
+		t.Fatalf("%d goldens for %d templates (regenerate with oracle.py -escapes)", len(goldens), len(files))
+	}
+	for _, g := range goldens {
+		src, err := os.ReadFile(filepath.Join(testdataDir, "templates", g.Template+".jinja"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmpl, err := Parse(string(src), Options{Now: goldenNow})
+		var got string
+		if err == nil {
+			got, err = tmpl.Render(in)
+		}
+		if diff := compare(got, err, g.goldenResult); diff != "" {
+			t.Errorf("%s: %s", g.Template, diff)
+		}
+		if g.Template == "Kimi-K3" && !strings.Contains(got, ">café 🦀<") {
+			t.Errorf("Kimi-K3: the decoded argument is missing:\n%s", got)
+		}
+	}
 }

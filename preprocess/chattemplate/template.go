@@ -40,8 +40,10 @@ type Options struct {
 	// ToolsCache is how many decoded tools lists the template keeps, keyed
 	// by their JSON bytes: an agent harness sends the same tools every turn,
 	// and decoding them is most of the cost of a render. 0 means 4; a
-	// negative value turns the cache off. Templates cannot modify their
-	// inputs (the sandbox), so cached values are shared safely.
+	// negative value turns the cache off. The sandbox forbids modifying a
+	// dict, and every list method that modifies a list except pop and clear;
+	// a template that may call those (jinja.Template.MayMutate) gets no
+	// cache, so cached values are shared safely.
 	ToolsCache int
 }
 
@@ -89,6 +91,9 @@ func Parse(source string, opts Options) (tmpl *Template, err error) {
 	}
 	tmpl = &Template{src: source, tmpl: t, now: now, limits: lim}
 	switch {
+	case t.MayMutate():
+		// jinja2's sandbox lets a template pop from or clear a list; a
+		// template that could must not see values shared between renders.
 	case opts.ToolsCache == 0:
 		tmpl.tools = &valueCache{max: 4}
 	case opts.ToolsCache > 0:

@@ -43,10 +43,17 @@ type ifNode struct {
 
 func (n *ifNode) nodeType() string { return "if" }
 
+// target is an assignment target (patch): a name, a tuple of targets, or
+// (for set) an attribute of a namespace.
+type target struct {
+	name  string   // a name, or the namespace of ns.attr
+	attr  string   // set only: the attribute of ns.attr
+	items []target // a tuple of targets when not nil
+}
+
 // forNode represents a for loop.
 type forNode struct {
-	keyVar     string
-	valVar     string
+	target     target
 	iter       expr
 	body       []node
 	elseBody   []node
@@ -58,17 +65,17 @@ func (n *forNode) nodeType() string { return "for" }
 
 // setNode represents variable assignment.
 type setNode struct {
-	target    string
-	namespace string
-	value     expr
-	targets   []string // {% set a, b = … %} (patch)
+	target target
+	value  expr
 }
 
 func (n *setNode) nodeType() string { return "set" }
 
-// setBlockNode represents a block set assignment: {% set var %}body{% endset %}.
+// setBlockNode represents a block set assignment: {% set var %}body{% endset %},
+// optionally through filters ({% set var | upper %}).
 type setBlockNode struct {
-	target string
+	target target
+	filter *filterExpr // the filter chain applied to the body (its innermost expr is nil)
 	body   []node
 }
 
@@ -82,29 +89,66 @@ type macroParam struct {
 
 // macroNode represents a macro definition.
 type macroNode struct {
-	name   string
-	params []macroParam
-	body   []node
+	name                                string
+	params                              []macroParam
+	body                                []node
+	usesCaller, usesKwargs, usesVarargs bool
+	anonymous                           bool // a call block's caller: its name is None
 }
 
 func (n *macroNode) nodeType() string { return "macro" }
 
 // callNode represents {% call(args) macro_expr %} body {% endcall %}.
 type callNode struct {
-	callerArgs []string
-	expr       expr
-	body       []node
+	caller *macroNode // the body, as the caller macro
+	call   *callExpr
 }
 
 func (n *callNode) nodeType() string { return "call" }
 
 // filterBlockNode represents {% filter filterexpr %} body {% endfilter %}.
 type filterBlockNode struct {
-	filter expr
+	filter *filterExpr // innermost expr nil: applied to the body
 	body   []node
 }
 
 func (n *filterBlockNode) nodeType() string { return "filterBlock" }
+
+// withNode is {% with a = x %} body {% endwith %}.
+type withNode struct {
+	targets []target
+	values  []expr
+	body    []node
+}
+
+func (n *withNode) nodeType() string { return "with" }
+
+// autoescapeNode is {% autoescape expr %} body {% endautoescape %}: the
+// body, in its own scope, escapes what it prints when expr is true.
+type autoescapeNode struct {
+	value expr
+	body  []node
+}
+
+func (n *autoescapeNode) nodeType() string { return "autoescape" }
+
+// failNode is a statement jinja2 parses but cannot run here (include,
+// import, extends: transformers gives the environment no loader); running
+// it is an error.
+type failNode struct {
+	msg string
+}
+
+func (n *failNode) nodeType() string { return "fail" }
+
+// breakNode and continueNode for loop control.
+type breakNode struct{}
+
+func (n *breakNode) nodeType() string { return "break" }
+
+type continueNode struct{}
+
+func (n *continueNode) nodeType() string { return "continue" }
 
 // =========================================================================
 // Expression nodes
@@ -135,7 +179,7 @@ type attrExpr struct {
 func (n *attrExpr) nodeType() string { return "attr" }
 func (n *attrExpr) exprNode()        {}
 
-// itemExpr represents subscript access (a[b]).
+// itemExpr represents subscript access (a[b], a.0).
 type itemExpr struct {
 	obj expr
 	key expr
@@ -174,6 +218,21 @@ type binExpr struct {
 func (n *binExpr) nodeType() string { return "binary" }
 func (n *binExpr) exprNode()        {}
 
+// cmpOp is one operator and right operand of a comparison chain.
+type cmpOp struct {
+	op  string // == != < > <= >= in notin
+	rhs expr
+}
+
+// compareExpr is a comparison chain (a < b < c is a < b and b < c).
+type compareExpr struct {
+	first expr
+	ops   []cmpOp
+}
+
+func (n *compareExpr) nodeType() string { return "compare" }
+func (n *compareExpr) exprNode()        {}
+
 // condExpr represents an inline ternary (a if cond else b).
 type condExpr struct {
 	trueExpr  expr
@@ -184,28 +243,36 @@ type condExpr struct {
 func (n *condExpr) nodeType() string { return "condExpr" }
 func (n *condExpr) exprNode()        {}
 
-// kwarg holds a single keyword argument.
-type kwarg struct {
+// kwargExpr holds a single keyword argument.
+type kwargExpr struct {
 	name  string
 	value expr
 }
 
+// callArgs are the arguments of a call, filter or test: positional,
+// keyword, *args and **kwargs.
+type callArgs struct {
+	args      []expr
+	kwargs    []kwargExpr
+	dynArgs   expr
+	dynKwargs expr
+}
+
 // callExpr represents a function/method call.
 type callExpr struct {
-	fn     expr
-	args   []expr
-	kwargs []kwarg
+	fn expr
+	callArgs
 }
 
 func (n *callExpr) nodeType() string { return "call" }
 func (n *callExpr) exprNode()        {}
 
-// filterExpr represents a pipe filter chain (value | filter(args)).
+// filterExpr represents a pipe filter (value | filter(args)).
 type filterExpr struct {
-	expr   expr
-	name   string
-	args   []expr
-	kwargs []kwarg
+	expr expr // nil in a filter block: the body
+	name string
+	fn   filterFunc // resolved when parsed; nil for an unknown filter
+	callArgs
 }
 
 func (n *filterExpr) nodeType() string { return "filter" }
@@ -215,8 +282,9 @@ func (n *filterExpr) exprNode()        {}
 type testExpr struct {
 	expr    expr
 	name    string
+	fn      testFunc // resolved when parsed; nil for an unknown test
 	negated bool
-	args    []expr
+	callArgs
 }
 
 func (n *testExpr) nodeType() string { return "test" }

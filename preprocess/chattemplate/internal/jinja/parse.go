@@ -1,205 +1,123 @@
 package jinja
 
+// The parser (patch: rewritten after jinja2's parser.py). Expressions follow
+// jinja2's grammar and precedence: conditional expressions, or, and, not,
+// comparison chains, + -, ~, * / // %, ** (left-associative), unary signs,
+// then filters, tests and calls, which bind tighter than any operator
+// (`1 + 1 is odd` is 1 + (1 is odd)). Statements are parsed from tokens:
+// assignment targets (names, tuples, namespace attributes), macro and call
+// signatures with default expressions, for loops with a filter and the
+// recursive marker, with blocks, filter blocks and set blocks with filters.
+
 import (
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
-
-// =============================================================================
-// Expression tokenizer
-// =============================================================================
-
-type tokKind int
-
-const (
-	tokName     tokKind = iota // identifier or keyword
-	tokInt                     // integer literal
-	tokFloat                   // float literal
-	tokString                  // string literal
-	tokOp                      // operator (+, -, ==, etc)
-	tokComma                   // ,
-	tokDot                     // .
-	tokColon                   // :
-	tokLParen                  // (
-	tokRParen                  // )
-	tokLBracket                // [
-	tokRBracket                // ]
-	tokLBrace                  // {
-	tokRBrace                  // }
-	tokPipe                    // |
-	tokTilde                   // ~
-	tokPower                   // **
-	tokFloorDiv                // //
-	tokEOF
-)
-
-type tok struct {
-	kind tokKind
-	val  string
-}
-
-func tokenizeExpr(s string) []tok {
-	var tokens []tok
-	i := 0
-
-	for i < len(s) {
-		ch := s[i]
-
-		// Skip whitespace.
-		if ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' {
-			i++
-			continue
-		}
-
-		// String literals.
-		if ch == '\'' || ch == '"' {
-			quote := ch
-			i++
-			var b strings.Builder
-			for i < len(s) && s[i] != quote {
-				if s[i] == '\\' && i+1 < len(s) {
-					// Patch: Python's unicode-escape rules, as jinja2
-					// decodes string literals.
-					i += unescapeAt(&b, s, i) - 1
-				} else {
-					b.WriteByte(s[i])
-				}
-				i++
-			}
-			if i < len(s) {
-				i++ // skip closing quote
-			}
-			tokens = append(tokens, tok{kind: tokString, val: b.String()})
-			continue
-		}
-
-		// Numbers.
-		if ch >= '0' && ch <= '9' {
-			start := i
-			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-				i++
-			}
-			// Patch: an exponent without a fraction (1e21) is a float too.
-			expAt := func(i int) bool {
-				if i >= len(s) || (s[i] != 'e' && s[i] != 'E') {
-					return false
-				}
-				i++
-				if i < len(s) && (s[i] == '+' || s[i] == '-') {
-					i++
-				}
-				return i < len(s) && s[i] >= '0' && s[i] <= '9'
-			}
-			if (i < len(s) && s[i] == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9') || expAt(i) {
-				if s[i] == '.' {
-					i++
-				}
-				for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-					i++
-				}
-				// Handle scientific notation.
-				if expAt(i) {
-					i++
-					if i < len(s) && (s[i] == '+' || s[i] == '-') {
-						i++
-					}
-					for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-						i++
-					}
-				}
-				tokens = append(tokens, tok{kind: tokFloat, val: s[start:i]})
-			} else {
-				tokens = append(tokens, tok{kind: tokInt, val: s[start:i]})
-			}
-			continue
-		}
-
-		// Identifiers and keywords.
-		if ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') {
-			start := i
-			for i < len(s) && (s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')) {
-				i++
-			}
-			tokens = append(tokens, tok{kind: tokName, val: s[start:i]})
-			continue
-		}
-
-		// Two-character operators.
-		if i+1 < len(s) {
-			two := s[i : i+2]
-			switch two {
-			case "**":
-				tokens = append(tokens, tok{kind: tokPower, val: two})
-				i += 2
-				continue
-			case "//":
-				tokens = append(tokens, tok{kind: tokFloorDiv, val: two})
-				i += 2
-				continue
-			case "==", "!=", "<=", ">=":
-				tokens = append(tokens, tok{kind: tokOp, val: two})
-				i += 2
-				continue
-			}
-		}
-
-		// Single-character tokens.
-		switch ch {
-		case ',':
-			tokens = append(tokens, tok{kind: tokComma, val: ","})
-		case '.':
-			tokens = append(tokens, tok{kind: tokDot, val: "."})
-		case ':':
-			tokens = append(tokens, tok{kind: tokColon, val: ":"})
-		case '(':
-			tokens = append(tokens, tok{kind: tokLParen, val: "("})
-		case ')':
-			tokens = append(tokens, tok{kind: tokRParen, val: ")"})
-		case '[':
-			tokens = append(tokens, tok{kind: tokLBracket, val: "["})
-		case ']':
-			tokens = append(tokens, tok{kind: tokRBracket, val: "]"})
-		case '{':
-			tokens = append(tokens, tok{kind: tokLBrace, val: "{"})
-		case '}':
-			tokens = append(tokens, tok{kind: tokRBrace, val: "}"})
-		case '|':
-			tokens = append(tokens, tok{kind: tokPipe, val: "|"})
-		case '~':
-			tokens = append(tokens, tok{kind: tokTilde, val: "~"})
-		case '+', '-', '*', '/', '%', '<', '>':
-			tokens = append(tokens, tok{kind: tokOp, val: string(ch)})
-		case '=':
-			tokens = append(tokens, tok{kind: tokOp, val: "="})
-		default:
-			// skip unknown chars
-		}
-		i++
-	}
-
-	tokens = append(tokens, tok{kind: tokEOF, val: ""})
-	return tokens
-}
-
-// =============================================================================
-// Expression parser (recursive descent)
-// =============================================================================
-
-type exprParser struct {
-	tokens []tok
-	pos    int
-	depth  int // nesting of the recursive rules (patch: bounded)
-}
 
 // maxNesting bounds how deeply expressions and blocks nest (patch), so a
 // hostile template cannot exhaust the stack while parsing.
 const maxNesting = 200
 
-var errNesting = fmt.Errorf("nesting deeper than %d", maxNesting)
+var errNesting = syntaxError("nesting deeper than %d", maxNesting)
+
+// =============================================================================
+// Expression parser
+// =============================================================================
+
+type exprParser struct {
+	toks  []tok
+	pos   int
+	depth int
+}
+
+func newExprParser(s string) (*exprParser, error) {
+	toks, err := lex(s)
+	if err != nil {
+		return nil, err
+	}
+	return &exprParser{toks: toks}, nil
+}
+
+func (p *exprParser) peek() tok { return p.toks[p.pos] }
+
+func (p *exprParser) look() tok {
+	if p.pos+1 < len(p.toks) {
+		return p.toks[p.pos+1]
+	}
+	return tok{kind: tokEOF}
+}
+
+func (p *exprParser) next() tok {
+	t := p.toks[p.pos]
+	if t.kind != tokEOF {
+		p.pos++
+	}
+	return t
+}
+
+func (p *exprParser) isOp(v string) bool {
+	t := p.peek()
+	return t.kind == tokOp && t.val == v
+}
+
+func (p *exprParser) isName(v string) bool {
+	t := p.peek()
+	return t.kind == tokName && t.val == v
+}
+
+func (p *exprParser) skipOp(v string) bool {
+	if p.isOp(v) {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+func (p *exprParser) skipName(v string) bool {
+	if p.isName(v) {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+func describe(t tok) string {
+	switch t.kind {
+	case tokEOF:
+		return "end of statement block"
+	case tokString:
+		return "string"
+	case tokInt:
+		return "integer"
+	case tokFloat:
+		return "float"
+	}
+	return t.val
+}
+
+func (p *exprParser) expectOp(v string) error {
+	if !p.skipOp(v) {
+		return syntaxError("expected token '%s', got '%s'", v, describe(p.peek()))
+	}
+	return nil
+}
+
+func (p *exprParser) expectName() (string, error) {
+	t := p.peek()
+	if t.kind != tokName {
+		return "", syntaxError("expected token 'name', got '%s'", describe(t))
+	}
+	p.pos++
+	return t.val, nil
+}
+
+func (p *exprParser) expectEnd() error {
+	if t := p.peek(); t.kind != tokEOF {
+		return syntaxError("expected token 'end of statement block', got '%s'", describe(t))
+	}
+	return nil
+}
 
 func (p *exprParser) enter() error {
 	p.depth++
@@ -209,98 +127,56 @@ func (p *exprParser) enter() error {
 	return nil
 }
 
-func newExprParser(tokens []tok) *exprParser {
-	return &exprParser{tokens: tokens, pos: 0}
-}
+func (p *exprParser) leave() { p.depth-- }
 
-func (p *exprParser) peek() tok {
-	if p.pos >= len(p.tokens) {
-		return tok{kind: tokEOF}
-	}
-	return p.tokens[p.pos]
-}
-
-func (p *exprParser) advance() tok {
-	t := p.peek()
-	p.pos++
-	return t
-}
-
-func (p *exprParser) expect(kind tokKind, val string) (tok, error) {
-	t := p.advance()
-	if t.kind != kind {
-		return t, fmt.Errorf("expected %q but got %q", val, t.val)
-	}
-	if val != "" && t.val != val {
-		return t, fmt.Errorf("expected %q but got %q", val, t.val)
-	}
-	return t, nil
-}
-
-func (p *exprParser) matchName(name string) bool {
-	if p.peek().kind == tokName && p.peek().val == name {
-		p.advance()
-		return true
-	}
-	return false
-}
-
-// parseExpr is the public entry point.
+// parseExpr parses a whole {{ }} expression (a tuple when it has commas).
 func parseExpr(s string) (expr, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return &litExpr{val: None()}, nil
-	}
-
-	tokens := tokenizeExpr(s)
-	p := newExprParser(tokens)
-	e, err := p.parseExpression()
+	p, err := newExprParser(s)
 	if err != nil {
 		return nil, err
 	}
-
-	if p.peek().kind != tokEOF {
-		return nil, fmt.Errorf("unexpected token %q after expression", p.peek().val)
+	e, err := p.parseTuple(false, true, nil, false)
+	if err != nil {
+		return nil, err
 	}
-
-	return e, nil
+	return e, p.expectEnd()
 }
 
-// parseExpression handles the lowest precedence: inline if/else.
-func (p *exprParser) parseExpression() (expr, error) {
+func (p *exprParser) parseExpression(withCondexpr bool) (expr, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	defer func() { p.depth-- }()
-	e, err := p.parseOr()
+	defer p.leave()
+	if withCondexpr {
+		return p.parseCondexpr()
+	}
+	return p.parseOr()
+}
+
+func (p *exprParser) parseCondexpr() (expr, error) {
+	e1, err := p.parseOr()
 	if err != nil {
 		return nil, err
 	}
-
-	// Handle inline if: expr if condition [else expr]
-	if p.peek().kind == tokName && p.peek().val == "if" {
-		p.advance()
-		cond, err := p.parseOr()
+	for p.skipName("if") {
+		e2, err := p.parseOr()
 		if err != nil {
 			return nil, err
 		}
-
-		var falseExpr expr
-		if p.matchName("else") {
-			falseExpr, err = p.parseExpression()
+		var e3 expr
+		if p.skipName("else") {
+			if err := p.enter(); err != nil {
+				return nil, err
+			}
+			e3, err = p.parseCondexpr()
+			p.leave()
 			if err != nil {
 				return nil, err
 			}
 		}
-
-		return &condExpr{
-			trueExpr:  e,
-			condition: cond,
-			falseExpr: falseExpr,
-		}, nil
+		e1 = &condExpr{trueExpr: e1, condition: e2, falseExpr: e3}
 	}
-
-	return e, nil
+	return e1, nil
 }
 
 func (p *exprParser) parseOr() (expr, error) {
@@ -308,16 +184,13 @@ func (p *exprParser) parseOr() (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-
-	for p.peek().kind == tokName && p.peek().val == "or" {
-		p.advance()
+	for p.skipName("or") {
 		right, err := p.parseAnd()
 		if err != nil {
 			return nil, err
 		}
 		left = &binExpr{op: "or", left: left, right: right}
 	}
-
 	return left, nil
 }
 
@@ -326,551 +199,599 @@ func (p *exprParser) parseAnd() (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-
-	for p.peek().kind == tokName && p.peek().val == "and" {
-		p.advance()
+	for p.skipName("and") {
 		right, err := p.parseNot()
 		if err != nil {
 			return nil, err
 		}
 		left = &binExpr{op: "and", left: left, right: right}
 	}
-
 	return left, nil
 }
 
 func (p *exprParser) parseNot() (expr, error) {
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
-	defer func() { p.depth-- }()
-	if p.peek().kind == tokName && p.peek().val == "not" {
-		p.advance()
+	if p.isName("not") {
+		p.pos++
+		if err := p.enter(); err != nil {
+			return nil, err
+		}
+		defer p.leave()
 		operand, err := p.parseNot()
 		if err != nil {
 			return nil, err
 		}
 		return &unaryExpr{op: "not", operand: operand}, nil
 	}
-
-	return p.parseComparison()
+	return p.parseCompare()
 }
 
-func (p *exprParser) parseComparison() (expr, error) {
+func (p *exprParser) parseCompare() (expr, error) {
+	first, err := p.parseMath1()
+	if err != nil {
+		return nil, err
+	}
+	var ops []cmpOp
+	for {
+		t := p.peek()
+		var op string
+		switch {
+		case t.kind == tokOp && (t.val == "==" || t.val == "!=" || t.val == "<" || t.val == ">" || t.val == "<=" || t.val == ">="):
+			op = t.val
+			p.pos++
+		case p.isName("in"):
+			op = "in"
+			p.pos++
+		case p.isName("not") && p.look().kind == tokName && p.look().val == "in":
+			op = "notin"
+			p.pos += 2
+		default:
+			if ops == nil {
+				return first, nil
+			}
+			return &compareExpr{first: first, ops: ops}, nil
+		}
+		rhs, err := p.parseMath1()
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, cmpOp{op: op, rhs: rhs})
+	}
+}
+
+func (p *exprParser) parseMath1() (expr, error) {
 	left, err := p.parseConcat()
 	if err != nil {
 		return nil, err
 	}
-
-	for {
-		t := p.peek()
-
-		// Standard comparison operators.
-		if t.kind == tokOp {
-			switch t.val {
-			case "==", "!=", "<", ">", "<=", ">=":
-				p.advance()
-				right, err := p.parseConcat()
-				if err != nil {
-					return nil, err
-				}
-				left = &binExpr{op: t.val, left: left, right: right}
-				continue
-			}
-		}
-
-		// "in" operator.
-		if t.kind == tokName && t.val == "in" {
-			p.advance()
-			right, err := p.parseConcat()
-			if err != nil {
-				return nil, err
-			}
-			left = &binExpr{op: "in", left: left, right: right}
-			continue
-		}
-
-		// "not in" operator.
-		if t.kind == tokName && t.val == "not" && p.pos+1 < len(p.tokens) && p.tokens[p.pos+1].kind == tokName && p.tokens[p.pos+1].val == "in" {
-			p.advance() // not
-			p.advance() // in
-			right, err := p.parseConcat()
-			if err != nil {
-				return nil, err
-			}
-			left = &binExpr{op: "not in", left: left, right: right}
-			continue
-		}
-
-		// "is" / "is not" test.
-		if t.kind == tokName && t.val == "is" {
-			p.advance()
-			negated := false
-			if p.peek().kind == tokName && p.peek().val == "not" {
-				p.advance()
-				negated = true
-			}
-
-			// Parse test name.
-			testTok := p.advance()
-			testName := testTok.val
-
-			// Parse optional arguments.
-			var testArgs []expr
-			// Patch: as in jinja2, one argument may follow without
-			// parentheses (`x is sameas false`, `n is divisibleby 3`).
-			if nt := p.peek(); nt.kind == tokString || nt.kind == tokInt || nt.kind == tokFloat || nt.kind == tokLBracket ||
-				nt.kind == tokName && nt.val != "and" && nt.val != "or" && nt.val != "else" && nt.val != "if" && nt.val != "is" && nt.val != "in" && nt.val != "not" {
-				arg, err := p.parsePostfix()
-				if err != nil {
-					return nil, err
-				}
-				testArgs = append(testArgs, arg)
-			} else if p.peek().kind == tokLParen {
-				p.advance()
-				for p.peek().kind != tokRParen && p.peek().kind != tokEOF {
-					arg, err := p.parseExpression()
-					if err != nil {
-						return nil, err
-					}
-					testArgs = append(testArgs, arg)
-					if p.peek().kind == tokComma {
-						p.advance()
-					}
-				}
-				if _, err := p.expect(tokRParen, ")"); err != nil {
-					return nil, err
-				}
-			}
-
-			left = &testExpr{
-				expr:    left,
-				name:    testName,
-				negated: negated,
-				args:    testArgs,
-			}
-			continue
-		}
-
-		break
-	}
-
-	return left, nil
-}
-
-func (p *exprParser) parseConcat() (expr, error) {
-	left, err := p.parseAddSub()
-	if err != nil {
-		return nil, err
-	}
-
-	for p.peek().kind == tokTilde {
-		p.advance()
-		right, err := p.parseAddSub()
-		if err != nil {
-			return nil, err
-		}
-		left = &binExpr{op: "~", left: left, right: right}
-	}
-
-	return left, nil
-}
-
-func (p *exprParser) parseAddSub() (expr, error) {
-	left, err := p.parseMulDiv()
-	if err != nil {
-		return nil, err
-	}
-
-	for p.peek().kind == tokOp && (p.peek().val == "+" || p.peek().val == "-") {
-		op := p.advance().val
-		right, err := p.parseMulDiv()
+	for p.isOp("+") || p.isOp("-") {
+		op := p.next().val
+		right, err := p.parseConcat()
 		if err != nil {
 			return nil, err
 		}
 		left = &binExpr{op: op, left: left, right: right}
 	}
-
 	return left, nil
 }
 
-func (p *exprParser) parseMulDiv() (expr, error) {
-	left, err := p.parsePower()
+func (p *exprParser) parseConcat() (expr, error) {
+	left, err := p.parseMath2()
 	if err != nil {
 		return nil, err
 	}
-
-	for {
-		t := p.peek()
-		if t.kind == tokOp && (t.val == "*" || t.val == "/" || t.val == "%") {
-			op := p.advance().val
-			right, err := p.parsePower()
-			if err != nil {
-				return nil, err
-			}
-			left = &binExpr{op: op, left: left, right: right}
-			continue
-		}
-		if t.kind == tokFloorDiv {
-			p.advance()
-			right, err := p.parsePower()
-			if err != nil {
-				return nil, err
-			}
-			left = &binExpr{op: "//", left: left, right: right}
-			continue
-		}
-		break
-	}
-
-	return left, nil
-}
-
-func (p *exprParser) parsePower() (expr, error) {
-	base, err := p.parseUnary()
-	if err != nil {
-		return nil, err
-	}
-
-	if p.peek().kind == tokPower {
-		p.advance()
-		exp, err := p.parseUnary()
+	for p.skipOp("~") {
+		right, err := p.parseMath2()
 		if err != nil {
 			return nil, err
 		}
-		return &binExpr{op: "**", left: base, right: exp}, nil
+		left = &binExpr{op: "~", left: left, right: right}
 	}
-
-	return base, nil
+	return left, nil
 }
 
-func (p *exprParser) parseUnary() (expr, error) {
+func (p *exprParser) parseMath2() (expr, error) {
+	left, err := p.parsePow()
+	if err != nil {
+		return nil, err
+	}
+	for p.isOp("*") || p.isOp("/") || p.isOp("//") || p.isOp("%") {
+		op := p.next().val
+		right, err := p.parsePow()
+		if err != nil {
+			return nil, err
+		}
+		left = &binExpr{op: op, left: left, right: right}
+	}
+	return left, nil
+}
+
+func (p *exprParser) parsePow() (expr, error) {
+	left, err := p.parseUnary(true)
+	if err != nil {
+		return nil, err
+	}
+	for p.skipOp("**") {
+		right, err := p.parseUnary(true)
+		if err != nil {
+			return nil, err
+		}
+		left = &binExpr{op: "**", left: left, right: right}
+	}
+	return left, nil
+}
+
+func (p *exprParser) parseUnary(withFilter bool) (expr, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	defer func() { p.depth-- }()
-	if p.peek().kind == tokOp && (p.peek().val == "-" || p.peek().val == "+") {
-		op := p.advance().val
-		operand, err := p.parseUnary()
+	defer p.leave()
+	var node expr
+	switch {
+	case p.isOp("-") || p.isOp("+"):
+		op := p.next().val
+		operand, err := p.parseUnary(false)
 		if err != nil {
 			return nil, err
 		}
-		// Patch: as in jinja2, the sign binds tighter than filters:
-		// `-3 | abs` is abs(-3).
-		return signBeforeFilters(op, operand), nil
+		node = &unaryExpr{op: op, operand: operand}
+	default:
+		var err error
+		if node, err = p.parsePrimary(); err != nil {
+			return nil, err
+		}
 	}
-
-	return p.parsePostfix()
-}
-
-func (p *exprParser) parsePostfix() (expr, error) {
-	e, err := p.parseAtom()
+	node, err := p.parsePostfix(node)
 	if err != nil {
 		return nil, err
 	}
-
-	for {
-		t := p.peek()
-
-		// Attribute access: e.attr
-		if t.kind == tokDot {
-			p.advance()
-			attrTok := p.advance()
-			if attrTok.kind != tokName && attrTok.kind != tokInt {
-				return nil, fmt.Errorf("expected attribute name after '.', got %q", attrTok.val)
-			}
-
-			// Check if this is a method call: e.method(args)
-			if p.peek().kind == tokLParen {
-				p.advance()
-				args, kwargs, err := p.parseCallArgs()
-				if err != nil {
-					return nil, err
-				}
-				e = &callExpr{
-					fn:     &attrExpr{obj: e, attr: attrTok.val},
-					args:   args,
-					kwargs: kwargs,
-				}
-			} else {
-				e = &attrExpr{obj: e, attr: attrTok.val}
-			}
-			continue
-		}
-
-		// Subscript / slice: e[key] or e[start:stop]
-		if t.kind == tokLBracket {
-			p.advance()
-
-			// Check for slice: e[start:stop:step]
-			var startExpr, stopExpr, stepExpr expr
-			isSlice := false
-
-			if p.peek().kind == tokColon {
-				isSlice = true
-			} else {
-				startExpr, err = p.parseExpression()
-				if err != nil {
-					return nil, err
-				}
-				if p.peek().kind == tokColon {
-					isSlice = true
-				}
-			}
-
-			if isSlice {
-				if p.peek().kind == tokColon {
-					p.advance()
-				}
-				if p.peek().kind != tokRBracket && p.peek().kind != tokColon {
-					stopExpr, err = p.parseExpression()
-					if err != nil {
-						return nil, err
-					}
-				}
-				if p.peek().kind == tokColon {
-					p.advance()
-					if p.peek().kind != tokRBracket {
-						stepExpr, err = p.parseExpression()
-						if err != nil {
-							return nil, err
-						}
-					}
-				}
-				if _, err := p.expect(tokRBracket, "]"); err != nil {
-					return nil, err
-				}
-				e = &sliceExpr{obj: e, start: startExpr, stop: stopExpr, step: stepExpr}
-			} else {
-				if _, err := p.expect(tokRBracket, "]"); err != nil {
-					return nil, err
-				}
-				e = &itemExpr{obj: e, key: startExpr}
-			}
-			continue
-		}
-
-		// Function call: e(args)
-		if t.kind == tokLParen {
-			p.advance()
-			args, kwargs, err := p.parseCallArgs()
-			if err != nil {
-				return nil, err
-			}
-			e = &callExpr{fn: e, args: args, kwargs: kwargs}
-			continue
-		}
-
-		// Filter: e | filtername or e | filtername(args)
-		if t.kind == tokPipe {
-			p.advance()
-			filterTok := p.advance()
-			if filterTok.kind != tokName {
-				return nil, fmt.Errorf("expected filter name after '|', got %q", filterTok.val)
-			}
-
-			var filterArgs []expr
-			var filterKwargs []kwarg
-			if p.peek().kind == tokLParen {
-				p.advance()
-				filterArgs, filterKwargs, err = p.parseCallArgs()
-				if err != nil {
-					return nil, err
-				}
-			}
-
-			e = &filterExpr{
-				expr:   e,
-				name:   filterTok.val,
-				args:   filterArgs,
-				kwargs: filterKwargs,
-			}
-			continue
-		}
-
-		break
+	if withFilter {
+		return p.parseFilterExpr(node)
 	}
-
-	return e, nil
+	return node, nil
 }
 
-func (p *exprParser) parseAtom() (expr, error) {
+func (p *exprParser) parsePrimary() (expr, error) {
 	t := p.peek()
-
-	// None / null
-	if t.kind == tokName && (t.val == "None" || t.val == "none" || t.val == "null") {
-		p.advance()
-		return &litExpr{val: None()}, nil
-	}
-
-	// True / true
-	if t.kind == tokName && (t.val == "True" || t.val == "true") {
-		p.advance()
-		return &litExpr{val: NewBool(true)}, nil
-	}
-
-	// False / false
-	if t.kind == tokName && (t.val == "False" || t.val == "false") {
-		p.advance()
-		return &litExpr{val: NewBool(false)}, nil
-	}
-
-	// Integer literal.
-	if t.kind == tokInt {
-		p.advance()
-		n, _ := strconv.ParseInt(t.val, 10, 64)
-		return &litExpr{val: NewInt(n)}, nil
-	}
-
-	// Float literal.
-	if t.kind == tokFloat {
-		p.advance()
-		f, _ := strconv.ParseFloat(t.val, 64)
-		return &litExpr{val: NewFloat(f)}, nil
-	}
-
-	// String literal.
-	if t.kind == tokString {
-		p.advance()
-		return &litExpr{val: NewString(t.val)}, nil
-	}
-
-	// Identifier.
-	if t.kind == tokName {
-		p.advance()
+	switch t.kind {
+	case tokName:
+		p.pos++
+		switch t.val {
+		case "true", "True":
+			return &litExpr{val: NewBool(true)}, nil
+		case "false", "False":
+			return &litExpr{val: NewBool(false)}, nil
+		case "none", "None":
+			return &litExpr{val: None()}, nil
+		}
 		return &nameExpr{name: t.val}, nil
-	}
-
-	// Parenthesized expression or tuple.
-	if t.kind == tokLParen {
-		p.advance()
-		if p.peek().kind == tokRParen {
-			p.advance()
-			return &listExpr{items: nil, tuple: true}, nil
+	case tokString:
+		p.pos++
+		s := t.val
+		for p.peek().kind == tokString { // adjacent literals concatenate
+			s += p.next().val
 		}
-		e, err := p.parseExpression()
-		if err != nil {
-			return nil, err
-		}
-
-		// Check if tuple: (a, b, ...)
-		if p.peek().kind == tokComma {
-			items := []expr{e}
-			for p.peek().kind == tokComma {
-				p.advance()
-				if p.peek().kind == tokRParen {
-					break
-				}
-				item, err := p.parseExpression()
-				if err != nil {
-					return nil, err
-				}
-				items = append(items, item)
-			}
-			if _, err := p.expect(tokRParen, ")"); err != nil {
-				return nil, err
-			}
-			return &listExpr{items: items, tuple: true}, nil
-		}
-
-		if _, err := p.expect(tokRParen, ")"); err != nil {
-			return nil, err
-		}
-		return e, nil
-	}
-
-	// List literal: [a, b, ...]
-	if t.kind == tokLBracket {
-		p.advance()
-		var items []expr
-		for p.peek().kind != tokRBracket && p.peek().kind != tokEOF {
-			item, err := p.parseExpression()
+		return &litExpr{val: NewString(s)}, nil
+	case tokInt, tokFloat:
+		p.pos++
+		return &litExpr{val: t.num}, nil
+	case tokOp:
+		switch t.val {
+		case "(":
+			p.pos++
+			e, err := p.parseTuple(false, true, nil, true)
 			if err != nil {
 				return nil, err
 			}
-			items = append(items, item)
-			if p.peek().kind == tokComma {
-				p.advance()
-			}
+			return e, p.expectOp(")")
+		case "[":
+			return p.parseList()
+		case "{":
+			return p.parseDict()
 		}
-		if _, err := p.expect(tokRBracket, "]"); err != nil {
-			return nil, err
-		}
-		return &listExpr{items: items}, nil
 	}
-
-	// Dict literal: {k: v, ...}
-	if t.kind == tokLBrace {
-		p.advance()
-		var pairs []dictPair
-		for p.peek().kind != tokRBrace && p.peek().kind != tokEOF {
-			key, err := p.parseExpression()
-			if err != nil {
-				return nil, err
-			}
-			if _, err := p.expect(tokColon, ":"); err != nil {
-				return nil, err
-			}
-			value, err := p.parseExpression()
-			if err != nil {
-				return nil, err
-			}
-			pairs = append(pairs, dictPair{key: key, value: value})
-			if p.peek().kind == tokComma {
-				p.advance()
-			}
-		}
-		if _, err := p.expect(tokRBrace, "}"); err != nil {
-			return nil, err
-		}
-		return &dictExpr{pairs: pairs}, nil
-	}
-
-	// Negative number: handle case where we get here with "-" as op token.
-	if t.kind == tokOp && t.val == "-" {
-		p.advance()
-		operand, err := p.parseAtom()
-		if err != nil {
-			return nil, err
-		}
-		return &unaryExpr{op: "-", operand: operand}, nil
-	}
-
-	return nil, fmt.Errorf("unexpected token %q (kind=%d)", t.val, t.kind)
+	return nil, syntaxError("unexpected '%s'", describe(t))
 }
 
-func (p *exprParser) parseCallArgs() ([]expr, []kwarg, error) {
-	var args []expr
-	var kwargs []kwarg
-
-	for p.peek().kind != tokRParen && p.peek().kind != tokEOF {
-		// Check for kwarg: name=value
-		if p.peek().kind == tokName && p.pos+1 < len(p.tokens) && p.tokens[p.pos+1].kind == tokOp && p.tokens[p.pos+1].val == "=" {
-			name := p.advance().val
-			p.advance() // skip =
-			val, err := p.parseExpression()
-			if err != nil {
-				return nil, nil, err
+// parseTuple is jinja2's parse_tuple: expressions separated by commas make
+// a tuple; one without a comma is itself.
+func (p *exprParser) parseTuple(simplified, withCondexpr bool, extraEnd []string, explicitParens bool) (expr, error) {
+	var items []expr
+	isTuple := false
+	for {
+		if len(items) > 0 {
+			if err := p.expectOp(","); err != nil {
+				return nil, err
 			}
-			kwargs = append(kwargs, kwarg{name: name, value: val})
+		}
+		if p.isTupleEnd(extraEnd) {
+			break
+		}
+		var e expr
+		var err error
+		if simplified {
+			e, err = p.parsePrimary()
 		} else {
-			arg, err := p.parseExpression()
-			if err != nil {
-				return nil, nil, err
+			e, err = p.parseExpression(withCondexpr)
+		}
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, e)
+		if !p.isOp(",") {
+			break
+		}
+		isTuple = true
+	}
+	if !isTuple {
+		if len(items) > 0 {
+			return items[0], nil
+		}
+		if !explicitParens {
+			return nil, syntaxError("Expected an expression, got '%s'", describe(p.peek()))
+		}
+	}
+	return &listExpr{items: items, tuple: true}, nil
+}
+
+func (p *exprParser) isTupleEnd(extraEnd []string) bool {
+	t := p.peek()
+	if t.kind == tokEOF || t.kind == tokOp && t.val == ")" {
+		return true
+	}
+	return t.kind == tokName && slices.Contains(extraEnd, t.val)
+}
+
+func (p *exprParser) parseList() (expr, error) {
+	p.pos++ // [
+	var items []expr
+	for !p.isOp("]") {
+		if len(items) > 0 {
+			if err := p.expectOp(","); err != nil {
+				return nil, err
 			}
-			args = append(args, arg)
 		}
+		if p.isOp("]") {
+			break
+		}
+		e, err := p.parseExpression(true)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, e)
+	}
+	return &listExpr{items: items}, p.expectOp("]")
+}
 
-		if p.peek().kind == tokComma {
-			p.advance()
+func (p *exprParser) parseDict() (expr, error) {
+	p.pos++ // {
+	var pairs []dictPair
+	for !p.isOp("}") {
+		if len(pairs) > 0 {
+			if err := p.expectOp(","); err != nil {
+				return nil, err
+			}
+		}
+		if p.isOp("}") {
+			break
+		}
+		k, err := p.parseExpression(true)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectOp(":"); err != nil {
+			return nil, err
+		}
+		v, err := p.parseExpression(true)
+		if err != nil {
+			return nil, err
+		}
+		pairs = append(pairs, dictPair{key: k, value: v})
+	}
+	return &dictExpr{pairs: pairs}, p.expectOp("}")
+}
+
+func (p *exprParser) parsePostfix(node expr) (expr, error) {
+	for {
+		var err error
+		switch {
+		case p.isOp(".") || p.isOp("["):
+			node, err = p.parseSubscript(node)
+		case p.isOp("("):
+			node, err = p.parseCall(node)
+		default:
+			return node, nil
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
+}
 
-	if _, err := p.expect(tokRParen, ")"); err != nil {
-		return nil, nil, err
+func (p *exprParser) parseFilterExpr(node expr) (expr, error) {
+	for {
+		var err error
+		switch {
+		case p.isOp("|"):
+			node, err = p.parseFilter(node, false)
+		case p.isName("is"):
+			node, err = p.parseTest(node)
+		case p.isOp("("):
+			node, err = p.parseCall(node)
+		default:
+			return node, nil
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
+}
 
-	return args, kwargs, nil
+func (p *exprParser) parseSubscript(node expr) (expr, error) {
+	t := p.next()
+	if t.val == "." {
+		a := p.next()
+		switch a.kind {
+		case tokName:
+			return &attrExpr{obj: node, attr: a.val}, nil
+		case tokInt:
+			return &itemExpr{obj: node, key: &litExpr{val: a.num}}, nil
+		}
+		return nil, syntaxError("expected name or number")
+	}
+	// [
+	var args []expr
+	for !p.isOp("]") {
+		if len(args) > 0 {
+			if err := p.expectOp(","); err != nil {
+				return nil, err
+			}
+		}
+		a, err := p.parseSubscribed()
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, a)
+	}
+	if err := p.expectOp("]"); err != nil {
+		return nil, err
+	}
+	if len(args) == 1 {
+		if s, ok := args[0].(*sliceExpr); ok {
+			s.obj = node
+			return s, nil
+		}
+		return &itemExpr{obj: node, key: args[0]}, nil
+	}
+	return &itemExpr{obj: node, key: &listExpr{items: args, tuple: true}}, nil
+}
+
+// parseSubscribed parses one subscript: an expression or a slice (whose obj
+// the caller sets).
+func (p *exprParser) parseSubscribed() (expr, error) {
+	var parts [3]expr
+	if p.isOp(":") {
+		p.pos++
+	} else {
+		e, err := p.parseExpression(true)
+		if err != nil {
+			return nil, err
+		}
+		if !p.isOp(":") {
+			return e, nil
+		}
+		p.pos++
+		parts[0] = e
+	}
+	if !p.isOp(":") && !p.isOp("]") && !p.isOp(",") {
+		e, err := p.parseExpression(true)
+		if err != nil {
+			return nil, err
+		}
+		parts[1] = e
+	}
+	if p.skipOp(":") {
+		if !p.isOp("]") && !p.isOp(",") {
+			e, err := p.parseExpression(true)
+			if err != nil {
+				return nil, err
+			}
+			parts[2] = e
+		}
+	}
+	return &sliceExpr{start: parts[0], stop: parts[1], step: parts[2]}, nil
+}
+
+func (p *exprParser) parseCall(node expr) (expr, error) {
+	a, err := p.parseCallArgs()
+	if err != nil {
+		return nil, err
+	}
+	return &callExpr{fn: node, callArgs: a}, nil
+}
+
+func (p *exprParser) parseCallArgs() (callArgs, error) {
+	var a callArgs
+	if err := p.expectOp("("); err != nil {
+		return a, err
+	}
+	bad := syntaxError("invalid syntax for function call expression")
+	requireComma := false
+	for !p.isOp(")") {
+		if requireComma {
+			if err := p.expectOp(","); err != nil {
+				return a, err
+			}
+			if p.isOp(")") {
+				break
+			}
+		}
+		switch {
+		case p.isOp("*"):
+			if a.dynArgs != nil || a.dynKwargs != nil {
+				return a, bad
+			}
+			p.pos++
+			e, err := p.parseExpression(true)
+			if err != nil {
+				return a, err
+			}
+			a.dynArgs = e
+		case p.isOp("**"):
+			if a.dynKwargs != nil {
+				return a, bad
+			}
+			p.pos++
+			e, err := p.parseExpression(true)
+			if err != nil {
+				return a, err
+			}
+			a.dynKwargs = e
+		case p.peek().kind == tokName && p.look().kind == tokOp && p.look().val == "=":
+			if a.dynKwargs != nil {
+				return a, bad
+			}
+			name := p.next().val
+			p.pos++ // =
+			e, err := p.parseExpression(true)
+			if err != nil {
+				return a, err
+			}
+			a.kwargs = append(a.kwargs, kwargExpr{name: name, value: e})
+		default:
+			if a.dynArgs != nil || a.dynKwargs != nil || len(a.kwargs) > 0 {
+				return a, bad
+			}
+			e, err := p.parseExpression(true)
+			if err != nil {
+				return a, err
+			}
+			a.args = append(a.args, e)
+		}
+		requireComma = true
+	}
+	return a, p.expectOp(")")
+}
+
+// parseFilter parses `| name(args)` filters (startInline: the first one
+// without its pipe, as in a filter block).
+func (p *exprParser) parseFilter(node expr, startInline bool) (*filterExpr, error) {
+	var f *filterExpr
+	for p.isOp("|") || startInline {
+		if !startInline {
+			p.pos++
+		}
+		startInline = false
+		name, err := p.expectName()
+		if err != nil {
+			return nil, err
+		}
+		for p.skipOp(".") {
+			n, err := p.expectName()
+			if err != nil {
+				return nil, err
+			}
+			name += "." + n
+		}
+		var a callArgs
+		if p.isOp("(") {
+			if a, err = p.parseCallArgs(); err != nil {
+				return nil, err
+			}
+		}
+		f = &filterExpr{expr: node, name: name, fn: filterTable[name], callArgs: a}
+		node = f
+	}
+	return f, nil
+}
+
+func (p *exprParser) parseTest(node expr) (expr, error) {
+	p.pos++ // is
+	negated := p.skipName("not")
+	name, err := p.expectName()
+	if err != nil {
+		return nil, err
+	}
+	for p.skipOp(".") {
+		n, err := p.expectName()
+		if err != nil {
+			return nil, err
+		}
+		name += "." + n
+	}
+	var a callArgs
+	t := p.peek()
+	switch {
+	case p.isOp("("):
+		if a, err = p.parseCallArgs(); err != nil {
+			return nil, err
+		}
+	case (t.kind == tokName || t.kind == tokString || t.kind == tokInt || t.kind == tokFloat ||
+		t.kind == tokOp && (t.val == "(" || t.val == "[" || t.val == "{")) &&
+		!(t.kind == tokName && (t.val == "else" || t.val == "or" || t.val == "and")):
+		if t.kind == tokName && t.val == "is" {
+			return nil, syntaxError("You cannot chain multiple tests with is")
+		}
+		arg, err := p.parsePrimary()
+		if err != nil {
+			return nil, err
+		}
+		if arg, err = p.parsePostfix(arg); err != nil {
+			return nil, err
+		}
+		a.args = []expr{arg}
+	}
+	return &testExpr{expr: node, name: name, fn: testTable[name], negated: negated, callArgs: a}, nil
+}
+
+// parseAssignTarget is jinja2's parse_assign_target: a name, a tuple of
+// targets, or (withNamespace) ns.attr.
+func (p *exprParser) parseAssignTarget(withTuple, nameOnly bool, extraEnd []string, withNamespace bool) (target, error) {
+	if withNamespace && p.peek().kind == tokName && p.look().kind == tokOp && p.look().val == "." {
+		ns := p.next().val
+		p.pos++
+		attr, err := p.expectName()
+		return target{name: ns, attr: attr}, err
+	}
+	if nameOnly {
+		name, err := p.expectName()
+		return target{name: name}, err
+	}
+	var e expr
+	var err error
+	if withTuple {
+		e, err = p.parseTuple(true, true, extraEnd, false)
+	} else {
+		e, err = p.parsePrimary()
+	}
+	if err != nil {
+		return target{}, err
+	}
+	return exprTarget(e)
+}
+
+// exprTarget converts a parsed name or tuple of names to a target.
+func exprTarget(e expr) (target, error) {
+	switch n := e.(type) {
+	case *nameExpr:
+		switch n.name {
+		case "true", "false", "none", "True", "False", "None":
+			return target{}, syntaxError("Can't assign to %s", n.name)
+		}
+		return target{name: n.name}, nil
+	case *listExpr:
+		if n.tuple {
+			t := target{items: []target{}}
+			for _, it := range n.items {
+				sub, err := exprTarget(it)
+				if err != nil {
+					return target{}, err
+				}
+				t.items = append(t.items, sub)
+			}
+			return t, nil
+		}
+	}
+	return target{}, syntaxError("can't assign to %s", e.nodeType())
 }
 
 // =============================================================================
@@ -878,135 +799,16 @@ func (p *exprParser) parseCallArgs() ([]expr, []kwarg, error) {
 // =============================================================================
 
 func parseTemplate(segs []segment) ([]node, error) {
-	// Apply whitespace trimming to segments before parsing.
 	applyTrimming(segs)
-
-	p := &templateParser{segs: segs, pos: 0}
-	nodes, err := p.parseUntil("")
+	p := &templateParser{segs: segs}
+	nodes, err := p.parseUntil()
 	if err != nil {
 		return nil, err
 	}
+	if !p.done() {
+		return nil, syntaxError("line %d: unexpected '%s'", p.peek().line, stmtKeyword(p.peek().text))
+	}
 	return nodes, nil
-}
-
-// applyTrimming modifies text segments in place based on trim flags from
-// neighboring tags. This must happen before parsing so text nodes get the
-// correct content.
-//
-// Two layers of rules apply:
-//
-//  1. Explicit trim markers ({%- ... -%} / {{- ... -}} / {#- ... -#}) strip
-//     ALL whitespace (including newlines) on the marked side of the tag.
-//
-//  2. The lstrip_blocks=True / trim_blocks=True defaults that HuggingFace's
-//     `transformers.apply_chat_template` uses (matching Jinja2's chat-template
-//     conventions). These apply only to block tags ({% ... %}), never to
-//     expressions or comments, and only when the explicit "-" marker isn't
-//     present on that side:
-//
-//     - lstrip_blocks: strip spaces and tabs (not newlines) from the start of
-//     the line up to the tag.
-//     - trim_blocks: strip a single newline immediately after the tag.
-//
-// Without these defaults, every block tag in a real chat template would
-// emit a leading or trailing newline that the canonical Python engine
-// suppresses, producing prompts that don't tokenize the same way.
-func applyTrimming(segs []segment) {
-	// Two passes are required because lstrip_blocks and trim_blocks
-	// interact: when one tag's trim_blocks would consume the "\n" that
-	// the next tag's lstrip_blocks needs in order to detect "this is
-	// just indentation", processing them in source order causes the
-	// indentation to leak into the rendered output.
-	//
-	// Python jinja2 sidesteps this at the lexer level by stripping the
-	// leading whitespace before stripping the trailing newline. We get
-	// the same effect by handling every tag's LEFT side first, then
-	// every tag's RIGHT side.
-
-	// Pass 1: left side of every tag.
-	for i := range segs {
-		seg := &segs[i]
-		applyDefaults := seg.kind == segStmt || seg.kind == segComment
-
-		switch {
-		// Patch: only the text directly beside the tag is trimmed, as in
-		// Jinja2's lexer; text on the far side of another tag (the
-		// `Effort: {{ x }}{%- endif %}` case) is left alone.
-		case seg.trimLeft:
-			if j := i - 1; j >= 0 && segs[j].kind == segText {
-				segs[j].text = trimTrailingWhitespace(segs[j].text)
-			}
-		case applyDefaults:
-			if j := i - 1; j >= 0 && segs[j].kind == segText {
-				// The first segment of the template starts a line.
-				segs[j].text = lstripBlock(segs[j].text, j == 0)
-			}
-		}
-	}
-
-	// Pass 2: right side of every tag.
-	for i := range segs {
-		seg := &segs[i]
-		applyDefaults := seg.kind == segStmt || seg.kind == segComment
-
-		switch {
-		case seg.trimRight:
-			if j := i + 1; j < len(segs) && segs[j].kind == segText {
-				segs[j].text = trimLeadingWhitespace(segs[j].text)
-			}
-		case applyDefaults:
-			if j := i + 1; j < len(segs) && segs[j].kind == segText {
-				segs[j].text = trimBlockNewline(segs[j].text)
-			}
-		}
-	}
-}
-
-// lstripBlock removes spaces and tabs from the end of s back to (and not
-// past) the previous newline. Implements Jinja2's lstrip_blocks=True default:
-// the run of indentation between a newline and a block tag is stripped only
-// if the tag is the first non-whitespace thing on its line.
-//
-// If atTemplateStart is true the segment is treated as being preceded by a
-// newline (start of file counts as start of line). Otherwise, exhausting the
-// segment without seeing a newline means we're somewhere mid-line and must
-// leave the whitespace intact — a run of spaces between two tags on the same
-// line (e.g. `{{ item }} {% endfor %}`) is significant output.
-func lstripBlock(s string, atTemplateStart bool) string {
-	end := len(s)
-	for end > 0 {
-		c := s[end-1]
-		if c == ' ' || c == '\t' {
-			end--
-			continue
-		}
-		break
-	}
-	if end == len(s) {
-		return s // no whitespace to strip
-	}
-	if end == 0 {
-		if atTemplateStart {
-			return ""
-		}
-		return s
-	}
-	if s[end-1] == '\n' {
-		return s[:end]
-	}
-	return s
-}
-
-// trimBlockNewline removes exactly one leading "\n" (or "\r\n") from s.
-// Implements Jinja2's trim_blocks=True default.
-func trimBlockNewline(s string) string {
-	switch {
-	case strings.HasPrefix(s, "\r\n"):
-		return s[2:]
-	case strings.HasPrefix(s, "\n"):
-		return s[1:]
-	}
-	return s
 }
 
 type templateParser struct {
@@ -1015,9 +817,7 @@ type templateParser struct {
 	depth int // block nesting (patch: bounded by maxNesting)
 }
 
-func (p *templateParser) done() bool {
-	return p.pos >= len(p.segs)
-}
+func (p *templateParser) done() bool { return p.pos >= len(p.segs) }
 
 func (p *templateParser) peek() *segment {
 	if p.done() {
@@ -1032,480 +832,439 @@ func (p *templateParser) advance() *segment {
 	return s
 }
 
-// parseUntil parses nodes until we hit a statement starting with one of the
-// stop keywords (e.g., "endif", "endfor", "elif", "else"). Returns the nodes
-// collected so far. The stop keyword segment is NOT consumed.
-func (p *templateParser) parseUntil(stopKeywords ...string) ([]node, error) {
+// stmt returns a parser over a statement's tokens, after its keyword.
+func stmt(seg *segment) (*exprParser, error) {
+	ep, err := newExprParser(seg.text)
+	if err != nil {
+		return nil, err
+	}
+	ep.pos = 1 // the keyword
+	return ep, nil
+}
+
+// lineErr prefixes a parse error with the statement's line.
+func lineErr(seg *segment, err error) error {
+	if se, ok := err.(*TemplateSyntaxError); ok && !strings.HasPrefix(se.Msg, "line ") {
+		return syntaxError("line %d: %s", seg.line, se.Msg)
+	}
+	return err
+}
+
+// endOf consumes the closing statement of a block.
+func (p *templateParser) endOf(seg *segment, keywords ...string) (string, error) {
+	if p.done() || !slices.Contains(keywords, stmtKeyword(p.peek().text)) || p.peek().kind != segStmt {
+		return "", syntaxError("unclosed %s block (expected '%s')", stmtKeyword(seg.text), strings.Join(keywords, "' or '"))
+	}
+	return stmtKeyword(p.advance().text), nil
+}
+
+// parseUntil parses nodes until a statement with one of the stop keywords
+// (not consumed).
+func (p *templateParser) parseUntil(stop ...string) ([]node, error) {
 	p.depth++
 	defer func() { p.depth-- }()
 	if p.depth > maxNesting {
 		return nil, errNesting
 	}
 	var nodes []node
-
 	for !p.done() {
 		seg := p.peek()
-
-		if seg.kind == segStmt {
-			keyword := stmtKeyword(seg.text)
-			if slices.Contains(stopKeywords, keyword) {
-				return nodes, nil
-			}
-		}
-
 		switch seg.kind {
 		case segText:
 			p.advance()
-			nodes = append(nodes, &textNode{text: seg.text})
-
+			if seg.text != "" {
+				nodes = append(nodes, &textNode{text: seg.text})
+			}
+			continue
 		case segComment:
 			p.advance()
-			// Comments produce no output but may affect whitespace.
-
+			continue
 		case segExpr:
 			p.advance()
 			e, err := parseExpr(seg.text)
 			if err != nil {
-				return nil, fmt.Errorf("line %d: %w", seg.line, err)
+				return nil, lineErr(seg, err)
 			}
 			nodes = append(nodes, &outputNode{expression: e})
-
-		case segStmt:
-			keyword := stmtKeyword(seg.text)
-			switch keyword {
-			case "if":
-				n, err := p.parseIf()
-				if err != nil {
-					return nil, err
-				}
-				nodes = append(nodes, n)
-
-			case "for":
-				n, err := p.parseFor()
-				if err != nil {
-					return nil, err
-				}
-				nodes = append(nodes, n)
-
-			case "set":
-				n, err := p.parseSet()
-				if err != nil {
-					return nil, err
-				}
-				nodes = append(nodes, n)
-
-			case "macro":
-				n, err := p.parseMacro()
-				if err != nil {
-					return nil, err
-				}
-				nodes = append(nodes, n)
-
-			case "call":
-				n, err := p.parseCall()
-				if err != nil {
-					return nil, err
-				}
-				nodes = append(nodes, n)
-
-			case "filter":
-				n, err := p.parseFilterBlock()
-				if err != nil {
-					return nil, err
-				}
-				nodes = append(nodes, n)
-
-			case "raw":
-				n, err := p.parseRaw()
-				if err != nil {
-					return nil, err
-				}
-				nodes = append(nodes, n)
-
-			case "break":
-				p.advance()
-				nodes = append(nodes, &breakNode{})
-
-			case "continue":
-				p.advance()
-				nodes = append(nodes, &continueNode{})
-
-			case "generation":
-				// generation/endgeneration are tokenizer hints; treat as no-op.
-				p.advance()
-				body, err := p.parseUntil("endgeneration")
-				if err != nil {
-					return nil, err
-				}
-				if p.done() || stmtKeyword(p.peek().text) != "endgeneration" {
-					return nil, fmt.Errorf("line %d: unclosed generation block", seg.line)
-				}
-				p.advance()
-				nodes = append(nodes, body...)
-
-			default:
-				return nil, fmt.Errorf("line %d: unknown statement %q", seg.line, keyword)
-			}
-
-		default:
-			p.advance()
+			continue
+		}
+		keyword := stmtKeyword(seg.text)
+		if slices.Contains(stop, keyword) {
+			return nodes, nil
+		}
+		n, err := p.parseStatement(seg, keyword)
+		if err != nil {
+			return nil, lineErr(seg, err)
+		}
+		if n != nil {
+			nodes = append(nodes, n...)
 		}
 	}
-
 	return nodes, nil
+}
+
+func (p *templateParser) parseStatement(seg *segment, keyword string) ([]node, error) {
+	one := func(n node, err error) ([]node, error) {
+		if err != nil {
+			return nil, err
+		}
+		return []node{n}, nil
+	}
+	switch keyword {
+	case "if":
+		return one(p.parseIf())
+	case "for":
+		return one(p.parseFor())
+	case "set":
+		return one(p.parseSet())
+	case "macro":
+		return one(p.parseMacro())
+	case "call":
+		return one(p.parseCall())
+	case "filter":
+		return one(p.parseFilterBlock())
+	case "with":
+		return one(p.parseWith())
+	case "raw":
+		return one(p.parseRaw())
+	case "autoescape":
+		return one(p.parseAutoescape())
+	case "break", "continue":
+		p.advance()
+		ep, err := stmt(seg)
+		if err != nil {
+			return nil, err
+		}
+		if err := ep.expectEnd(); err != nil {
+			return nil, err
+		}
+		if keyword == "break" {
+			return []node{&breakNode{}}, nil
+		}
+		return []node{&continueNode{}}, nil
+	case "generation", "block":
+		// {% generation %} (transformers' assistant-mask extension) and a
+		// block of a template without a parent render their body in place.
+		p.advance()
+		end := "end" + keyword
+		body, err := p.parseUntil(end)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.endOf(seg, end); err != nil {
+			return nil, err
+		}
+		return body, nil
+	case "include", "import", "from", "extends":
+		// Parsed, but transformers' environment has no loader: running one
+		// is an error.
+		p.advance()
+		return []node{&failNode{msg: "no loader for this environment specified"}}, nil
+	}
+	if keyword == "" {
+		return nil, syntaxError("tag name expected")
+	}
+	return nil, syntaxError("Encountered unknown tag '%s'.", keyword)
 }
 
 func (p *templateParser) parseIf() (*ifNode, error) {
 	n := &ifNode{}
-
-	// Parse initial "if" branch.
 	seg := p.advance()
-	condStr := strings.TrimPrefix(strings.TrimSpace(seg.text), "if")
-	cond, err := parseExpr(condStr)
-	if err != nil {
-		return nil, fmt.Errorf("line %d: if condition: %w", seg.line, err)
-	}
-
-	body, err := p.parseUntil("elif", "else", "endif")
-	if err != nil {
-		return nil, err
-	}
-	n.branches = append(n.branches, condBranch{condition: cond, body: body})
-
-	// Parse elif / else branches.
-	for !p.done() {
-		seg := p.peek()
-		keyword := stmtKeyword(seg.text)
-
-		if keyword == "elif" {
-			p.advance()
-			condStr := strings.TrimPrefix(strings.TrimSpace(seg.text), "elif")
-			cond, err := parseExpr(condStr)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: elif condition: %w", seg.line, err)
-			}
-			body, err := p.parseUntil("elif", "else", "endif")
-			if err != nil {
-				return nil, err
-			}
-			n.branches = append(n.branches, condBranch{condition: cond, body: body})
-			continue
+	for {
+		ep, err := stmt(seg)
+		if err != nil {
+			return nil, err
 		}
-
-		if keyword == "else" {
-			p.advance()
+		cond, err := ep.parseTuple(false, false, nil, false)
+		if err != nil {
+			return nil, err
+		}
+		if err := ep.expectEnd(); err != nil {
+			return nil, err
+		}
+		body, err := p.parseUntil("elif", "else", "endif")
+		if err != nil {
+			return nil, err
+		}
+		n.branches = append(n.branches, condBranch{condition: cond, body: body})
+		kw, err := p.endOf(seg, "elif", "else", "endif")
+		if err != nil {
+			return nil, err
+		}
+		switch kw {
+		case "elif":
+			seg = &p.segs[p.pos-1]
+			continue
+		case "else":
 			body, err := p.parseUntil("endif")
 			if err != nil {
 				return nil, err
 			}
-			n.branches = append(n.branches, condBranch{condition: nil, body: body})
-			continue
+			n.branches = append(n.branches, condBranch{body: body})
+			if _, err := p.endOf(seg, "endif"); err != nil {
+				return nil, err
+			}
 		}
-
-		if keyword == "endif" {
-			p.advance()
-			return n, nil
-		}
-
-		break
+		return n, nil
 	}
-
-	return nil, fmt.Errorf("unclosed if block")
 }
 
 func (p *templateParser) parseFor() (*forNode, error) {
 	seg := p.advance()
-	n := &forNode{}
-
-	// Parse: for [key,] val in iter [if filter] [recursive]
-	forExpr := strings.TrimPrefix(strings.TrimSpace(seg.text), "for")
-	forExpr = strings.TrimSpace(forExpr)
-
-	// Find "in" keyword to split vars from iterable.
-	inIdx := findKeyword(forExpr, "in")
-	if inIdx < 0 {
-		return nil, fmt.Errorf("line %d: for loop missing 'in'", seg.line)
-	}
-
-	varPart := strings.TrimSpace(forExpr[:inIdx])
-	iterPart := strings.TrimSpace(forExpr[inIdx+2:])
-
-	// Parse variables: key, val or just val
-	vars := splitVars(varPart)
-	switch len(vars) {
-	case 1:
-		n.valVar = vars[0]
-	case 2:
-		n.keyVar = vars[0]
-		n.valVar = vars[1]
-	default:
-		return nil, fmt.Errorf("line %d: invalid for loop variables: %q", seg.line, varPart)
-	}
-
-	// Check for "if" filter clause and "recursive" keyword at the end.
-	ifIdx := findKeyword(iterPart, "if")
-	recIdx := findKeyword(iterPart, "recursive")
-
-	if recIdx >= 0 {
-		n.recursive = true
-		iterPart = strings.TrimSpace(iterPart[:recIdx])
-		// Re-check for "if" in the truncated part.
-		ifIdx = findKeyword(iterPart, "if")
-	}
-
-	if ifIdx >= 0 {
-		filterStr := strings.TrimSpace(iterPart[ifIdx+2:])
-		iterPart = strings.TrimSpace(iterPart[:ifIdx])
-		fe, err := parseExpr(filterStr)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: for filter: %w", seg.line, err)
-		}
-		n.filterExpr = fe
-	}
-
-	iter, err := parseExpr(iterPart)
-	if err != nil {
-		return nil, fmt.Errorf("line %d: for iterable: %w", seg.line, err)
-	}
-	n.iter = iter
-
-	body, err := p.parseUntil("else", "endfor")
+	ep, err := stmt(seg)
 	if err != nil {
 		return nil, err
 	}
-	n.body = body
-
-	// Check for else.
-	if !p.done() && stmtKeyword(p.peek().text) == "else" {
-		p.advance()
-		elseBody, err := p.parseUntil("endfor")
-		if err != nil {
+	n := &forNode{}
+	if n.target, err = ep.parseAssignTarget(true, false, []string{"in"}, false); err != nil {
+		return nil, err
+	}
+	if !ep.skipName("in") {
+		return nil, syntaxError("expected token 'in', got '%s'", describe(ep.peek()))
+	}
+	if n.iter, err = ep.parseTuple(false, false, []string{"recursive"}, false); err != nil {
+		return nil, err
+	}
+	if ep.skipName("if") {
+		if n.filterExpr, err = ep.parseExpression(true); err != nil {
 			return nil, err
 		}
-		n.elseBody = elseBody
 	}
-
-	if p.done() || stmtKeyword(p.peek().text) != "endfor" {
-		return nil, fmt.Errorf("unclosed for block")
+	n.recursive = ep.skipName("recursive")
+	if err := ep.expectEnd(); err != nil {
+		return nil, err
 	}
-	p.advance()
-
+	if n.body, err = p.parseUntil("endfor", "else"); err != nil {
+		return nil, err
+	}
+	kw, err := p.endOf(seg, "endfor", "else")
+	if err != nil {
+		return nil, err
+	}
+	if kw == "else" {
+		if n.elseBody, err = p.parseUntil("endfor"); err != nil {
+			return nil, err
+		}
+		if _, err := p.endOf(seg, "endfor"); err != nil {
+			return nil, err
+		}
+	}
 	return n, nil
 }
 
 func (p *templateParser) parseSet() (node, error) {
 	seg := p.advance()
-	setExpr := strings.TrimPrefix(strings.TrimSpace(seg.text), "set")
-	setExpr = strings.TrimSpace(setExpr)
-
-	// Block set assignment: {% set var %}body{% endset %}
-	if !strings.Contains(setExpr, "=") {
-		target := strings.TrimSpace(setExpr)
-		body, err := p.parseUntil("endset")
+	ep, err := stmt(seg)
+	if err != nil {
+		return nil, err
+	}
+	t, err := ep.parseAssignTarget(true, false, nil, true)
+	if err != nil {
+		return nil, err
+	}
+	if ep.skipOp("=") {
+		v, err := ep.parseTuple(false, true, nil, false)
 		if err != nil {
 			return nil, err
 		}
-		if p.done() || stmtKeyword(p.peek().text) != "endset" {
-			return nil, fmt.Errorf("line %d: unclosed set block", seg.line)
-		}
-		p.advance()
-		return &setBlockNode{target: target, body: body}, nil
+		return &setNode{target: t, value: v}, ep.expectEnd()
 	}
-
-	// Inline set: {% set var = expr %}
-	before, after, ok := strings.Cut(setExpr, "=")
-	if !ok {
-		return nil, fmt.Errorf("line %d: set statement missing '='", seg.line)
-	}
-
-	target := strings.TrimSpace(before)
-	valueStr := strings.TrimSpace(after)
-
-	val, err := parseExpr(valueStr)
+	f, err := ep.parseFilter(nil, false)
 	if err != nil {
-		return nil, fmt.Errorf("line %d: set value: %w", seg.line, err)
+		return nil, err
 	}
+	if err := ep.expectEnd(); err != nil {
+		return nil, err
+	}
+	body, err := p.parseUntil("endset")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.endOf(seg, "endset"); err != nil {
+		return nil, err
+	}
+	return &setBlockNode{target: t, filter: f, body: body}, nil
+}
 
-	// Patch: tuple unpacking, {% set a, b = value %}.
-	if strings.Contains(target, ",") {
-		var names []string
-		for _, name := range strings.Split(strings.Trim(target, "()"), ",") {
-			if name = strings.TrimSpace(name); name != "" {
-				names = append(names, name)
+// parseSignature parses a macro or call block's parameters: (a, b=default).
+func (ep *exprParser) parseSignature() ([]macroParam, error) {
+	if err := ep.expectOp("("); err != nil {
+		return nil, err
+	}
+	var params []macroParam
+	for !ep.isOp(")") {
+		if len(params) > 0 {
+			if err := ep.expectOp(","); err != nil {
+				return nil, err
 			}
 		}
-		return &setNode{targets: names, value: val}, nil
+		name, err := ep.expectName()
+		if err != nil {
+			return nil, err
+		}
+		mp := macroParam{name: name}
+		if ep.skipOp("=") {
+			if mp.defaultVal, err = ep.parseExpression(true); err != nil {
+				return nil, err
+			}
+		} else if len(params) > 0 && params[len(params)-1].defaultVal != nil {
+			return nil, syntaxError("non-default argument follows default argument")
+		}
+		params = append(params, mp)
 	}
-
-	// Check for namespace: ns.attr = value
-	if before, after, ok := strings.Cut(target, "."); ok {
-		return &setNode{
-			namespace: before,
-			target:    after,
-			value:     val,
-		}, nil
-	}
-
-	return &setNode{target: target, value: val}, nil
+	return params, ep.expectOp(")")
 }
 
 func (p *templateParser) parseMacro() (*macroNode, error) {
 	seg := p.advance()
-	macroExpr := strings.TrimPrefix(strings.TrimSpace(seg.text), "macro")
-	macroExpr = strings.TrimSpace(macroExpr)
-
-	// Parse name and params: name(param1, param2=default)
-	before, after, ok := strings.Cut(macroExpr, "(")
-	if !ok {
-		return nil, fmt.Errorf("line %d: macro missing parameter list", seg.line)
-	}
-
-	name := strings.TrimSpace(before)
-	paramStr := after
-	paramStr = strings.TrimSuffix(paramStr, ")")
-
-	var params []macroParam
-	if strings.TrimSpace(paramStr) != "" {
-		for part := range strings.SplitSeq(paramStr, ",") {
-			part = strings.TrimSpace(part)
-			if before, after, ok := strings.Cut(part, "="); ok {
-				pName := strings.TrimSpace(before)
-				defStr := strings.TrimSpace(after)
-				defVal, err := parseExpr(defStr)
-				if err != nil {
-					return nil, fmt.Errorf("line %d: macro default: %w", seg.line, err)
-				}
-				params = append(params, macroParam{name: pName, defaultVal: defVal})
-			} else {
-				params = append(params, macroParam{name: part})
-			}
-		}
-	}
-
-	body, err := p.parseUntil("endmacro")
+	ep, err := stmt(seg)
 	if err != nil {
 		return nil, err
 	}
-
-	if p.done() || stmtKeyword(p.peek().text) != "endmacro" {
-		return nil, fmt.Errorf("unclosed macro block")
+	n := &macroNode{}
+	if n.name, err = ep.expectName(); err != nil {
+		return nil, err
 	}
-	p.advance()
-
-	return &macroNode{name: name, params: params, body: body}, nil
+	if n.params, err = ep.parseSignature(); err != nil {
+		return nil, err
+	}
+	if err := ep.expectEnd(); err != nil {
+		return nil, err
+	}
+	if n.body, err = p.parseUntil("endmacro"); err != nil {
+		return nil, err
+	}
+	if _, err := p.endOf(seg, "endmacro"); err != nil {
+		return nil, err
+	}
+	markMacroUses(n)
+	return n, nil
 }
 
 func (p *templateParser) parseCall() (*callNode, error) {
 	seg := p.advance()
-	callStr := strings.TrimPrefix(strings.TrimSpace(seg.text), "call")
-	callStr = strings.TrimSpace(callStr)
-
-	n := &callNode{}
-
-	// Check for caller args: call(arg1, arg2) macro(...)
-	if strings.HasPrefix(callStr, "(") {
-		closeIdx := strings.Index(callStr, ")")
-		if closeIdx < 0 {
-			return nil, fmt.Errorf("line %d: unclosed call args", seg.line)
-		}
-		argStr := callStr[1:closeIdx]
-		for a := range strings.SplitSeq(argStr, ",") {
-			a = strings.TrimSpace(a)
-			if a != "" {
-				n.callerArgs = append(n.callerArgs, a)
-			}
-		}
-		callStr = strings.TrimSpace(callStr[closeIdx+1:])
-	}
-
-	callExprVal, err := parseExpr(callStr)
-	if err != nil {
-		return nil, fmt.Errorf("line %d: call expression: %w", seg.line, err)
-	}
-	n.expr = callExprVal
-
-	body, err := p.parseUntil("endcall")
+	ep, err := stmt(seg)
 	if err != nil {
 		return nil, err
 	}
-	n.body = body
-
-	if p.done() || stmtKeyword(p.peek().text) != "endcall" {
-		return nil, fmt.Errorf("unclosed call block")
+	caller := &macroNode{name: "caller", anonymous: true}
+	if ep.isOp("(") {
+		if caller.params, err = ep.parseSignature(); err != nil {
+			return nil, err
+		}
 	}
-	p.advance()
-
-	return n, nil
+	e, err := ep.parseExpression(true)
+	if err != nil {
+		return nil, err
+	}
+	call, ok := e.(*callExpr)
+	if !ok {
+		return nil, syntaxError("expected call")
+	}
+	if err := ep.expectEnd(); err != nil {
+		return nil, err
+	}
+	if caller.body, err = p.parseUntil("endcall"); err != nil {
+		return nil, err
+	}
+	if _, err := p.endOf(seg, "endcall"); err != nil {
+		return nil, err
+	}
+	markMacroUses(caller)
+	return &callNode{caller: caller, call: call}, nil
 }
 
 func (p *templateParser) parseFilterBlock() (*filterBlockNode, error) {
 	seg := p.advance()
-	filterStr := strings.TrimPrefix(strings.TrimSpace(seg.text), "filter")
-	filterStr = strings.TrimSpace(filterStr)
-
-	fe, err := parseExpr(filterStr)
+	ep, err := stmt(seg)
 	if err != nil {
-		return nil, fmt.Errorf("line %d: filter expression: %w", seg.line, err)
+		return nil, err
 	}
-
+	f, err := ep.parseFilter(nil, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := ep.expectEnd(); err != nil {
+		return nil, err
+	}
 	body, err := p.parseUntil("endfilter")
 	if err != nil {
 		return nil, err
 	}
-
-	if p.done() || stmtKeyword(p.peek().text) != "endfilter" {
-		return nil, fmt.Errorf("unclosed filter block")
+	if _, err := p.endOf(seg, "endfilter"); err != nil {
+		return nil, err
 	}
-	p.advance()
-
-	return &filterBlockNode{filter: fe, body: body}, nil
+	return &filterBlockNode{filter: f, body: body}, nil
 }
 
+func (p *templateParser) parseWith() (*withNode, error) {
+	seg := p.advance()
+	ep, err := stmt(seg)
+	if err != nil {
+		return nil, err
+	}
+	n := &withNode{}
+	for ep.peek().kind != tokEOF {
+		if len(n.targets) > 0 {
+			if err := ep.expectOp(","); err != nil {
+				return nil, err
+			}
+		}
+		t, err := ep.parseAssignTarget(true, false, nil, false)
+		if err != nil {
+			return nil, err
+		}
+		if err := ep.expectOp("="); err != nil {
+			return nil, err
+		}
+		v, err := ep.parseExpression(true)
+		if err != nil {
+			return nil, err
+		}
+		n.targets = append(n.targets, t)
+		n.values = append(n.values, v)
+	}
+	if n.body, err = p.parseUntil("endwith"); err != nil {
+		return nil, err
+	}
+	if _, err := p.endOf(seg, "endwith"); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+func (p *templateParser) parseAutoescape() (*autoescapeNode, error) {
+	seg := p.advance()
+	ep, err := stmt(seg)
+	if err != nil {
+		return nil, err
+	}
+	n := &autoescapeNode{}
+	if n.value, err = ep.parseExpression(true); err != nil {
+		return nil, err
+	}
+	if err := ep.expectEnd(); err != nil {
+		return nil, err
+	}
+	if n.body, err = p.parseUntil("endautoescape"); err != nil {
+		return nil, err
+	}
+	_, err = p.endOf(seg, "endautoescape")
+	return n, err
+}
+
+// parseRaw takes the body the scanner cut out of a raw block.
 func (p *templateParser) parseRaw() (*textNode, error) {
-	p.advance() // consume "raw" statement
-
-	var raw strings.Builder
-	for !p.done() {
-		seg := p.peek()
-		if seg.kind == segStmt && stmtKeyword(seg.text) == "endraw" {
-			p.advance()
-			return &textNode{text: raw.String()}, nil
-		}
-		p.advance()
-		// Reconstruct original text including delimiters for non-text segments.
-		switch seg.kind {
-		case segText:
-			raw.WriteString(seg.text)
-		case segExpr:
-			raw.WriteString("{{")
-			raw.WriteString(seg.text)
-			raw.WriteString("}}")
-		case segStmt:
-			raw.WriteString("{%")
-			raw.WriteString(seg.text)
-			raw.WriteString("%}")
-		case segComment:
-			raw.WriteString("{#")
-			raw.WriteString(seg.text)
-			raw.WriteString("#}")
-		}
+	seg := p.advance()
+	if p.done() || !p.peek().rawBody {
+		return nil, syntaxError("line %d: unclosed raw block", seg.line)
 	}
-
-	return nil, fmt.Errorf("unclosed raw block")
+	body := p.advance().text
+	if _, err := p.endOf(seg, "endraw"); err != nil {
+		return nil, err
+	}
+	return &textNode{text: body}, nil
 }
-
-// =============================================================================
-// Helper functions
-// =============================================================================
-
-// breakNode and continueNode for loop control.
-type breakNode struct{}
-
-func (n *breakNode) nodeType() string { return "break" }
-
-type continueNode struct{}
-
-func (n *continueNode) nodeType() string { return "continue" }
 
 // stmtKeyword extracts the first word from a statement segment text.
 func stmtKeyword(text string) string {
@@ -1518,136 +1277,139 @@ func stmtKeyword(text string) string {
 	return text
 }
 
-// findKeyword finds the position of a keyword in an expression string,
-// respecting parentheses and quotes. Returns -1 if not found.
-func findKeyword(s string, kw string) int {
-	depth := 0
-	inStr := byte(0)
-
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-
-		if inStr != 0 {
-			if ch == '\\' && i+1 < len(s) {
-				i++
-				continue
+// markMacroUses records whether a macro body refers to caller, kwargs or
+// varargs (jinja2 decides the macro's signature from that).
+func markMacroUses(m *macroNode) {
+	walkNodes(m.body, func(e expr) {
+		if n, ok := e.(*nameExpr); ok {
+			switch n.name {
+			case "caller":
+				m.usesCaller = true
+			case "kwargs":
+				m.usesKwargs = true
+			case "varargs":
+				m.usesVarargs = true
 			}
-			if ch == inStr {
-				inStr = 0
-			}
-			continue
 		}
-
-		if ch == '\'' || ch == '"' {
-			inStr = ch
-			continue
-		}
-
-		if ch == '(' || ch == '[' || ch == '{' {
-			depth++
-			continue
-		}
-		if ch == ')' || ch == ']' || ch == '}' {
-			depth--
-			continue
-		}
-
-		if depth == 0 && i+len(kw) <= len(s) {
-			// Check if keyword matches and is bounded by non-identifier chars.
-			if s[i:i+len(kw)] == kw {
-				before := i == 0 || !isIdentChar(s[i-1])
-				after := i+len(kw) >= len(s) || !isIdentChar(s[i+len(kw)])
-				if before && after {
-					return i
+	})
+	for _, prm := range m.params {
+		if prm.defaultVal != nil {
+			walkExpr(prm.defaultVal, func(e expr) {
+				if n, ok := e.(*nameExpr); ok && n.name == "caller" {
+					m.usesCaller = true
 				}
+			})
+		}
+	}
+}
+
+// walkNodes calls fn on every expression of nodes, nested blocks included.
+func walkNodes(nodes []node, fn func(expr)) {
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case *outputNode:
+			walkExpr(n.expression, fn)
+		case *ifNode:
+			for _, b := range n.branches {
+				walkExpr(b.condition, fn)
+				walkNodes(b.body, fn)
 			}
-		}
-	}
-
-	return -1
-}
-
-func isIdentChar(b byte) bool {
-	return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '_'
-}
-
-// splitVars splits a comma-separated variable list, trimming whitespace.
-func splitVars(s string) []string {
-	parts := strings.Split(s, ",")
-	var vars []string
-	for _, part := range parts {
-		v := strings.TrimSpace(part)
-		if v != "" {
-			vars = append(vars, v)
-		}
-	}
-	return vars
-}
-
-// trimLeadingWhitespace strips all leading whitespace (spaces, tabs, and
-// newlines) from the text. Per the Jinja spec, the "-" trim flag removes
-// all whitespace on that side.
-func trimLeadingWhitespace(s string) string {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-		i++
-	}
-	return s[i:]
-}
-
-// trimTrailingWhitespace strips all trailing whitespace (spaces, tabs, and
-// newlines) from the text. Per the Jinja spec, the "-" trim flag removes
-// all whitespace on that side.
-func trimTrailingWhitespace(s string) string {
-	i := len(s)
-	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t' || s[i-1] == '\n' || s[i-1] == '\r') {
-		i--
-	}
-	return s[:i]
-}
-
-// unescapeAt decodes the backslash escape starting at s[i] (s[i] == '\\')
-// into b the way Python's unicode-escape codec does, and returns the number
-// of bytes consumed. Unknown escapes are kept with their backslash.
-func unescapeAt(b *strings.Builder, s string, i int) int {
-	c := s[i+1]
-	simple := map[byte]byte{'n': '\n', 't': '\t', 'r': '\r', '\\': '\\', '\'': '\'', '"': '"', 'a': 7, 'b': 8, 'f': 12, 'v': 11}
-	if r, ok := simple[c]; ok {
-		b.WriteByte(r)
-		return 2
-	}
-	switch c {
-	case '\n':
-		return 2 // line continuation
-	case 'x', 'u', 'U':
-		n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
-		if i+2+n <= len(s) {
-			if v, err := strconv.ParseUint(s[i+2:i+2+n], 16, 32); err == nil && utf8.ValidRune(rune(v)) {
-				b.WriteRune(rune(v))
-				return 2 + n
+		case *forNode:
+			walkExpr(n.iter, fn)
+			walkExpr(n.filterExpr, fn)
+			walkNodes(n.body, fn)
+			walkNodes(n.elseBody, fn)
+		case *setNode:
+			walkExpr(n.value, fn)
+		case *setBlockNode:
+			if n.filter != nil {
+				walkExpr(n.filter, fn)
 			}
+			walkNodes(n.body, fn)
+		case *macroNode:
+			for _, prm := range n.params {
+				walkExpr(prm.defaultVal, fn)
+			}
+			walkNodes(n.body, fn)
+		case *callNode:
+			walkExpr(n.call, fn)
+			walkNodes([]node{n.caller}, fn)
+		case *filterBlockNode:
+			walkExpr(n.filter, fn)
+			walkNodes(n.body, fn)
+		case *withNode:
+			for _, v := range n.values {
+				walkExpr(v, fn)
+			}
+			walkNodes(n.body, fn)
+		case *autoescapeNode:
+			walkExpr(n.value, fn)
+			walkNodes(n.body, fn)
 		}
-	case '0', '1', '2', '3', '4', '5', '6', '7':
-		j := i + 1
-		v := 0
-		for j < len(s) && j < i+4 && s[j] >= '0' && s[j] <= '7' {
-			v = v*8 + int(s[j]-'0')
-			j++
-		}
-		b.WriteRune(rune(v))
-		return j - i
 	}
-	b.WriteByte('\\')
-	b.WriteByte(c)
-	return 2
 }
 
-// signBeforeFilters applies a unary sign to the innermost operand of a
-// filter chain.
-func signBeforeFilters(op string, e expr) expr {
-	if f, ok := e.(*filterExpr); ok {
-		f.expr = signBeforeFilters(op, f.expr)
-		return f
+// walkExpr calls fn on e and every expression inside it.
+func walkExpr(e expr, fn func(expr)) {
+	if e == nil {
+		return
 	}
-	return &unaryExpr{op: op, operand: e}
+	if f, ok := e.(*filterExpr); ok && f == nil {
+		return
+	}
+	fn(e)
+	args := func(a callArgs) {
+		for _, x := range a.args {
+			walkExpr(x, fn)
+		}
+		for _, k := range a.kwargs {
+			walkExpr(k.value, fn)
+		}
+		walkExpr(a.dynArgs, fn)
+		walkExpr(a.dynKwargs, fn)
+	}
+	switch n := e.(type) {
+	case *attrExpr:
+		walkExpr(n.obj, fn)
+	case *itemExpr:
+		walkExpr(n.obj, fn)
+		walkExpr(n.key, fn)
+	case *sliceExpr:
+		walkExpr(n.obj, fn)
+		walkExpr(n.start, fn)
+		walkExpr(n.stop, fn)
+		walkExpr(n.step, fn)
+	case *unaryExpr:
+		walkExpr(n.operand, fn)
+	case *binExpr:
+		walkExpr(n.left, fn)
+		walkExpr(n.right, fn)
+	case *compareExpr:
+		walkExpr(n.first, fn)
+		for _, o := range n.ops {
+			walkExpr(o.rhs, fn)
+		}
+	case *condExpr:
+		walkExpr(n.trueExpr, fn)
+		walkExpr(n.condition, fn)
+		walkExpr(n.falseExpr, fn)
+	case *callExpr:
+		walkExpr(n.fn, fn)
+		args(n.callArgs)
+	case *filterExpr:
+		walkExpr(n.expr, fn)
+		args(n.callArgs)
+	case *testExpr:
+		walkExpr(n.expr, fn)
+		args(n.callArgs)
+	case *listExpr:
+		for _, x := range n.items {
+			walkExpr(x, fn)
+		}
+	case *dictExpr:
+		for _, pr := range n.pairs {
+			walkExpr(pr.key, fn)
+			walkExpr(pr.value, fn)
+		}
+	}
 }

@@ -1,7 +1,14 @@
 // Package jinja implements a Jinja2-compatible template engine.
 package jinja
 
-import "fmt"
+import (
+	"fmt"
+	"regexp"
+)
+
+// endrawRe finds the tag ending a raw block: {% endraw %}, with the
+// whitespace-control dashes captured (groups 1 and 3 span them).
+var endrawRe = regexp.MustCompile(`\{%(-?)(\s*endraw\s*)(-?)%\}`)
 
 // segKind identifies the type of a scanned template segment.
 type segKind int
@@ -20,6 +27,8 @@ type segment struct {
 	trimLeft  bool   // {%- / {{- / {#- was used.
 	trimRight bool   // -%} / -}} / -#} was used.
 	line      int    // 1-based line number where the segment starts.
+	raw       bool   // a {% raw %} tag: trim_blocks does not apply after it
+	rawBody   bool   // the text of a raw block
 	col       int    // 1-based column number where the segment starts.
 }
 
@@ -224,6 +233,34 @@ func scan(source string) ([]segment, error) {
 		textStart = i
 		textLine = line
 		textCol = col
+
+		// Patch: a raw block's body is text up to its endraw tag, as in
+		// jinja2's lexer (tags inside are not scanned).
+		if last := &segs[len(segs)-1]; last.kind == segStmt && stmtKeyword(last.text) == "raw" {
+			last.raw = true
+			loc := endrawRe.FindStringSubmatchIndex(source[i:])
+			if loc == nil {
+				return nil, fmt.Errorf("unclosed raw block at line %d, col %d", tagLine, tagCol)
+			}
+			segs = append(segs, segment{kind: segText, text: source[i : i+loc[0]], line: line, col: col, rawBody: true})
+			segs = append(segs, segment{
+				kind:      segStmt,
+				text:      source[i+loc[4] : i+loc[5]],
+				trimLeft:  loc[3] != loc[2],
+				trimRight: loc[7] != loc[6],
+				line:      line,
+			})
+			for _, c := range source[i : i+loc[1]] {
+				if c == '\n' {
+					line++
+					col = 1
+				} else {
+					col++
+				}
+			}
+			i += loc[1]
+			textStart, textLine, textCol = i, line, col
+		}
 	}
 
 	// Emit any trailing text.

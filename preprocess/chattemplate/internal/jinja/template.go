@@ -2,6 +2,7 @@ package jinja
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -9,11 +10,24 @@ import (
 type Template struct {
 	nodes []node
 	src   string
+	uses  [4][]string // filters, tests, globals and "name:keyword"s named in the source
 }
 
 // Compile parses a Jinja template source string and returns a compiled
 // template that can be rendered multiple times with different data.
+// Constant expressions are folded as jinja2's optimizer folds them.
 func Compile(source string) (*Template, error) {
+	return compile(source, true)
+}
+
+// CompileNoFold is Compile without constant folding (patch): every
+// expression is evaluated when the template renders, as jinja2 evaluates it
+// with its optimizer off. For tests comparing the two.
+func CompileNoFold(source string) (*Template, error) {
+	return compile(source, false)
+}
+
+func compile(source string, fold bool) (*Template, error) {
 	src := source
 	// Patch: jinja2's lexer turns \r\n and \r into \n and drops one
 	// trailing newline (keep_trailing_newline=False).
@@ -23,59 +37,32 @@ func Compile(source string) (*Template, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jinja scan: %w", err)
 	}
-
 	nodes, err := parseTemplate(segs)
 	if err != nil {
 		return nil, fmt.Errorf("jinja parse: %w", err)
 	}
-
-	return &Template{nodes: nodes, src: src}, nil
+	t := &Template{nodes: nodes, src: src}
+	t.uses[0], t.uses[1], t.uses[2], t.uses[3] = t.namesUsed()
+	if fold {
+		optimizeNodes(nodes)
+	}
+	return t, nil
 }
 
 // Render executes the template with the provided data and returns the
 // rendered string. Each call creates an isolated scope so templates are
 // safe to render concurrently after compilation.
 func (t *Template) Render(data map[string]any) (string, error) {
-	// Convert Go data to Value types.
 	vals := make(map[string]Value, len(data))
 	for k, v := range data {
 		vals[k] = FromGoValue(v)
 	}
-
-	return render(t.nodes, vals)
+	return t.RenderLimited(vals, Limits{})
 }
 
 // RenderValues is like Render but accepts pre-converted Value data.
 func (t *Template) RenderValues(data map[string]Value) (string, error) {
-	return render(t.nodes, data)
-}
-
-// =============================================================================
-
-// render executes the AST with the given data and returns the result.
-func render(nodes []node, data map[string]Value) (string, error) {
-	e := evaluator{
-		output: strings.Builder{},
-	}
-
-	// Use the cached builtins scope directly. The scope is initialized
-	// once at package init and is only read after that (lookupFilter,
-	// chained get() through parent links, passed to nested evaluators).
-	// No code path writes to e.builtins, so sharing the cached scope
-	// across renders is safe and avoids cloning ~20 entries per render.
-	e.builtins = cachedBuiltins
-
-	// Create user data scope on top of builtins.
-	e.scope = newScope(e.builtins)
-	for k, v := range data {
-		e.scope.set(k, v)
-	}
-
-	if err := e.execNodes(nodes); err != nil {
-		return "", err
-	}
-
-	return e.output.String(), nil
+	return t.RenderLimited(data, Limits{})
 }
 
 // Limits bounds one render (patch: render limits). Zero fields mean no limit.
@@ -90,17 +77,22 @@ type Limits struct {
 // ErrLimit when the render exceeds lim.
 func (t *Template) RenderLimited(data map[string]Value, lim Limits) (string, error) {
 	e := evaluator{
-		builtins: cachedBuiltins,
-		budget:   &budget{maxSteps: lim.MaxSteps, maxBytes: lim.MaxBytes, maxDepth: lim.MaxDepth},
+		budget: &budget{maxSteps: lim.MaxSteps, maxBytes: lim.MaxBytes, maxDepth: lim.MaxDepth},
 	}
-	e.scope = newScope(e.builtins)
-	for k, v := range data {
-		e.scope.set(k, v)
+	e.scope = &scope{vars: data}
+	if e.scope.vars == nil {
+		e.scope.vars = map[string]Value{}
 	}
+	// The caller's map is the outermost scope: a top-level {% set %} must
+	// not write into it.
+	e.scope = newScope(e.scope)
 	if lim.SizeHint > 0 {
 		e.output.Grow(lim.SizeHint)
 	}
 	if err := e.execNodes(t.nodes); err != nil {
+		if err == errBreak || err == errContinue {
+			return "", syntaxError("break or continue outside a loop")
+		}
 		return "", err
 	}
 	if err := e.step(); err != nil {
@@ -115,3 +107,122 @@ func (t *Template) RenderLimited(data map[string]Value, lim Limits) (string, err
 type RaiseError struct{ Message string }
 
 func (e *RaiseError) Error() string { return e.Message }
+
+// MayMutate reports whether the template could modify a list it is given
+// (patch): jinja2's sandbox allows list.pop() and list.clear(), so a caller
+// that shares input values between renders must not share them with such a
+// template. The check is conservative: any attribute named pop or clear, any
+// string literal "pop" or "clear" (the attr filter, getattr through
+// str.format), and any attr filter whose name is not a literal.
+func (t *Template) MayMutate() bool {
+	mutates := false
+	walkNodes(t.nodes, func(e expr) {
+		switch n := e.(type) {
+		case *attrExpr:
+			mutates = mutates || n.attr == "pop" || n.attr == "clear"
+		case *litExpr:
+			if n.val.IsString() {
+				s := n.val.AsString()
+				mutates = mutates || s == "pop" || s == "clear"
+			}
+		case *filterExpr:
+			if n.name == "attr" || n.name == "map" {
+				for _, a := range n.args {
+					if _, lit := a.(*litExpr); !lit {
+						mutates = true
+					}
+				}
+				if n.dynArgs != nil || n.dynKwargs != nil {
+					mutates = true
+				}
+			}
+		}
+	})
+	return mutates
+}
+
+// Builtins returns the names of the engine's filters, tests and global
+// functions (patch), sorted.
+func Builtins() (filters, tests, globalNames []string) {
+	for n := range filterTable {
+		filters = append(filters, n)
+	}
+	for n := range testTable {
+		tests = append(tests, n)
+	}
+	for n := range globals {
+		globalNames = append(globalNames, n)
+	}
+	sort.Strings(filters)
+	sort.Strings(tests)
+	sort.Strings(globalNames)
+	return filters, tests, globalNames
+}
+
+// Uses returns the filters, tests and global functions the template names
+// (patch), sorted: `x | name`, `x is name`, the filter or test a map,
+// select, reject, selectattr or rejectattr call names with a string literal,
+// and the globals it refers to.
+func (t *Template) Uses() (filters, tests, globalNames []string) {
+	return t.uses[0], t.uses[1], t.uses[2]
+}
+
+// KeywordsUsed returns the keyword arguments the template passes to
+// filters and tests (patch), sorted, as "filter name:keyword" and
+// "test name:keyword".
+func (t *Template) KeywordsUsed() []string { return t.uses[3] }
+
+func (t *Template) namesUsed() (filters, tests, globalNames, keywords []string) {
+	fs, ts, gs, ks := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	literal := func(e expr) (string, bool) {
+		if l, ok := e.(*litExpr); ok && l.val.IsString() {
+			return l.val.AsString(), true
+		}
+		return "", false
+	}
+	walkNodes(t.nodes, func(e expr) {
+		switch n := e.(type) {
+		case *filterExpr:
+			fs[n.name] = true
+			for _, k := range n.kwargs {
+				ks["filter "+n.name+":"+k.name] = true
+			}
+			arg := 0
+			switch n.name {
+			case "selectattr", "rejectattr":
+				arg = 1
+				fallthrough
+			case "select", "reject":
+				if len(n.args) > arg {
+					if name, ok := literal(n.args[arg]); ok {
+						ts[name] = true
+					}
+				}
+			case "map":
+				if len(n.args) > 0 {
+					if name, ok := literal(n.args[0]); ok {
+						fs[name] = true
+					}
+				}
+			}
+		case *testExpr:
+			ts[n.name] = true
+			for _, k := range n.kwargs {
+				ks["test "+n.name+":"+k.name] = true
+			}
+		case *nameExpr:
+			if _, ok := globals[n.name]; ok {
+				gs[n.name] = true
+			}
+		}
+	})
+	sorted := func(m map[string]bool) []string {
+		out := make([]string, 0, len(m))
+		for n := range m {
+			out = append(out, n)
+		}
+		sort.Strings(out)
+		return out
+	}
+	return sorted(fs), sorted(ts), sorted(gs), sorted(ks)
+}

@@ -2,13 +2,7 @@
 // chat templates.
 package jinja
 
-import (
-	"encoding/json"
-	"fmt"
-	"reflect"
-	"sort"
-	"strings"
-)
+import "sort"
 
 // =============================================================================
 
@@ -25,21 +19,51 @@ const (
 	KindList
 	KindDict
 	KindCallable
+	// KindMarkup is markupsafe's Markup, the str subclass the escape and
+	// safe filters return (patch): it prints like a string, is a string for
+	// every test, and escapes what is added to it.
+	KindMarkup
+	// KindObject is one of Python's non-container objects a template can
+	// hold (patch): namespace(), the loop variable, cycler(), joiner(), a
+	// macro.
+	KindObject
 )
 
 // =============================================================================
 
 // Value is a tagged union over JSON-like types used throughout the template
 // engine. The v field holds one of: bool, int64, float64, string, *List,
-// *Dict, or Callable.
+// *Dict, Callable, an object, or (for an undefined value with a reason)
+// *undefInfo.
 type Value struct {
 	kind Kind
 	v    any
 }
 
+// undefInfo is why a value is undefined (patch): the message its use
+// raises, and whether it is the sandbox's unsafe attribute (SecurityError).
+type undefInfo struct {
+	msg      string
+	security bool
+}
+
 // Undefined returns an undefined value.
 func Undefined() Value {
 	return Value{kind: KindUndefined}
+}
+
+// undefinedMsg is an undefined value whose use fails with msg (patch).
+func undefinedMsg(msg string) Value {
+	return Value{kind: KindUndefined, v: &undefInfo{msg: msg}}
+}
+
+// unsafeUndefined is the sandbox's answer to an unsafe attribute (patch): an
+// undefined value that prints empty but whose use is a SecurityError.
+func unsafeUndefined(obj Value, attr string) Value {
+	return Value{kind: KindUndefined, v: &undefInfo{
+		msg:      "access to attribute '" + attr + "' of " + pyTypeName(obj) + " object is unsafe.",
+		security: true,
+	}}
 }
 
 // None returns a none value.
@@ -67,6 +91,19 @@ func NewString(s string) Value {
 	return Value{kind: KindString, v: s}
 }
 
+// newMarkup returns a Markup string (patch).
+func newMarkup(s string) Value {
+	return Value{kind: KindMarkup, v: s}
+}
+
+// newStr returns s as Markup when markup is set, else as a plain string.
+func newStr(s string, markup bool) Value {
+	if markup {
+		return newMarkup(s)
+	}
+	return NewString(s)
+}
+
 // NewList returns a list value containing the provided items.
 func NewList(items []Value) Value {
 	return Value{kind: KindList, v: &List{Items: items}}
@@ -79,7 +116,21 @@ func NewDict() Value {
 
 // NewCallable returns a callable value.
 func NewCallable(name string, fn func(args []Value, kwargs map[string]Value) (Value, error)) Value {
-	return Value{kind: KindCallable, v: Callable{Name: name, Fn: fn}}
+	return Value{kind: KindCallable, v: &Callable{Name: name, fn: func(args []Value, kw kwargs) (Value, error) {
+		var m map[string]Value
+		if len(kw) > 0 {
+			m = make(map[string]Value, len(kw))
+			for _, p := range kw {
+				m[p.name] = p.val
+			}
+		}
+		return fn(args, m)
+	}}}
+}
+
+// newFunc returns a callable taking ordered keyword arguments (patch).
+func newFunc(name string, fn func(args []Value, kw kwargs) (Value, error)) Value {
+	return Value{kind: KindCallable, v: &Callable{Name: name, fn: fn}}
 }
 
 // =============================================================================
@@ -93,7 +144,7 @@ func (v Value) IsNone() bool { return v.kind == KindNone }
 // IsBool reports whether v is a boolean.
 func (v Value) IsBool() bool { return v.kind == KindBool }
 
-// IsInt reports whether v is an integer.
+// IsInt reports whether v is an integer (not a boolean).
 func (v Value) IsInt() bool { return v.kind == KindInt }
 
 // IsFloat reports whether v is a float.
@@ -102,24 +153,32 @@ func (v Value) IsFloat() bool { return v.kind == KindFloat }
 // IsNumber reports whether v is an integer or float.
 func (v Value) IsNumber() bool { return v.kind == KindInt || v.kind == KindFloat }
 
-// IsString reports whether v is a string.
-func (v Value) IsString() bool { return v.kind == KindString }
+// IsString reports whether v is a string (Markup included: it is a str).
+func (v Value) IsString() bool { return v.kind == KindString || v.kind == KindMarkup }
 
-// IsList reports whether v is a list.
+// IsList reports whether v is a list, a tuple or another sequence or
+// iterator the engine represents as a list.
 func (v Value) IsList() bool { return v.kind == KindList }
 
 // IsDict reports whether v is a dict.
 func (v Value) IsDict() bool { return v.kind == KindDict }
 
 // IsCallable reports whether v is callable.
-func (v Value) IsCallable() bool { return v.kind == KindCallable }
+func (v Value) IsCallable() bool {
+	switch v.kind {
+	case KindCallable:
+		return true
+	case KindObject:
+		_, ok := v.v.(callableObject)
+		return ok
+	}
+	return false
+}
 
 // IsTruthy returns the Python-style truthiness of the value.
 func (v Value) IsTruthy() bool {
 	switch v.kind {
-	case KindUndefined:
-		return false
-	case KindNone:
+	case KindUndefined, KindNone:
 		return false
 	case KindBool:
 		return v.v.(bool)
@@ -127,17 +186,18 @@ func (v Value) IsTruthy() bool {
 		return v.v.(int64) != 0
 	case KindFloat:
 		return v.v.(float64) != 0.0
-	case KindString:
+	case KindString, KindMarkup:
 		return len(v.v.(string)) > 0
 	case KindList:
-		return v.v.(*List).Len() > 0
+		l := v.v.(*List)
+		if l.isIterator() {
+			return true // a generator or iterator object is always true
+		}
+		return len(l.Items) > 0
 	case KindDict:
-		return v.v.(*Dict).Len() > 0
-	case KindCallable:
-		return true
+		return len(v.v.(*Dict).Keys) > 0
 	}
-
-	return false
+	return true
 }
 
 // =============================================================================
@@ -160,140 +220,70 @@ func (v Value) AsList() *List { return v.v.(*List) }
 // AsDict returns the *Dict held by v. It panics if v is not a dict.
 func (v Value) AsDict() *Dict { return v.v.(*Dict) }
 
-// AsCallable returns the *Callable held by v. It panics if v is not callable.
-func (v Value) AsCallable() *Callable {
-	c := v.v.(Callable)
-	return &c
-}
+// AsCallable returns the *Callable held by v. It panics if v is not a
+// function.
+func (v Value) AsCallable() *Callable { return v.v.(*Callable) }
 
 // =============================================================================
 
-// String returns a Python-style string representation of the value.
+// String returns Python's repr() of the value.
 func (v Value) String() string {
-	switch v.kind {
-	case KindUndefined:
-		return "Undefined"
-
-	case KindNone:
-		return "None"
-
-	case KindBool:
-		if v.v.(bool) {
-			return "True"
-		}
-		return "False"
-
-	case KindInt:
-		return fmt.Sprintf("%d", v.v.(int64))
-
-	case KindFloat:
-		return pyFloat(v.v.(float64))
-
-	case KindString:
-		return string(appendPyStrRepr(nil, v.v.(string)))
-
-	case KindList:
-		list := v.v.(*List)
-		var b strings.Builder
-		b.WriteByte('[')
-		for i, item := range list.Items {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(item.String())
-		}
-		b.WriteByte(']')
-		return b.String()
-
-	case KindDict:
-		d := v.v.(*Dict)
-		var b strings.Builder
-		b.WriteByte('{')
-		for i, key := range d.Keys {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.Write(appendPyStrRepr(nil, key))
-			b.WriteString(": ")
-			b.WriteString(d.Data[key].String())
-		}
-		b.WriteByte('}')
-		return b.String()
-
-	case KindCallable:
-		c := v.v.(Callable)
-		return fmt.Sprintf("<callable %s>", c.Name)
-	}
-
-	return "Undefined"
+	return string(appendPyRepr(nil, v))
 }
 
-// Equals reports whether v and other hold the same value.
-func (v Value) Equals(other Value) bool {
-	if v.kind != other.kind {
-		return false
-	}
-
-	switch v.kind {
-	case KindUndefined, KindNone:
-		return true
-
-	case KindBool:
-		return v.v.(bool) == other.v.(bool)
-
-	case KindInt:
-		return v.v.(int64) == other.v.(int64)
-
-	case KindFloat:
-		return v.v.(float64) == other.v.(float64)
-
-	case KindString:
-		return v.v.(string) == other.v.(string)
-
-	case KindList:
-		a := v.v.(*List)
-		b := other.v.(*List)
-		if a.Len() != b.Len() {
-			return false
-		}
-		for i := range a.Items {
-			if !a.Items[i].Equals(b.Items[i]) {
-				return false
-			}
-		}
-		return true
-
-	case KindDict:
-		a := v.v.(*Dict)
-		b := other.v.(*Dict)
-		if a.Len() != b.Len() {
-			return false
-		}
-		for _, key := range a.Keys {
-			bv, ok := b.Get(key)
-			if !ok {
-				return false
-			}
-			if !a.Data[key].Equals(bv) {
-				return false
-			}
-		}
-		return true
-
-	case KindCallable:
-		return false
-	}
-
-	return false
-}
+// Equals reports whether v == other in Python.
+func (v Value) Equals(other Value) bool { return pyEqual(v, other) }
 
 // =============================================================================
+
+// seqType tells what Python object a List stands for (patch).
+type seqType uint8
+
+const (
+	seqList      seqType = iota // list, or tuple when List.Tuple
+	seqGenerator                // a generator (map, select, unique …): one pass, no len
+	seqReversed                 // reversed(list): one pass, no len
+	seqKeys                     // dict.keys()
+	seqValues                   // dict.values()
+	seqItems                    // dict.items()
+	seqRange                    // range(start, stop, step)
+)
 
 // List holds an ordered sequence of values.
 type List struct {
-	Items []Value
-	Tuple bool // a Python tuple: repr (a, b) (patch)
+	Items  []Value
+	Tuple  bool // a Python tuple: repr (a, b) (patch)
+	seq    seqType
+	pos    int      // items of an iterator already consumed
+	rng    [3]int64 // start, stop, step of a range
+	fields []string // attribute names of a named tuple's items
+	name   string   // the function of a generator, the type of an iterator
+	// gen computes a generator's items when it is first consumed (jinja2's
+	// filters are lazy: their errors appear only then).
+	gen func() ([]Value, error)
 }
+
+// force runs a lazy generator.
+func (l *List) force() error {
+	if l.gen == nil {
+		return nil
+	}
+	gen := l.gen
+	l.gen = nil
+	items, err := gen()
+	l.Items = items
+	return err
+}
+
+// lazy returns a generator of the named function whose items gen computes
+// on first use.
+func lazy(name string, gen func() ([]Value, error)) Value {
+	return Value{kind: KindList, v: &List{seq: seqGenerator, gen: gen, name: name}}
+}
+
+// isIterator reports whether l is a one-pass iterator (generator or
+// reversed), which Python never counts and always finds true.
+func (l *List) isIterator() bool { return l.seq == seqGenerator || l.seq == seqReversed }
 
 // Len returns the number of items in the list.
 func (l *List) Len() int { return len(l.Items) }
@@ -304,14 +294,22 @@ func (l *List) Get(i int) Value { return l.Items[i] }
 // Append adds a value to the end of the list.
 func (l *List) Append(v Value) { l.Items = append(l.Items, v) }
 
+// newSeq returns a list value of the given sequence type.
+func newSeq(items []Value, seq seqType) Value {
+	return Value{kind: KindList, v: &List{Items: items, seq: seq}}
+}
+
 // =============================================================================
 
 // Dict is an ordered map of string keys to values. Insertion order is
-// preserved via the Keys slice.
+// preserved via the Keys slice. A key that is not a string (a dict literal
+// {1: 'a'}) is stored under its canonical form (dictKey), which starts with
+// a byte no UTF-8 string starts with, and keeps its value in keyVals
+// (patch).
 type Dict struct {
-	Keys      []string
-	Data      map[string]Value
-	Namespace bool // made by namespace(): the only dict {% set x.y %} may assign (patch)
+	Keys    []string
+	Data    map[string]Value
+	keyVals map[string]Value
 }
 
 // Get returns the value for key and reports whether it was found.
@@ -327,6 +325,37 @@ func (d *Dict) Set(key string, val Value) {
 		d.Keys = append(d.Keys, key)
 	}
 	d.Data[key] = val
+}
+
+// setKey stores val under an arbitrary hashable key; a key equal to one
+// already present keeps the first key and takes the new value, as in Python.
+func (d *Dict) setKey(key Value, val Value) error {
+	if key.IsString() {
+		d.Set(key.AsString(), val)
+		return nil
+	}
+	k, err := dictKey(key)
+	if err != nil {
+		return err
+	}
+	if _, ok := d.Data[k]; !ok {
+		if d.keyVals == nil {
+			d.keyVals = make(map[string]Value)
+		}
+		d.keyVals[k] = key
+	}
+	d.Set(k, val)
+	return nil
+}
+
+// keyValue returns the key stored as k as a value.
+func (d *Dict) keyValue(k string) Value {
+	if len(k) > 0 && k[0] == nonStrKey {
+		if v, ok := d.keyVals[k]; ok {
+			return v
+		}
+	}
+	return NewString(k)
 }
 
 // Has reports whether key exists in the dict.
@@ -345,121 +374,85 @@ func (d *Dict) OrderedKeys() []string {
 	return out
 }
 
+// copyDict returns a shallow copy of d.
+func copyDict(d *Dict) *Dict {
+	c := &Dict{Keys: append([]string(nil), d.Keys...), Data: make(map[string]Value, len(d.Keys))}
+	for k, v := range d.Data {
+		c.Data[k] = v
+	}
+	if d.keyVals != nil {
+		c.keyVals = make(map[string]Value, len(d.keyVals))
+		for k, v := range d.keyVals {
+			c.keyVals[k] = v
+		}
+	}
+	return c
+}
+
+// nonStrKey starts the canonical key of a non-string dict key; no UTF-8
+// string starts with it.
+const nonStrKey = 0xff
+
+// dictKey is the canonical key of a hashable value (patch): a string is its
+// own key; numbers equal in Python (1, 1.0, True) share one key; None and
+// tuples have theirs; lists and dicts are unhashable (TypeError).
+func dictKey(v Value) (string, error) {
+	if v.IsString() {
+		return v.AsString(), nil
+	}
+	b, err := appendHashKey([]byte{nonStrKey}, v)
+	return string(b), err
+}
+
 // =============================================================================
 
-// Callable represents a named callable function within the template engine.
+// Callable is a function a template can call: a global, a bound method.
 type Callable struct {
 	Name string
-	Fn   func(args []Value, kwargs map[string]Value) (Value, error)
+	fn   func(args []Value, kw kwargs) (Value, error)
+}
+
+// Fn calls the function with keyword arguments as a map (their order is
+// lost).
+func (c *Callable) Fn(args []Value, named map[string]Value) (Value, error) {
+	var kw kwargs
+	for k, v := range named {
+		kw = append(kw, kwarg{name: k, val: v})
+	}
+	return c.fn(args, kw)
+}
+
+// kwarg is one keyword argument of a call, kwargs all of them in call
+// order (patch: order is kept, as Python keeps it).
+type kwarg struct {
+	name string
+	val  Value
+}
+
+type kwargs []kwarg
+
+func (k kwargs) get(name string) (Value, bool) {
+	for _, p := range k {
+		if p.name == name {
+			return p.val, true
+		}
+	}
+	return Undefined(), false
+}
+
+// without returns k without the named argument.
+func (k kwargs) without(name string) kwargs {
+	for i, p := range k {
+		if p.name == name {
+			out := make(kwargs, 0, len(k)-1)
+			out = append(out, k[:i]...)
+			return append(out, k[i+1:]...)
+		}
+	}
+	return k
 }
 
 // =============================================================================
-
-// FromGoValue converts a plain Go value to a Value. Supported source types
-// are nil, bool, int, int64, float64, string, []any, map[string]any, and
-// []Value. For map[string]any the keys are sorted for deterministic order.
-// Unrecognized types produce Undefined.
-func FromGoValue(v any) Value {
-	switch val := v.(type) {
-	case nil:
-		return None()
-
-	case bool:
-		return NewBool(val)
-
-	case int:
-		return NewInt(int64(val))
-
-	case int64:
-		return NewInt(val)
-
-	case float64:
-		return NewFloat(val)
-
-	case json.Number:
-		// json.Number preserves whether the source JSON used a decimal
-		// point or exponent. Integers (no '.', 'e', 'E') become Int so
-		// that downstream tojson emits them as integers — matching
-		// Python json.dumps, which keeps int and float distinct. Without
-		// this, a value like 9007199254740991 round-trips as
-		// 9.007199254740991e+15 and breaks chat-template tokenization.
-		s := string(val)
-		if !strings.ContainsAny(s, ".eE") {
-			if i, err := val.Int64(); err == nil {
-				return NewInt(i)
-			}
-		}
-		if f, err := val.Float64(); err == nil {
-			return NewFloat(f)
-		}
-		return NewString(s)
-
-	case string:
-		return NewString(val)
-
-	case []Value:
-		items := make([]Value, len(val))
-		copy(items, val)
-		return NewList(items)
-
-	case []any:
-		items := make([]Value, len(val))
-		for i, item := range val {
-			items[i] = FromGoValue(item)
-		}
-		return NewList(items)
-
-	case map[string]any:
-		d := NewDict()
-		dict := d.AsDict()
-
-		keys := make([]string, 0, len(val))
-		for k := range val {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-
-		for _, k := range keys {
-			dict.Set(k, FromGoValue(val[k]))
-		}
-		return d
-	}
-
-	// Reflection fallback for named types (e.g., []model.D where D is
-	// map[string]any). Go's type switch won't match named types against
-	// their underlying type, so we use reflect to handle slices and maps
-	// whose elements are convertible to any or map[string]any.
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Slice:
-		items := make([]Value, rv.Len())
-		for i := range rv.Len() {
-			items[i] = FromGoValue(rv.Index(i).Interface())
-		}
-		return NewList(items)
-
-	case reflect.Map:
-		if rv.Type().Key().Kind() == reflect.String {
-			d := NewDict()
-			dict := d.AsDict()
-			iter := rv.MapRange()
-			keys := make([]string, 0, rv.Len())
-			vals := make(map[string]any, rv.Len())
-			for iter.Next() {
-				k := iter.Key().String()
-				keys = append(keys, k)
-				vals[k] = iter.Value().Interface()
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				dict.Set(k, FromGoValue(vals[k]))
-			}
-			return d
-		}
-	}
-
-	return Undefined()
-}
 
 // NewDictFrom returns a dict holding keys[i] → vals[i] in order, sized
 // exactly (patch: the JSON input decoder builds every object this way). A
@@ -475,4 +468,44 @@ func NewDictFrom(keys []string, vals []Value) Value {
 // NewTuple returns a list value that prints as a Python tuple (patch).
 func NewTuple(items []Value) Value {
 	return Value{kind: KindList, v: &List{Items: items, Tuple: true}}
+}
+
+// FromGoValue converts a plain Go value to a Value: nil, bool, int, int64,
+// float64, string, []any, map[string]any (keys sorted) and []Value.
+// Unrecognized types produce Undefined.
+func FromGoValue(v any) Value {
+	switch val := v.(type) {
+	case nil:
+		return None()
+	case bool:
+		return NewBool(val)
+	case int:
+		return NewInt(int64(val))
+	case int64:
+		return NewInt(val)
+	case float64:
+		return NewFloat(val)
+	case string:
+		return NewString(val)
+	case []Value:
+		return NewList(append([]Value(nil), val...))
+	case []any:
+		items := make([]Value, len(val))
+		for i, item := range val {
+			items[i] = FromGoValue(item)
+		}
+		return NewList(items)
+	case map[string]any:
+		keys := make([]string, 0, len(val))
+		for k := range val {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		vals := make([]Value, len(keys))
+		for i, k := range keys {
+			vals[i] = FromGoValue(val[k])
+		}
+		return NewDictFrom(keys, vals)
+	}
+	return Undefined()
 }

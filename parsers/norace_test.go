@@ -1,0 +1,6 @@
+//go:build !race
+
+package parsers_test
+
+// raceEnabled is set when testing with -race (see TestInvariants).
+const raceEnabled = false
