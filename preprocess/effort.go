@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentwire/agentwire/preprocess/chattemplate"
@@ -179,6 +180,52 @@ func nearestEffort(v string, known []string) string {
 	return best
 }
 
+// ThinkingModes are the thinking_mode values the request normalisation
+// writes: the type of a thinking object (Anthropic's thinking.type, or
+// the same object on Chat Completions; openai.ChatRequest.NormalizeThinking).
+var ThinkingModes = []string{"enabled", "disabled", "adaptive"}
+
+// probeThinkingModes renders the effort probe's conversation with each of
+// ThinkingModes as thinking_mode and returns the values whose render fails
+// while the conversation renders without one (nil when it does not: the
+// probe learns nothing).
+func probeThinkingModes(t *chattemplate.Template) []string {
+	render := func(kwargs string) bool {
+		in := chattemplate.Input{Messages: json.RawMessage(effortProbe), AddGenerationPrompt: true,
+			BOSToken: "<s>", EOSToken: "</s>"}
+		if kwargs != "" {
+			in.Kwargs = json.RawMessage(kwargs)
+		}
+		_, err := t.Render(in)
+		return err == nil
+	}
+	if !render("") {
+		return nil
+	}
+	var rejected []string
+	for _, v := range ThinkingModes {
+		if !render(`{"thinking_mode":"` + v + `"}`) {
+			rejected = append(rejected, v)
+		}
+	}
+	return rejected
+}
+
+// clampThinkingMode removes the request's thinking_mode argument when the
+// template raises on its value (Template.RejectedThinkingModes); the
+// switch it carried stays as enable_thinking (true unless the type is
+// "disabled"), unless the request set that already.
+func clampThinkingMode(t *Template, args Args) {
+	v, ok := args.String("thinking_mode")
+	if !ok || !slices.Contains(t.RejectedThinkingModes, v) {
+		return
+	}
+	delete(args, "thinking_mode")
+	if _, set := args["enable_thinking"]; !set {
+		args["enable_thinking"] = json.RawMessage(strconv.FormatBool(v != "disabled"))
+	}
+}
+
 // clampEffort replaces the request's reasoning_effort argument by the value
 // the template is given for it (Template.Effort), or removes it. The
 // reasoning gate (PRE.2), the rendered prompt and the engine's reasoner
@@ -255,11 +302,18 @@ value is mapped onto what the template knows:
   still says whether thinking is on). No value the APIs allow is answered with a 400 for the
   template's sake; a value off the ladder in ` + "`chat_template_kwargs`" + ` reaches the template unchanged.
 
+A thinking object (Anthropic's ` + "`thinking`" + `, or the same member on Chat Completions) also sets
+` + "`thinking_mode`" + ` to its type (` + "`" + strings.Join(ThinkingModes, "`, `") + "`" + `), which some templates read with
+values of their own (DeepSeek V4.1: ` + "`thinking`" + `, ` + "`chat`" + `) and raise on any other. The probe renders
+each type too; a type the template raises on is left out of the request and its switch passed as
+` + "`enable_thinking`" + ` (` + "`true`" + ` unless the type is ` + "`disabled`" + `; a value the request set is kept), which
+such templates read by default.
+
 What the probe finds on the templates of ` + "`testdata/chattemplate/templates`" + ` (only values that change
 are listed under "mapped"):
 
-| Template | known | rejected | mapped |
-|---|---|---|---|
+| Template | known | rejected | mapped | ` + "`thinking_mode`" + ` left out |
+|---|---|---|---|---|
 `)
 	for _, name := range slices.Sorted(mapsKeys(templates)) {
 		e := templates[name].Efforts
@@ -282,7 +336,7 @@ are listed under "mapped"):
 		if e.To == nil {
 			known = "(probe failed: values pass unchanged)"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", name, known, cell(e.Rejected), cell(mapped))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", name, known, cell(e.Rejected), cell(mapped), cell(templates[name].RejectedThinkingModes))
 	}
 	return b.String()
 }

@@ -130,6 +130,14 @@ type Template struct {
 	// reasoning_effort: the values it knows and how every value of the
 	// APIs' ladder maps onto them (see Effort).
 	Efforts EffortSupport
+
+	// RejectedThinkingModes are the thinking_mode values the APIs'
+	// normalisation writes (ThinkingModes) that the template raises on
+	// (DeepSeek V4.1 knows only "thinking" and "chat"), found by a probe
+	// at load time; a request's value among them is left out and its
+	// switch passed as enable_thinking (true unless "disabled"), which
+	// such templates read by default.
+	RejectedThinkingModes []string
 }
 
 // roleProbe is a conversation real harnesses send (Claude Code: system
@@ -160,6 +168,7 @@ func newTemplate(name, src string, now func() time.Time) (*Template, error) {
 	var te *chattemplate.TemplateError
 	tm.NormalizeRoles = errors.As(err, &te)
 	tm.Efforts = probeEfforts(t)
+	tm.RejectedThinkingModes = probeThinkingModes(t)
 	return tm, nil
 }
 
