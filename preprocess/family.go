@@ -30,6 +30,10 @@ type Family struct {
 //   - DeepSeek V3 (not V3.1) and Qwen3-Coder have no reasoning parser; the
 //     Qwen3.5 generation calls tools in the Qwen3-Coder XML format.
 //   - Kimi K2 Instruct has no reasoning parser, K2 Thinking and K2.5 do.
+//   - DeepSeek V4.1 (spaced DSML) is told from V4 by its name, as V3.1
+//     from V3; Laguna (poolside) runs the GLM-4.7 tags under the name
+//     poolside_v1; LFM2/LFM2.5 have no reasoning parser (ollama's
+//     lfm2-thinking is for the thinking variants).
 var Families = []Family{
 	{Name: "gpt-oss", ModelTypes: []string{"gpt_oss"}, ToolParser: "harmony", ReasoningParser: "gpt_oss"},
 	{Name: "gpt-oss", NameHints: []string{"gpt-oss", "gpt_oss"}, ToolParser: "harmony", ReasoningParser: "gpt_oss"},
@@ -42,6 +46,8 @@ var Families = []Family{
 	{Name: "Qwen3", NameHints: []string{"qwen3"}, ToolParser: "hermes", ReasoningParser: "qwen3"},
 	{Name: "Qwen2.5", ModelTypes: []string{"qwen2", "qwen2_moe"}, ToolParser: "hermes"},
 
+	{Name: "DeepSeek V4.1", ModelTypes: []string{"deepseek_v4"}, NameHints: []string{"v4.1", "v4_1", "v41"}, ToolParser: "deepseek_v41", ReasoningParser: "deepseek_v41"},
+	{Name: "DeepSeek V4.1", NameHints: []string{"deepseek-v4.1", "deepseek_v4_1", "deepseek-v41"}, ToolParser: "deepseek_v41", ReasoningParser: "deepseek_v41"},
 	{Name: "DeepSeek V4", ModelTypes: []string{"deepseek_v4"}, ToolParser: "deepseek_v4", ReasoningParser: "deepseek_v4"},
 	{Name: "DeepSeek V4", NameHints: []string{"deepseek-v4", "deepseek_v4"}, ToolParser: "deepseek_v4", ReasoningParser: "deepseek_v4"},
 	{Name: "DeepSeek V3.2", ModelTypes: []string{"deepseek_v32"}, ToolParser: "deepseek_v32", ReasoningParser: "deepseek_v3_2"},
@@ -85,6 +91,11 @@ var Families = []Family{
 	{Name: "Llama 4", ModelTypes: []string{"llama4"}, ToolParser: "llama4_pythonic"},
 	{Name: "Llama 3", ModelTypes: []string{"llama"}, ToolParser: "llama3_json"},
 	{Name: "Llama 3", NameHints: []string{"llama-3", "llama3"}, ToolParser: "llama3_json"},
+
+	{Name: "Laguna", ModelTypes: []string{"laguna"}, ToolParser: "poolside_v1", ReasoningParser: "poolside_v1"},
+	{Name: "Laguna", NameHints: []string{"laguna"}, ToolParser: "poolside_v1", ReasoningParser: "poolside_v1"},
+	{Name: "LFM2", ModelTypes: []string{"lfm2", "lfm2_moe", "lfm2_vl"}, ToolParser: "lfm2"},
+	{Name: "LFM2", NameHints: []string{"lfm2"}, ToolParser: "lfm2"},
 
 	{Name: "Granite", ModelTypes: []string{"granite", "granitemoe", "granitemoehybrid"}, ToolParser: "granite4", ReasoningParser: "granite"},
 	{Name: "Step 3", ModelTypes: []string{"step3_vl", "step3"}, ReasoningParser: "step3"},

@@ -105,6 +105,8 @@ var loopFamilies = []loopFamily{
 		ends: []turnEnd{{"<|im_end|>\n", "<|im_end|>"}}},
 	{name: "DeepSeek V4", template: "DeepSeek-V4-Flash.jinja", dir: "DeepSeek-V4-Flash", modelType: "deepseek_v4", bos: "<｜begin▁of▁sentence｜>", eos: "<｜end▁of▁sentence｜>",
 		ends: []turnEnd{{"<｜end▁of▁sentence｜>", "<｜end▁of▁sentence｜>"}}, kwargs: map[string]any{"thinking": true}},
+	{name: "DeepSeek V4.1", template: "DeepSeek-V4.1-Flash.jinja", dir: "DeepSeek-V4.1-Flash", modelType: "deepseek_v4", bos: "<｜begin▁of▁sentence｜>", eos: "<｜end▁of▁sentence｜>",
+		ends: []turnEnd{{"<｜end▁of▁sentence｜>", "<｜end▁of▁sentence｜>"}}},
 	{name: "gpt-oss", template: "gpt-oss-20b-Q8_0.jinja", dir: "gpt-oss-20b", modelType: "gpt_oss", eos: "<|return|>",
 		ends: []turnEnd{{"<|call|>", "<|call|>"}, {"<|end|>", "<|return|>"}, {"<|return|>", "<|return|>"}}, single: true, real: "gptoss"},
 	{name: "Kimi K2", template: "kimi_k2.jinja", dir: "Kimi-K2-Instruct", modelType: "kimi_k2", eos: "<|im_end|>",
@@ -113,6 +115,8 @@ var loopFamilies = []loopFamily{
 		ends: []turnEnd{{"<|end_of_msg|>", "<|end_of_msg|>"}}},
 	{name: "GLM-5.2", template: "GLM-5.2.jinja", dir: "GLM-5.2", modelType: "glm_moe_dsa", eos: "<|user|>",
 		ends: []turnEnd{{"", "<|user|>"}}},
+	{name: "Laguna", template: "laguna.jinja", dir: "Laguna-XS.2", modelType: "laguna", eos: "</assistant>",
+		ends: []turnEnd{{"</assistant>\n", "</assistant>"}}},
 	{name: "Nemotron 3 Super", template: "NVIDIA-Nemotron-3-Super.jinja", dir: "NVIDIA-Nemotron-3-Super", modelType: "nemotron_h", eos: "<|im_end|>",
 		ends: []turnEnd{{"<|im_end|>\n", "<|im_end|>"}}},
 	{name: "Gemma 4", template: "gemma-4-26B-A4B-it-UD-Q8_K_XL.jinja", dir: "gemma-4-26B-A4B-it", modelType: "gemma4", bos: "<bos>", eos: "<turn|>",
@@ -719,14 +723,26 @@ func runLoopCell(t *testing.T, fam loopFamily, m *preprocess.Model, ref *loopRef
 			args[k] = json.RawMessage(v)
 		}
 		// The request half maps the effort onto what the template knows
-		// (Template.Effort); the reference rendering takes the same value.
+		// (Template.Effort) and leaves out a thinking_mode it raises on
+		// (Template.RejectedThinkingModes, its switch passed as
+		// enable_thinking); the reference rendering takes the same values.
+		tm := m.Template(len(chat.Tools) > 0)
 		if raw, ok := args["reasoning_effort"]; ok {
 			var v string
 			if json.Unmarshal(raw, &v) == nil {
-				if to, keep := m.Template(len(chat.Tools) > 0).Effort(v); !keep {
+				if to, keep := tm.Effort(v); !keep {
 					delete(args, "reasoning_effort")
 				} else {
 					args["reasoning_effort"] = mustJSON(to)
+				}
+			}
+		}
+		if raw, ok := args["thinking_mode"]; ok {
+			var v string
+			if json.Unmarshal(raw, &v) == nil && slices.Contains(tm.RejectedThinkingModes, v) {
+				delete(args, "thinking_mode")
+				if _, set := args["enable_thinking"]; !set {
+					args["enable_thinking"] = mustJSON(v != "disabled")
 				}
 			}
 		}
