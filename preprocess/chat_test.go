@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentwire/agentwire/preprocess/chattemplate"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/openai"
@@ -243,4 +244,22 @@ func TestLegacyAndParts(t *testing.T) {
 	require.Equal(t, `[user]see[assistant]<f {"x": 1}>`, prep.Engine.Prompt)
 	require.Len(t, warnings, 1)
 	require.Contains(t, warnings[0], "image_url")
+}
+
+// TestRenderLimit: a request that drives the chat template past its
+// bounds is the API's 400 with a message that names the bound, not the
+// template's internals (it used to be a 500).
+func TestRenderLimit(t *testing.T) {
+	m := tinyModel(t, ModelOptions{ChatTemplate: `{% for m in messages %}{% for i in range(200000) %}{{ m.content }}{% endfor %}{% endfor %}`})
+	p := New(m, Options{})
+	_, err := p.Chat(context.Background(), chatReq(t, `{"messages":[{"role":"user","content":"a"},{"role":"user","content":"b"},{"role":"user","content":"c"},{"role":"user","content":"d"},{"role":"user","content":"e"},{"role":"user","content":"f"}]}`))
+	var bad *BadRequestError
+	require.ErrorAs(t, err, &bad)
+	require.ErrorIs(t, err, ErrRenderLimit)
+	require.ErrorIs(t, err, chattemplate.ErrLimit)
+	var oe *openai.APIError
+	require.ErrorAs(t, err, &oe)
+	require.Equal(t, 400, oe.Status)
+	require.Equal(t, ErrRenderLimit.Error(), oe.Body.Error.Message)
+	require.NotContains(t, err.Error(), "jinja")
 }

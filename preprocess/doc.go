@@ -50,12 +50,16 @@
 //     tool_choice required/named.
 //
 // Request errors (a template's raise_exception, PRE.1's rejection, a
-// tool_choice naming an undeclared tool) are *BadRequestError values that
-// unwrap to the API's own 400 error.
+// tool_choice naming an undeclared tool, a render past the template's
+// bounds: ErrRenderLimit) are *BadRequestError values that unwrap to the
+// API's own 400 error. Other template failures are the server's errors.
 //
 // The prefix cache: the next turn of a conversation re-renders the previous
 // prompt plus the new messages, so the token ids of the unchanged prefix
 // are reused up to the last special-token boundary that is provably safe
 // (see prefix.go); the result is identical to a cold encode, which a test
-// checks on every captured Claude Code and Codex conversation.
+// checks on every captured Claude Code and Codex conversation. It holds at
+// most Options.PrefixCacheEntries prompts and Options.PrefixCacheBytes
+// bytes, and only prompts of accepted requests: a prompt answered with an
+// error or only counted is never kept.
 package preprocess

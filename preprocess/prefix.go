@@ -144,13 +144,30 @@ type prefixEntry struct {
 
 type bound struct{ pos, n int }
 
-type prefixCache struct {
-	mu      sync.Mutex
-	entries []*prefixEntry // most recent last
-	max     int
+// entryOverhead is what an entry costs besides its text, ids and bounds
+// (the struct, slice headers, the cache's pointer).
+const entryOverhead = 128
+
+// size is the memory the entry holds, in bytes.
+func (e *prefixEntry) size() int64 {
+	return int64(len(e.text)) + 4*int64(cap(e.ids)) + 16*int64(cap(e.bounds)) + entryOverhead
 }
 
-func newPrefixCache(n int) *prefixCache { return &prefixCache{max: n} }
+// prefixCache holds at most max entries and maxBytes bytes (entry sizes),
+// evicting the least recently added first. Only prompts that were
+// accepted are added (Preprocessor.remember), so a client cannot fill it
+// with prompts it had answered 400.
+type prefixCache struct {
+	mu       sync.Mutex
+	entries  []*prefixEntry // most recent last
+	max      int
+	maxBytes int64
+	bytes    int64
+}
+
+func newPrefixCache(n int, maxBytes int64) *prefixCache {
+	return &prefixCache{max: n, maxBytes: maxBytes}
+}
 
 // best returns the cached entry sharing the longest safe prefix with text,
 // and that boundary.
@@ -173,19 +190,35 @@ func (c *prefixCache) best(text string) (*prefixEntry, bound) {
 	return be, bb
 }
 
+// add caches e, evicting the oldest entries until both bounds hold; an
+// entry larger than the byte bound is not cached.
 func (c *prefixCache) add(e *prefixEntry) {
+	size := e.size()
+	if size > c.maxBytes {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i, old := range c.entries {
 		if old.text == e.text {
+			c.bytes -= old.size()
 			c.entries = slices.Delete(c.entries, i, i+1)
 			break
 		}
 	}
-	if len(c.entries) >= c.max {
+	for len(c.entries) > 0 && (len(c.entries) >= c.max || c.bytes+size > c.maxBytes) {
+		c.bytes -= c.entries[0].size()
 		c.entries = slices.Delete(c.entries, 0, 1)
 	}
 	c.entries = append(c.entries, e)
+	c.bytes += size
+}
+
+// stats returns the number of entries and the bytes they hold.
+func (c *prefixCache) stats() (int, int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries), c.bytes
 }
 
 func commonPrefix(a, b string) int {
@@ -205,11 +238,13 @@ func commonPrefix(a, b string) int {
 
 // encode returns the token ids of a rendered prompt (added tokens
 // recognised, no post-processor tokens), reusing the ids of the longest
-// cached prefix up to a safe boundary. The result is owned by the caller.
-func (p *Preprocessor) encode(text string) []uint32 {
+// cached prefix up to a safe boundary. The ids are owned by the caller.
+// The returned entry (nil without a cache) is the prompt for the cache:
+// remember adds it once the request was accepted.
+func (p *Preprocessor) encode(text string) ([]uint32, *prefixEntry) {
 	tok := p.model.Tokenizer
 	if p.cache == nil {
-		return tok.AppendEncode(nil, text, false)
+		return tok.AppendEncode(nil, text, false), nil
 	}
 	r := &p.model.prefix
 	e, b := p.cache.best(text)
@@ -236,8 +271,15 @@ func (p *Preprocessor) encode(text string) []uint32 {
 		pos = end
 	}
 	ids = tok.AppendEncode(ids, text[pos:], false)
-	p.cache.add(&prefixEntry{text: text, ids: ids[:len(ids):len(ids)], bounds: bounds})
-	return slices.Clone(ids)
+	return ids, &prefixEntry{text: text, ids: slices.Clone(ids), bounds: slices.Clip(bounds)}
+}
+
+// remember adds an accepted prompt's entry to the prefix cache (nil: no
+// cache).
+func (p *Preprocessor) remember(e *prefixEntry) {
+	if e != nil && p.cache != nil {
+		p.cache.add(e)
+	}
 }
 
 // decodeRune is utf8.DecodeRuneInString (kept local for the JSON writer).

@@ -56,12 +56,19 @@ type Options struct {
 
 	// PrefixCacheEntries is the number of rendered prompts whose token ids
 	// are kept to encode the next turn of the same conversation
-	// incrementally (0 means 64, negative disables the cache). Each entry
-	// holds the prompt text and its ids (about 5 bytes per prompt byte: a
-	// 50 KB Claude Code prompt costs about 240 KB). Tokenizers whose
-	// encoding depends on the start of the text (Metaspace, Prepend,
-	// add_prefix_space) and tiktoken files are never cached.
+	// incrementally (0 means 64, negative disables the cache), and
+	// PrefixCacheBytes bounds the memory they hold (0 means
+	// DefaultPrefixCacheBytes); the oldest entries are evicted first, and
+	// a prompt larger than the bound is not kept. Each entry holds the
+	// prompt text and its ids (about 2 bytes per prompt byte: a 50 KB
+	// Claude Code prompt costs about 100 KB). Only prompts of accepted
+	// requests are kept: a prompt answered with an error (too long for the
+	// context, say) or only counted (CountTokens, CountChatTokens) is not.
+	// Tokenizers whose encoding depends on the start of the text
+	// (Metaspace, Prepend, add_prefix_space) and tiktoken files are never
+	// cached.
 	PrefixCacheEntries int
+	PrefixCacheBytes   int64
 
 	// ToolArgsEntries is the number of Anthropic tool_use ids whose exact
 	// argument text is kept for the next turn (ToolArgs; 0 means 1024,
@@ -73,6 +80,11 @@ type Options struct {
 	// drops them. It is called from the goroutines that prepare requests.
 	Warn func(msg string)
 }
+
+// DefaultPrefixCacheBytes is the prefix cache's memory bound when
+// Options.PrefixCacheBytes is 0: 128 MiB, 64 entries of a long agent
+// session's 1 MB prompt with room to spare.
+const DefaultPrefixCacheBytes = 128 << 20
 
 // Preprocessor turns API requests into engine requests for one model. It
 // is safe for concurrent use.
@@ -96,8 +108,12 @@ func New(m *Model, opts Options) *Preprocessor {
 	if n == 0 {
 		n = 64
 	}
+	maxBytes := opts.PrefixCacheBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultPrefixCacheBytes
+	}
 	if n > 0 && m.prefix.ok {
-		p.cache = newPrefixCache(n)
+		p.cache = newPrefixCache(n, maxBytes)
 	}
 	switch k := opts.ToolArgsEntries; {
 	case k == 0:
@@ -261,8 +277,9 @@ func (p *Preprocessor) Completion(ctx context.Context, req *openai.CompletionReq
 	default:
 		prep.Engine.Prompt = pr.Text.Value()
 	}
+	var entry *prefixEntry
 	if prep.Engine.PromptIDs == nil {
-		prep.Engine.PromptIDs = p.encode(strings.ReplaceAll(prep.Engine.Prompt, "\x00", ""))
+		prep.Engine.PromptIDs, entry = p.encode(strings.ReplaceAll(prep.Engine.Prompt, "\x00", ""))
 	}
 	skip, set := req.SkipSpecialTokens.Get()
 	var err error
@@ -283,6 +300,7 @@ func (p *Preprocessor) Completion(ctx context.Context, req *openai.CompletionReq
 	if err := p.finish(prep, &req.EngineExt, stop, nil, req.MaxTokens, nil); err != nil {
 		return nil, err
 	}
+	p.remember(entry)
 	return prep, nil
 }
 
@@ -339,10 +357,11 @@ func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api AP
 
 	prep := &Prepared{API: api}
 	prep.Engine.Prompt = prompt
-	prep.Engine.PromptIDs = p.encode(strings.ReplaceAll(prompt, "\x00", ""))
+	var entry *prefixEntry
+	prep.Engine.PromptIDs, entry = p.encode(strings.ReplaceAll(prompt, "\x00", ""))
 	prep.Response.PromptTokens = len(prep.Engine.PromptIDs)
 	if countOnly {
-		return prep, nil
+		return prep, nil // counted, not accepted: the cache does not keep it
 	}
 
 	skip, set := req.SkipSpecialTokens.Get()
@@ -404,6 +423,7 @@ func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api AP
 		kw, _ := json.Marshal(map[string]any{"reasoning_parser_kwargs": map[string]any{"chat_template_kwargs": args}})
 		prep.Engine.ExtraArgs = kw
 	}
+	p.remember(entry)
 	return prep, nil
 }
 
@@ -527,9 +547,20 @@ func schemaOr(s openai.RawJSON) json.RawMessage {
 	return json.RawMessage(s)
 }
 
+// ErrRenderLimit is wrapped by the *BadRequestError of a request whose
+// render exceeds the chat template's bounds (chattemplate.ErrLimit: a
+// prompt past 64 MiB, more than a million steps, nesting past 64). The
+// request is what grows the render (a template is fixed server
+// configuration that renders real conversations far below the bounds), so
+// it is the client's error: the API's 400, whose message names the bound
+// but nothing of the template.
+var ErrRenderLimit = errors.New("the request renders to a prompt beyond the chat template's limits (64 MiB of text, a million template steps); shorten the conversation or its tools")
+
 // render builds the template input and renders it. A template's
 // raise_exception is a *BadRequestError wrapping the
-// *chattemplate.TemplateError.
+// *chattemplate.TemplateError, a render past the template's bounds one
+// wrapping ErrRenderLimit; other failures of the template are the
+// server's (not the client's) errors.
 func (p *Preprocessor) render(t *Template, msgs []openai.Message, tools []openai.Tool, args Args, api API) (string, error) {
 	in, err := p.templateInput(t, msgs, tools, args, api)
 	if err != nil {
@@ -538,10 +569,21 @@ func (p *Preprocessor) render(t *Template, msgs []openai.Message, tools []openai
 	out, err := t.Render(in)
 	if err != nil {
 		var te *chattemplate.TemplateError
-		if errors.As(err, &te) {
+		switch {
+		case errors.As(err, &te):
 			return "", &BadRequestError{err, api}
+		case errors.Is(err, chattemplate.ErrLimit):
+			return "", &BadRequestError{renderLimitError{err}, api}
 		}
 		return "", fmt.Errorf("preprocess: rendering the chat template: %w", err)
 	}
 	return out, nil
 }
+
+// renderLimitError is a render stopped by a bound: its text is
+// ErrRenderLimit's, and it unwraps to both ErrRenderLimit and the
+// template's own error (for logs).
+type renderLimitError struct{ err error }
+
+func (e renderLimitError) Error() string   { return ErrRenderLimit.Error() }
+func (e renderLimitError) Unwrap() []error { return []error{ErrRenderLimit, e.err} }

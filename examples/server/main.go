@@ -48,8 +48,10 @@ type options struct {
 	servedName, toolParser         string
 	reasoningParser, captures      string
 	maxConcurrent, maxModelLen     int
-	maxBody                        int64
+	maxBody, prefixCacheBytes      int64
 	requestTimeout, drainTimeout   time.Duration
+	bodyTimeout, writeTimeout      time.Duration
+	idleTimeout, headerTimeout     time.Duration
 	tokenDelay                     time.Duration
 	logJSON, strict, stripPreamble bool
 	reasoningSummary, anyModel     bool
@@ -73,7 +75,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.maxConcurrent, "max-concurrent", 256, "generation requests in flight before answering overloaded (0: no limit)")
 	fs.Int64Var(&o.maxBody, "max-body-bytes", server.DefaultMaxBodyBytes, "request body limit in bytes")
 	fs.DurationVar(&o.requestTimeout, "request-timeout", 30*time.Minute, "per-request time limit (0: none)")
-	fs.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on SIGINT/SIGTERM, wait this long for in-flight streams")
+	fs.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on SIGINT/SIGTERM, wait this long for in-flight streams, then end them with the API's error event")
+	fs.DurationVar(&o.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "a request body must arrive within this (408 past it; the concurrency slot is taken after the body)")
+	fs.DurationVar(&o.writeTimeout, "write-timeout", server.DefaultWriteTimeout, "each write to a client must complete within this: a client that stops reading is cut off and its engine request canceled")
+	fs.DurationVar(&o.idleTimeout, "idle-timeout", server.DefaultIdleTimeout, "close keep-alive connections idle for this long")
+	fs.DurationVar(&o.headerTimeout, "read-header-timeout", server.DefaultReadHeaderTimeout, "a request's headers must arrive within this")
+	fs.Int64Var(&o.prefixCacheBytes, "prefix-cache-bytes", preprocess.DefaultPrefixCacheBytes, "with -model-dir: memory bound of the prompt prefix cache (token ids of recent accepted prompts)")
 	fs.DurationVar(&o.tokenDelay, "token-delay", 5*time.Millisecond, "embedded engine: pause between tokens")
 	fs.BoolVar(&o.logJSON, "log-json", false, "write JSON logs instead of text")
 	fs.BoolVar(&o.strict, "strict", false, "reject request members the protocol types do not model")
@@ -120,6 +127,8 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready chan<- stri
 	srv, err := server.New(server.Config{
 		Backend: backend, APIKey: o.apiKey, MaxBodyBytes: o.maxBody, RequestTimeout: o.requestTimeout,
 		MaxConcurrent: o.maxConcurrent, Strict: o.strict, Logger: log, DrainTimeout: o.drainTimeout,
+		BodyTimeout: noneIfZero(o.bodyTimeout), WriteTimeout: noneIfZero(o.writeTimeout),
+		IdleTimeout: noneIfZero(o.idleTimeout), ReadHeaderTimeout: noneIfZero(o.headerTimeout),
 		Pipeline: pipeline.Options{Reasoning: responses.ReasoningPolicy{DefaultSummary: o.reasoningSummary}, ToolCallDispatch: o.toolDispatch},
 	})
 	if err != nil {
@@ -136,6 +145,15 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready chan<- stri
 		ready <- ln.Addr().String()
 	}
 	return srv.Serve(ctx, ln)
+}
+
+// noneIfZero maps a flag's 0 ("none") to server.Config's "none" (< 0; 0
+// there means the default).
+func noneIfZero(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 // newBackend builds the embedded backend or a model directory on an engine.
@@ -165,7 +183,12 @@ func newBackend(o *options, log *slog.Logger) (server.Backend, string, error) {
 		go func() { _ = http.Serve(ln, &scripted.VLLM{Tok: m.Tokenizer, Model: name}) }()
 		o.upstream = "http://" + ln.Addr().String() + "/v1"
 	}
-	cfg := engine.Config{BaseURL: o.upstream, APIKey: os.Getenv("AGENTWIRE_UPSTREAM_API_KEY")}
+	// Keep as many idle connections to the engine as requests may be in
+	// flight (net/http keeps 2 per host: the rest would be reopened).
+	cfg := engine.Config{BaseURL: o.upstream, APIKey: os.Getenv("AGENTWIRE_UPSTREAM_API_KEY"), MaxIdleConns: o.maxConcurrent}
+	if o.maxConcurrent <= 0 {
+		cfg.MaxIdleConns = 256
+	}
 	kind := o.engine
 	if kind == "auto" || o.servedName == "" {
 		owner, id := probe(o.upstream, cfg.APIKey)
@@ -180,9 +203,10 @@ func newBackend(o *options, log *slog.Logger) (server.Backend, string, error) {
 		}
 	}
 	pre := preprocess.New(m, preprocess.Options{
-		ServedModel: o.servedName,
-		Anthropic:   convert.AnthropicOptions{StripBillingHeader: o.stripPreamble, ShowThinkingByDefault: o.showThinking},
-		Warn:        func(msg string) { log.Warn(msg) },
+		ServedModel:      o.servedName,
+		PrefixCacheBytes: o.prefixCacheBytes,
+		Anthropic:        convert.AnthropicOptions{StripBillingHeader: o.stripPreamble, ShowThinkingByDefault: o.showThinking},
+		Warn:             func(msg string) { log.Warn(msg) },
 	})
 	var eng engine.Engine
 	switch kind {

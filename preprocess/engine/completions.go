@@ -86,8 +86,13 @@ func (d *completionsDecoder) feedJSON(data []byte, isError bool) error {
 	if isError || v.Type() == fastjson.TypeObject && (v.Get("error") != nil || string(v.GetStringBytes("object")) == "error") {
 		return streamError(v)
 	}
+	if v.Type() != fastjson.TypeObject {
+		return malformed("engine chunk is not an object", nil)
+	}
+	// A chunk without choices ("{}", a keep-alive; a usage chunk) has no
+	// outputs; choices of another type is malformed.
 	chs := v.Get("choices")
-	if chs == nil || (chs.Type() != fastjson.TypeArray && chs.Type() != fastjson.TypeNull) {
+	if chs != nil && chs.Type() != fastjson.TypeArray && chs.Type() != fastjson.TypeNull {
 		return malformed("engine chunk has no choices array", nil)
 	}
 	arr := chs.GetArray()

@@ -52,12 +52,19 @@
 //	  MaxContext are filled when the message states them)
 //	429                                                    ErrorRateLimited
 //	503, 529, "overloaded" / "queue is full" messages      ErrorOverloaded
+//	401, 403, 404, 405 (the server's key, URL or model
+//	  name is wrong: not the client's fault)               ErrorUpstream
 //	other 4xx                                              ErrorBadRequest
 //	5xx, refused connection, dropped connection,
-//	  stream ended before [DONE] with a choice unfinished  ErrorUpstream
+//	  stream ended with a choice unfinished (with or
+//	  without [DONE])                                      ErrorUpstream
 //	undecodable JSON, a line or event over the limits      ErrorMalformed
 //	connect / first-token / idle timeout, caller deadline  ErrorTimeout
 //	the caller canceled                                    ErrorCanceled
+//
+// The stream reader tolerates what engines and gateways send besides
+// data: comments, events with empty data, events named "ping", and chunks
+// without choices ("{}") are skipped.
 //
 // Errors the engine sends inside the stream ({"error": {...}} or
 // {"object": "error", ...} events, SGLang aborts with a status) are mapped

@@ -73,11 +73,16 @@ func ctxError(err error) *Error {
 //	400/413/422 with a context-length message  ErrorContextLength
 //	429                                         ErrorRateLimited
 //	503, 529                                    ErrorOverloaded
+//	401, 403, 404, 405                          ErrorUpstream
 //	other 4xx                                   ErrorBadRequest
 //	5xx, anything else                          ErrorUpstream
 //
-// The message is the engine's own ("error.message", "message" or
-// "detail" of a JSON body, else the body text), bounded.
+// 401, 403, 404 and 405 are answers to the server, not to the client's
+// request: a wrong engine API key, base URL or served model name (the
+// server's own misconfiguration, which its operator must see and its
+// clients must not be blamed for). The message is the engine's own
+// ("error.message", "message" or "detail" of a JSON body, else the body
+// text), bounded.
 func httpError(status int, body []byte) *Error {
 	msg := errorBodyMessage(body)
 	if msg == "" {
@@ -90,6 +95,8 @@ func httpError(status int, body []byte) *Error {
 		e.Kind = ErrorRateLimited
 	case status == http.StatusServiceUnavailable || status == 529:
 		e.Kind = ErrorOverloaded
+	case serverMisconfigured(status):
+		// ErrorUpstream: the server's configuration, not the request
 	case status >= 400 && status < 500:
 		e.Kind = ErrorBadRequest
 		if isContextOverflow(msg) {
@@ -101,6 +108,16 @@ func httpError(status int, body []byte) *Error {
 		e.Kind = ErrorOverloaded
 	}
 	return e
+}
+
+// serverMisconfigured reports the statuses an engine answers a server
+// whose configuration is wrong (its key, its URL, its model name).
+func serverMisconfigured(status int) bool {
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusMethodNotAllowed:
+		return true
+	}
+	return false
 }
 
 // streamError maps an error object the engine sent inside its stream

@@ -198,6 +198,18 @@ func testFaults(t *testing.T, p wireProto) {
 		{name: "end without [DONE]", kind: ErrorUpstream, handle: func(w http.ResponseWriter, r *http.Request) {
 			write(w, two)
 		}},
+		{name: "[DONE] before the finish", kind: ErrorUpstream, msg: "before every choice finished", handle: func(w http.ResponseWriter, r *http.Request) {
+			write(w, two+"data: [DONE]\n\n")
+		}},
+		{name: "401: the server's key is wrong", before: true, atStart: ErrorUpstream, status: 401, msg: "invalid key", handle: func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, `{"error":"invalid key"}`, 401)
+		}},
+		{name: "403", before: true, atStart: ErrorUpstream, status: 403, handle: func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "forbidden", 403)
+		}},
+		{name: "404: the server's URL or model name is wrong", before: true, atStart: ErrorUpstream, status: 404, msg: "does not exist", handle: func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, `{"object":"error","message":"The model `+"`x`"+` does not exist.","type":"NotFoundError","code":404}`, 404)
+		}},
 		{name: "JSON body with 200", before: true, atStart: ErrorBadRequest, handle: func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(`{"object":"error","message":"bad","code":400}`))
@@ -237,6 +249,43 @@ func testFaults(t *testing.T, p wireProto) {
 			}
 		})
 	}
+
+	// What engines and gateways send besides data is skipped: comments,
+	// empty data events, pings, chunks without choices.
+	t.Run("keep-alives", func(t *testing.T) {
+		u := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+			write(w, ": ping\n\ndata:\n\n"+p.chunk("Hello")+"event: ping\ndata: {\"type\":\"ping\"}\n\nevent: ping\n\n")
+			if p.name != "sglang" { // SGLang's /generate chunk is the choice itself
+				write(w, "data: {}\n\ndata: {\"id\":\"x\",\"object\":\"text_completion\"}\n\n")
+			}
+			write(w, "data: \n\n"+p.chunk(" world")+p.end)
+		})
+		eng, hc := p.engine(u.URL, Config{})
+		defer checkGoroutines(t, hc)()
+		st, err := eng.Generate(ctxTimeout(t, 10*time.Second), textReq())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		got, err := drain(st)
+		if err != nil || got.text[0] != "Hello world" || got.finish[0] == FinishNone {
+			t.Fatalf("%q %v: %v", got.text[0], got.finish, err)
+		}
+	})
+
+	// A stream that is only [DONE] is not a normal end.
+	t.Run("empty [DONE]", func(t *testing.T) {
+		u := newUpstream(t, func(w http.ResponseWriter, r *http.Request) { write(w, "data: [DONE]\n\n") })
+		eng, hc := p.engine(u.URL, Config{})
+		defer checkGoroutines(t, hc)()
+		st, err := eng.Generate(ctxTimeout(t, 10*time.Second), textReq())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		_, err = drain(st)
+		checkErr(t, err, ErrorUpstream, 0, "before every choice finished", [2]int{})
+	})
 
 	t.Run("n too large", func(t *testing.T) {
 		eng, _ := p.engine("http://127.0.0.1:9", Config{})

@@ -3,10 +3,13 @@ package engine
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -101,6 +104,7 @@ func FuzzChatStream(f *testing.F) {
 func FuzzSSEReader(f *testing.F) {
 	f.Add([]byte("data: a\n\ndata: b\r\ndata: c\r\n\r\n: x\nevent: error\ndata:\n\n"), 8)
 	f.Add([]byte("data: "+string(bytes.Repeat([]byte("y"), 100))+"\r"), 16)
+	f.Add([]byte("event: ping\ndata: {}\n\ndata:\n\ndata: \ndata:\n\ndata: {}\n\nevent: ping\r\n\r\ndata: [DONE]"), 64)
 	f.Fuzz(func(t *testing.T, body []byte, limit int) {
 		limit = 1 + abs(limit)%256
 		var r sseReader
@@ -108,14 +112,91 @@ func FuzzSSEReader(f *testing.F) {
 		for i := 0; i <= len(body); i++ {
 			data, _, err := r.next()
 			if err != nil {
-				return
+				break
 			}
 			if len(data) > limit {
 				t.Fatalf("event of %d bytes over the limit %d", len(data), limit)
 			}
+			if i == len(body) {
+				t.Fatal("more events than bytes")
+			}
 		}
-		t.Fatal("more events than bytes")
+		// Without limits in the way, the events are the reference
+		// framing's, read whole or one byte at a time.
+		want := referenceSSE(body)
+		for _, oneByte := range []bool{false, true} {
+			var rd io.Reader = bytes.NewReader(body)
+			if oneByte {
+				rd = iotest.OneByteReader(rd)
+			}
+			r.reset(rd, len(body)+1, len(body)+1)
+			var got []string
+			for {
+				data, isErr, err := r.next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("unbounded read: %v", err)
+				}
+				got = append(got, fmt.Sprintf("%v:%s", isErr, data))
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("one byte %v: events %q, want %q", oneByte, got, want)
+			}
+		}
 	})
+}
+
+// referenceSSE frames body as the SSE rules say (lines end with LF, CR
+// or CRLF; data lines joined with LF; an event ends at a blank line or
+// the end of the body), dispatching the events sseReader must return:
+// those with data that is not only white space, not named "ping".
+func referenceSSE(body []byte) []string {
+	var lines [][]byte
+	for len(body) > 0 {
+		i := bytes.IndexAny(body, "\r\n")
+		if i < 0 {
+			lines = append(lines, body)
+			break
+		}
+		lines = append(lines, body[:i])
+		if body[i] == '\r' && i+1 < len(body) && body[i+1] == '\n' {
+			i++
+		}
+		body = body[i+1:]
+	}
+	var out []string
+	var data []byte
+	has, name := false, ""
+	dispatch := func() {
+		if has && name != "ping" && len(bytes.TrimSpace(data)) > 0 {
+			out = append(out, fmt.Sprintf("%v:%s", name == "error", data))
+		}
+		data, has, name = nil, false, ""
+	}
+	for _, l := range lines {
+		if len(l) == 0 {
+			dispatch()
+			continue
+		}
+		if l[0] == ':' {
+			continue
+		}
+		field, value, _ := bytes.Cut(l, []byte(":"))
+		value = bytes.TrimPrefix(value, []byte(" "))
+		switch string(field) {
+		case "data":
+			if has {
+				data = append(data, '\n')
+			}
+			data, has = append(data, value...), true
+		case "event":
+			name = string(value)
+		}
+	}
+	dispatch()
+	return out
 }
 
 func abs(n int) int {

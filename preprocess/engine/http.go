@@ -28,8 +28,9 @@ type Config struct {
 	BaseURL string
 
 	// Client sends the requests. nil: a client of its own with a clone of
-	// http.DefaultTransport (keep-alive pool per adapter). Its Timeout
-	// must be 0 for streams; use the timeouts below instead.
+	// http.DefaultTransport (keep-alive pool per adapter, MaxIdleConns
+	// idle connections). Its Timeout must be 0 for streams; use the
+	// timeouts below instead.
 	Client *http.Client
 
 	// APIKey, when set, is sent as "Authorization: Bearer APIKey" (vLLM's
@@ -56,6 +57,13 @@ type Config struct {
 	MaxLineBytes  int
 	MaxEventBytes int
 	MaxErrorBytes int
+
+	// MaxIdleConns is how many idle keep-alive connections to the engine
+	// the adapter's own client keeps (default 64; net/http's default is 2
+	// per host, so a server with more requests in flight opens and closes
+	// connections all the time). Size it to the requests in flight. Not
+	// used with Client.
+	MaxIdleConns int
 }
 
 const (
@@ -64,6 +72,7 @@ const (
 	defaultIdleTimeout       = 2 * time.Minute
 	defaultMaxLine           = 8 << 20
 	defaultMaxErrorBytes     = 64 << 10
+	defaultMaxIdleConns      = 64
 )
 
 // client is the resolved Config every HTTP adapter embeds.
@@ -91,7 +100,13 @@ func newClient(cfg Config, path string) client {
 		maxErrBdy: cfg.MaxErrorBytes,
 	}
 	if c.hc == nil {
-		c.hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConns = cfg.MaxIdleConns
+		if tr.MaxIdleConns <= 0 {
+			tr.MaxIdleConns = defaultMaxIdleConns
+		}
+		tr.MaxIdleConnsPerHost = tr.MaxIdleConns
+		c.hc = &http.Client{Transport: tr}
 	}
 	if c.maxLine <= 0 {
 		c.maxLine = defaultMaxLine
@@ -336,6 +351,12 @@ func (s *httpStream) Next() (*Output, error) {
 		}
 		if !isErr && len(data) == 6 && string(data) == "[DONE]" {
 			s.drain()
+			if !s.dec.finished() {
+				// An engine that says it is done without a finish reason
+				// for every choice did not finish them: an empty [DONE]
+				// is not a normal end.
+				return nil, s.end(newError(ErrorUpstream, 0, "the engine's stream ended ([DONE]) before every choice finished"))
+			}
 			return nil, s.end(io.EOF)
 		}
 		if err := s.dec.feed(data, isErr); err != nil {

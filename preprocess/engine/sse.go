@@ -24,7 +24,10 @@ var (
 // Framing follows the SSE rules: lines end with LF, CRLF or CR+LF; "data:"
 // lines of one event are joined with "\n"; an event ends at a blank line
 // (or at the end of the stream); comment lines (":…") and the id and retry
-// fields are ignored. A single space after the colon is dropped.
+// fields are ignored. A single space after the colon is dropped. An event
+// whose data is empty (or only white space) is not dispatched, as the SSE
+// rules say of an empty data buffer, and neither is an event named "ping"
+// (a keep-alive some servers and gateways send).
 type sseReader struct {
 	r io.Reader
 
@@ -36,6 +39,7 @@ type sseReader struct {
 	data    []byte // the current event's data, joined
 	hasData bool
 	isError bool // the current event is named "error"
+	isPing  bool // the current event is named "ping"
 	eof     bool // r returned io.EOF (remaining bytes may still be in buf)
 	err     error
 }
@@ -59,20 +63,21 @@ func (s *sseReader) reset(r io.Reader, maxLine, maxEvent int) {
 // end of the stream it returns io.EOF; an event cut off by the end of the
 // stream is still returned first. Read errors are returned as they are.
 func (s *sseReader) next() ([]byte, bool, error) {
-	s.data, s.hasData, s.isError = s.data[:0], false, false
+	s.data, s.hasData, s.isError, s.isPing = s.data[:0], false, false, false
 	for {
 		line, err := s.line()
 		if err != nil {
-			if err == io.EOF && s.hasData {
+			if err == io.EOF && s.dispatch() {
 				return s.data, s.isError, nil
 			}
 			return nil, false, err
 		}
 		if len(line) == 0 {
-			if s.hasData {
+			if s.dispatch() {
 				return s.data, s.isError, nil
 			}
-			s.isError = false // an event without data is ignored
+			// an event without data (or a ping) is ignored
+			s.data, s.hasData, s.isError, s.isPing = s.data[:0], false, false, false
 			continue
 		}
 		if line[0] == ':' {
@@ -97,8 +102,15 @@ func (s *sseReader) next() ([]byte, bool, error) {
 			s.hasData = true
 		case "event":
 			s.isError = string(value) == "error"
+			s.isPing = string(value) == "ping"
 		}
 	}
+}
+
+// dispatch reports whether the event read so far is one to return: it has
+// data other than white space and is not a ping.
+func (s *sseReader) dispatch() bool {
+	return s.hasData && !s.isPing && len(bytes.TrimSpace(s.data)) > 0
 }
 
 // line returns the next line without its terminator, as a view into the

@@ -26,6 +26,8 @@ func TestSSEReader(t *testing.T) {
 		{"error event", "event: error\ndata: {\"e\":1}\n\nevent: message\ndata: y\n\n", []string{"!{\"e\":1}", "y"}, nil},
 		{"event without data is dropped", "event: error\n\ndata: z\n\n", []string{"z"}, nil},
 		{"unterminated last event", "data: a\n\ndata: tail", []string{"a", "tail"}, nil},
+		{"empty data events are not dispatched", "data:\n\ndata: \n\ndata:\ndata:\n\ndata: a\n\ndata:", []string{"a"}, nil},
+		{"ping events are not dispatched", "event: ping\ndata: {\"type\":\"ping\"}\n\nevent: ping\n\ndata: a\n\nevent: ping\ndata: x", []string{"a"}, nil},
 		{"line too long", "data: " + strings.Repeat("x", 100) + "\n\n", nil, errLineTooLong},
 		{"event too large", strings.Repeat("data: 0123456789\n", 10) + "\n", nil, errEventTooLarge},
 	}

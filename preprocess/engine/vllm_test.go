@@ -217,7 +217,7 @@ func checkJSON(t *testing.T, want string, got []byte) {
 
 // TestVLLMHeaders checks the API key, extra headers and the request id.
 func TestVLLMHeaders(t *testing.T) {
-	u := newUpstream(t, sseHandler([]byte("data: [DONE]\n\n")))
+	u := newUpstream(t, sseHandler([]byte(`data: {"choices":[{"index":0,"text":"","finish_reason":"length"}]}`+"\n\ndata: [DONE]\n\n")))
 	e := NewVLLM(VLLMConfig{Config: Config{BaseURL: u.URL + "/v1/", APIKey: "sk-1", Header: http.Header{"X-Route": {"a"}}}})
 	st, err := e.Generate(ctxTimeout(t, 5*time.Second), &Request{Model: "m", Prompt: "p", MaxTokens: 1, RequestID: "r9"})
 	if err != nil {

@@ -57,6 +57,7 @@ type choice struct {
 	recArgs []byte
 
 	// accounting
+	bounded     int64 // tokens counted against Engine.MaxTokens (the bound)
 	generated   int   // token ids decoded here (stop handling, min_tokens)
 	tokens      int64 // token ids the engine sent
 	textSteps   int64 // text steps without ids (token estimate)
@@ -108,7 +109,7 @@ func (c *choice) reset(p *Pipeline, index int, em protocols.Emitter) {
 	c.blockOpen, c.afterReasoning = false, false
 	c.ws = c.ws[:0]
 	c.pass, c.passOpen, c.passIdx, c.calls, c.abandoned = false, false, 0, 0, 0
-	c.generated, c.tokens, c.textSteps, c.pendingTok, c.reasoningTk = 0, 0, 0, 0, 0
+	c.generated, c.tokens, c.textSteps, c.pendingTok, c.reasoningTk, c.bounded = 0, 0, 0, 0, 0, 0
 	c.stepReason, c.stepOther = 0, 0
 	c.done, c.engineEnd, c.finish, c.stopStr, c.calledEnd = false, false, protocols.FinishStop, c.stopStr[:0], false
 }
@@ -129,7 +130,35 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 	if c.done {
 		return nil // stopped locally: later output is ignored
 	}
-	n := len(out.TokenIDs)
+	// The server's own max_tokens bound: an engine that runs past the
+	// request's limit (it ignored max_tokens) is cut there, as if it had
+	// finished with length. Token ids are counted exactly (the ids past
+	// the limit are dropped); a text step counts as one token per
+	// maxTokenBytes bytes, at least one, so a text engine is cut later,
+	// never earlier, than its limit, and never holds more than
+	// maxTokenBytes × MaxTokens bytes of output.
+	ids := out.TokenIDs
+	over := false
+	if limit := int64(p.prep.Engine.MaxTokens); limit > 0 {
+		text := len(out.Text) + len(out.Reasoning)
+		for i := range out.ToolCalls {
+			text += len(out.ToolCalls[i].Name) + len(out.ToolCalls[i].Arguments)
+		}
+		switch {
+		case len(ids) > 0 && c.bounded+int64(len(ids)) > limit:
+			ids, over = ids[:max(limit-c.bounded, 0)], true
+		case len(ids) > 0:
+			c.bounded += int64(len(ids))
+		case text > 0:
+			c.bounded += max(1, int64(text/maxTokenBytes))
+			over = c.bounded > limit
+		}
+		if over && len(ids) == 0 {
+			c.end(p, engine.FinishLength, nil)
+			return nil
+		}
+	}
+	n := len(ids)
 	switch {
 	case n > 0:
 		c.tokens += int64(n)
@@ -147,7 +176,7 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 	case out.HasText:
 		c.feed(p, out.Text)
 	case n > 0:
-		if err := c.decode(p, out.TokenIDs); err != nil {
+		if err := c.decode(p, ids); err != nil {
 			return err
 		}
 	}
@@ -158,18 +187,36 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 	if c.done {
 		return nil // a local stop matched in this step
 	}
-	if out.Finish != engine.FinishNone {
-		if out.Finish == engine.FinishError {
-			if out.Err != nil {
-				return out.Err
-			}
-			return &engine.Error{Kind: engine.ErrorUpstream, Message: "the engine failed the generation"}
+	if over {
+		c.end(p, engine.FinishLength, nil)
+		return nil
+	}
+	switch out.Finish {
+	case engine.FinishNone:
+	case engine.FinishError:
+		if out.Err != nil {
+			return out.Err
 		}
+		return &engine.Error{Kind: engine.ErrorUpstream, Message: "the engine failed the generation"}
+	case engine.FinishCancelled:
+		// The engine aborted a request whose client is still here (a
+		// client that left is seen by the caller first): the output is
+		// incomplete, not finished.
+		return errAborted
+	default:
 		c.end(p, out.Finish, out.StopReason)
 		c.engineEnd = true
 	}
 	return nil
 }
+
+// maxTokenBytes is the most bytes of text the max_tokens bound takes for
+// one token (no tokenizer has tokens this long).
+const maxTokenBytes = 256
+
+// errAborted is the failure of a choice the engine aborted (vLLM's and
+// SGLang's finish_reason "abort").
+var errAborted = &engine.Error{Kind: engine.ErrorUpstream, Message: "the engine aborted the generation (finish_reason abort)"}
 
 // decode runs token ids through the detokenizer and the stop conditions.
 func (c *choice) decode(p *Pipeline, ids []uint32) error {

@@ -94,12 +94,24 @@
 // API's are (clients take its input and cache numbers over
 // message_start's).
 //
-// Finish reasons. eos, stop and cancelled map to stop (tool_calls /
-// tool_use when a call completed), length to length (max_tokens on
-// Anthropic, incomplete on Responses), content_filter to content_filter.
-// A failed choice (engine.FinishError) or a failed stream ends the whole
-// response with the API's error: its HTTP status and body before the first
-// byte was written, its in-stream error event after (see Status).
+// Finish reasons. eos and stop map to stop (tool_calls / tool_use when a
+// call completed), length to length (max_tokens on Anthropic, incomplete on
+// Responses), content_filter to content_filter. A failed choice
+// (engine.FinishError), a choice the engine aborted (engine.FinishCancelled,
+// vLLM's and SGLang's "abort": the client is still there, so the output is
+// cut, not finished) or a failed stream ends the whole response with the
+// API's error: its HTTP status and body before the first byte was written,
+// its in-stream error event after (see Status). The client sees the
+// detail of bad requests and context overflows only; other failures carry
+// the API's standard text (NeutralError).
+//
+// The max_tokens bound. The pipeline counts each choice's tokens (ids
+// exactly; a text step as one token per 256 bytes, at least one) and ends
+// a choice that runs past Engine.MaxTokens as if the engine had finished
+// it with length: the ids past the limit are dropped, and the engine
+// request is closed once every choice has ended. An engine that ignores
+// max_tokens cannot stream past it, and a unary answer never aggregates
+// more than 256 × MaxTokens bytes of text per choice.
 //
 // n > 1. Every choice has its own pipeline; chat and completions interleave
 // the choices' chunks in one stream, write each finish chunk, then one

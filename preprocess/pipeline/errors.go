@@ -31,6 +31,14 @@ const StatusCanceled = 499
 //	context.DeadlineExceeded   timeout
 //	preprocess.BadRequestError bad request
 //	anything else              upstream
+//
+// What the client reads: a *protocols.Error's own message (the server
+// wrote it for the client), the message of a bad request or a context
+// overflow (the engine's or the preprocessor's words about the request),
+// and for every other kind the API's standard text only. The detail of
+// an upstream failure, a timeout or an internal error (engine addresses,
+// transport errors, parser and template internals) is for the server's
+// log, which keeps err itself.
 func NeutralError(err error) *protocols.Error {
 	var pe *protocols.Error
 	var ee *engine.Error
@@ -39,16 +47,17 @@ func NeutralError(err error) *protocols.Error {
 	case errors.As(err, &pe):
 		return pe
 	case errors.As(err, &ee):
-		e := &protocols.Error{Kind: protocols.ErrorUpstream, Message: ee.Message}
+		e := &protocols.Error{Kind: protocols.ErrorUpstream}
 		switch ee.Kind {
 		case engine.ErrorContextLength:
 			e.Kind, e.PromptTokens, e.MaxContext = protocols.ErrorContextLength, int64(ee.PromptTokens), int64(ee.MaxContext)
+			e.Message = ee.Message
 		case engine.ErrorOverloaded:
 			e.Kind = protocols.ErrorOverloaded
 		case engine.ErrorRateLimited:
 			e.Kind = protocols.ErrorRateLimited
 		case engine.ErrorBadRequest:
-			e.Kind = protocols.ErrorBadRequest
+			e.Kind, e.Message = protocols.ErrorBadRequest, ee.Message
 		case engine.ErrorTimeout:
 			e.Kind = protocols.ErrorTimeout
 		case engine.ErrorCanceled:
@@ -61,10 +70,8 @@ func NeutralError(err error) *protocols.Error {
 		return &protocols.Error{Kind: protocols.ErrorTimeout}
 	case errors.As(err, &be):
 		return &protocols.Error{Kind: protocols.ErrorBadRequest, Message: be.Error()}
-	case err == nil:
-		return &protocols.Error{Kind: protocols.ErrorUpstream}
 	}
-	return &protocols.Error{Kind: protocols.ErrorUpstream, Message: err.Error()}
+	return &protocols.Error{Kind: protocols.ErrorUpstream}
 }
 
 // Status returns the HTTP status err is answered with on api (see

@@ -2,13 +2,17 @@ package pipeline
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -285,14 +289,15 @@ func (s *gatedStream) Next() (*engine.Output, error) {
 func (s *gatedStream) Close() error { return nil }
 
 // TestStreamErrorTypes: the in-stream error event carries the API's error
-// type for the failure's kind.
+// type for the failure's kind, with the API's standard text (the engine's
+// own words are for the server's log).
 func TestStreamErrorTypes(t *testing.T) {
 	c := toolCapture(t)
 	err := &engine.Error{Kind: engine.ErrorOverloaded, Message: "engine draining"}
 	for api, want := range map[preprocess.API]string{
-		preprocess.APIChat:        "event: error\n" + `data: {"error":{"message":"engine draining","type":"server_error","param":null,"code":"server_is_overloaded"}}`,
-		preprocess.APICompletions: "event: error\n" + `data: {"error":{"message":"engine draining","type":"server_error","param":null,"code":"server_is_overloaded"}}`,
-		preprocess.APIMessages:    "event: error\n" + `data: {"type":"error","error":{"type":"overloaded_error","message":"engine draining"}}`,
+		preprocess.APIChat:        "event: error\n" + `data: {"error":{"message":"The server is overloaded. Please retry later.","type":"server_error","param":null,"code":"server_is_overloaded"}}`,
+		preprocess.APICompletions: "event: error\n" + `data: {"error":{"message":"The server is overloaded. Please retry later.","type":"server_error","param":null,"code":"server_is_overloaded"}}`,
+		preprocess.APIMessages:    "event: error\n" + `data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
 		preprocess.APIResponses:   `"status":"failed"`,
 	} {
 		eng := newFake(textOutputs(c.deltas, engine.FinishStop))
@@ -301,5 +306,187 @@ func TestStreamErrorTypes(t *testing.T) {
 		if !strings.Contains(w.Body.String(), want) {
 			t.Errorf("%s: no %s in\n%s", api, want, w.Body)
 		}
+	}
+}
+
+// TestClientSafeMessages: what the client reads of an upstream failure, a
+// timeout or an internal error is the API's standard text, never the
+// engine's address, a transport error or the internals of a parser or
+// template; bad requests and context overflows keep their words.
+func TestClientSafeMessages(t *testing.T) {
+	secret := `engine: Post "http://10.1.2.3:8000/v1/completions": dial tcp 10.1.2.3:8000: connect: connection refused`
+	hidden := []error{
+		&engine.Error{Kind: engine.ErrorUpstream, Message: secret},
+		&engine.Error{Kind: engine.ErrorMalformed, Message: secret},
+		&engine.Error{Kind: engine.ErrorTimeout, Message: secret},
+		&engine.Error{Kind: engine.ErrorOverloaded, Status: 503, Message: secret},
+		&engine.Error{Kind: engine.ErrorUpstream, Status: 401, Message: "engine answered 401: " + secret},
+		errors.New("pipeline: parsers: " + secret),
+		fmt.Errorf("preprocess: rendering the chat template: %w", errors.New(secret)),
+	}
+	for _, api := range allAPIs {
+		for _, err := range hidden {
+			status, body := ErrorBody(api, err)
+			if bytes.Contains(body, []byte("10.1.2.3")) || bytes.Contains(body, []byte("parsers:")) || bytes.Contains(body, []byte("template")) {
+				t.Errorf("%s %v: %d %s", api, err, status, body)
+			}
+			if status < 500 {
+				t.Errorf("%s %v: status %d, want 5xx", api, err, status)
+			}
+			ev := appendStreamError(nil, api, err)
+			if bytes.Contains(ev, []byte("10.1.2.3")) {
+				t.Errorf("%s %v: event %s", api, err, ev)
+			}
+		}
+		kept := map[string]error{
+			"temperature must be non-negative": &engine.Error{Kind: engine.ErrorBadRequest, Status: 400, Message: "temperature must be non-negative"},
+			"no such tool":                     &preprocess.BadRequestError{Err: errors.New("no such tool"), API: api},
+		}
+		for want, err := range kept {
+			if _, body := ErrorBody(api, err); !bytes.Contains(body, []byte(want)) {
+				t.Errorf("%s: %s does not say %q", api, body, want)
+			}
+		}
+	}
+}
+
+// TestEngineAbort: an engine's abort (finish_reason "abort") while the
+// client is still there is a failure, not a normal finish: the API's
+// error event in a stream, a 5xx unary answer.
+func TestEngineAbort(t *testing.T) {
+	for _, api := range allAPIs {
+		for _, stream := range []bool{true, false} {
+			w := serve(t, newFake(textOutputs([]string{"Hello", " wor"}, engine.FinishCancelled)), prepFor(api, stream, "", ""))
+			body := w.Body.String()
+			switch {
+			case !stream && w.Code < 500:
+				t.Errorf("%s unary: status %d %s", api, w.Code, body)
+			case stream && !strings.Contains(body, "event: error") && !strings.Contains(body, `"status":"failed"`):
+				t.Errorf("%s stream: no error event in\n%s", api, body)
+			case stream && (strings.Contains(body, "[DONE]") || strings.Contains(body, "message_stop")):
+				t.Errorf("%s stream: finished normally\n%s", api, body)
+			}
+		}
+	}
+}
+
+// endlessEngine streams the same output until its context ends, ignoring
+// max_tokens (an engine that does not honour the request's limit).
+type endlessEngine struct {
+	out    engine.Output
+	steps  atomic.Int64
+	closed atomic.Int64
+	gone   chan struct{} // closed when the (one) stream's context ends
+}
+
+func (e *endlessEngine) Generate(ctx context.Context, _ *engine.Request) (engine.Stream, error) {
+	if e.gone != nil {
+		context.AfterFunc(ctx, func() { close(e.gone) })
+	}
+	return &endlessStream{e: e, ctx: ctx}, nil
+}
+
+type endlessStream struct {
+	e   *endlessEngine
+	ctx context.Context
+	cur engine.Output
+}
+
+func (s *endlessStream) Next() (*engine.Output, error) {
+	if err := s.ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.e.steps.Add(1)
+	s.cur = s.e.out
+	return &s.cur, nil
+}
+
+func (s *endlessStream) Close() error { s.e.closed.Add(1); return nil }
+
+// TestMaxTokensBound: an engine that ignores max_tokens is cut at the
+// request's limit as if it had finished with length, and closed (it used
+// to stream until the request timeout).
+func TestMaxTokensBound(t *testing.T) {
+	v := captureTokenizer(t)
+	ids := v.idOutputs(t, []string{"Hello", " world", "!"}, engine.FinishNone)
+	var all []uint32
+	for _, o := range ids {
+		all = append(all, o.TokenIDs...)
+	}
+	for _, tc := range []struct {
+		name string
+		out  engine.Output
+	}{
+		{"token ids", engine.Output{TokenIDs: all}},
+		{"text", engine.Output{Text: []byte("la "), HasText: true}},
+	} {
+		for _, api := range allAPIs {
+			t.Run(tc.name+"/"+api.String(), func(t *testing.T) {
+				eng := &endlessEngine{out: tc.out}
+				prep := prepFor(api, true, "", "")
+				prep.Engine.MaxTokens = 10
+				prep.Response.Tokenizer = v.tok
+				done := make(chan *httptest.ResponseRecorder)
+				go func() { done <- serve(t, eng, prep) }()
+				var w *httptest.ResponseRecorder
+				select {
+				case w = <-done:
+				case <-time.After(10 * time.Second):
+					t.Fatal("the stream did not end")
+				}
+				r, err := streamResult(api, w.Body.Bytes())
+				if err != nil {
+					t.Fatalf("%v\n%s", err, w.Body)
+				}
+				if r.Finish != "length" || r.Usage[1] != 10 {
+					t.Errorf("finish %q, completion tokens %d; want length, 10", r.Finish, r.Usage[1])
+				}
+				if n := eng.steps.Load(); n > 20 {
+					t.Errorf("%d engine steps for 10 tokens", n)
+				}
+				if eng.closed.Load() != 1 {
+					t.Errorf("engine stream closed %d times", eng.closed.Load())
+				}
+			})
+		}
+	}
+}
+
+// TestWriteTimeout: a stream whose client stops reading ends once a write
+// blocks for WriteTimeout, and the engine request is canceled (the client
+// used to keep its slot and the engine kept generating until it hung up).
+func TestWriteTimeout(t *testing.T) {
+	eng := &endlessEngine{out: engine.Output{Text: bytes.Repeat([]byte("la "), 20<<10), HasText: true}, gone: make(chan struct{})}
+	served := make(chan error, 1)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		prep := prepFor(preprocess.APIChat, true, "", "")
+		prep.Engine.MaxTokens = 1 << 30
+		served <- ServeWith(r.Context(), w, eng, prep, Options{WriteTimeout: 300 * time.Millisecond})
+	}))
+	defer ts.Close()
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	// The client reads nothing more.
+	select {
+	case err := <-served:
+		if err == nil {
+			t.Error("ServeWith returned no error for a blocked client")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the stream is still blocked on a client that stopped reading")
+	}
+	select {
+	case <-eng.gone:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the engine request was not canceled")
+	}
+	if eng.closed.Load() != 1 {
+		t.Errorf("engine stream closed %d times", eng.closed.Load())
 	}
 }

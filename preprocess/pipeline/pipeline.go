@@ -43,6 +43,14 @@ type Options struct {
 	// DefaultUsageWait; a negative value stops reading at the finish (the
 	// usage is then the pipeline's count, with no cached tokens).
 	UsageWait time.Duration
+	// WriteTimeout bounds every write Serve makes to the client (each
+	// flush of a stream, the unary body, an error body): a client that
+	// stops reading blocks the write once the connection's buffers are
+	// full, and after WriteTimeout the write fails, the stream ends and
+	// the engine request is canceled. 0: no bound (Serve clears the
+	// connection's write deadline, so a server WriteTimeout does not cut a
+	// long stream either).
+	WriteTimeout time.Duration
 }
 
 // DefaultUsageWait is Options.UsageWait's default.

@@ -22,15 +22,18 @@ var pipelines = sync.Pool{New: func() any { return new(Pipeline) }}
 // The status line, headers and stream envelope are written with the first
 // engine output, so that errors before it (the engine refused the request
 // or failed before its first output) are answered with the API's error
-// status and body; after it, with the API's in-stream error event. A
-// stream clears the connection's write deadline (http.ResponseController)
-// so a server WriteTimeout does not cut it. Canceling ctx (the client went
-// away) stops the engine. When every choice ended with the engine's own
-// finish, the engine's stream is read to its end before the answer ends,
-// so that a usage sent after the finish (vLLM's, with the prompt's cache
-// hits) is the answer's, for at most Options.UsageWait; a failure there
-// only loses that usage. Serve returns the engine or client error, if
-// any, after answering.
+// status and body; after it, with the API's in-stream error event. Each
+// write sets the connection's write deadline (http.ResponseController) to
+// Options.WriteTimeout from now, or clears it, so a server WriteTimeout
+// does not cut a long stream. Canceling ctx (the client went away) stops
+// the engine; when ctx was canceled with a cause (context.WithCancelCause)
+// other than the client leaving, the answer is the cause's error (a
+// server shutting down ends its streams with the API's error event). When
+// every choice ended with the engine's own finish, the engine's stream is
+// read to its end before the answer ends, so that a usage sent after the
+// finish (vLLM's, with the prompt's cache hits) is the answer's, for at
+// most Options.UsageWait; a failure there only loses that usage. Serve
+// returns the engine or client error, if any, after answering.
 func Serve(ctx context.Context, w http.ResponseWriter, eng engine.Engine, prep *preprocess.Prepared) error {
 	return ServeWith(ctx, w, eng, prep, Options{})
 }
@@ -43,7 +46,9 @@ func ServeWith(ctx context.Context, w http.ResponseWriter, eng engine.Engine, pr
 		p.prep = nil
 		pipelines.Put(p)
 	}()
+	rc := http.NewResponseController(w)
 	if err := p.Reset(prep, opts); err != nil {
+		writeDeadline(rc, opts.WriteTimeout)
 		WriteError(w, prep.API, err)
 		return err
 	}
@@ -51,6 +56,8 @@ func ServeWith(ctx context.Context, w http.ResponseWriter, eng engine.Engine, pr
 	defer cancel(nil)
 	st, err := eng.Generate(ctx, &prep.Engine)
 	if err != nil {
+		err = streamErr(ctx, err)
+		writeDeadline(rc, opts.WriteTimeout)
 		WriteError(w, prep.API, err)
 		return err
 	}
@@ -58,9 +65,19 @@ func ServeWith(ctx context.Context, w http.ResponseWriter, eng engine.Engine, pr
 	tail := &trailer{p: p, ctx: ctx, cancel: cancel, wait: cmp.Or(opts.UsageWait, DefaultUsageWait)}
 	defer tail.stop()
 	if !prep.Stream {
-		return serveUnary(ctx, w, st, p, prep, tail)
+		return serveUnary(ctx, w, rc, st, p, prep, tail, opts.WriteTimeout)
 	}
-	return serveStream(ctx, w, st, p, prep, tail)
+	return serveStream(ctx, w, rc, st, p, prep, tail, opts.WriteTimeout)
+}
+
+// writeDeadline sets the connection's write deadline d from now (0:
+// clears it). Writers that cannot (a test recorder) are left alone.
+func writeDeadline(rc *http.ResponseController, d time.Duration) {
+	var t time.Time
+	if d > 0 {
+		t = time.Now().Add(d)
+	}
+	_ = rc.SetWriteDeadline(t)
 }
 
 // errTrailer is the cause with which a trailer stops an engine that went
@@ -105,12 +122,14 @@ func (t *trailer) stop() {
 	}
 }
 
-func serveUnary(ctx context.Context, w http.ResponseWriter, st engine.Stream, p *Pipeline, prep *preprocess.Prepared, tail *trailer) error {
+func serveUnary(ctx context.Context, w http.ResponseWriter, rc *http.ResponseController, st engine.Stream, p *Pipeline, prep *preprocess.Prepared, tail *trailer, wt time.Duration) error {
 	if err := drain(ctx, st, p, tail); err != nil {
+		writeDeadline(rc, wt)
 		WriteError(w, prep.API, err)
 		return err
 	}
 	body, err := p.UnaryJSON()
+	writeDeadline(rc, wt)
 	if err != nil {
 		WriteError(w, prep.API, err)
 		return err
@@ -141,22 +160,31 @@ func drain(ctx context.Context, st engine.Stream, p *Pipeline, tail *trailer) er
 	return nil
 }
 
-// streamErr prefers the context's error when the client went away.
+// streamErr prefers the context's error when the request's context ended
+// (the client went away, a deadline expired): its cause when the caller
+// gave one (context.WithCancelCause: a server shutting down answers its
+// own error), else the context's error.
 func streamErr(ctx context.Context, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			return cause
+		}
 		return cerr
 	}
 	return err
 }
 
-func serveStream(ctx context.Context, w http.ResponseWriter, st engine.Stream, p *Pipeline, prep *preprocess.Prepared, tail *trailer) error {
-	// ResponseController reaches Flush through wrappers that implement
-	// Unwrap; a stream must not be cut by the server's write timeout.
-	rc := http.NewResponseController(w)
-	_ = rc.SetWriteDeadline(time.Time{})
+func serveStream(ctx context.Context, w http.ResponseWriter, rc *http.ResponseController, st engine.Stream, p *Pipeline, prep *preprocess.Prepared, tail *trailer, wt time.Duration) error {
+	// ResponseController reaches Flush and the write deadline through
+	// wrappers that implement Unwrap; a stream is bounded per write
+	// (wt), never by the server's WriteTimeout for the whole response.
+	writeDeadline(rc, wt)
 	buf := p.buf[:0]
 	wrote := false
 	write := func() error {
+		if wt > 0 {
+			writeDeadline(rc, wt)
+		}
 		if !wrote {
 			h := w.Header()
 			h.Set("Content-Type", "text/event-stream")

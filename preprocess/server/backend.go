@@ -20,10 +20,14 @@ import (
 // are owned by the request; a Backend may keep them only until Prepare's
 // Prepared has been served.
 type Request struct {
-	// ID is the request id: the client's X-Request-Id when it sent a
-	// usable one, else minted. It is echoed in the response headers and
-	// the logs, and is the engine's request id unless Prepare sets one.
-	ID string
+	// ID is the request id, minted by the server for every request
+	// (unique: engines key aborts on it). It is the engine's request id
+	// unless Prepare sets one, the Anthropic request-id header and the
+	// log's request_id. ClientID is the client's X-Request-Id when it sent
+	// a usable one (echoed back in X-Request-Id, logged as
+	// client_request_id); it is never the engine's id.
+	ID       string
+	ClientID string
 
 	API    preprocess.API
 	Model  string // the model the client asked for

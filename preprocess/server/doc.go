@@ -18,10 +18,13 @@
 //	GET  /health                   200, or 503 while draining
 //	GET  /metrics                  Prometheus text format
 //
-// Generation requests are decoded with the protocols decoders (their own
-// 400s), handed to Backend.Prepare as a Request, and served by the
-// response pipeline (package pipeline) on the engine Prepare names:
-// streamed with one flush per engine step, or unary from the same events.
+// Generation requests are read (within BodyTimeout), given a concurrency
+// slot, decoded with the protocols decoders (their own 400s), checked
+// (validate: a model name of at most MaxModelNameBytes, messages, prompt or
+// input present, max_tokens and n at least 1), handed to Backend.Prepare
+// as a Request, and served by the response pipeline (package pipeline) on
+// the engine Prepare names: streamed with one flush per engine step, or
+// unary from the same events.
 //
 // # Operations
 //
@@ -32,24 +35,43 @@
 // (Anthropic authentication_error, OpenAI invalid_api_key). /health and
 // /metrics stay open.
 //
-// Limits: request bodies past Config.MaxBodyBytes get 413; a request that
-// runs past Config.RequestTimeout ends (504 before the first byte, the
-// API's in-stream error event after); generation requests past
+// Limits: request bodies past Config.MaxBodyBytes get 413, bodies that
+// have not arrived within Config.BodyTimeout 408; a request that runs past
+// Config.RequestTimeout ends (504 before the first byte, the API's
+// in-stream error event after); requests that work with the model
+// (generation, count_tokens, /tokenize, /detokenize) past
 // Config.MaxConcurrent are answered at once with the API's overloaded
 // error (Anthropic 529 overloaded_error, which Claude Code retries;
-// OpenAI and Responses 503). A client that disconnects cancels its
-// engine request.
+// OpenAI and Responses 503) — the slot is taken once the body is in, so a
+// slow upload never holds one. Every write to a client must complete
+// within Config.WriteTimeout: a client that stops reading its stream is
+// cut off and its engine request canceled, as is the engine request of a
+// client that disconnects. Serve's http.Server closes connections whose
+// headers take longer than ReadHeaderTimeout and keep-alive connections
+// idle for IdleTimeout. A panic in a handler (a bug) is logged with its
+// stack and answered 500 in the API's shape. examples/server/README.md
+// has the resource model: what each limit bounds and the memory a request
+// and a connection can hold.
+//
+// Errors: the client reads the API's error shape with a message that
+// never carries engine addresses, transport errors or parser and template
+// internals (pipeline.NeutralError); engine answers that mean the server
+// itself is misconfigured (401, 403, 404 from the engine) are 5xx to the
+// client and logged at Error with the engine's detail.
 //
 // Graceful shutdown: Serve, when its context is canceled, turns /health
 // to 503, stops accepting connections, lets in-flight requests (streams
-// included) finish for up to Config.DrainTimeout, then closes what is
-// left.
+// included) finish for up to Config.DrainTimeout, then ends the streams
+// still running with the API's error event (overloaded: "the server is
+// shutting down") and closes what is left.
 //
-// Logs: one log/slog record per request ("request") with request_id
-// (X-Request-Id when the client sent one, else minted; echoed in the
-// X-Request-Id response header and, on Messages, Anthropic's request-id),
-// route, status, duration, model, stream, prompt_tokens,
-// completion_tokens, ttft and error. Failures log at Warn.
+// Logs: one log/slog record per request ("request") with request_id (minted
+// by the server for every request and sent to the engine as its request
+// id; Anthropic's request-id header), client_request_id (the client's
+// X-Request-Id, echoed back in X-Request-Id), route, status, duration,
+// model (at most MaxModelNameBytes), stream, prompt_tokens,
+// completion_tokens, ttft and error. Failures log at Warn, the server's own
+// failures (5xx other than overloaded) at Error.
 //
 // Metrics (the Prometheus text format, no client library):
 // agentwire_requests_total{route,code}, agentwire_request_errors_total,

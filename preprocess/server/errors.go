@@ -50,6 +50,8 @@ func openaiCode(status int) string {
 		return "invalid_api_key"
 	case http.StatusNotFound:
 		return "model_not_found"
+	case http.StatusRequestTimeout:
+		return "request_timeout"
 	case http.StatusRequestEntityTooLarge:
 		return "request_too_large"
 	case http.StatusServiceUnavailable:

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"math/rand/v2"
@@ -11,6 +12,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/pipeline"
+	"github.com/agentwire/agentwire/protocols/anthropic"
 )
 
 // exchange is one request in flight. It is the http.ResponseWriter the
@@ -23,12 +25,13 @@ type exchange struct {
 	http.ResponseWriter
 	flusher http.Flusher
 
-	route  int
-	api    preprocess.API
-	id     string
-	model  string
-	stream bool
-	start  time.Time
+	route    int
+	api      preprocess.API
+	id       string // minted here: the engine's request id
+	clientID string // the client's X-Request-Id, when usable
+	model    string
+	stream   bool
+	start    time.Time
 
 	status int
 	wrote  bool
@@ -49,16 +52,22 @@ type exchange struct {
 // maxRequestIDLen bounds a client-supplied X-Request-Id.
 const maxRequestIDLen = 128
 
+// begin starts an exchange. Its id is minted here, unique per request: it
+// is the engine's request id (vLLM keys aborts on it, so two clients
+// sending one X-Request-Id must not share it), the Anthropic request-id
+// header and the log's request_id. The client's own X-Request-Id, when
+// usable, is echoed back in X-Request-Id and logged as client_request_id.
 func (s *Server) begin(w http.ResponseWriter, r *http.Request, route int, api preprocess.API) *exchange {
+	s.active.Add(1)
 	x := &exchange{ResponseWriter: w, route: route, api: api, start: time.Now(), m: s.metrics}
 	x.flusher, _ = w.(http.Flusher)
-	x.id = r.Header.Get("X-Request-Id")
-	if !validRequestID(x.id) {
-		var b [24]byte
-		x.id = string(strconv.AppendUint(append(b[:0], "req_"...), rand.Uint64(), 36))
+	var b [32]byte
+	x.id = string(strconv.AppendUint(strconv.AppendUint(append(b[:0], "req_"...), rand.Uint64(), 36), rand.Uint64()>>32, 36))
+	if id := r.Header.Get("X-Request-Id"); validRequestID(id) {
+		x.clientID = id
 	}
 	h := w.Header()
-	h.Set("X-Request-Id", x.id)
+	h.Set("X-Request-Id", cmp.Or(x.clientID, x.id))
 	if api == preprocess.APIMessages {
 		h.Set("Request-Id", x.id) // the Anthropic API's header
 	}
@@ -87,6 +96,7 @@ func (x *exchange) fail(err error) {
 
 // end records the metrics and writes the log record.
 func (s *Server) end(x *exchange) {
+	defer s.active.Add(-1)
 	d := time.Since(x.start)
 	status := x.status
 	if !x.wrote {
@@ -117,23 +127,29 @@ func (s *Server) end(x *exchange) {
 	}
 
 	level := slog.LevelInfo
-	if failed {
+	switch {
+	case !failed, status == pipeline.StatusCanceled:
+	case status >= 500 && status != http.StatusServiceUnavailable && status != anthropic.StatusOverloaded:
+		// the server's own failure (an engine it cannot use, a bug): the
+		// client read the API's standard text, the detail is here
+		level = slog.LevelError
+	default:
 		level = slog.LevelWarn
-		if status == pipeline.StatusCanceled {
-			level = slog.LevelInfo
-		}
 	}
 	if !s.log.Enabled(context.Background(), level) {
 		return
 	}
-	attrs := make([]slog.Attr, 0, 12)
+	attrs := make([]slog.Attr, 0, 13)
 	attrs = append(attrs,
 		slog.String("request_id", x.id),
 		slog.String("route", routeNames[x.route]),
 		slog.Int("status", status),
 		slog.Duration("duration", d))
+	if x.clientID != "" {
+		attrs = append(attrs, slog.String("client_request_id", x.clientID))
+	}
 	if x.model != "" {
-		attrs = append(attrs, slog.String("model", x.model))
+		attrs = append(attrs, slog.String("model", truncate(x.model, MaxModelNameBytes)))
 	}
 	if x.route < numAPIs {
 		attrs = append(attrs, slog.Bool("stream", x.stream))

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/agentwire/agentwire/preprocess"
@@ -16,26 +19,20 @@ import (
 	"github.com/agentwire/agentwire/protocols/responses"
 )
 
-// generate serves one generation route: auth, concurrency slot, body,
-// decode, Backend.Prepare, then the response pipeline on the Backend's
-// engine, metered by the exchange.
+// generate serves one generation route: auth, body (within BodyTimeout),
+// a concurrency slot, decode and validation, Backend.Prepare, then the
+// response pipeline on the Backend's engine, metered by the exchange. The
+// slot is taken after the body has arrived: a client that uploads slowly
+// holds a connection and its bytes, never a slot.
 func (s *Server) generate(route int, api preprocess.API) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		x := s.begin(w, r, route, api)
 		defer s.end(x)
+		defer s.recoverPanic(x)
 		if !s.authorized(r) {
 			x.fail(unauthorized(api))
 			return
 		}
-		if !s.acquire() {
-			s.metrics.rejected.Add(1)
-			x.fail(errOverloaded)
-			return
-		}
-		defer s.release()
-		s.metrics.running.Add(1)
-		defer s.metrics.running.Add(-1)
-
 		ctx := r.Context()
 		if s.cfg.RequestTimeout > 0 {
 			var cancel context.CancelFunc
@@ -47,13 +44,27 @@ func (s *Server) generate(route int, api preprocess.API) http.Handler {
 			x.fail(err)
 			return
 		}
+		if !s.acquire() {
+			s.metrics.rejected.Add(1)
+			x.fail(errOverloaded)
+			return
+		}
+		defer s.release()
+		s.metrics.running.Add(1)
+		defer s.metrics.running.Add(-1)
+
 		req, err := s.decode(api, body)
+		body = nil
 		if err != nil {
 			x.fail(err)
 			return
 		}
-		req.ID, req.Header = x.id, r.Header
 		x.model, x.stream = req.Model, req.Stream
+		if err := validate(req); err != nil {
+			x.fail(err)
+			return
+		}
+		req.ID, req.ClientID, req.Header = x.id, x.clientID, r.Header
 		prep, eng, err := s.cfg.Backend.Prepare(ctx, req)
 		if err != nil {
 			x.fail(err)
@@ -64,8 +75,26 @@ func (s *Server) generate(route int, api preprocess.API) http.Handler {
 		}
 		x.promptTokens = int64(prep.Response.PromptTokens)
 		x.eng = eng
-		x.err = pipeline.ServeWith(ctx, x, x, prep, s.cfg.Pipeline)
+		x.err = pipeline.ServeWith(ctx, x, x, prep, s.pipelineOpts)
 	})
+}
+
+// recoverPanic turns a panic in a handler (a bug: client input must never
+// cause one) into the API's 500 when nothing was written yet, logs it
+// with its stack, and aborts the response otherwise.
+func (s *Server) recoverPanic(x *exchange) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	s.log.Error("panic serving a request", "request_id", x.id, "route", routeNames[x.route], "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	if x.wrote {
+		panic(http.ErrAbortHandler) // the client sees the response cut, not a clean end
+	}
+	x.fail(&protocols.Error{Kind: protocols.ErrorUpstream})
 }
 
 // decode decodes body for api; errors are the API's own 400s.
@@ -103,21 +132,51 @@ func (s *Server) decode(api preprocess.API, body []byte) (*Request, error) {
 	return req, nil
 }
 
-// readBody reads the body within the limit (413 in the API's shape).
+// readBody reads the body within the limit (413 in the API's shape) and
+// within BodyTimeout (408): the connection's read deadline is set for the
+// body and cleared once it has arrived.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request, api preprocess.API) ([]byte, error) {
 	rd := io.Reader(r.Body)
 	if s.maxBody > 0 {
 		rd = http.MaxBytesReader(w, r.Body, s.maxBody)
 	}
+	rc := http.NewResponseController(w)
+	if s.bodyTimeout > 0 {
+		_ = rc.SetReadDeadline(time.Now().Add(s.bodyTimeout))
+	}
+	// io.ReadAll grows with the bytes received (never with a declared
+	// Content-Length, which a client can lie about): at most about twice
+	// the body.
 	body, err := io.ReadAll(rd)
+	if s.bodyTimeout > 0 {
+		_ = rc.SetReadDeadline(time.Time{})
+	}
 	if err != nil {
+		// The connection closes after the answer: net/http would otherwise
+		// read the rest of the body first (forever, from a client that
+		// trickles it).
+		w.Header().Set("Connection", "close")
 		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
+		switch {
+		case errors.As(err, &tooLarge):
 			return nil, &protocols.Error{Kind: protocols.ErrorRequestTooLarge, Message: "request body too large: the limit is " + formatBytes(s.maxBody)}
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return nil, bodyTimeoutError(api, "the request body did not arrive within "+s.bodyTimeout.String())
 		}
-		return nil, apiError(api, http.StatusBadRequest, "reading the request body: "+err.Error())
+		return nil, apiError(api, http.StatusBadRequest, "reading the request body: "+truncate(err.Error(), 200))
 	}
 	return body, nil
+}
+
+// bodyTimeoutError is the answer to a body that did not arrive in time:
+// 408 in the API's shape (Anthropic timeout_error), which the SDKs retry.
+func bodyTimeoutError(api preprocess.API, msg string) error {
+	if api == preprocess.APIMessages {
+		e := anthropic.NewAPIError(http.StatusRequestTimeout, msg)
+		e.Body.Error.Type = anthropic.ErrorTypeTimeout
+		return e
+	}
+	return apiError(api, http.StatusRequestTimeout, msg)
 }
 
 func unauthorized(api preprocess.API) error {
@@ -133,6 +192,7 @@ func (s *Server) handle(route int, errAPI preprocess.API, h func(x *exchange, r 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		x := s.begin(w, r, route, errAPI)
 		defer s.end(x)
+		defer s.recoverPanic(x)
 		if !s.authorized(r) {
 			x.fail(unauthorized(errAPI))
 			return
@@ -141,6 +201,20 @@ func (s *Server) handle(route int, errAPI preprocess.API, h func(x *exchange, r 
 			x.fail(err)
 		}
 	})
+}
+
+// readWork reads the body of a route that works with the model
+// (count_tokens, /tokenize, /detokenize) and takes a concurrency slot for
+// it, as a generation does; release gives the slot back.
+func (s *Server) readWork(x *exchange, r *http.Request, api preprocess.API) (body []byte, release func(), err error) {
+	if body, err = s.readBody(x, r, api); err != nil {
+		return nil, nil, err
+	}
+	if !s.acquire() {
+		s.metrics.rejected.Add(1)
+		return nil, nil, errOverloaded
+	}
+	return body, s.release, nil
 }
 
 func writeJSON(w http.ResponseWriter, v any) error {
@@ -157,15 +231,19 @@ func writeJSON(w http.ResponseWriter, v any) error {
 // count (its tokenizer and template) or, without a TokenCounter, the
 // byte-based estimate.
 func (s *Server) countTokens(x *exchange, r *http.Request) error {
-	body, err := s.readBody(x, r, preprocess.APIMessages)
+	body, release, err := s.readWork(x, r, preprocess.APIMessages)
 	if err != nil {
 		return err
 	}
+	defer release()
 	req, err := anthropic.DecodeCountTokensRequest(body, anthropic.DecodeOptions{Strict: s.cfg.Strict})
 	if err != nil {
 		return err
 	}
 	x.model = req.Model
+	if err := checkModelName(req.Model); err != nil {
+		return err
+	}
 	var n int64
 	if tc, ok := s.cfg.Backend.(TokenCounter); ok {
 		if n, err = tc.CountTokens(r.Context(), req); err != nil {
@@ -251,10 +329,11 @@ func (s *Server) tokenize(x *exchange, r *http.Request) error {
 	if !ok {
 		return apiError(preprocess.APIChat, http.StatusNotImplemented, "this server has no tokenizer (start it with a model directory)")
 	}
-	body, err := s.readBody(x, r, preprocess.APIChat)
+	body, release, err := s.readWork(x, r, preprocess.APIChat)
 	if err != nil {
 		return err
 	}
+	defer release()
 	var req openai.TokenizeRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		return apiError(preprocess.APIChat, http.StatusBadRequest, truncate(err.Error(), 512))
@@ -273,10 +352,11 @@ func (s *Server) detokenize(x *exchange, r *http.Request) error {
 	if !ok {
 		return apiError(preprocess.APIChat, http.StatusNotImplemented, "this server has no tokenizer (start it with a model directory)")
 	}
-	body, err := s.readBody(x, r, preprocess.APIChat)
+	body, release, err := s.readWork(x, r, preprocess.APIChat)
 	if err != nil {
 		return err
 	}
+	defer release()
 	var req openai.DetokenizeRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		return apiError(preprocess.APIChat, http.StatusBadRequest, truncate(err.Error(), 512))

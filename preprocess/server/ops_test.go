@@ -92,10 +92,15 @@ func TestMetricsAndLogs(t *testing.T) {
 	if err := json.Unmarshal(logs.Bytes(), &raw); err != nil {
 		t.Fatalf("log %q: %v", logs.String(), err)
 	}
-	for k, want := range map[string]any{"msg": "request", "request_id": "my-request-1", "route": "chat", "model": "agent", "status": float64(200), "stream": true} {
+	for k, want := range map[string]any{"msg": "request", "client_request_id": "my-request-1", "route": "chat", "model": "agent", "status": float64(200), "stream": true} {
 		if raw[k] != want {
 			t.Errorf("log %s = %v, want %v (%s)", k, raw[k], want, logs.String())
 		}
+	}
+	// the server's own id, which the engine gets (two clients may send the
+	// same X-Request-Id)
+	if id, _ := raw["request_id"].(string); !strings.HasPrefix(id, "req_") {
+		t.Errorf("log request_id = %v", raw["request_id"])
 	}
 	for _, k := range []string{"prompt_tokens", "completion_tokens", "ttft", "duration"} {
 		if v, ok := raw[k].(float64); !ok || v <= 0 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/pipeline"
+	"github.com/agentwire/agentwire/protocols"
 )
 
 // DefaultMaxBodyBytes is the request body limit when Config.MaxBodyBytes
@@ -59,23 +60,72 @@ type Config struct {
 	Pipeline pipeline.Options
 
 	// DrainTimeout bounds how long Serve waits for in-flight requests
-	// (streams included) after its context is canceled before it closes
-	// the remaining connections (0: 30 s).
+	// (streams included) after its context is canceled; the streams still
+	// running then end with the API's error event (overloaded: the
+	// clients retry elsewhere) and the remaining connections are closed
+	// (0: 30 s).
 	DrainTimeout time.Duration
+
+	// BodyTimeout bounds the time a request body takes to arrive, from
+	// the handler's start (0: DefaultBodyTimeout, < 0: none). A body still
+	// arriving then is answered 408 in the API's shape. The concurrency
+	// slot is taken only once the body is in, so a slow upload holds a
+	// connection, never a slot.
+	BodyTimeout time.Duration
+
+	// WriteTimeout bounds every write to the client (0:
+	// DefaultWriteTimeout, < 0: none): a client that stops reading its
+	// stream blocks the server's writes once the connection's buffers are
+	// full; after WriteTimeout the stream ends and its engine request is
+	// canceled (pipeline.Options.WriteTimeout, unless Pipeline sets one).
+	WriteTimeout time.Duration
+
+	// ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes configure the
+	// http.Server that Serve runs (0: DefaultReadHeaderTimeout,
+	// DefaultIdleTimeout, DefaultMaxHeaderBytes; < 0: none, net/http's
+	// default for MaxHeaderBytes): the time to send a request's headers,
+	// how long an idle keep-alive connection stays open, the size of the
+	// headers. A Server used as an http.Handler in another http.Server
+	// takes that server's values instead.
+	ReadHeaderTimeout time.Duration
+	IdleTimeout       time.Duration
+	MaxHeaderBytes    int
 }
+
+// Defaults of Config.
+const (
+	DefaultBodyTimeout       = 60 * time.Second
+	DefaultWriteTimeout      = 60 * time.Second
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout       = 120 * time.Second
+	DefaultMaxHeaderBytes    = 64 << 10
+)
+
+// MaxModelNameBytes bounds the model name of a request: a name is echoed
+// in every chunk of a stream and in the logs, so a longer one is answered
+// 400 (real names are under 100 bytes).
+const MaxModelNameBytes = 256
+
+// errShuttingDown ends the streams still running when the drain timeout
+// expires: overloaded, which clients retry.
+var errShuttingDown = &protocols.Error{Kind: protocols.ErrorOverloaded,
+	Message: "The server is shutting down; retry the request."}
 
 // Server is the harness-facing HTTP server: the OpenAI, Anthropic and
 // Responses routes over a Backend, with access control, limits, metrics
 // and logs. It is an http.Handler; Serve runs it with graceful shutdown.
 type Server struct {
-	cfg      Config
-	mux      *http.ServeMux
-	log      *slog.Logger
-	metrics  *Metrics
-	sem      chan struct{}
-	key      []byte
-	maxBody  int64
-	draining atomic.Bool
+	cfg          Config
+	mux          *http.ServeMux
+	log          *slog.Logger
+	metrics      *Metrics
+	sem          chan struct{}
+	key          []byte
+	maxBody      int64
+	bodyTimeout  time.Duration
+	pipelineOpts pipeline.Options
+	draining     atomic.Bool
+	active       atomic.Int64 // API requests being handled
 }
 
 // New returns a Server for cfg.
@@ -102,8 +152,24 @@ func New(cfg Config) (*Server, error) {
 	case cfg.MaxBodyBytes > 0:
 		s.maxBody = cfg.MaxBodyBytes
 	}
+	s.bodyTimeout = orDefault(cfg.BodyTimeout, DefaultBodyTimeout)
+	s.pipelineOpts = cfg.Pipeline
+	if s.pipelineOpts.WriteTimeout == 0 {
+		s.pipelineOpts.WriteTimeout = orDefault(cfg.WriteTimeout, DefaultWriteTimeout)
+	}
 	s.routes()
 	return s, nil
+}
+
+// orDefault resolves a Config duration: 0 is def, negative is none (0).
+func orDefault(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
 }
 
 // Metrics returns the server's metric registry.
@@ -174,14 +240,25 @@ func (s *Server) release() {
 
 // Serve serves on ln until ctx is canceled, then shuts down gracefully:
 // /health turns 503, the listener closes, in-flight requests (streams
-// included) run to their end for up to Config.DrainTimeout, and the
-// connections still open after that are closed (their engines stop).
-// It returns nil after a graceful shutdown.
+// included) run to their end for up to Config.DrainTimeout; the streams
+// still running then end with the API's error event (overloaded, "the
+// server is shutting down"), and the connections still open after a short
+// grace are closed (their engines stop). The http.Server it runs has
+// Config's ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes. It returns
+// nil after a graceful shutdown.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	base, stop := context.WithCancelCause(context.Background())
+	defer stop(nil)
 	hs := &http.Server{
 		Handler:           s,
-		ReadHeaderTimeout: 30 * time.Second,
+		ReadHeaderTimeout: orDefault(s.cfg.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+		IdleTimeout:       orDefault(s.cfg.IdleTimeout, DefaultIdleTimeout),
+		MaxHeaderBytes:    max(s.cfg.MaxHeaderBytes, 0),
+		BaseContext:       func(net.Listener) context.Context { return base },
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	if s.cfg.MaxHeaderBytes == 0 {
+		hs.MaxHeaderBytes = DefaultMaxHeaderBytes
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -200,7 +277,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer cancel()
 	err := hs.Shutdown(sctx)
 	if err != nil {
-		s.log.Warn("drain timed out; closing connections", "in_flight", s.metrics.Running())
+		// End the streams that are left with the API's error event, give
+		// the handlers a moment to write it, then close what remains.
+		s.log.Warn("drain timed out; ending the streams in flight", "in_flight", s.metrics.Running())
+		stop(errShuttingDown)
+		for deadline := time.Now().Add(drainGrace); s.active.Load() > 0 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
 		_ = hs.Close()
 	}
 	<-errc
@@ -209,3 +292,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	return err
 }
+
+// drainGrace is how long the handlers of streams ended at the drain
+// timeout get to write their error event before their connections close.
+const drainGrace = 2 * time.Second

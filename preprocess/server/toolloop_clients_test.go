@@ -267,8 +267,8 @@ func responsesRequest(system string, hist []histItem, stream bool) []byte {
 	})
 }
 
-// post sends body to the API's route and reads the answer.
-func post(t *testing.T, base string, s clientShape, body []byte, stream bool) turn {
+// postTurn sends body to the API's route and reads the answer.
+func postTurn(t *testing.T, base string, s clientShape, body []byte, stream bool) turn {
 	t.Helper()
 	path := map[preprocess.API]string{preprocess.APIChat: "/v1/chat/completions", preprocess.APIMessages: "/v1/messages",
 		preprocess.APIResponses: "/v1/responses"}[s.api()]

@@ -766,7 +766,7 @@ func runLoopCell(t *testing.T, fam loopFamily, m *preprocess.Model, ref *loopRef
 		eng.queue = append(eng.queue, gen)
 		eng.mu.Unlock()
 
-		got := post(t, ts.URL, s, body, stream)
+		got := postTurn(t, ts.URL, s, body, stream)
 		if got.status != http.StatusOK {
 			t.Fatalf("turn %d: status %d: %s", step+1, got.status, got.raw)
 		}

@@ -48,7 +48,8 @@ type Backend struct {
 	// ContextWindow and MaxOutputTokens bound requests (0: defaults). A
 	// prompt of ContextWindow tokens or more is answered with the API's
 	// context-length error; max_tokens defaults to the smaller of
-	// MaxOutputTokens and what the context leaves.
+	// MaxOutputTokens and what the context leaves, and is never more than
+	// what the context leaves.
 	ContextWindow   int
 	MaxOutputTokens int
 
@@ -187,6 +188,7 @@ func (b *Backend) finish(prep *preprocess.Prepared, maxTokens int, eng engine.En
 	if maxTokens <= 0 {
 		maxTokens = min(b.maxOut(), window-promptTokens)
 	}
+	maxTokens = min(maxTokens, window-promptTokens) // what the context leaves, as an engine would
 	prep.Engine.MaxTokens = maxTokens
 	prep.Response.PromptTokens = promptTokens
 	return prep, eng, nil

@@ -9,29 +9,44 @@ import (
 )
 
 // Agent is the scripted agent as a source of the replay engine
-// (engine.Replay): for every request it records Script(req.Prompt) cut
-// into Pieces, ending with EOS. The replay engine then applies the
-// request's limits (max_tokens → finish length, stop strings → finish
-// stop) and pacing as a real engine would.
+// (engine.Replay): for every request it records Answer(req.Prompt) cut
+// into Pieces, ending with EOS, or fails the request with Answer's error
+// (the API's 400). The replay engine then applies the request's limits
+// (max_tokens → finish length, stop strings → finish stop) and pacing as
+// a real engine would.
 //
 // The script, on ChatML (Qwen3-format) prompts, is good enough for a real
-// Claude Code or Codex turn to complete:
+// Claude Code, Codex, Qwen Code, Gemini CLI, OpenCode or pi turn to
+// complete:
 //
 //   - the last turn is a tool result (<tool_response> blocks): it answers
 //     with text that quotes the results;
 //   - else, when the prompt declares tools (<tools> block): it calls one,
-//     preferring a shell tool (Bash, exec_command, shell, …) with the
-//     command "echo hello", else the first tool with minimal valid
-//     arguments from its schema; when the last user message contains
-//     "parallel" it makes two calls (echo hello, echo world);
+//     preferring a shell tool (Bash, bash, exec_command, shell,
+//     run_shell_command, …) with the command "echo hello", else the first
+//     tool that does not start another agent (Task, Agent, agent,
+//     spawn_agent, delegate_to_agent, …: those only when the user's own
+//     words name the tool or say "subagent"), with minimal valid arguments
+//     from its schema (at most MaxArgumentBytes; larger is an error); when
+//     the user's own words contain the word "parallel" it makes two calls
+//     (echo hello, echo world);
 //   - else it greets the user and echoes the start of their message.
+//
+// The user's own words are the last user turn that has any, without the
+// blocks harnesses add to it (<system-reminder>, <environment_context>,
+// <user_instructions>, <INSTRUCTIONS>, <system>): a reminder that
+// mentions parallel tool calls on every turn is not the user asking.
 //
 // Every answer opens with a <think> block unless the prompt disabled
 // thinking (an empty think block after the generation prompt) or already
 // opened it. The output is model-format text, so it flows through the
 // real reasoning (qwen3) and tool-call (hermes) parsers and the emitters.
 var Agent engine.Source = engine.SourceFunc(func(req *engine.Request) (*engine.Recording, error) {
-	return engine.RecordText(DefaultModel, Pieces(Script(req.Prompt)), engine.FinishEOS), nil
+	out, err := Answer(req.Prompt)
+	if err != nil {
+		return nil, err
+	}
+	return engine.RecordText(DefaultModel, Pieces(out), engine.FinishEOS), nil
 })
 
 // NewEngine returns the embedded engine: a replay engine that plays

@@ -3,15 +3,20 @@ package scripted
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentwire/agentwire/preprocess/engine"
 )
 
 // tool is one declared tool as the prompt's <tools> block shows it.
 type tool struct {
-	Name       string
-	Parameters json.RawMessage
+	Name        string
+	Description string
+	Parameters  json.RawMessage
 }
 
 // turn is one <|im_start|>ROLE … <|im_end|> block of the prompt.
@@ -79,21 +84,23 @@ func readTools(system string) []tool {
 			continue
 		}
 		var t struct {
-			Name       string          `json:"name"`
-			Parameters json.RawMessage `json:"parameters"`
-			Function   *struct {
-				Name       string          `json:"name"`
-				Parameters json.RawMessage `json:"parameters"`
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
+			Function    *struct {
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				Parameters  json.RawMessage `json:"parameters"`
 			} `json:"function"`
 		}
 		if json.Unmarshal([]byte(line), &t) != nil {
 			continue
 		}
 		if t.Function != nil {
-			t.Name, t.Parameters = t.Function.Name, t.Function.Parameters
+			t.Name, t.Description, t.Parameters = t.Function.Name, t.Function.Description, t.Function.Parameters
 		}
 		if t.Name != "" {
-			out = append(out, tool{Name: t.Name, Parameters: t.Parameters})
+			out = append(out, tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 		}
 	}
 	return out
@@ -107,15 +114,47 @@ func (c *conversation) lastTurn() turn {
 	return c.turns[len(c.turns)-1]
 }
 
-// lastUserText returns the last user turn that is not a tool result.
+// lastUserText returns the user's own words in the last user turn that
+// has any: a turn that is not a tool result, without the blocks harnesses
+// add to user turns (ownWords).
 func (c *conversation) lastUserText() string {
 	for i := len(c.turns) - 1; i >= 0; i-- {
 		t := c.turns[i]
 		if t.role == "user" && !strings.HasPrefix(strings.TrimSpace(t.body), toolResponse) {
-			return t.body
+			if own := ownWords(t.body); strings.TrimSpace(own) != "" {
+				return own
+			}
 		}
 	}
 	return ""
+}
+
+// harnessBlocks are the tags whose blocks harnesses put into user turns
+// besides the user's own words: reminders in Claude Code's
+// <system-reminder> form (other harnesses use it too), Codex's
+// <environment_context>, <user_instructions> and the <INSTRUCTIONS> of its
+// project instructions file.
+var harnessBlocks = []string{"system-reminder", "environment_context", "user_instructions", "INSTRUCTIONS", "system"}
+
+// ownWords returns text without the harness blocks in it (an unclosed
+// block runs to the end of the text).
+func ownWords(text string) string {
+	for _, tag := range harnessBlocks {
+		open, end := "<"+tag+">", "</"+tag+">"
+		for {
+			i := strings.Index(text, open)
+			if i < 0 {
+				break
+			}
+			j := strings.Index(text[i:], end)
+			if j < 0 {
+				text = text[:i]
+				break
+			}
+			text = text[:i] + text[i+j+len(end):]
+		}
+	}
+	return text
 }
 
 // toolResults returns the tool results of the last turn, if it is one.
@@ -142,15 +181,50 @@ func (c *conversation) toolResults() []string {
 
 // Script is the scripted agent's decision, in model format: the text a
 // Qwen3 model would generate (reasoning in <think>, hermes tool calls).
+// A prompt Answer refuses gets the refusal as its text.
 func Script(prompt string) string {
+	out, err := Answer(prompt)
+	if err != nil {
+		return err.Error()
+	}
+	return out
+}
+
+// Bounds of the arguments the agent builds from a tool's JSON schema. A
+// schema is client input: "minItems": 100000000 must not make the server
+// build a gigabyte of JSON. Arguments larger than MaxArgumentBytes, or
+// nested deeper than maxSchemaDepth, are refused with ErrArgumentsTooLarge.
+const (
+	MaxArgumentBytes = 64 << 10
+	maxSchemaDepth   = 8
+)
+
+// maxQuotedResults bounds how many tool results an answer quotes (each
+// to about 400 bytes), so an answer stays small whatever the prompt.
+const maxQuotedResults = 16
+
+// ErrArgumentsTooLarge is wrapped by Answer's error when a tool's schema
+// asks for arguments past MaxArgumentBytes.
+var ErrArgumentsTooLarge = errors.New("scripted: the tool's schema asks for arguments larger than 64 KiB")
+
+// Answer is Script with its refusals: a tool call whose schema demands
+// arguments past MaxArgumentBytes is an error wrapping
+// ErrArgumentsTooLarge, an *engine.Error of kind ErrorBadRequest (the
+// server answers it as the API's 400).
+func Answer(prompt string) (string, error) {
 	c := readPrompt(prompt)
 	var think, answer string
+	user := c.lastUserText()
 	switch results := c.toolResults(); {
 	case results != nil:
 		think = "The tool finished. I will report what it returned."
 		var b strings.Builder
 		b.WriteString("Done. The tool returned:\n\n")
 		for i, r := range results {
+			if i == maxQuotedResults {
+				b.WriteString("\n\n… and " + strconv.Itoa(len(results)-i) + " more results.")
+				break
+			}
 			if i > 0 {
 				b.WriteString("\n\n")
 			}
@@ -158,10 +232,14 @@ func Script(prompt string) string {
 		}
 		answer = b.String()
 	case len(c.tools) > 0:
-		t := pickTool(c.tools)
-		user := c.lastUserText()
+		t, ok := pickTool(c.tools, user)
+		if !ok {
+			think = "Every tool I was given starts another agent, and the user did not ask for one."
+			answer = "I can only start another agent with the tools I have; say so if you want one."
+			break
+		}
 		cmds := []string{"echo hello"}
-		if strings.Contains(strings.ToLower(user), "parallel") {
+		if mentions(user, "parallel") {
 			cmds = append(cmds, "echo world")
 		}
 		think = "The user wants me to act. I will call the " + t.Name + " tool."
@@ -170,95 +248,254 @@ func Script(prompt string) string {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
+			args, err := exampleArgs(t.Parameters, cmd, isShell(t.Name))
+			if err != nil {
+				return "", &engine.Error{Kind: engine.ErrorBadRequest, Status: 400,
+					Message: "the scripted agent cannot call " + clip(t.Name, 64) + ": " + err.Error(), Err: err}
+			}
 			name, _ := json.Marshal(t.Name)
-			b.WriteString(callOpen + "\n{\"name\": " + string(name) + ", \"arguments\": " + exampleArgs(t.Parameters, cmd, isShell(t.Name)) + "}\n" + callClose)
+			b.WriteString(callOpen + "\n{\"name\": " + string(name) + ", \"arguments\": " + args + "}\n" + callClose)
 		}
 		answer = b.String()
 	default:
 		think = "The user said hello. I will greet them back."
-		answer = "Hello! I am the agentwire scripted agent. You said: " + quote(strings.TrimSpace(c.lastUserText()), 200)
+		answer = "Hello! I am the agentwire scripted agent. You said: " + quote(strings.TrimSpace(user), 200)
 	}
 	switch c.reasoning {
 	case thinkOff:
-		return answer
+		return answer, nil
 	case thinkOpened:
-		return "\n" + think + "\n" + thinkClose + "\n\n" + answer
+		return "\n" + think + "\n" + thinkClose + "\n\n" + answer, nil
 	}
-	return thinkOpen + "\n" + think + "\n" + thinkClose + "\n\n" + answer
+	return thinkOpen + "\n" + think + "\n" + thinkClose + "\n\n" + answer, nil
 }
 
-// shellNames are tool names (lower case) of shell-like tools, preferred
-// in this order: Claude Code's Bash, Codex's exec_command and shell tools.
-var shellNames = []string{"bash", "exec_command", "shell_command", "shell", "local_shell", "run_command", "terminal"}
+// shellNames are the names (lower case) of the harnesses' shell tools,
+// preferred in this order: Bash (Claude Code), bash (OpenCode, pi),
+// exec_command, shell_command, shell and local_shell (Codex),
+// run_shell_command (Qwen Code, Gemini CLI), and a few generic names.
+var shellNames = []string{"bash", "exec_command", "shell_command", "shell", "local_shell", "run_shell_command",
+	"run_command", "execute_command", "run_terminal_cmd", "terminal"}
 
 func isShell(name string) bool {
-	n := strings.ToLower(name)
-	for _, s := range shellNames {
-		if n == s {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(shellNames, strings.ToLower(name))
 }
 
-// pickTool prefers a shell-like tool, else the first declared.
-func pickTool(tools []tool) tool {
+// agentNames are the names (lower case) of tools that start another agent:
+// Task and Agent (Claude Code), agent and its older name task (Qwen Code),
+// task (OpenCode), spawn_agent (Codex), delegate_to_agent (Gemini CLI).
+// A tool whose description says it launches a subagent counts too.
+var agentNames = []string{"task", "agent", "spawn_agent", "delegate_to_agent", "dispatch_agent", "subagent"}
+
+// spawnsAgents reports whether calling t starts another agent (a harness
+// that gets such a call from an agent that always calls a tool recurses
+// without end).
+func spawnsAgents(t tool) bool {
+	if slices.Contains(agentNames, strings.ToLower(t.Name)) {
+		return true
+	}
+	d := strings.ToLower(t.Description)
+	return strings.Contains(d, "subagent") || strings.Contains(d, "sub-agent") || strings.Contains(d, "launch a new agent")
+}
+
+// pickTool prefers a shell tool, else the first declared tool that does
+// not start another agent; a tool that does is picked only when the
+// user's own words ask for it (name it, or say "subagent"). It reports
+// false when no tool may be called.
+func pickTool(tools []tool, user string) (tool, bool) {
 	for _, s := range shellNames {
 		for _, t := range tools {
 			if strings.ToLower(t.Name) == s {
-				return t
+				return t, true
 			}
 		}
 	}
-	return tools[0]
+	for _, t := range tools {
+		if !spawnsAgents(t) {
+			return t, true
+		}
+	}
+	for _, t := range tools {
+		if mentions(user, t.Name) || mentions(user, "subagent") || mentions(user, "sub-agent") {
+			return t, true
+		}
+	}
+	return tool{}, false
+}
+
+// mentions reports whether text contains word (ASCII case folded) with no
+// letter, digit or underscore right before or after it.
+func mentions(text, word string) bool {
+	if word == "" {
+		return false
+	}
+	lt, lw := strings.ToLower(text), strings.ToLower(word)
+	for i := 0; ; {
+		k := strings.Index(lt[i:], lw)
+		if k < 0 {
+			return false
+		}
+		k += i
+		end := k + len(lw)
+		if (k == 0 || !wordByte(lt[k-1])) && (end == len(lt) || !wordByte(lt[end])) {
+			return true
+		}
+		i = k + 1
+	}
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || c >= 0x80
 }
 
 // exampleArgs returns minimal valid arguments for schema as compact JSON,
 // properties in schema order: every required property, plus the command
 // property of a shell tool (cmd: "echo hello", or ["echo","hello"] when
-// the schema wants an array).
-func exampleArgs(schema json.RawMessage, cmd string, shell bool) string {
+// the schema wants an array). Arguments past MaxArgumentBytes are an error
+// wrapping ErrArgumentsTooLarge.
+func exampleArgs(schema json.RawMessage, cmd string, shell bool) (string, error) {
+	g := argsBuilder{cmd: cmd, shell: shell}
+	g.object(schema, 0)
+	if g.err != nil {
+		return "", g.err
+	}
+	return g.b.String(), nil
+}
+
+// argsBuilder writes example arguments within MaxArgumentBytes.
+type argsBuilder struct {
+	b     bytes.Buffer
+	cmd   string
+	shell bool // the command property gets cmd (top level only)
+	err   error
+}
+
+// write appends s unless the budget is spent.
+func (g *argsBuilder) write(s string) bool {
+	if g.err != nil {
+		return false
+	}
+	if g.b.Len()+len(s) > MaxArgumentBytes {
+		g.err = ErrArgumentsTooLarge
+		return false
+	}
+	g.b.WriteString(s)
+	return true
+}
+
+// object writes the object schema's required members (and, at the top
+// level of a shell tool, its command).
+func (g *argsBuilder) object(schema json.RawMessage, depth int) {
 	var s struct {
 		Properties json.RawMessage `json:"properties"`
 		Required   []string        `json:"required"`
 	}
 	if json.Unmarshal(schema, &s) != nil {
-		return "{}"
+		g.write("{}")
+		return
 	}
 	required := map[string]bool{}
 	for _, r := range s.Required {
 		required[r] = true
 	}
-	var b bytes.Buffer
-	b.WriteByte('{')
+	g.write("{")
 	n := 0
 	for _, p := range orderedMembers(s.Properties) {
-		isCmd := shell && (p.key == "command" || p.key == "cmd")
+		isCmd := depth == 0 && g.shell && (p.key == "command" || p.key == "cmd")
 		if !required[p.key] && !isCmd {
 			continue
 		}
 		if n > 0 {
-			b.WriteByte(',')
+			g.write(",")
 		}
 		n++
 		k, _ := json.Marshal(p.key)
-		b.Write(k)
-		b.WriteByte(':')
+		g.write(string(k) + ":")
 		switch {
 		case isCmd && schemaType(p.value) == "array":
-			v, _ := json.Marshal(strings.Fields(cmd))
-			b.Write(v)
+			v, _ := json.Marshal(strings.Fields(g.cmd))
+			g.write(string(v))
 		case isCmd:
-			v, _ := json.Marshal(cmd)
-			b.Write(v)
+			v, _ := json.Marshal(g.cmd)
+			g.write(string(v))
 		case p.key == "description":
-			b.WriteString(`"Print hello"`)
+			g.write(`"Print hello"`)
 		default:
-			b.WriteString(exampleValue(p.value, 0))
+			g.value(p.value, depth+1)
+		}
+		if g.err != nil {
+			return
 		}
 	}
-	b.WriteByte('}')
-	return b.String()
+	g.write("}")
+}
+
+// value writes a minimal value valid for schema: its const, first enum
+// value or default, else by type (strings "hello", numbers 1, false,
+// arrays of minItems example items, objects with their required members).
+// Past maxSchemaDepth it writes null.
+func (g *argsBuilder) value(schema json.RawMessage, depth int) {
+	var s struct {
+		Default  json.RawMessage   `json:"default"`
+		Enum     []json.RawMessage `json:"enum"`
+		Const    json.RawMessage   `json:"const"`
+		AnyOf    []json.RawMessage `json:"anyOf"`
+		OneOf    []json.RawMessage `json:"oneOf"`
+		MinItems float64           `json:"minItems"`
+		Items    json.RawMessage   `json:"items"`
+	}
+	if depth > maxSchemaDepth || json.Unmarshal(schema, &s) != nil {
+		g.write("null")
+		return
+	}
+	switch {
+	case len(s.Const) > 0:
+		g.write(string(s.Const))
+		return
+	case len(s.Enum) > 0:
+		g.write(string(s.Enum[0]))
+		return
+	case len(s.Default) > 0:
+		g.write(string(s.Default))
+		return
+	case len(s.AnyOf) > 0:
+		g.value(s.AnyOf[0], depth+1)
+		return
+	case len(s.OneOf) > 0:
+		g.value(s.OneOf[0], depth+1)
+		return
+	}
+	switch schemaType(schema) {
+	case "string":
+		g.write(`"hello"`)
+	case "integer", "number":
+		g.write("1")
+	case "boolean":
+		g.write("false")
+	case "array":
+		g.write("[")
+		if len(s.Items) > 0 {
+			// Each item costs at least two bytes ("1,"): more items than
+			// that leaves room for is refused without building them.
+			if s.MinItems > MaxArgumentBytes/2 {
+				g.err = ErrArgumentsTooLarge
+				return
+			}
+			for i := 0; i < int(s.MinItems) && g.err == nil; i++ {
+				if i > 0 {
+					g.write(",")
+				}
+				g.value(s.Items, depth+1)
+			}
+		}
+		g.write("]")
+	case "object":
+		g.object(schema, depth)
+	case "null":
+		g.write("null")
+	default:
+		g.write(`"hello"`)
+	}
 }
 
 type member struct {
@@ -308,55 +545,6 @@ func schemaType(schema json.RawMessage) string {
 		}
 	}
 	return ""
-}
-
-// exampleValue returns a minimal value valid for schema: its default or
-// first enum value, else by type (strings "hello", numbers 1, false, empty
-// arrays, objects with their required members).
-func exampleValue(schema json.RawMessage, depth int) string {
-	var s struct {
-		Default  json.RawMessage   `json:"default"`
-		Enum     []json.RawMessage `json:"enum"`
-		Const    json.RawMessage   `json:"const"`
-		AnyOf    []json.RawMessage `json:"anyOf"`
-		OneOf    []json.RawMessage `json:"oneOf"`
-		MinItems int               `json:"minItems"`
-		Items    json.RawMessage   `json:"items"`
-	}
-	if json.Unmarshal(schema, &s) != nil || depth > 8 {
-		return "null"
-	}
-	switch {
-	case len(s.Const) > 0:
-		return string(s.Const)
-	case len(s.Enum) > 0:
-		return string(s.Enum[0])
-	case len(s.Default) > 0:
-		return string(s.Default)
-	case len(s.AnyOf) > 0:
-		return exampleValue(s.AnyOf[0], depth+1)
-	case len(s.OneOf) > 0:
-		return exampleValue(s.OneOf[0], depth+1)
-	}
-	switch schemaType(schema) {
-	case "string":
-		return `"hello"`
-	case "integer", "number":
-		return "1"
-	case "boolean":
-		return "false"
-	case "array":
-		if s.MinItems > 0 && len(s.Items) > 0 {
-			v := exampleValue(s.Items, depth+1)
-			return "[" + strings.Repeat(v+",", s.MinItems-1) + v + "]"
-		}
-		return "[]"
-	case "object":
-		return exampleArgs(schema, "", false)
-	case "null":
-		return "null"
-	}
-	return `"hello"`
 }
 
 // unmark removes the format's markers from quoted text, so that quoting a

@@ -3,9 +3,11 @@ package scripted
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -23,6 +25,13 @@ func chatRequest(t *testing.T, body string) *openai.ChatRequest {
 }
 
 const bash = `{"type":"function","function":{"name":"Bash","parameters":{"type":"object","properties":{"command":{"type":"string"},"timeout":{"type":"number"},"description":{"type":"string"}},"required":["command"]}}}`
+
+// Qwen Code's agent and shell tools (their names and required
+// parameters as Qwen Code declares them).
+const (
+	qwenAgent = `{"type":"function","function":{"name":"agent","description":"Launch a new agent to handle complex, multi-step tasks autonomously.","parameters":{"type":"object","properties":{"description":{"type":"string"},"prompt":{"type":"string"},"subagent_type":{"type":"string"}},"required":["description","prompt"]}}}`
+	qwenShell = `{"type":"function","function":{"name":"run_shell_command","description":"Executes a given shell command.","parameters":{"type":"object","properties":{"command":{"type":"string"},"is_background":{"type":"boolean"},"description":{"type":"string"}},"required":["command","is_background"]}}}`
+)
 
 func TestScript(t *testing.T) {
 	tests := []struct {
@@ -50,6 +59,34 @@ func TestScript(t *testing.T) {
 		name: "parallel",
 		body: `{"messages":[{"role":"user","content":"two in Parallel please"}],"tools":[{"type":"function","function":{"name":"shell","parameters":{"type":"object","properties":{"command":{"type":"array","items":{"type":"string"}}},"required":["command"]}}}]}`,
 		want: "<think>\nThe user wants me to act. I will call the shell tool.\n</think>\n\n<tool_call>\n{\"name\": \"shell\", \"arguments\": {\"command\":[\"echo\",\"hello\"]}}\n</tool_call>\n<tool_call>\n{\"name\": \"shell\", \"arguments\": {\"command\":[\"echo\",\"world\"]}}\n</tool_call>",
+	}, {
+		name: "Qwen Code: run_shell_command, not the agent tool declared first",
+		body: `{"messages":[{"role":"user","content":"list the files"}],"tools":[` + qwenAgent + `,` + qwenShell + `]}`,
+		want: "<think>\nThe user wants me to act. I will call the run_shell_command tool.\n</think>\n\n<tool_call>\n{\"name\": \"run_shell_command\", \"arguments\": {\"command\":\"echo hello\",\"is_background\":false}}\n</tool_call>",
+	}, {
+		name: "a reminder's parallel is not the user's",
+		body: `{"messages":[{"role":"user","content":[{"type":"text","text":"<system-reminder>\nMake independent tool calls in parallel.\n</system-reminder>"},{"type":"text","text":"list the files"}]}],"tools":[` + qwenShell + `]}`,
+		want: "<think>\nThe user wants me to act. I will call the run_shell_command tool.\n</think>\n\n<tool_call>\n{\"name\": \"run_shell_command\", \"arguments\": {\"command\":\"echo hello\",\"is_background\":false}}\n</tool_call>",
+	}, {
+		name: "a turn of reminders only: the user's words are in the turn before",
+		body: `{"messages":[{"role":"user","content":"hi"},{"role":"user","content":"<system-reminder>use parallel calls</system-reminder>"}]}`,
+		want: "<think>\nThe user said hello. I will greet them back.\n</think>\n\nHello! I am the agentwire scripted agent. You said: hi",
+	}, {
+		name: "agent tools are not called unasked",
+		body: `{"messages":[{"role":"user","content":"go"}],"tools":[` + qwenAgent + `,{"type":"function","function":{"name":"Task","description":"Launch a new agent to handle complex tasks","parameters":{"type":"object"}}}]}`,
+		want: "<think>\nEvery tool I was given starts another agent, and the user did not ask for one.\n</think>\n\nI can only start another agent with the tools I have; say so if you want one.",
+	}, {
+		name: "an agent tool the user asks for",
+		body: `{"messages":[{"role":"user","content":"start a subagent"}],"tools":[` + qwenAgent + `]}`,
+		want: "<think>\nThe user wants me to act. I will call the agent tool.\n</think>\n\n<tool_call>\n{\"name\": \"agent\", \"arguments\": {\"description\":\"Print hello\",\"prompt\":\"hello\"}}\n</tool_call>",
+	}, {
+		name: "Codex: exec_command over spawn_agent",
+		body: `{"messages":[{"role":"user","content":"go"}],"tools":[{"type":"function","function":{"name":"spawn_agent","parameters":{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}}},{"type":"function","function":{"name":"exec_command","parameters":{"type":"object","properties":{"cmd":{"type":"string"}},"required":["cmd"]}}}]}`,
+		want: "<think>\nThe user wants me to act. I will call the exec_command tool.\n</think>\n\n<tool_call>\n{\"name\": \"exec_command\", \"arguments\": {\"cmd\":\"echo hello\"}}\n</tool_call>",
+	}, {
+		name: "OpenCode: a non-agent tool over task when there is no shell",
+		body: `{"messages":[{"role":"user","content":"go"}],"tools":[{"type":"function","function":{"name":"task","parameters":{"type":"object"}}},{"type":"function","function":{"name":"read","parameters":{"type":"object","properties":{"filePath":{"type":"string"}},"required":["filePath"]}}}]}`,
+		want: "<think>\nThe user wants me to act. I will call the read tool.\n</think>\n\n<tool_call>\n{\"name\": \"read\", \"arguments\": {\"filePath\":\"hello\"}}\n</tool_call>",
 	}, {
 		name: "tool results answered",
 		body: `{"messages":[{"role":"user","content":"go"},{"role":"assistant","content":null,"reasoning_content":"I will call it.","tool_calls":[{"id":"a","type":"function","function":{"name":"Bash","arguments":"{\"command\":\"echo hello\"}"}},{"id":"b","type":"function","function":{"name":"Bash","arguments":{"command":"echo world"}}}]},{"role":"tool","tool_call_id":"a","content":"hello"},{"role":"tool","tool_call_id":"b","content":"world"}],"tools":[` + bash + `]}`,
@@ -131,9 +168,81 @@ func TestEngineLimits(t *testing.T) {
 
 func TestExampleArgsValidJSON(t *testing.T) {
 	for _, schema := range []string{`{}`, `not json`, `{"type":"object","properties":{"a":{"anyOf":[{"type":"integer"},{"type":"null"}]}},"required":["a","missing"]}`} {
-		args := exampleArgs(json.RawMessage(schema), "echo hello", true)
-		if !json.Valid([]byte(args)) {
-			t.Errorf("%s: %s", schema, args)
+		args, err := exampleArgs(json.RawMessage(schema), "echo hello", true)
+		if err != nil || !json.Valid([]byte(args)) {
+			t.Errorf("%s: %s %v", schema, args, err)
 		}
+	}
+}
+
+// nestArrays returns an object schema whose required member "a" is an
+// array of minItems arrays, depth levels deep, of strings.
+func nestArrays(minItems string, depth int) string {
+	item := `{"type":"string"}`
+	for range depth {
+		item = `{"type":"array","minItems":` + minItems + `,"items":` + item + `}`
+	}
+	return `{"type":"object","properties":{"a":` + item + `},"required":["a"]}`
+}
+
+// TestExampleArgsBounded: a schema is client input; the arguments built
+// from it stay within MaxArgumentBytes or are refused, quickly and
+// without a panic (minItems 2^62 used to panic the handler, 1e8 to run
+// the server out of memory).
+func TestExampleArgsBounded(t *testing.T) {
+	deepObject := `{"type":"string"}`
+	for range 100 {
+		deepObject = `{"type":"object","properties":{"o":` + deepObject + `},"required":["o"]}`
+	}
+	big := `"` + strings.Repeat("x", 1000) + `"`
+	tests := []struct {
+		name, schema string
+		refused      bool
+	}{
+		{"minItems 2^62", nestArrays("4611686018427387904", 1), true},
+		{"minItems 1e8", nestArrays("1e8", 1), true},
+		{"minItems 1e6", nestArrays("1000000", 1), true},
+		{"minItems 64 four deep", nestArrays("64", 4), true},
+		{"minItems 3 twice", nestArrays("3", 2), false},
+		{"negative minItems", nestArrays("-5", 1), false},
+		{"large default repeated", `{"type":"object","properties":{"a":{"type":"array","minItems":100,"items":{"default":` + big + `}}},"required":["a"]}`, true},
+		{"objects nested 100 deep", deepObject, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			args, err := exampleArgs(json.RawMessage(tt.schema), "echo hello", false)
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("took %v", d)
+			}
+			if tt.refused {
+				if !errors.Is(err, ErrArgumentsTooLarge) || args != "" {
+					t.Fatalf("got %d bytes, error %v; want ErrArgumentsTooLarge", len(args), err)
+				}
+				return
+			}
+			if err != nil || !json.Valid([]byte(args)) || len(args) > MaxArgumentBytes {
+				t.Fatalf("%.200s (%d bytes): %v", args, len(args), err)
+			}
+		})
+	}
+}
+
+// TestAnswerRefusal: the agent's refusal is an engine bad request (the
+// API's 400), and Script reports it as text.
+func TestAnswerRefusal(t *testing.T) {
+	body := `{"messages":[{"role":"user","content":"go"}],"tools":[{"type":"function","function":{"name":"f","parameters":` + nestArrays("1e8", 1) + `}}]}`
+	prompt := RenderChatML(chatRequest(t, body), RenderOptions{})
+	_, err := Answer(prompt)
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Kind != engine.ErrorBadRequest || ee.Status != 400 || !errors.Is(err, ErrArgumentsTooLarge) {
+		t.Fatalf("%#v", err)
+	}
+	if got := Script(prompt); got != err.Error() {
+		t.Errorf("Script = %q", got)
+	}
+	st, err := NewEngine(nil, 0).Generate(context.Background(), &engine.Request{Prompt: prompt, MaxTokens: 10})
+	if st != nil || !errors.As(err, &ee) || ee.Kind != engine.ErrorBadRequest {
+		t.Fatalf("engine: %v %v", st, err)
 	}
 }

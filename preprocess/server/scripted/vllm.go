@@ -71,13 +71,21 @@ func (v *VLLM) complete(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	out, err := Answer(prompt)
+	if err != nil {
+		msg, _ := json.Marshal(err.Error())
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprintf(w, `{"object":"error","message":%s,"type":"BadRequestError","code":400}`, msg)
+		return
+	}
 	v.once.Do(func() {
 		if v.Cache == nil {
 			v.Cache = engine.NewPrefixCache(engine.PrefixCacheConfig{})
 		}
 	})
 	_, cached := v.Cache.Use(&engine.Request{PromptIDs: ids})
-	pieces := Pieces(Script(prompt))
+	pieces := Pieces(out)
 	finish := `"stop"`
 	if len(pieces) > req.MaxTokens {
 		pieces, finish = pieces[:req.MaxTokens], `"length"`
