@@ -48,6 +48,8 @@ type Family struct {
 //     all run cohere_command4 (vLLM's cohere_command3 is the same grammar
 //     here); Solar Open 2 and HY-V4 are recognised by name only (their
 //     config.json model_type was not found published).
+//   - DeepSeek V4.1 (spaced DSML) is told from V4 by its model_type
+//     deepseek_v41, or by its name on V4's config, as V3.1 from V3.
 var Families = []Family{
 	// Rows keyed by a name hint on another family's config come first.
 	{Name: "xLAM", ModelTypes: []string{"llama", "qwen2", "mistral", "mixtral"}, NameHints: []string{"xlam"}, ToolParser: "xlam"},
@@ -75,6 +77,7 @@ var Families = []Family{
 	{Name: "Qwen2.5", ModelTypes: []string{"qwen2", "qwen2_moe"}, ToolParser: "hermes"},
 
 	{Name: "DeepSeek V4.1", ModelTypes: []string{"deepseek_v41"}, ToolParser: "deepseek_v41", ReasoningParser: "deepseek_v41"},
+	{Name: "DeepSeek V4.1", ModelTypes: []string{"deepseek_v4"}, NameHints: []string{"v4.1", "v4_1", "v41"}, ToolParser: "deepseek_v41", ReasoningParser: "deepseek_v41"},
 	{Name: "DeepSeek V4.1", NameHints: []string{"deepseek-v4.1", "deepseek_v41", "deepseek-v41", "deepseek_v4_1"}, ToolParser: "deepseek_v41", ReasoningParser: "deepseek_v41"},
 	{Name: "DeepSeek V4", ModelTypes: []string{"deepseek_v4"}, ToolParser: "deepseek_v4", ReasoningParser: "deepseek_v4"},
 	{Name: "DeepSeek V4", NameHints: []string{"deepseek-v4", "deepseek_v4"}, ToolParser: "deepseek_v4", ReasoningParser: "deepseek_v4"},

@@ -99,6 +99,7 @@ func TestLookupFamily(t *testing.T) {
 		// The families of 2026, by config and by name.
 		{"deepseek_v41", []string{"DeepseekV41ForCausalLM"}, "DeepSeek-V4.1-Flash", want{"DeepSeek V4.1", "deepseek_v41", "deepseek_v41"}},
 		{"", nil, "DeepSeek-V4.1-Flash", want{"DeepSeek V4.1", "deepseek_v41", "deepseek_v41"}},
+		{"deepseek_v4", []string{"DeepseekV4ForCausalLM"}, "DeepSeek-V4.1-Flash", want{"DeepSeek V4.1", "deepseek_v41", "deepseek_v41"}},
 		{"muse_glimmer", []string{"MuseGlimmerForConditionalGeneration"}, "Muse-Glimmer-30B", want{"Muse Glimmer", "muse_glimmer", "muse_glimmer"}},
 		{"", nil, "Muse-Glimmer-30B", want{"Muse Glimmer", "muse_glimmer", "muse_glimmer"}},
 		{"hy_v3", []string{"HYV3ForCausalLM"}, "HY-V3", want{"Hunyuan HY-V3", "hy_v3", "hy_v3"}},

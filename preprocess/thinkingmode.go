@@ -3,6 +3,7 @@ package preprocess
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 
 	"github.com/agentwire/agentwire/preprocess/chattemplate"
 )
@@ -42,15 +43,21 @@ func probeThinkingModes(t *chattemplate.Template) []string {
 
 // clampThinkingMode leaves out a thinking_mode argument the template
 // raises on (Template.RejectedThinkingModes), so that a client's thinking
-// switch is never answered with a 400: the thinking / enable_thinking
-// arguments the same normalisation sets still carry the switch (DeepSeek
-// V4.1's template derives its mode from enable_thinking), and the
-// reasoning gate (PRE.2) reads the arguments after the clamp.
+// switch is never answered with a 400. The switch it carried stays as
+// enable_thinking (true unless the mode is "disabled"), unless the request
+// set that already: DeepSeek V4.1's template derives its mode from
+// enable_thinking. The reasoning gate (PRE.2) reads the arguments after
+// the clamp.
 func clampThinkingMode(t *Template, args Args) {
 	if len(t.RejectedThinkingModes) == 0 {
 		return
 	}
-	if v, ok := args.String("thinking_mode"); ok && slices.Contains(t.RejectedThinkingModes, v) {
-		delete(args, "thinking_mode")
+	v, ok := args.String("thinking_mode")
+	if !ok || !slices.Contains(t.RejectedThinkingModes, v) {
+		return
+	}
+	delete(args, "thinking_mode")
+	if _, set := args["enable_thinking"]; !set {
+		args["enable_thinking"] = json.RawMessage(strconv.FormatBool(v != "disabled"))
 	}
 }
