@@ -99,50 +99,6 @@ func TestLoadModelLarge(t *testing.T) {
 	}
 }
 
-func TestLookupFamily(t *testing.T) {
-	tests := []struct {
-		modelType string
-		arch      []string
-		dir       string
-		want      string
-	}{
-		{"qwen3_moe", nil, "Qwen3-Coder-30B-A3B-Instruct", "Qwen3-Coder"},
-		{"qwen3_moe", nil, "Qwen3-30B-A3B", "Qwen3"},
-		{"", nil, "Qwen3-8B", "Qwen3"},
-		{"gpt_oss", nil, "x", "gpt-oss"},
-		{"deepseek_v3", nil, "DeepSeek-V3.1-Terminus", "DeepSeek V3.1"},
-		{"deepseek_v3", nil, "DeepSeek-R1-0528", "DeepSeek R1"},
-		{"deepseek_v3", nil, "DeepSeek-V3-0324", "DeepSeek V3"},
-		{"deepseek_v32", nil, "DeepSeek-V3.2-Exp", "DeepSeek V3.2"},
-		{"kimi_k2", []string{"DeepseekV3ForCausalLM"}, "Kimi-K2-Thinking", "Kimi K2 Thinking"},
-		{"kimi_k2", []string{"DeepseekV3ForCausalLM"}, "Kimi-K2-Instruct-0905", "Kimi K2"},
-		{"kimi_k25", nil, "Kimi-K2.5", "Kimi K2.5"},
-		{"glm4_moe", nil, "GLM-4.7", "GLM-4.7"},
-		{"glm4_moe", nil, "GLM-4.5-Air", "GLM-4.5"},
-		{"minimax_m2", nil, "MiniMax-M2", "MiniMax M2"},
-		{"mistral3", nil, "Devstral-Small-2507", "Mistral"},
-		{"llama", nil, "Meta-Llama-3.1-8B-Instruct", "Llama 3"},
-		{"gemma4", nil, "gemma-4-26b", "Gemma 4"},
-		{"nemotron_h", nil, "NVIDIA-Nemotron-3-Nano-30B-A3B", "Nemotron 3"},
-		{"some_new_arch", nil, "my-model", ""},
-	}
-	for _, tc := range tests {
-		f, ok := LookupFamily(tc.modelType, tc.arch, tc.dir)
-		require.Equal(t, tc.want != "", ok, tc.dir)
-		require.Equal(t, tc.want, f.Name, tc.dir)
-	}
-	for _, f := range Families {
-		if f.ToolParser != "" {
-			_, ok := CanonicalToolParser(f.ToolParser)
-			require.True(t, ok, "%s: tool parser %s", f.Name, f.ToolParser)
-		}
-		if f.ReasoningParser != "" {
-			_, ok := CanonicalReasoningParser(f.ReasoningParser)
-			require.True(t, ok, "%s: reasoning parser %s", f.Name, f.ReasoningParser)
-		}
-	}
-}
-
 // TestLoadModelParserPair: a tool parser and a reasoning parser that
 // cannot run together (a framing grammar with another family's reasoning
 // parser) are refused at load, naming both, instead of failing every

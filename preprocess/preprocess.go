@@ -349,6 +349,7 @@ func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api AP
 		return nil, &BadRequestError{fmt.Errorf("the model %s has no chat template", m.Name), api}
 	}
 	clampEffort(tmpl, args)
+	clampThinkingMode(tmpl, args)
 	prompt, err := p.render(tmpl, req.Messages, tools, args, api)
 	if err != nil {
 		return nil, err
