@@ -3,7 +3,6 @@ package preprocess
 import (
 	"slices"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/agentwire/agentwire/tokenizers"
 )
@@ -180,6 +179,3 @@ func (p *Preprocessor) remember(e *prefixEntry) {
 		p.cache.add(e)
 	}
 }
-
-// decodeRune is utf8.DecodeRuneInString (kept local for the JSON writer).
-func decodeRune(s string) (rune, int) { return utf8.DecodeRuneInString(s) }

@@ -32,11 +32,11 @@ var _ protocols.Emitter = (*completionEmitter)(nil)
 
 func (e *completionEmitter) reset(id, model string, created int64, index int, includeUsage, aggregate bool) {
 	h := append(e.head[:0], `data: {"id":`...)
-	h = appendStr(h, id)
+	h = protocols.AppendJSONString(h, id)
 	h = append(h, `,"object":"text_completion","created":`...)
 	h = appendInt(h, created)
 	h = append(h, `,"model":`...)
-	h = appendStr(h, model)
+	h = protocols.AppendJSONString(h, model)
 	e.usageHead = append(append(e.usageHead[:0], h...), `,"choices":[],"usage":`...)
 	h = append(h, `,"choices":[{"index":`...)
 	h = appendInt(h, int64(index))
@@ -79,7 +79,7 @@ func (e *completionEmitter) appendLogprobs(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, lps[i].Token)
+		dst = protocols.AppendJSONString(dst, lps[i].Token)
 	}
 	dst = append(dst, `],"token_logprobs":[`...)
 	for i := range lps {
@@ -112,7 +112,7 @@ func appendTop(dst []byte, top []engine.TopLogprob) []byte {
 		if k > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, top[k].Token)
+		dst = protocols.AppendJSONString(dst, top[k].Token)
 		dst = append(dst, ':')
 		dst = appendFloat(dst, top[k].Logprob)
 	}
@@ -127,7 +127,7 @@ func (e *completionEmitter) aggLogprobs() {
 				e.agg[i] = append(e.agg[i], ',')
 			}
 		}
-		e.agg[0] = appendString(e.agg[0], lp.Token)
+		e.agg[0] = protocols.AppendJSONString(e.agg[0], lp.Token)
 		e.agg[1] = appendFloat(e.agg[1], lp.Logprob)
 		e.agg[2] = appendTop(e.agg[2], lp.Top)
 		e.agg[3] = appendInt(e.agg[3], e.offset)
@@ -150,7 +150,7 @@ func (e *completionEmitter) unaryLogprobs() openai.RawJSON {
 
 func (e *completionEmitter) frame(dst, text []byte, finish string) []byte {
 	dst = append(dst, e.head...)
-	dst = appendString(dst, text)
+	dst = protocols.AppendJSONString(dst, text)
 	if len(e.pending) > 0 {
 		dst = append(dst, `,"logprobs":`...)
 		dst = e.appendLogprobs(dst)
@@ -161,7 +161,7 @@ func (e *completionEmitter) frame(dst, text []byte, finish string) []byte {
 	if finish == "" {
 		dst = append(dst, "null"...)
 	} else {
-		dst = appendStr(dst, finish)
+		dst = protocols.AppendJSONString(dst, finish)
 	}
 	dst = append(dst, "}]"...)
 	if e.usage {

@@ -165,11 +165,11 @@ func (p *Pipeline) Reset(prep *preprocess.Prepared, opts Options) error {
 	}
 	if prep.API == preprocess.APIChat && prep.Response.Logprobs {
 		p.lpHead = append(p.lpHead[:0], `data: {"id":`...)
-		p.lpHead = appendStr(p.lpHead, p.id)
+		p.lpHead = protocols.AppendJSONString(p.lpHead, p.id)
 		p.lpHead = append(p.lpHead, `,"object":"chat.completion.chunk","created":`...)
 		p.lpHead = appendInt(p.lpHead, p.created)
 		p.lpHead = append(p.lpHead, `,"model":`...)
-		p.lpHead = appendStr(p.lpHead, p.model)
+		p.lpHead = protocols.AppendJSONString(p.lpHead, p.model)
 		p.lpHead = append(p.lpHead, `,"choices":[{"index":`...)
 		if !prep.Stream {
 			for len(p.lpUnary) < n {
@@ -503,7 +503,7 @@ func (p *Pipeline) logprobs(c *choice, lps []engine.Logprob) {
 // appendTokenLogprob writes `{"token":…,"logprob":…,"bytes":[…]` (open).
 func appendTokenLogprob(b, token []byte, logprob float64) []byte {
 	b = append(b, `{"token":`...)
-	b = appendString(b, token)
+	b = protocols.AppendJSONString(b, token)
 	b = append(b, `,"logprob":`...)
 	b = appendFloat(b, logprob)
 	b = append(b, `,"bytes":[`...)
