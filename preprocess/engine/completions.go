@@ -210,14 +210,12 @@ func choiceIndex(c *fastjson.Value) (int, error) {
 		return 0, nil
 	}
 	n, err := iv.Int()
-	if err != nil || n < 0 || n > maxChoices {
+	if err != nil || n < 0 || n > MaxChoices {
 		return 0, malformed("engine choice index is not a small non-negative integer", nil)
 	}
 	return n, nil
 }
 
-// maxChoices bounds n (and a choice index) as the engines do.
-const maxChoices = 1 << 10
 
 // appendIDs appends a JSON array of token ids (absent or null: none).
 func appendIDs(dst []uint32, v *fastjson.Value) ([]uint32, error) {

@@ -362,7 +362,7 @@ func (d *completionsDecoder) fastChoice(f *fastScan) bool {
 				}
 				if !f.null() {
 					n, ok := f.uint()
-					if !ok || n > maxChoices {
+					if !ok || n > MaxChoices {
 						return false
 					}
 					out.Index = int(n)

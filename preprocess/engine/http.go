@@ -473,8 +473,8 @@ func (p *streamPool) putStream(s *httpStream) {
 
 // generate is the Generate body shared by the HTTP adapters.
 func generate(ctx context.Context, c *client, pool *streamPool, req *Request, body []byte) (Stream, error) {
-	if req.N > maxChoices {
-		return nil, newError(ErrorBadRequest, 0, "engine request: n is larger than "+strconv.Itoa(maxChoices))
+	if req.N > MaxChoices {
+		return nil, newError(ErrorBadRequest, 0, "engine request: n is larger than "+strconv.Itoa(MaxChoices))
 	}
 	s := pool.get()
 	s.dec.reset(req)

@@ -73,8 +73,8 @@ func (e *Replay) Generate(ctx context.Context, req *Request) (Stream, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, ctxError(err)
 	}
-	if req.N > maxChoices {
-		return nil, newError(ErrorBadRequest, 0, "replay engine: n is larger than "+strconv.Itoa(maxChoices))
+	if req.N > MaxChoices {
+		return nil, newError(ErrorBadRequest, 0, "replay engine: n is larger than "+strconv.Itoa(MaxChoices))
 	}
 	if e.Select == nil {
 		return nil, newError(ErrorUpstream, 0, "replay engine: no Select function")

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"cmp"
+	"strconv"
 	"time"
 
 	"github.com/agentwire/agentwire/parsers"
@@ -13,9 +14,6 @@ import (
 	"github.com/agentwire/agentwire/protocols/responses"
 	"github.com/agentwire/agentwire/protocols/sse"
 )
-
-// MaxChoices bounds n: a request asking for more choices is rejected.
-const MaxChoices = 128
 
 // Options configure a Pipeline beyond what Prepared decides.
 type Options struct {
@@ -111,6 +109,10 @@ func New(prep *preprocess.Prepared, opts Options) (*Pipeline, error) {
 	return p, nil
 }
 
+// errTooManyChoices is the message of a request whose n is past
+// engine.MaxChoices.
+var errTooManyChoices = "n must be at most " + strconv.Itoa(engine.MaxChoices)
+
 // Reset prepares p for a new request, keeping its buffers, emitters and
 // decoders. It fails for a parser configuration the parsers package
 // rejects or too many choices; p is then unusable until the next Reset.
@@ -120,8 +122,8 @@ func (p *Pipeline) Reset(prep *preprocess.Prepared, opts Options) error {
 	if n <= 0 {
 		n = 1
 	}
-	if n > MaxChoices {
-		return &engine.Error{Kind: engine.ErrorBadRequest, Status: 400, Message: "n must be at most 128"}
+	if n > engine.MaxChoices {
+		return &engine.Error{Kind: engine.ErrorBadRequest, Status: 400, Message: errTooManyChoices}
 	}
 	p.prep, p.opts = prep, opts
 	p.now = opts.Now
