@@ -216,7 +216,6 @@ func choiceIndex(c *fastjson.Value) (int, error) {
 	return n, nil
 }
 
-
 // appendIDs appends a JSON array of token ids (absent or null: none).
 func appendIDs(dst []uint32, v *fastjson.Value) ([]uint32, error) {
 	if v == nil || v.Type() == fastjson.TypeNull {
