@@ -49,6 +49,27 @@ type Options struct {
 	// connection's write deadline, so a server WriteTimeout does not cut a
 	// long stream either).
 	WriteTimeout time.Duration
+	// Trace, when not nil, observes the request as Serve serves it
+	// (metrics, logs).
+	Trace *Trace
+}
+
+// Trace observes one request as Serve serves it, the way
+// net/http/httptrace.ClientTrace observes an HTTP request: a struct of
+// callbacks, each optional (nil is skipped), called on the goroutine that
+// serves the request. A callback must not block, and must not keep what it
+// is given after it returns.
+type Trace struct {
+	// Output is called for each engine output Serve reads, as it is read
+	// (the first one marks the time to the first token).
+	Output func(out *engine.Output)
+	// Usage is called once the answer (or its error) was written, with the
+	// request's usage as the answer reports it (Pipeline.Usage: the
+	// engine's numbers where it sent them, else the pipeline's count), so
+	// an observer counts tokens by the same rule as the client. It is not
+	// called for a request refused before the engine was asked (Reset
+	// failed: too many choices, a parser configuration).
+	Usage func(u protocols.Usage)
 }
 
 // DefaultUsageWait is Options.UsageWait's default.

@@ -73,9 +73,7 @@ func (s *Server) generate(route int, api preprocess.API) http.Handler {
 		if prep.Engine.RequestID == "" {
 			prep.Engine.RequestID = x.id
 		}
-		x.promptTokens = int64(prep.Response.PromptTokens)
-		x.eng = eng
-		x.err = pipeline.ServeWith(ctx, x, x, prep, s.pipelineOpts)
+		x.err = x.serve(ctx, eng, prep, s.pipelineOpts)
 	})
 }
 
