@@ -45,6 +45,12 @@ type completionsDecoder struct {
 	// whether usage and object preceded them.
 	prefix                    []byte
 	prefixUsage, prefixObject bool
+
+	// tmpl is the last fast-decoded chunk of the common shape, around its
+	// text and token ids; cand the positions of those in the chunk being
+	// scanned (see chunkTemplate).
+	tmpl chunkTemplate
+	cand templateCandidate
 }
 
 // span is a [start, end) range of a decoder buffer, turned into a slice
@@ -54,6 +60,7 @@ type span struct{ start, end int32 }
 func (d *completionsDecoder) reset(req *Request) {
 	d.outs, d.next = d.outs[:0], 0
 	d.fin.reset(req.N)
+	d.tmpl.ok = false
 }
 
 func (d *completionsDecoder) finished() bool { return d.fin.all() }
@@ -67,7 +74,7 @@ func (d *completionsDecoder) pop() (*Output, bool) {
 }
 
 func (d *completionsDecoder) feed(data []byte, isError bool) error {
-	if !isError && d.feedFast(data) {
+	if !isError && (d.feedTemplate(data) || d.feedFast(data)) {
 		return nil
 	}
 	return d.feedJSON(data, isError)
