@@ -115,8 +115,11 @@ func TestResponsesFailError(t *testing.T) {
 	}
 }
 
+// Every emitter implements the whole contract, FailError included.
 var (
-	_ protocols.ErrorEmitter = (*anthropic.Emitter)(nil)
-	_ protocols.ErrorEmitter = (*openai.Emitter)(nil)
-	_ protocols.ErrorEmitter = (*responses.Emitter)(nil)
+	_ protocols.Emitter = (*anthropic.Emitter)(nil)
+	_ protocols.Emitter = (*openai.Emitter)(nil)
+	_ protocols.Emitter = (*openai.CompletionEmitter)(nil)
+	_ protocols.Emitter = (*openai.Aggregator)(nil)
+	_ protocols.Emitter = (*responses.Emitter)(nil)
 )

@@ -207,6 +207,8 @@ package engine
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/agentwire/agentwire/protocols"
 )
 
 // Request is one generation request as an engine sees it: a prompt that is
@@ -326,20 +328,12 @@ type Usage struct {
 	CachedTokens     int64
 }
 
-// TopLogprob is one alternative at one position.
-type TopLogprob struct {
-	TokenID uint32
-	Token   []byte
-	Logprob float64
-}
+// TopLogprob is one alternative at one position (the emitters' type: the
+// pipeline hands the engine's values to them as they are).
+type TopLogprob = protocols.TopLogprob
 
 // Logprob is the logprob of one generated token and its alternatives.
-type Logprob struct {
-	TokenID uint32
-	Token   []byte
-	Logprob float64
-	Top     []TopLogprob
-}
+type Logprob = protocols.Logprob
 
 // Output is one step of one choice, with delta semantics: TokenIDs and Text
 // are what is new since the previous step of the same choice. Adapters whose

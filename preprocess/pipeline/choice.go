@@ -167,8 +167,8 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 		c.textSteps++
 		c.pendingTok++
 	}
-	if c.rawText && p.prep.Response.Logprobs && len(out.Logprobs) > 0 {
-		p.comp[c.index].setLogprobs(out.Logprobs) // written with the step's first frame
+	if p.prep.Response.Logprobs && len(out.Logprobs) > 0 {
+		c.em.SetLogprobs(out.Logprobs) // Completions write them with the step's first frame
 	}
 	switch {
 	case len(out.Reasoning) > 0 || len(out.ToolCalls) > 0:
@@ -181,7 +181,7 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 		}
 	}
 	if p.prep.Response.Logprobs && len(out.Logprobs) > 0 {
-		p.logprobs(c, out.Logprobs)
+		p.buf = c.em.FlushLogprobs(p.buf) // chat: a chunk of their own after the step's events
 	}
 	c.attribute()
 	if c.done {

@@ -26,9 +26,8 @@ func (p *Pipeline) Unary() (any, error) {
 	if p.prep.API == preprocess.APICompletions {
 		r := &openai.CompletionResponse{ID: p.id, Object: openai.ObjectTextCompletion, Created: p.created,
 			Model: p.model, Usage: protocols.Some(openai.UsageFrom(u))}
-		for i, e := range p.comp[:len(p.choices)] {
-			r.Choices = append(r.Choices, openai.CompletionChoice{Index: i, Text: string(e.text),
-				Logprobs: e.unaryLogprobs(), FinishReason: protocols.Some(e.finish)})
+		for _, e := range p.comp[:len(p.choices)] {
+			r.Choices = append(r.Choices, e.Choice())
 		}
 		return r, nil
 	}
@@ -40,14 +39,6 @@ func (p *Pipeline) Unary() (any, error) {
 	}
 	usage := openai.UsageFrom(u)
 	chat.Usage = &usage
-	if p.prep.Response.Logprobs && p.prep.API == preprocess.APIChat {
-		for i := range chat.Choices {
-			chat.Choices[i].Logprobs = &openai.Logprobs{Content: p.lpUnary[i]}
-			if chat.Choices[i].Logprobs.Content == nil {
-				chat.Choices[i].Logprobs.Content = []openai.TokenLogprob{}
-			}
-		}
-	}
 	plan := &p.prep.Response
 	if p.choices[0].abandoned > 0 && chat.Choices[0].FinishReason.Value() == openai.FinishStop {
 		// The stream ended inside a call: the Messages and Responses
