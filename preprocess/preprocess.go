@@ -159,6 +159,12 @@ type BadRequestError struct {
 
 func (e *BadRequestError) Error() string { return e.Err.Error() }
 
+// ClientError returns the 400 a client reads: the request's fault, in the
+// preprocessor's words (protocols.ClientError).
+func (e *BadRequestError) ClientError() *protocols.Error {
+	return &protocols.Error{Kind: protocols.ErrorBadRequest, Message: e.Err.Error()}
+}
+
 // Unwrap returns the cause and the API error.
 func (e *BadRequestError) Unwrap() []error {
 	msg := e.Err.Error()

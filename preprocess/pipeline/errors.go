@@ -1,12 +1,10 @@
 package pipeline
 
 import (
-	"context"
 	"errors"
 	"net/http"
 
 	"github.com/agentwire/agentwire/preprocess"
-	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/openai"
@@ -17,62 +15,14 @@ import (
 // when the client went away, as nginx logs it.
 const StatusCanceled = 499
 
-// NeutralError returns err as the API-neutral error the protocols packages
-// shape for each API:
-//
-//	engine.Error kind          protocols.ErrorKind
-//	context length             context length (prompt and context sizes kept)
-//	overloaded, rate limited   overloaded, rate limited
-//	bad request                bad request
-//	timeout                    timeout
-//	canceled                   canceled
-//	upstream, malformed        upstream
-//	context.Canceled           canceled
-//	context.DeadlineExceeded   timeout
-//	preprocess.BadRequestError bad request
-//	anything else              upstream
-//
-// What the client reads: a *protocols.Error's own message (the server
-// wrote it for the client), the message of a bad request or a context
-// overflow (the engine's or the preprocessor's words about the request),
-// and for every other kind the API's standard text only. The detail of
-// an upstream failure, a timeout or an internal error (engine addresses,
-// transport errors, parser and template internals) is for the server's
-// log, which keeps err itself.
-func NeutralError(err error) *protocols.Error {
-	var pe *protocols.Error
-	var ee *engine.Error
-	var be *preprocess.BadRequestError
-	switch {
-	case errors.As(err, &pe):
-		return pe
-	case errors.As(err, &ee):
-		e := &protocols.Error{Kind: protocols.ErrorUpstream}
-		switch ee.Kind {
-		case engine.ErrorContextLength:
-			e.Kind, e.PromptTokens, e.MaxContext = protocols.ErrorContextLength, int64(ee.PromptTokens), int64(ee.MaxContext)
-			e.Message = ee.Message
-		case engine.ErrorOverloaded:
-			e.Kind = protocols.ErrorOverloaded
-		case engine.ErrorRateLimited:
-			e.Kind = protocols.ErrorRateLimited
-		case engine.ErrorBadRequest:
-			e.Kind, e.Message = protocols.ErrorBadRequest, ee.Message
-		case engine.ErrorTimeout:
-			e.Kind = protocols.ErrorTimeout
-		case engine.ErrorCanceled:
-			e.Kind = protocols.ErrorCanceled
-		}
-		return e
-	case errors.Is(err, context.Canceled):
-		return &protocols.Error{Kind: protocols.ErrorCanceled}
-	case errors.Is(err, context.DeadlineExceeded):
-		return &protocols.Error{Kind: protocols.ErrorTimeout}
-	case errors.As(err, &be):
-		return &protocols.Error{Kind: protocols.ErrorBadRequest, Message: be.Error()}
-	}
-	return &protocols.Error{Kind: protocols.ErrorUpstream}
-}
+// NeutralError returns what a client reads of err (protocols.ErrorOf):
+// a *protocols.Error as it is; an engine failure or a request the
+// preprocessor cannot serve as their own ClientError (the engine's or the
+// preprocessor's words only for bad requests and context overflows); a
+// canceled context as canceled, an expired one as a timeout; anything else
+// as an upstream failure with the API's standard text. The detail is for
+// the server's log, which keeps err itself.
+func NeutralError(err error) *protocols.Error { return protocols.ErrorOf(err) }
 
 // Status returns the HTTP status err is answered with on api (see
 // ErrorBody).
@@ -87,33 +37,18 @@ func Status(api preprocess.API, err error) int {
 // and body; every other error is shaped from NeutralError by the API's
 // package (openai, anthropic, responses ErrorBody).
 func ErrorBody(api preprocess.API, err error) (int, []byte) {
-	var oe *openai.APIError
-	var ae *anthropic.APIError
-	var re *responses.APIError
-	var v any
-	status := 0
-	switch {
-	case errors.As(err, &oe):
-		status, v = oe.Status, oe.Body
-	case errors.As(err, &ae):
-		status, v = ae.Status, ae.Body
-	case errors.As(err, &re):
-		status, v = re.Status, re.Body
-	default:
-		e := NeutralError(err)
-		switch api {
-		case preprocess.APIMessages:
-			return anthropic.ErrorBody(e)
-		case preprocess.APIResponses:
-			return responses.ErrorBody(e)
-		}
-		return openai.ErrorBody(e)
+	var ae protocols.APIError
+	if errors.As(err, &ae) {
+		return ae.StatusBody()
 	}
-	body, mErr := MarshalJSON(v)
-	if mErr != nil {
-		return http.StatusInternalServerError, []byte(`{"error":{"message":"internal error","type":"server_error","param":null,"code":null}}`)
+	e := NeutralError(err)
+	switch api {
+	case preprocess.APIMessages:
+		return anthropic.ErrorBody(e)
+	case preprocess.APIResponses:
+		return responses.ErrorBody(e)
 	}
-	return status, body
+	return openai.ErrorBody(e)
 }
 
 // WriteError answers err in api's error shape (status and body). Use it

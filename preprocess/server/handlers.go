@@ -30,7 +30,7 @@ func (s *Server) generate(route int, api preprocess.API) http.Handler {
 		defer s.end(x)
 		defer s.recoverPanic(x)
 		if !s.authorized(r) {
-			x.fail(unauthorized(api))
+			x.fail(errUnauthorized)
 			return
 		}
 		ctx := r.Context()
@@ -39,7 +39,7 @@ func (s *Server) generate(route int, api preprocess.API) http.Handler {
 			ctx, cancel = context.WithTimeout(ctx, s.cfg.RequestTimeout)
 			defer cancel()
 		}
-		body, err := s.readBody(x, r, api)
+		body, err := s.readBody(x, r)
 		if err != nil {
 			x.fail(err)
 			return
@@ -135,7 +135,7 @@ func (s *Server) decode(api preprocess.API, body []byte) (*Request, error) {
 // readBody reads the body within the limit (413 in the API's shape) and
 // within BodyTimeout (408): the connection's read deadline is set for the
 // body and cleared once it has arrived.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request, api preprocess.API) ([]byte, error) {
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	rd := io.Reader(r.Body)
 	if s.maxBody > 0 {
 		rd = http.MaxBytesReader(w, r.Body, s.maxBody)
@@ -161,29 +161,14 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, api preprocess
 		case errors.As(err, &tooLarge):
 			return nil, &protocols.Error{Kind: protocols.ErrorRequestTooLarge, Message: "request body too large: the limit is " + formatBytes(s.maxBody)}
 		case errors.Is(err, os.ErrDeadlineExceeded):
-			return nil, bodyTimeoutError(api, "the request body did not arrive within "+s.bodyTimeout.String())
+			// 408 in the API's shape (Anthropic timeout_error), which the
+			// SDKs retry.
+			return nil, &protocols.Error{Kind: protocols.ErrorRequestTimeout,
+				Message: "the request body did not arrive within " + s.bodyTimeout.String()}
 		}
-		return nil, apiError(api, http.StatusBadRequest, "reading the request body: "+truncate(err.Error(), 200))
+		return nil, BadRequest("reading the request body: " + truncate(err.Error(), 200))
 	}
 	return body, nil
-}
-
-// bodyTimeoutError is the answer to a body that did not arrive in time:
-// 408 in the API's shape (Anthropic timeout_error), which the SDKs retry.
-func bodyTimeoutError(api preprocess.API, msg string) error {
-	if api == preprocess.APIMessages {
-		e := anthropic.NewAPIError(http.StatusRequestTimeout, msg)
-		e.Body.Error.Type = anthropic.ErrorTypeTimeout
-		return e
-	}
-	return apiError(api, http.StatusRequestTimeout, msg)
-}
-
-func unauthorized(api preprocess.API) error {
-	if api == preprocess.APIMessages {
-		return anthropic.NewAPIError(http.StatusUnauthorized, "invalid x-api-key")
-	}
-	return apiError(api, http.StatusUnauthorized, "Incorrect API key provided.")
 }
 
 // handle wraps the non-generation API routes: auth (errors in errAPI's
@@ -194,7 +179,7 @@ func (s *Server) handle(route int, errAPI preprocess.API, h func(x *exchange, r 
 		defer s.end(x)
 		defer s.recoverPanic(x)
 		if !s.authorized(r) {
-			x.fail(unauthorized(errAPI))
+			x.fail(errUnauthorized)
 			return
 		}
 		if err := h(x, r); err != nil {
@@ -206,8 +191,8 @@ func (s *Server) handle(route int, errAPI preprocess.API, h func(x *exchange, r 
 // readWork reads the body of a route that works with the model
 // (count_tokens, /tokenize, /detokenize) and takes a concurrency slot for
 // it, as a generation does; release gives the slot back.
-func (s *Server) readWork(x *exchange, r *http.Request, api preprocess.API) (body []byte, release func(), err error) {
-	if body, err = s.readBody(x, r, api); err != nil {
+func (s *Server) readWork(x *exchange, r *http.Request) (body []byte, release func(), err error) {
+	if body, err = s.readBody(x, r); err != nil {
 		return nil, nil, err
 	}
 	if !s.acquire() {
@@ -231,7 +216,7 @@ func writeJSON(w http.ResponseWriter, v any) error {
 // count (its tokenizer and template) or, without a TokenCounter, the
 // byte-based estimate.
 func (s *Server) countTokens(x *exchange, r *http.Request) error {
-	body, release, err := s.readWork(x, r, preprocess.APIMessages)
+	body, release, err := s.readWork(x, r)
 	if err != nil {
 		return err
 	}
@@ -327,16 +312,16 @@ func anthropicModel(c ModelCard) anthropic.ModelInfo {
 func (s *Server) tokenize(x *exchange, r *http.Request) error {
 	tk, ok := s.cfg.Backend.(Tokenizer)
 	if !ok {
-		return apiError(preprocess.APIChat, http.StatusNotImplemented, "this server has no tokenizer (start it with a model directory)")
+		return errNoTokenizer
 	}
-	body, release, err := s.readWork(x, r, preprocess.APIChat)
+	body, release, err := s.readWork(x, r)
 	if err != nil {
 		return err
 	}
 	defer release()
 	var req openai.TokenizeRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		return apiError(preprocess.APIChat, http.StatusBadRequest, truncate(err.Error(), 512))
+		return BadRequest(truncate(err.Error(), 512))
 	}
 	x.model = req.Model
 	resp, err := tk.Tokenize(r.Context(), &req)
@@ -350,16 +335,16 @@ func (s *Server) tokenize(x *exchange, r *http.Request) error {
 func (s *Server) detokenize(x *exchange, r *http.Request) error {
 	tk, ok := s.cfg.Backend.(Tokenizer)
 	if !ok {
-		return apiError(preprocess.APIChat, http.StatusNotImplemented, "this server has no tokenizer (start it with a model directory)")
+		return errNoTokenizer
 	}
-	body, release, err := s.readWork(x, r, preprocess.APIChat)
+	body, release, err := s.readWork(x, r)
 	if err != nil {
 		return err
 	}
 	defer release()
 	var req openai.DetokenizeRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		return apiError(preprocess.APIChat, http.StatusBadRequest, truncate(err.Error(), 512))
+		return BadRequest(truncate(err.Error(), 512))
 	}
 	x.model = req.Model
 	resp, err := tk.Detokenize(r.Context(), &req)
@@ -368,6 +353,11 @@ func (s *Server) detokenize(x *exchange, r *http.Request) error {
 	}
 	return writeJSON(x, resp)
 }
+
+// errNoTokenizer answers /tokenize and /detokenize on a Backend without a
+// Tokenizer.
+var errNoTokenizer = &protocols.Error{Kind: protocols.ErrorNotImplemented,
+	Message: "this server has no tokenizer (start it with a model directory)"}
 
 func formatBytes(n int64) string {
 	switch {

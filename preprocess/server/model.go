@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/agentwire/agentwire/preprocess"
@@ -93,7 +92,7 @@ func (b *ModelBackend) Tokenize(ctx context.Context, req *openai.TokenizeRequest
 		var err error
 		ids, err = m.Tokenizer.Encode(req.Prompt.Value(), req.AddSpecialTokens.Or(true))
 		if err != nil {
-			return nil, apiError(preprocess.APIChat, http.StatusBadRequest, err.Error())
+			return nil, BadRequest(err.Error())
 		}
 	}
 	resp := &openai.TokenizeResponse{Count: len(ids), MaxModelLen: m.ContextLength, Tokens: ids}
@@ -110,7 +109,7 @@ func (b *ModelBackend) Tokenize(ctx context.Context, req *openai.TokenizeRequest
 func (b *ModelBackend) Detokenize(_ context.Context, req *openai.DetokenizeRequest) (*openai.DetokenizeResponse, error) {
 	text, err := b.Preprocessor.Model().Tokenizer.Decode(req.Tokens, false)
 	if err != nil {
-		return nil, apiError(preprocess.APIChat, http.StatusBadRequest, err.Error())
+		return nil, BadRequest(err.Error())
 	}
 	return &openai.DetokenizeResponse{Prompt: text}, nil
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"net/http"
 	"strconv"
 
 	"github.com/agentwire/agentwire/preprocess"
@@ -20,14 +19,13 @@ func validate(req *Request) error {
 	if err := checkModelName(req.Model); err != nil {
 		return err
 	}
-	api := req.API
-	bad := func(msg string) error { return apiError(api, http.StatusBadRequest, msg) }
+	bad := BadRequest
 	for _, lim := range limitsOf(req) {
 		if v, ok := lim.v.Get(); ok && v <= 0 {
 			return bad(lim.name + " must be at least 1, got " + strconv.Itoa(v))
 		}
 	}
-	switch api {
+	switch req.API {
 	case preprocess.APIChat:
 		if len(req.Chat.Messages) == 0 {
 			return bad("messages must not be empty")
