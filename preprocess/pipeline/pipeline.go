@@ -6,10 +6,9 @@ import (
 
 	"github.com/agentwire/agentwire/parsers"
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols"
-	"github.com/agentwire/agentwire/protocols/anthropic"
-	"github.com/agentwire/agentwire/protocols/openai"
 	"github.com/agentwire/agentwire/protocols/responses"
 )
 
@@ -75,20 +74,16 @@ type Pipeline struct {
 	ids     protocols.IDSource
 	seeded  bool // ids is a seeded (test) source
 	created int64
-	id      string // chat/completions response id
-	model   string
 
 	pools   [2]*parsers.Pool
 	choices []*choice
 	order   []int // choice indices in the order they finished
 	buf     []byte
 
-	// one set of emitters per API; only the request's API is used
-	chat []*openai.Emitter
-	comp []*openai.CompletionEmitter
-	agg  []*openai.Aggregator
-	msg  *anthropic.Emitter
-	resp *responses.Emitter
+	// the answer's writer: one per API served, reused
+	w       api.Writer
+	writers map[api.API]api.Writer
+	wcfg    api.WriterConfig
 
 	usage    engine.Usage
 	hasUsage bool
@@ -130,116 +125,47 @@ func (p *Pipeline) Reset(prep *preprocess.Prepared, opts Options) error {
 		p.ids, p.seeded = protocols.NewIDSource(), false
 	}
 	p.created = p.now().Unix()
-	p.model = prep.Response.Model
-	if p.model == "" {
-		p.model = prep.Engine.Model
+	model := prep.Response.Model
+	if model == "" {
+		model = prep.Engine.Model
 	}
 	p.order = p.order[:0]
 	p.buf = p.buf[:0]
 	p.usage, p.hasUsage = engine.Usage{}, false
 	p.started, p.finished, p.err = false, false, nil
 
-	if prep.API != preprocess.APICompletions {
+	if !prep.API.RawText() {
 		pools, err := poolsFor(prep)
 		if err != nil {
 			return err
 		}
 		p.pools = pools
 	}
-	switch prep.API {
-	case preprocess.APIChat:
-		p.id = "chatcmpl-" + requestID(prep, p.ids)
-	case preprocess.APICompletions:
-		p.id = "cmpl-" + requestID(prep, p.ids)
+	if p.w = p.writers[prep.API]; p.w == nil {
+		if p.writers == nil {
+			p.writers = map[api.API]api.Writer{}
+		}
+		p.w = prep.API.NewWriter()
+		p.writers[prep.API] = p.w
 	}
+	plan := &prep.Response
+	p.wcfg = api.WriterConfig{RequestID: prep.Engine.RequestID, Model: model, Created: p.created, N: n,
+		Stream: prep.Stream, IncludeUsage: plan.IncludeUsage, Logprobs: plan.Logprobs,
+		PromptTokens: int64(plan.PromptTokens), CachedTokens: int64(plan.CachedTokens),
+		IDs: p.ids, Now: p.now, Reasoning: opts.Reasoning, ToolCallDispatch: opts.ToolCallDispatch,
+		Anthropic: plan.Anthropic, Responses: plan.Responses}
+	if plan.ToolArgs != nil {
+		p.wcfg.ToolArgs = plan.ToolArgs
+	}
+	p.w.Reset(&p.wcfg)
 	for len(p.choices) < n {
 		p.choices = append(p.choices, &choice{})
 	}
 	p.choices = p.choices[:n]
 	for i := 0; i < n; i++ {
-		p.choices[i].reset(p, i, p.emitter(i))
+		p.choices[i].reset(p, i, p.w.Emitter(i))
 	}
 	return nil
-}
-
-func requestID(prep *preprocess.Prepared, ids protocols.IDSource) string {
-	if prep.Engine.RequestID != "" {
-		return prep.Engine.RequestID
-	}
-	return ids.New("")
-}
-
-// emitter returns (after resetting) the emitter choice i writes to.
-func (p *Pipeline) emitter(i int) protocols.Emitter {
-	prep := p.prep
-	plan := &prep.Response
-	if !prep.Stream && prep.API != preprocess.APICompletions {
-		for len(p.agg) <= i {
-			p.agg = append(p.agg, nil)
-		}
-		p.agg[i] = openai.NewAggregator(openai.AggregatorConfig{ID: p.id, Model: p.model, Created: p.created,
-			Logprobs: plan.Logprobs && prep.API == preprocess.APIChat})
-		return p.agg[i]
-	}
-	switch prep.API {
-	case preprocess.APICompletions:
-		for len(p.comp) <= i {
-			p.comp = append(p.comp, &openai.CompletionEmitter{})
-		}
-		p.comp[i].Reset(openai.CompletionEmitterConfig{ID: p.id, Model: p.model, Created: p.created, ChoiceIndex: i,
-			IncludeUsage: plan.IncludeUsage, Logprobs: plan.Logprobs, Aggregate: !prep.Stream})
-		return p.comp[i]
-	case preprocess.APIMessages:
-		if i > 0 {
-			return discard{}
-		}
-		cfg := anthropic.EmitterConfig{Model: p.model, InputTokens: int64(plan.PromptTokens),
-			CachedTokens: int64(plan.CachedTokens)}
-		if ctx := plan.Anthropic; ctx != nil {
-			cfg = ctx.EmitterConfig(int64(plan.PromptTokens), int64(plan.CachedTokens))
-			if cfg.Model == "" {
-				cfg.Model = p.model
-			}
-		}
-		cfg.Ping, cfg.IDs = true, p.ids
-		if p.msg == nil {
-			p.msg = anthropic.NewEmitter(cfg)
-		} else {
-			p.msg.Reset(cfg)
-		}
-		return p.msg
-	case preprocess.APIResponses:
-		if i > 0 {
-			return discard{}
-		}
-		var cfg responses.EmitterConfig
-		if ctx := plan.Responses; ctx != nil && ctx.Request != nil {
-			cfg = ctx.EmitterConfig(p.opts.Reasoning)
-		} else {
-			cfg.Response = responses.ResponseFrom(&responses.Request{Model: p.model})
-		}
-		cfg.IDs, cfg.Now = p.ids, p.now
-		if cfg.Response.Model == "" {
-			cfg.Response.Model = p.model
-		}
-		if p.resp == nil {
-			p.resp = responses.NewEmitter(cfg)
-		} else {
-			p.resp.Reset(cfg)
-		}
-		return p.resp
-	}
-	for len(p.chat) <= i {
-		p.chat = append(p.chat, nil)
-	}
-	cfg := openai.EmitterConfig{ID: p.id, Model: p.model, Created: p.created, ChoiceIndex: i,
-		IncludeUsage: plan.IncludeUsage, ToolCallDispatch: p.opts.ToolCallDispatch}
-	if p.chat[i] == nil {
-		p.chat[i] = openai.NewEmitter(cfg)
-	} else {
-		p.chat[i].Reset(cfg)
-	}
-	return p.chat[i]
 }
 
 // Release returns the parsers to their pools. The Pipeline may be Reset
@@ -380,7 +306,8 @@ func (p *Pipeline) Finish(dst []byte) []byte {
 }
 
 // Fail ends the response with err: an in-stream error event for a stream
-// (the API's shape), or the error Unary returns.
+// (the API's shape, for what a client may read of err: protocols.ErrorOf),
+// or the error Unary returns.
 func (p *Pipeline) Fail(dst []byte, err error) []byte {
 	if p.finished {
 		return dst
@@ -392,7 +319,7 @@ func (p *Pipeline) Fail(dst []byte, err error) []byte {
 	}
 	// One error event per response (Responses: response.failed, with the
 	// output so far).
-	return p.choices[0].em.FailError(dst, NeutralError(err))
+	return p.choices[0].em.FailError(dst, protocols.ErrorOf(err))
 }
 
 // Err returns the error given to Fail.
@@ -406,28 +333,4 @@ func (p *Pipeline) isStopString(s []byte) bool {
 		}
 	}
 	return false
-}
-
-// discard is the emitter of choices an API cannot carry (n > 1 on
-// Anthropic Messages and Responses, which have one output per response).
-type discard struct{}
-
-func (discard) Content(dst, _ []byte) []byte                        { return dst }
-func (discard) Reasoning(dst, _ []byte) []byte                      { return dst }
-func (discard) ToolCallStart(dst []byte, _ int, _, _ []byte) []byte { return dst }
-func (discard) ToolCallArgs(dst []byte, _ int, _ []byte) []byte     { return dst }
-func (discard) ToolCallEnd(dst []byte, _ int) []byte                { return dst }
-func (discard) ToolCallAbandoned(dst []byte, _ int) []byte          { return dst }
-func (discard) Finish(dst []byte, _ protocols.FinishReason, _ protocols.Usage) []byte {
-	return dst
-}
-func (discard) Fail(dst []byte, _ string) []byte                { return dst }
-func (discard) FailError(dst []byte, _ *protocols.Error) []byte { return dst }
-func (discard) SetUsage(protocols.Usage)                        {}
-func (discard) Start(dst []byte) []byte                         { return dst }
-func (discard) SetLogprobs([]protocols.Logprob)                 {}
-func (discard) FlushLogprobs(dst []byte) []byte                 { return dst }
-func (discard) Done(dst []byte, _ protocols.Usage) []byte       { return dst }
-func (discard) FinishChoice(dst []byte, _ protocols.FinishReason, _ []byte, _ protocols.Usage) []byte {
-	return dst
 }

@@ -1,10 +1,6 @@
 package server
 
 import (
-	"net/http"
-
-	"github.com/agentwire/agentwire/preprocess"
-	"github.com/agentwire/agentwire/preprocess/pipeline"
 	"github.com/agentwire/agentwire/protocols"
 )
 
@@ -12,11 +8,6 @@ import (
 // request checks) as *protocols.Error values, the library's one error
 // vocabulary; the route's API renders them (status, body, in-stream
 // event), as it renders the engine's and the preprocessor's.
-
-// writeError answers err in api's shape (status and body).
-func writeError(w http.ResponseWriter, api preprocess.API, err error) {
-	pipeline.WriteError(w, api, err)
-}
 
 // errOverloaded is the concurrency limit's answer: Anthropic 529
 // overloaded_error, OpenAI and Responses 503.

@@ -11,12 +11,11 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/pipeline"
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/openai"
-	"github.com/agentwire/agentwire/protocols/responses"
 )
 
 // generate serves one generation route: auth, body (within BodyTimeout),
@@ -24,9 +23,9 @@ import (
 // response pipeline on the Backend's engine, metered by the exchange. The
 // slot is taken after the body has arrived: a client that uploads slowly
 // holds a connection and its bytes, never a slot.
-func (s *Server) generate(route int, api preprocess.API) http.Handler {
+func (s *Server) generate(route int, a api.API) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		x := s.begin(w, r, route, api)
+		x := s.begin(w, r, route, a)
 		defer s.end(x)
 		defer s.recoverPanic(x)
 		if !s.authorized(r) {
@@ -53,18 +52,22 @@ func (s *Server) generate(route int, api preprocess.API) http.Handler {
 		s.metrics.running.Add(1)
 		defer s.metrics.running.Add(-1)
 
-		req, err := s.decode(api, body)
+		dec, err := a.Decode(body, api.DecodeOptions{Strict: s.cfg.Strict})
 		body = nil
 		if err != nil {
 			x.fail(err)
 			return
 		}
-		x.model, x.stream = req.Model, req.Stream
-		if err := validate(req); err != nil {
+		x.model, x.stream = dec.Model(), dec.Stream()
+		if err := checkModelName(x.model); err != nil {
 			x.fail(err)
 			return
 		}
-		req.ID, req.ClientID, req.Header = x.id, x.clientID, r.Header
+		if err := dec.Check(); err != nil {
+			x.fail(err)
+			return
+		}
+		req := &Request{ID: x.id, ClientID: x.clientID, Model: x.model, Stream: x.stream, Header: r.Header, Body: dec}
 		prep, eng, err := s.cfg.Backend.Prepare(ctx, req)
 		if err != nil {
 			x.fail(err)
@@ -95,41 +98,6 @@ func (s *Server) recoverPanic(x *exchange) {
 		panic(http.ErrAbortHandler) // the client sees the response cut, not a clean end
 	}
 	x.fail(&protocols.Error{Kind: protocols.ErrorUpstream})
-}
-
-// decode decodes body for api; errors are the API's own 400s.
-func (s *Server) decode(api preprocess.API, body []byte) (*Request, error) {
-	req := &Request{API: api}
-	switch api {
-	case preprocess.APIChat:
-		c, err := openai.DecodeChatRequest(body, openai.DecodeOptions{Strict: s.cfg.Strict})
-		if err != nil {
-			return nil, err
-		}
-		req.Chat, req.Model, req.Stream = c, c.Model, c.Stream.Or(false)
-	case preprocess.APICompletions:
-		c, err := openai.DecodeCompletionRequest(body, openai.DecodeOptions{Strict: s.cfg.Strict})
-		if err != nil {
-			return nil, err
-		}
-		req.Completion, req.Model, req.Stream = c, c.Model, c.Stream.Or(false)
-	case preprocess.APIMessages:
-		m, err := anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{Strict: s.cfg.Strict})
-		if err != nil {
-			return nil, err
-		}
-		if err := m.Validate(); err != nil {
-			return nil, err
-		}
-		req.Messages, req.Model, req.Stream = m, m.Model, m.Stream.Or(false)
-	case preprocess.APIResponses:
-		m, err := responses.DecodeRequest(body, responses.DecodeOptions{Strict: s.cfg.Strict})
-		if err != nil {
-			return nil, err
-		}
-		req.Responses, req.Model, req.Stream = m, m.Model, m.Stream.Or(false)
-	}
-	return req, nil
 }
 
 // readBody reads the body within the limit (413 in the API's shape) and
@@ -173,7 +141,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 
 // handle wraps the non-generation API routes: auth (errors in errAPI's
 // shape), metering and logging.
-func (s *Server) handle(route int, errAPI preprocess.API, h func(x *exchange, r *http.Request) error) http.Handler {
+func (s *Server) handle(route int, errAPI api.API, h func(x *exchange, r *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		x := s.begin(w, r, route, errAPI)
 		defer s.end(x)
@@ -276,7 +244,7 @@ func (s *Server) getModel(x *exchange, r *http.Request) error {
 		}
 	}
 	if wantsAnthropic(r) {
-		x.api = preprocess.APIMessages
+		x.api = api.Messages
 	}
 	return ModelNotFound(id)
 }

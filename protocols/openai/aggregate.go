@@ -102,9 +102,7 @@ func (a *Aggregator) ToolCallEnd(dst []byte, index int) []byte {
 // ToolCallAbandoned drops call index; the reasoning that preceded it rejoins
 // the current segment.
 func (a *Aggregator) ToolCallAbandoned(dst []byte, index int) []byte {
-	if a.open[index] != nil {
-		a.abandoned++
-	}
+	a.abandoned++
 	a.drop(index)
 	return dst
 }
