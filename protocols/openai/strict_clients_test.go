@@ -11,8 +11,8 @@ import (
 )
 
 // TestStrictAcceptsClients: strict decoding accepts every member the
-// recorded OpenCode, Qwen Code and pi requests carry (testdata/README.md),
-// and re-encodes them without loss.
+// recorded OpenCode, Qwen Code and pi requests carry
+// (protocols/testdata/README.md), and re-encodes them without loss.
 func TestStrictAcceptsClients(t *testing.T) {
 	var files []string
 	for _, client := range []string{"opencode", "qwen-code", "pi"} {

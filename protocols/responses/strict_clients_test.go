@@ -12,9 +12,9 @@ import (
 )
 
 // TestStrictAcceptsClients: strict decoding accepts every member the
-// recorded OpenCode, Qwen Code and pi requests carry (testdata/README.md),
-// and re-encodes them without loss (responses: the empty annotations of an
-// output_text part are written back, see below).
+// recorded OpenCode, Qwen Code and pi requests carry
+// (protocols/testdata/README.md), and re-encodes them without loss (the
+// empty annotations of an output_text part are written back, see below).
 func TestStrictAcceptsClients(t *testing.T) {
 	var files []string
 	for _, client := range []string{"opencode", "qwen-code", "pi"} {
