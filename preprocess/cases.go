@@ -99,6 +99,38 @@ alias table of ` + "`preprocess.CanonicalReasoningParser`" + `) and the request:
 		}
 		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 	}
-	b.WriteString("\nParsers without a row take the defaults: no special tokens, never gated, parse normally.\n")
+	b.WriteString(`
+Every registered reasoning parser name resolves to a row (the peers' spellings through the alias
+table: ` + "`minimax`" + ` → ` + "`minimax_m2`" + `, ` + "`muse`/`glimmer`" + ` → ` + "`muse_glimmer`" + `, ` + "`hy_v4`/`hunyuan`" + ` → ` + "`hy_v3`" + `,
+` + "`cohere`/`cohere_command3`" + ` → ` + "`cohere_command4`" + `, ` + "`step3p5`" + ` → ` + "`step3`" + `, ` + "`mimo`/`poolside_v1`/`exaone4`/`dots`" + ` →
+` + "`qwen3`" + `, ` + "`lfm2_thinking`/`telechat4`" + ` → ` + "`basic`" + `, …); tool parsers without a row take the defaults (no
+special tokens). How the rows of the 2026 families were decided:
+
+* **PRE.1.** YES where the model's tokenizer declares the markers special, which the peers show by
+  turning skipping off for them (vLLM's parsers for Muse Glimmer, Cohere, GigaChat 3 and 3.5, LFM2,
+  FunctionGemma, MiniCPM5, InternLM / Intern-S1 and Apertus do); "not stated" where the peers'
+  parsers read the markers from the text with skipping left on (HY-V3, K2 Horizon, Solar Open 2)
+  or no peer says (Step-3, LongCat, dots, DeepSeek V4.1's DSML, ERNIE 4.5, Olmo 3, whose
+  ` + "`<think>`" + ` is ordinary vocabulary). Granite 3.0's ` + "`<|tool_call|>`" + ` is a
+  special token, but like ` + "`llama3_json`" + `'s tag the grammar reads the bare JSON list without it.
+* **PRE.2.** Only a documented thinking switch gates: DeepSeek V4.1 takes V4's toggle (default on),
+  Holo2 reads ` + "`thinking`" + ` (default on, as ` + "`kimi_k25`" + `). The others have none: a model with thinking
+  off writes no span (the unforced grammars) or starts with the marker that ends it (Cohere's block
+  tokens). DeepSeek V4.1's template raises on a ` + "`thinking_mode`" + ` other than its ` + "`chat`" + ` and ` + "`thinking`" + `;
+  a value a load-time probe finds rejected (Anthropic's ` + "`enabled`/`disabled`/`adaptive`" + `, which the
+  request's normalisation passes as ` + "`thinking_mode`" + `) is left out of the template's arguments, and
+  ` + "`thinking`/`enable_thinking`" + ` carry the switch to the template and to the gate.
+* **PRE.3.** The prompt decides for every unforced grammar (` + "`Config.InReasoning`" + ` when the rendered
+  prompt ends with the parser's opener: Intern-S1's and HY-V3's ` + "`<think>`" + `, Solar Open 2's
+  ` + "`<|think:start|>`" + `, Glimmer's ` + "`to=self<|message|>`" + `); DeepSeek V4.1 keeps the reasoning its template
+  seeds after a tool result, as V4 does. Olmo 3 Think's template opens ` + "`<think>`" + ` itself, and its
+  grammar is forced.
+* **PRE.4.** A forced grammar (Cohere, K2 Horizon, Olmo 3, ERNIE 4.5, LongCat, Step-3 / 3.5, Holo2,
+  Qwen3-Thinking) takes shape detection, since it would read bare guided JSON as reasoning; an
+  unforced one only when the prompt opened reasoning. A test keeps every forced name so.
+* **The jail** is the same for every parser: under ` + "`required`" + `/named the guided JSON is parsed in
+  immediate mode (vLLM opts Glimmer and K2 Horizon out of its guided path because its generic
+  reader would return their framing as arguments; immediate mode reads the JSON itself).
+`)
 	return b.String()
 }

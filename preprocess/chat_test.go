@@ -251,7 +251,10 @@ func TestLegacyAndParts(t *testing.T) {
 // bounds is the API's 400 with a message that names the bound, not the
 // template's internals (it used to be a 500).
 func TestRenderLimit(t *testing.T) {
-	m := tinyModel(t, ModelOptions{ChatTemplate: `{% for m in messages %}{% for i in range(200000) %}{{ m.content }}{% endfor %}{% endfor %}`})
+	// Six messages × 2 × 99,999 iterations pass chattemplate.MaxSteps (a
+	// million); each range stays under the sandbox's MAX_RANGE (100,000),
+	// whose OverflowError is the template's own error, not a bound.
+	m := tinyModel(t, ModelOptions{ChatTemplate: `{% for m in messages %}{% for i in range(99999) %}{% for j in range(2) %}{{ m.content }}{% endfor %}{% endfor %}{% endfor %}`})
 	p := New(m, Options{})
 	_, err := p.Chat(context.Background(), chatReq(t, `{"messages":[{"role":"user","content":"a"},{"role":"user","content":"b"},{"role":"user","content":"c"},{"role":"user","content":"d"},{"role":"user","content":"e"},{"role":"user","content":"f"}]}`))
 	var bad *BadRequestError

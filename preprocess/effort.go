@@ -255,11 +255,18 @@ value is mapped onto what the template knows:
   still says whether thinking is on). No value the APIs allow is answered with a 400 for the
   template's sake; a value off the ladder in ` + "`chat_template_kwargs`" + ` reaches the template unchanged.
 
+A thinking object (Anthropic's ` + "`thinking`" + `, or the same member on Chat Completions) also sets
+` + "`thinking_mode`" + ` to its type (` + "`" + strings.Join(ThinkingModes, "`, `") + "`" + `), which some templates read with
+values of their own (DeepSeek V4.1: ` + "`thinking`" + `, ` + "`chat`" + `) and raise on any other. The probe renders
+each type too; a type the template raises on is left out of the request and its switch passed as
+` + "`enable_thinking`" + ` (` + "`true`" + ` unless the type is ` + "`disabled`" + `; a value the request set is kept), which
+such templates read by default.
+
 What the probe finds on the templates of ` + "`testdata/chattemplate/templates`" + ` (only values that change
 are listed under "mapped"):
 
-| Template | known | rejected | mapped |
-|---|---|---|---|
+| Template | known | rejected | mapped | ` + "`thinking_mode`" + ` left out |
+|---|---|---|---|---|
 `)
 	for _, name := range slices.Sorted(mapsKeys(templates)) {
 		e := templates[name].Efforts
@@ -282,7 +289,7 @@ are listed under "mapped"):
 		if e.To == nil {
 			known = "(probe failed: values pass unchanged)"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", name, known, cell(e.Rejected), cell(mapped))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", name, known, cell(e.Rejected), cell(mapped), cell(templates[name].RejectedThinkingModes))
 	}
 	return b.String()
 }

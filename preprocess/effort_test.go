@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/chattemplate"
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
@@ -206,5 +207,53 @@ func TestEffortCasesDoc(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("PARSER_CASES.md effort section differs (-want +got); run go test ./preprocess -run TestEffortCasesDoc -update-cases:\n%s", diff)
+	}
+}
+
+// TestThinkingModeReachesTemplate: a thinking object sets thinking_mode to
+// its type, which DeepSeek V4.1's template rejects (it knows "thinking"
+// and "chat"): Claude Code's thinking {type: adaptive} used to be answered
+// with a 400. The rejected value is left out and enable_thinking decides;
+// a value the client writes in chat_template_kwargs still reaches the
+// template.
+func TestThinkingModeReachesTemplate(t *testing.T) {
+	src, err := os.ReadFile("../testdata/chattemplate/templates/DeepSeek-V4.1-Flash.jinja")
+	require.NoError(t, err)
+	m := tinyModel(t, ModelOptions{ChatTemplate: string(src), ContextLength: 1 << 20})
+	require.Equal(t, ThinkingModes, m.Template(false).RejectedThinkingModes)
+	p := New(m, Options{PrefixCacheEntries: -1})
+	ctx := context.Background()
+	const on, off = "<｜Assistant｜><think>", "<｜Assistant｜></think>"
+	for _, tc := range []struct {
+		name, body string
+		want       string
+	}{
+		{"thinking enabled", `"thinking":{"type":"enabled"}`, on},
+		{"thinking adaptive", `"thinking":{"type":"adaptive"}`, on},
+		{"thinking disabled", `"thinking":{"type":"disabled"}`, off},
+		{"kwargs thinking_mode chat", `"chat_template_kwargs":{"thinking_mode":"chat"}`, off},
+		{"kwargs thinking_mode thinking", `"chat_template_kwargs":{"thinking_mode":"thinking"}`, on},
+	} {
+		t.Run("chat/"+tc.name, func(t *testing.T) {
+			prep, err := p.Chat(ctx, chatReq(t, `{"model":"m",`+tc.body+`,"messages":[{"role":"user","content":"hi"}]}`))
+			require.NoError(t, err)
+			require.True(t, strings.HasSuffix(prep.Engine.Prompt, tc.want), "prompt ends %q", prep.Engine.Prompt[max(0, len(prep.Engine.Prompt)-40):])
+		})
+	}
+	for _, c := range conversations {
+		if c.api != api.Messages {
+			continue
+		}
+		for _, file := range c.turns {
+			for typ, want := range map[string]string{"adaptive": on, "enabled": on, "disabled": off} {
+				t.Run(file+"/"+typ, func(t *testing.T) {
+					r := loadMessages(t, file)
+					r.Thinking.Type = typ
+					prep, err := p.Messages(ctx, r)
+					require.NoError(t, err)
+					require.True(t, strings.HasSuffix(prep.Engine.Prompt, want), "prompt ends %q", prep.Engine.Prompt[max(0, len(prep.Engine.Prompt)-40):])
+				})
+			}
+		}
 	}
 }

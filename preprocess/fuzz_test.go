@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/agentwire/agentwire/protocols/openai"
@@ -69,10 +70,29 @@ func FuzzEffortProbe(f *testing.F) {
 	f.Add(`Reasoning: {{ reasoning_effort }}`)
 	f.Add(`{% for m in messages %}{{ m.content }}{% endfor %}`)
 	f.Add(`{{ raise_exception('always') }}`)
+	f.Add(`{%- if thinking_mode is defined and thinking_mode not in ['chat', 'thinking'] %}{{ raise_exception('bad') }}{% endif %}{{ enable_thinking }}`)
 	f.Fuzz(func(t *testing.T, src string) {
 		tm, err := newTemplate(TemplateDefault, src, nil)
 		if err != nil {
 			return
+		}
+		// Every thinking_mode the request normalisation writes is kept
+		// exactly when the probe did not see the template raise on it,
+		// and a kept one renders wherever the template renders without
+		// one.
+		_, baseErr := tm.Render(probeInput("{}"))
+		for _, v := range ThinkingModes {
+			args := Args{"thinking_mode": json.RawMessage(strconv.Quote(v))}
+			clampThinkingMode(tm, args)
+			kw, _ := json.Marshal(args)
+			_, err := tm.Render(probeInput(string(kw)))
+			rejected := slices.Contains(tm.RejectedThinkingModes, v)
+			if _, kept := args["thinking_mode"]; kept == rejected {
+				t.Fatalf("thinking_mode %q: kept %v, rejected %v", v, kept, rejected)
+			}
+			if baseErr == nil && !rejected && err != nil {
+				t.Fatalf("thinking_mode %q is not rejected but does not render: %v", v, err)
+			}
 		}
 		e := tm.Efforts
 		if e.To == nil {

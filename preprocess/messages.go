@@ -161,7 +161,7 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 				}
 				names[c.ID] = c.Function.Name
 				b = append(b, `{"id":`...)
-				b = appendJSONString(b, c.ID)
+				b = appendJSONString(b, t.toolID(c.ID))
 				b = append(b, `,"type":"function","function":{"name":`...)
 				b = appendJSONString(b, c.Function.Name)
 				b = append(b, `,"arguments":`...)
@@ -172,7 +172,7 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 		}
 		if role == openai.RoleTool {
 			b = append(b, `,"tool_call_id":`...)
-			b = appendJSONString(b, m.ToolCallID)
+			b = appendJSONString(b, t.toolID(m.ToolCallID))
 			name := m.Name
 			if name == "" {
 				name = names[m.ToolCallID]

@@ -126,10 +126,23 @@ type Template struct {
 	// user messages are joined (with "\n\n").
 	NormalizeRoles bool
 
+	// ShortToolIDs: a probe at load time showed the template raises on a
+	// tool-call id that is not 9 ASCII letters and digits (the Mistral
+	// templates of the mistral-common v3 era) while it accepts one that
+	// is, so every other id is replaced by ShortToolID's (a call and its
+	// result alike) before rendering: Anthropic's toolu_ ids and OpenAI's
+	// call_ ids no longer make the template raise.
+	ShortToolIDs bool
+
 	// Efforts is what a probe at load time learnt about the template's
 	// reasoning_effort: the values it knows and how every value of the
 	// APIs' ladder maps onto them (see Effort).
 	Efforts EffortSupport
+
+	// RejectedThinkingModes are the values of ThinkingModes a probe at
+	// load time showed the template raises on; such a thinking_mode is
+	// left out of a request's arguments (clampThinkingMode).
+	RejectedThinkingModes []string
 }
 
 // roleProbe is a conversation real harnesses send (Claude Code: system
@@ -159,7 +172,9 @@ func newTemplate(name, src string, now func() time.Time) (*Template, error) {
 	_, err = t.Render(chattemplate.Input{Messages: json.RawMessage(roleProbe), AddGenerationPrompt: true})
 	var te *chattemplate.TemplateError
 	tm.NormalizeRoles = errors.As(err, &te)
+	tm.ShortToolIDs = probeShortToolIDs(t)
 	tm.Efforts = probeEfforts(t)
+	tm.RejectedThinkingModes = probeThinkingModes(t)
 	return tm, nil
 }
 

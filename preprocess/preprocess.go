@@ -357,6 +357,7 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 		return nil, &BadRequestError{fmt.Errorf("the model %s has no chat template", m.Name), a}
 	}
 	clampEffort(tmpl, args)
+	clampThinkingMode(tmpl, args)
 	prompt, err := p.render(tmpl, req.Messages, tools, args, a, t.ReplayToolArgs)
 	if err != nil {
 		return nil, err

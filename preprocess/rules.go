@@ -28,7 +28,7 @@ type Gate uint8
 
 const (
 	GateNever       Gate = iota
-	GateKimi             // thinking == false
+	GateKimi             // thinking == false (kimi_k25, holo2)
 	GateNemotron         // enable_thinking == false or force_nonempty_content == true
 	GateDeepSeekOff      // the DeepSeek toggle resolves to off; default off (opt-in)
 	GateDeepSeekOn       // the DeepSeek toggle resolves to off; default on
@@ -87,8 +87,9 @@ type Rule struct {
 
 // Rules is the PRE.1–PRE.6 table. Rows are in the order PARSER_CASES.md
 // shows them; every name is canonical (see CanonicalToolParser and
-// CanonicalReasoningParser). Parsers without a row have no special
-// decisions (PRE.1 no, never gated, parse normally).
+// CanonicalReasoningParser). Every registered reasoning parser name
+// resolves to a row (a test keeps it so); tool parsers without a row have
+// no special decisions (PRE.1 no).
 var Rules = []Rule{
 	{Name: "harmony", Tool: true, Special: SpecialYes, SpecialWhy: "<|channel|>, <|message|>, <|call|>, <|end|> are special tokens"},
 	{Name: "gpt_oss", Reasoning: true, Special: SpecialYes, SpecialWhy: "<|channel|>analysis<|message|> … <|end|> are special tokens"},
@@ -113,8 +114,8 @@ var Rules = []Rule{
 	{Name: "glm47", Tool: true},
 	{Name: "qwen3", Reasoning: true},
 	{Name: "basic", Reasoning: true},
-	{Name: "step3", Reasoning: true, Special: SpecialUnstated, Guided: GuidedShape},
-	{Name: "granite", Reasoning: true},
+	{Name: "step3", Tool: true, Reasoning: true, Special: SpecialUnstated, Guided: GuidedShape},
+	{Name: "granite", Tool: true, Reasoning: true, SpecialWhy: "<|tool_call|> (Granite 3.0) is a special token: with skip_special_tokens only the bare JSON list at the start of the output is recognised"},
 	{Name: "kimi_k3", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "the reserved control tokens <|open|>, <|sep|>, <|close|> are special tokens"},
 	{Name: "inkling", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "<|content_thinking|>, <|content_invoke_tool_json|>, <|end_message|> are special tokens"},
 	{Name: "llama3_json", Tool: true, SpecialWhy: "<|python_tag|> is a special token in Llama 3.1+ tokenizers: with skip_special_tokens only tag-less JSON at the start of the output is recognised"},
@@ -123,6 +124,36 @@ var Rules = []Rule{
 	{Name: "pythonic", Tool: true},
 	{Name: "phi4", Tool: true},
 	{Name: "jamba", Tool: true},
+
+	// The families of 2026 (PARSER_CASES.md, "Families of the 2026 models"):
+	// a forced grammar gets shape detection under guided decoding (its
+	// output would otherwise be read as reasoning), an unforced one only
+	// when the prompt opened reasoning; none is gated unless its template
+	// has a documented thinking switch.
+	{Name: "deepseek_v41", Tool: true, Reasoning: true, Special: SpecialUnstated, Gate: GateDeepSeekOn, AfterTool: AfterToolKeep, Guided: GuidedShapeIfInjected},
+	{Name: "muse_glimmer", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "<|start|>, <|message|>, <|eom|>, <|eot|> are special tokens", Guided: GuidedShapeIfInjected},
+	{Name: "cohere_command4", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "<|START_THINKING|>, <|END_THINKING|>, <|START_ACTION|>, <|END_ACTION|>, <|START_RESPONSE|>, <|START_TEXT|> are special tokens", Guided: GuidedShape},
+	{Name: "hy_v3", Tool: true, Reasoning: true, Special: SpecialUnstated, Guided: GuidedShapeIfInjected},
+	{Name: "hunyuan_a13b", Reasoning: true, Special: SpecialUnstated, Guided: GuidedShapeIfInjected},
+	{Name: "k2_horizon", Tool: true, Reasoning: true, Special: SpecialUnstated, Guided: GuidedShape},
+	{Name: "gigachat3", Tool: true, Special: SpecialYes, SpecialWhy: "<|function_call|>, <|role_sep|>, <|message_sep|> are special tokens"},
+	{Name: "gigachat35", Tool: true, Special: SpecialYes, SpecialWhy: "the <｜GCML｜…> call tags and <|message_sep|> are special tokens"},
+	{Name: "lfm2", Tool: true, Special: SpecialYes, SpecialWhy: "<|tool_call_start|>, <|tool_call_end|> are special tokens"},
+	{Name: "olmo3", Tool: true, Reasoning: true, Special: SpecialUnstated, Guided: GuidedShape},
+	{Name: "functiongemma", Tool: true, Special: SpecialYes, SpecialWhy: "<start_function_call>, <end_function_call>, <escape> are special tokens"},
+	{Name: "minicpm5", Tool: true, Special: SpecialYes, SpecialWhy: "MiniCPM5's tool-call tags are special tokens"},
+	{Name: "granite_20b_fc", Tool: true, Special: SpecialUnstated},
+	{Name: "internlm", Tool: true, Special: SpecialYes, SpecialWhy: "<|action_start|>, <|plugin|>, <|action_end|> are special tokens"},
+	{Name: "interns1", Reasoning: true, Special: SpecialUnstated, Guided: GuidedShapeIfInjected},
+	{Name: "xlam", Tool: true},
+	{Name: "apertus", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "<|tools_prefix|>, <|tools_suffix|>, <|inner_prefix|>, <|inner_suffix|> are special tokens", Guided: GuidedShapeIfInjected},
+	{Name: "ernie45", Reasoning: true, Special: SpecialUnstated, Guided: GuidedShape},
+	{Name: "longcat", Tool: true, Reasoning: true, Special: SpecialUnstated, Guided: GuidedShape},
+	{Name: "dots", Tool: true, Special: SpecialUnstated},
+	{Name: "solar_open2", Tool: true, Reasoning: true, Special: SpecialUnstated, Guided: GuidedShapeIfInjected},
+	{Name: "holo2", Reasoning: true, Gate: GateKimi, Guided: GuidedShape},
+	{Name: "qwen3_thinking", Reasoning: true, Guided: GuidedShape},
+	{Name: "seed_oss", Tool: true, Reasoning: true, Special: SpecialUnstated},
 }
 
 var (
@@ -155,6 +186,28 @@ var reasoningAliases = map[string]string{
 	"glm47":                   "glm45",
 	"minimax_m3_nom":          "minimax_m3",
 	"gemma_4":                 "gemma4",
+
+	// Peer spellings of grammars with a row of their own.
+	"deepseekv41":     "deepseek_v41",
+	"minimax":         "minimax_m2", // SGLang's name: minimax_m2's gate
+	"muse":            "muse_glimmer",
+	"glimmer":         "muse_glimmer",
+	"hy_v4":           "hy_v3",
+	"hunyuan":         "hy_v3",
+	"cohere":          "cohere_command4",
+	"cohere_command3": "cohere_command4",
+	"olmo3_think":     "olmo3",
+	"intern_s1":       "interns1",
+	"apertus2509":     "apertus",
+	"step3p5":         "step3",
+	// <think> grammars without decisions of their own: qwen3's row (not
+	// forced, the prompt decides) and basic's.
+	"mimo":          "qwen3",
+	"poolside_v1":   "qwen3",
+	"exaone4":       "qwen3",
+	"dots":          "qwen3",
+	"lfm2_thinking": "basic",
+	"telechat4":     "basic",
 }
 
 // CanonicalToolParser returns the canonical name of a registered tool

@@ -48,10 +48,105 @@ func TestRulesCanonical(t *testing.T) {
 	}
 }
 
+// TestReasoningNamesDecided keeps every registered reasoning parser name
+// (the peers' spellings included) resolvable to a row of Rules, so that no
+// name reaches a request with undecided PRE rows.
+func TestReasoningNamesDecided(t *testing.T) {
+	for _, n := range parsers.ReasoningParsers() {
+		c, ok := CanonicalReasoningParser(n)
+		require.True(t, ok, n)
+		require.NotNil(t, reasoningRules[c], "reasoning parser %q (canonical %q) has no row in Rules", n, c)
+		// A forced grammar reads bare guided JSON as reasoning unless PRE.4
+		// shape detection sends it past the parser.
+		if info, _ := parsers.ReasoningParser(n); info.Forced {
+			require.Equal(t, GuidedShape, reasoningRules[c].Guided, "forced reasoning parser %q (canonical %q) without shape detection", n, c)
+		}
+	}
+}
+
+// TestNewFamilyRules pins the decisions of the 2026 families' parsers,
+// reached through the names the peers register.
+func TestNewFamilyRules(t *testing.T) {
+	type decided struct {
+		Name          string
+		Special       Special
+		Gate          Gate
+		AfterTool     AfterTool
+		Guided        Guided
+		NeedsWhy      bool
+		GrammarForced bool
+	}
+	tests := []struct {
+		name      string
+		reasoning bool
+		want      decided
+	}{
+		{"deepseek_v41", true, decided{"deepseek_v41", SpecialUnstated, GateDeepSeekOn, AfterToolKeep, GuidedShapeIfInjected, false, false}},
+		{"deepseekv41", true, decided{"deepseek_v41", SpecialUnstated, GateDeepSeekOn, AfterToolKeep, GuidedShapeIfInjected, false, false}},
+		{"deepseek-v41", true, decided{"deepseek_v41", SpecialUnstated, GateDeepSeekOn, AfterToolKeep, GuidedShapeIfInjected, false, false}},
+		{"muse", true, decided{"muse_glimmer", SpecialYes, GateNever, AfterToolNormal, GuidedShapeIfInjected, true, false}},
+		{"glimmer", false, decided{"muse_glimmer", SpecialYes, GateNever, AfterToolNormal, GuidedShapeIfInjected, true, false}},
+		{"cohere_command3", true, decided{"cohere_command4", SpecialYes, GateNever, AfterToolNormal, GuidedShape, true, true}},
+		{"cohere", false, decided{"cohere_command4", SpecialYes, GateNever, AfterToolNormal, GuidedShape, true, false}},
+		{"hunyuan", true, decided{"hy_v3", SpecialUnstated, GateNever, AfterToolNormal, GuidedShapeIfInjected, false, false}},
+		{"hy_v4", false, decided{"hy_v3", SpecialUnstated, GateNever, AfterToolNormal, GuidedShapeIfInjected, false, false}},
+		{"hunyuan_a13b", true, decided{"hunyuan_a13b", SpecialUnstated, GateNever, AfterToolNormal, GuidedShapeIfInjected, false, false}},
+		{"k2_horizon", true, decided{"k2_horizon", SpecialUnstated, GateNever, AfterToolNormal, GuidedShape, false, true}},
+		{"gigachat3", false, decided{"gigachat3", SpecialYes, GateNever, AfterToolNormal, GuidedNormal, true, false}},
+		{"gigachat35", false, decided{"gigachat35", SpecialYes, GateNever, AfterToolNormal, GuidedNormal, true, false}},
+		{"lfm2-thinking", false, decided{"lfm2", SpecialYes, GateNever, AfterToolNormal, GuidedNormal, true, false}},
+		{"lfm2-thinking", true, decided{"basic", SpecialNo, GateNever, AfterToolNormal, GuidedNormal, false, false}},
+		{"olmo3-think", true, decided{"olmo3", SpecialUnstated, GateNever, AfterToolNormal, GuidedShape, false, true}},
+		{"functiongemma", false, decided{"functiongemma", SpecialYes, GateNever, AfterToolNormal, GuidedNormal, true, false}},
+		{"minicpm5", false, decided{"minicpm5", SpecialYes, GateNever, AfterToolNormal, GuidedNormal, true, false}},
+		{"granite", false, decided{"granite", SpecialNo, GateNever, AfterToolNormal, GuidedNormal, true, false}},
+		{"granite-20b-fc", false, decided{"granite_20b_fc", SpecialUnstated, GateNever, AfterToolNormal, GuidedNormal, false, false}},
+		{"intern-s1", false, decided{"internlm", SpecialYes, GateNever, AfterToolNormal, GuidedNormal, true, false}},
+		{"intern-s1", true, decided{"interns1", SpecialUnstated, GateNever, AfterToolNormal, GuidedShapeIfInjected, false, false}},
+		{"xlam", false, decided{"xlam", SpecialNo, GateNever, AfterToolNormal, GuidedNormal, false, false}},
+		{"apertus2509", true, decided{"apertus", SpecialYes, GateNever, AfterToolNormal, GuidedShapeIfInjected, true, false}},
+		{"ernie45", true, decided{"ernie45", SpecialUnstated, GateNever, AfterToolNormal, GuidedShape, false, true}},
+		{"ernie45", false, decided{"hermes", SpecialNo, GateNever, AfterToolNormal, GuidedNormal, false, false}},
+		{"longcat", true, decided{"longcat", SpecialUnstated, GateNever, AfterToolNormal, GuidedShape, false, true}},
+		{"dots", false, decided{"dots", SpecialUnstated, GateNever, AfterToolNormal, GuidedNormal, false, false}},
+		{"dots", true, decided{"qwen3", SpecialNo, GateNever, AfterToolNormal, GuidedNormal, false, false}},
+		{"step3", false, decided{"step3", SpecialUnstated, GateNever, AfterToolNormal, GuidedShape, false, false}},
+		{"step3p5", true, decided{"step3", SpecialUnstated, GateNever, AfterToolNormal, GuidedShape, false, true}},
+		{"solar_open2", true, decided{"solar_open2", SpecialUnstated, GateNever, AfterToolNormal, GuidedShapeIfInjected, false, false}},
+		{"holo2", true, decided{"holo2", SpecialNo, GateKimi, AfterToolNormal, GuidedShape, false, true}},
+		{"qwen3-thinking", true, decided{"qwen3_thinking", SpecialNo, GateNever, AfterToolNormal, GuidedShape, false, true}},
+		{"minimax", true, decided{"minimax_m2", SpecialNo, GateMiniMaxM2, AfterToolNormal, GuidedShape, false, true}},
+		{"mimo", true, decided{"qwen3", SpecialNo, GateNever, AfterToolNormal, GuidedNormal, false, false}},
+		{"poolside_v1", true, decided{"qwen3", SpecialNo, GateNever, AfterToolNormal, GuidedNormal, false, false}},
+		{"exaone4", true, decided{"qwen3", SpecialNo, GateNever, AfterToolNormal, GuidedNormal, false, false}},
+		{"telechat4", true, decided{"basic", SpecialNo, GateNever, AfterToolNormal, GuidedNormal, false, false}},
+		{"seed_oss", true, decided{"seed_oss", SpecialUnstated, GateNever, AfterToolNormal, GuidedNormal, false, false}},
+	}
+	for _, tc := range tests {
+		r := ToolRule(tc.name)
+		if tc.reasoning {
+			r = ReasoningRule(tc.name)
+		}
+		got := decided{r.Name, r.Special, r.Gate, r.AfterTool, r.Guided, r.SpecialWhy != "", false}
+		if tc.reasoning {
+			info, ok := parsers.ReasoningParser(tc.name)
+			require.True(t, ok, tc.name)
+			got.GrammarForced = info.Forced
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s (reasoning %v) (-want +got):\n%s", tc.name, tc.reasoning, diff)
+		}
+	}
+}
+
 func TestAliases(t *testing.T) {
 	for in, want := range map[string]string{
 		"gemma-4": "gemma4", "deepseek-v4": "deepseek_v4", "DeepSeekV4": "deepseek_v4", "kimi_k2": "kimi_k25",
 		"nemotron_3": "nemotron3", "minimax-m3": "minimax_m3", "openai_gptoss": "gpt_oss", "gpt-oss": "gpt_oss",
+		"minimax": "minimax_m2", "muse": "muse_glimmer", "Glimmer": "muse_glimmer", "hy_v4": "hy_v3", "hunyuan": "hy_v3",
+		"cohere": "cohere_command4", "cohere_command3": "cohere_command4", "mimo": "qwen3", "poolside_v1": "qwen3",
+		"exaone4": "qwen3", "DeepSeekV41": "deepseek_v41", "deepseek-v41": "deepseek_v41", "olmo3-think": "olmo3",
+		"intern-s1": "interns1", "qwen3-thinking": "qwen3_thinking", "step3p5": "step3", "deepseek-v3": "deepseek_v3",
 	} {
 		got, ok := CanonicalReasoningParser(in)
 		require.True(t, ok, in)
@@ -82,6 +177,16 @@ func TestSkipSpecial(t *testing.T) {
 		{"kimi_k25 reasoning", "hermes", "kimi_k2", true, true, false, false, true},
 		{"lenient", "mistral", "mistral", true, true, true, false, false},
 		{"explicit false with harmony", "harmony", "gpt_oss", false, true, false, false, false},
+		{"muse_glimmer unset", "muse_glimmer", "muse_glimmer", false, false, false, false, false},
+		{"muse explicit true", "", "muse", true, true, false, false, true},
+		{"cohere_command3 explicit true", "cohere_command3", "", true, true, false, false, true},
+		{"lfm2 explicit true", "lfm2", "lfm2-thinking", true, true, false, false, true},
+		{"internlm alias explicit true", "intern-s1", "intern-s1", true, true, false, false, true},
+		{"apertus reasoning explicit true", "", "apertus2509", true, true, false, false, true},
+		{"gigachat35 lenient", "gigachat35", "", true, true, true, false, false},
+		{"k2_horizon unset", "k2_horizon", "k2_horizon", false, false, false, true, false},
+		{"granite explicit true", "granite", "granite", true, true, false, true, false},
+		{"hy_v3 unset", "hy_v3", "hy_v3", false, false, false, true, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -134,6 +239,12 @@ func TestGates(t *testing.T) {
 		{"minimax_m3", `{"thinking_mode":"disabled"}`, true},
 		{"minimax_m2", `{"enable_thinking":false}`, true},
 		{"gpt_oss", `{"thinking":false}`, false},
+		{"holo2", `{"thinking":false}`, true},
+		{"holo2", `{}`, false},
+		{"deepseek_v41", `{}`, false},
+		{"deepseekv41", `{"thinking_mode":"chat"}`, true},
+		{"cohere_command4", `{"enable_thinking":false}`, false},
+		{"olmo3", `{"enable_thinking":false}`, false},
 	}
 	for _, tc := range tests {
 		got := ReasoningRule(tc.parser).Gate.Disabled(args(tc.args))
@@ -188,6 +299,32 @@ func TestDecide(t *testing.T) {
 			Decision{ReasoningParser: "mistral", Injected: true, InReasoning: true}},
 		{"minimax_m3 opener", Situation{ReasoningParser: "minimax_m3", Prompt: "…<mm:think>\n"},
 			Decision{ReasoningParser: "minimax_m3", Injected: true, InReasoning: true}},
+		// DeepSeek V4.1 keeps the reasoning its template seeds after a
+		// tool result, as V4 does.
+		{"deepseek_v41 after tool keeps", Situation{ToolParser: "deepseek_v41", ReasoningParser: "deepseekv41", Prompt: "x<think>", LastIsTool: true, HasTools: true},
+			Decision{ToolParser: "deepseek_v41", ReasoningParser: "deepseekv41", SkipSpecialTokens: true, Injected: true, InReasoning: true}},
+		{"deepseek_v41 chat mode gated", Situation{ToolParser: "deepseek_v41", ReasoningParser: "deepseek_v41", Args: args(`{"thinking":false}`), HasTools: true},
+			Decision{ToolParser: "deepseek_v41", SkipSpecialTokens: true, Gated: true}},
+		// Solar Open 2: the template opens the span for the default and
+		// higher efforts; the prompt decides.
+		{"solar_open2 opened", Situation{ToolParser: "solar_open2", ReasoningParser: "solar_open2", Prompt: "<|begin|>assistant<|think:start|>", HasTools: true},
+			Decision{ToolParser: "solar_open2", ReasoningParser: "solar_open2", SkipSpecialTokens: true, Injected: true, InReasoning: true}},
+		{"solar_open2 closed", Situation{ToolParser: "solar_open2", ReasoningParser: "solar_open2", Prompt: "<|begin|>assistant<|think:start|><|think:end|>", HasTools: true},
+			Decision{ToolParser: "solar_open2", ReasoningParser: "solar_open2", SkipSpecialTokens: true}},
+		{"olmo3 think opened", Situation{ToolParser: "olmo3", ReasoningParser: "olmo3", Prompt: "<|im_start|>assistant\n<think>", HasTools: true},
+			Decision{ToolParser: "olmo3", ReasoningParser: "olmo3", SkipSpecialTokens: true, Injected: true, InReasoning: true}},
+		{"cohere guided shape", Situation{ToolParser: "cohere_command4", ReasoningParser: "cohere_command4", HasTools: true, ToolChoice: "required"},
+			Decision{ImmediateTool: true, ReasoningParser: "cohere_command4", ShapeDetect: true}},
+		{"glimmer guided not opened", Situation{ToolParser: "muse_glimmer", ReasoningParser: "muse_glimmer", Prompt: "<|start|>assistant", HasTools: true, ToolChoice: "required"},
+			Decision{ImmediateTool: true, ReasoningParser: "muse_glimmer"}},
+		{"glimmer guided opened", Situation{ToolParser: "muse_glimmer", ReasoningParser: "muse_glimmer", Prompt: "<|start|>assistant to=self<|message|>", HasTools: true, ToolChoice: "function", ToolChoiceName: "f"},
+			Decision{ImmediateTool: true, ImmediateToolName: "f", ReasoningParser: "muse_glimmer", Injected: true, InReasoning: true, ShapeDetect: true}},
+		{"holo2 thinking off", Situation{ToolParser: "hermes", ReasoningParser: "holo2", Args: args(`{"thinking":false}`), HasTools: true},
+			Decision{ToolParser: "hermes", SkipSpecialTokens: true, Gated: true}},
+		{"k2_horizon guided shape", Situation{ToolParser: "k2_horizon", ReasoningParser: "k2_horizon", HasTools: true, ToolChoice: "required"},
+			Decision{ImmediateTool: true, ReasoningParser: "k2_horizon", SkipSpecialTokens: true, ShapeDetect: true}},
+		{"interns1 guided opened", Situation{ToolParser: "interns1", ReasoningParser: "interns1", Prompt: "<|im_start|>assistant\n<think>", HasTools: true, ToolChoice: "required"},
+			Decision{ImmediateTool: true, ReasoningParser: "interns1", Injected: true, InReasoning: true, ShapeDetect: true}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

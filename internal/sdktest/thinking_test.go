@@ -57,6 +57,11 @@ func TestAnthropicSDKThinkingDisplay(t *testing.T) {
 					if th.Signature == "" {
 						t.Error("thinking block without signature")
 					}
+					// An omitted block's signature carries the reasoning,
+					// so the client sends it back.
+					if r, ok := awanthropic.DecodeThinkingSignature(th.Signature); ok != (name == "omitted") || ok && r != "The user wants the weather in NYC." {
+						t.Errorf("signature %q carries %q (%v)", th.Signature, r, ok)
+					}
 				}
 				got = append(got, s)
 			}

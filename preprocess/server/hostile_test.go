@@ -404,7 +404,11 @@ func TestHostileNeverReads(t *testing.T) {
 		}
 		conns = append(conns, rawRequest(t, l.addr, fmt.Sprintf("POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", path, len(body), body)))
 	}
-	deadline := time.Now().Add(15 * time.Second)
+	// The unary answers run to their max_tokens bound (tens of MB of text
+	// from this engine) before their write can time out: under -race on a
+	// loaded 2-core machine that took over 15 s. The loop ends as soon as
+	// the slots are free.
+	deadline := time.Now().Add(90 * time.Second)
 	for eng.ended.Load() < 2 || l.s.Metrics().Running() != 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d engine requests ended, %d requests hold a slot, with clients that stopped reading", eng.ended.Load(), l.s.Metrics().Running())

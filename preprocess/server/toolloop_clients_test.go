@@ -31,10 +31,15 @@ const (
 	// shapeChatR: Chat Completions, history sent back with reasoning.
 	shapeChatR
 	// shapeAnthropic: Anthropic Messages as Claude Code sends them:
-	// system blocks with cache_control, adaptive thinking, output_config
-	// effort, thinking blocks with their signature sent back, tool_use
-	// input as an object re-serialised compactly (JSON.stringify).
+	// system blocks with cache_control, adaptive thinking with display
+	// "omitted" (the answer's thinking blocks have no text; the client
+	// sends them back with the signature they came with), output_config
+	// effort, context_management, tool_use input as an object
+	// re-serialised compactly (JSON.stringify).
 	shapeAnthropic
+	// shapeAnthropicShown: the same with thinking shown (display absent):
+	// thinking blocks are sent back with their text.
+	shapeAnthropicShown
 	// shapeResponses: Responses as Codex sends them: a developer message
 	// first, reasoning.effort "medium", include
 	// reasoning.encrypted_content, store false, reasoning items and
@@ -42,15 +47,15 @@ const (
 	shapeResponses
 )
 
-var shapes = []clientShape{shapeChatRC, shapeChatR, shapeAnthropic, shapeResponses}
+var shapes = []clientShape{shapeChatRC, shapeChatR, shapeAnthropic, shapeAnthropicShown, shapeResponses}
 
 func (s clientShape) String() string {
-	return [...]string{"chat+reasoning_content", "chat+reasoning", "anthropic", "responses"}[s]
+	return [...]string{"chat+reasoning_content", "chat+reasoning", "anthropic", "anthropic+shown", "responses"}[s]
 }
 
 func (s clientShape) api() api.API {
 	switch s {
-	case shapeAnthropic:
+	case shapeAnthropic, shapeAnthropicShown:
 		return api.Messages
 	case shapeResponses:
 		return api.Responses
@@ -105,8 +110,8 @@ type histItem struct {
 // loopRequest builds the request body of shape s for the conversation.
 func loopRequest(s clientShape, system string, hist []histItem, stream bool, kwargs map[string]any) []byte {
 	switch s {
-	case shapeAnthropic:
-		return anthropicRequest(system, hist, stream)
+	case shapeAnthropic, shapeAnthropicShown:
+		return anthropicRequest(system, hist, stream, s == shapeAnthropic)
 	case shapeResponses:
 		return responsesRequest(system, hist, stream)
 	}
@@ -170,7 +175,7 @@ func chatRequest(s clientShape, system string, hist []histItem, stream bool, kwa
 	return mustJSON(req)
 }
 
-func anthropicRequest(system string, hist []histItem, stream bool) []byte {
+func anthropicRequest(system string, hist []histItem, stream, omitted bool) []byte {
 	var msgs []any
 	var results []any
 	flush := func() {
@@ -208,14 +213,19 @@ func anthropicRequest(system string, hist []histItem, stream bool) []byte {
 	for _, t := range loopTools {
 		tools = append(tools, map[string]any{"name": t.name, "description": t.description, "input_schema": json.RawMessage(t.schema)})
 	}
+	thinking := map[string]any{"type": "adaptive"}
+	if omitted {
+		thinking["display"] = "omitted"
+	}
 	return mustJSON(map[string]any{
 		"model": "claude-opus-5-5", "max_tokens": 32000, "stream": stream,
-		"system":        []any{map[string]any{"type": "text", "text": system, "cache_control": map[string]any{"type": "ephemeral"}}},
-		"messages":      msgs,
-		"tools":         tools,
-		"thinking":      map[string]any{"type": "adaptive"},
-		"output_config": map[string]any{"effort": "medium"},
-		"metadata":      map[string]any{"user_id": `{"device_id":"loop","session_id":"loop"}`},
+		"system":             []any{map[string]any{"type": "text", "text": system, "cache_control": map[string]any{"type": "ephemeral"}}},
+		"messages":           msgs,
+		"tools":              tools,
+		"thinking":           thinking,
+		"context_management": map[string]any{"edits": []any{map[string]any{"type": "clear_thinking_20251015", "keep": "all"}}},
+		"output_config":      map[string]any{"effort": "medium"},
+		"metadata":           map[string]any{"user_id": `{"device_id":"loop","session_id":"loop"}`},
 	})
 }
 

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -71,14 +73,30 @@ type loopFamily struct {
 	// parallel calls, or each call ends the turn): the parallel step is
 	// played as one call.
 	single bool
+	// real names the family's own tokenizer in tokenizers/testdata/large
+	// (fetched by .ci/setup.d/tokenizers.sh), if the repository has it:
+	// the row runs a second time on it (useReal), so "token for token"
+	// means the real BPE merges.
+	real    string
+	useReal bool
+}
+
+// label is the row's name in reports and subtests.
+func (f loopFamily) label() string {
+	if f.useReal {
+		return f.name + " [" + f.real + " tokenizer]"
+	}
+	return f.name
 }
 
 type turnEnd struct{ suffix, token string }
 
 var loopFamilies = []loopFamily{
 	{name: "Qwen3", template: "qwen3.jinja", dir: "Qwen3-8B", modelType: "qwen3", eos: "<|im_end|>",
-		ends: []turnEnd{{"<|im_end|>\n", "<|im_end|>"}}},
+		ends: []turnEnd{{"<|im_end|>\n", "<|im_end|>"}}, real: "qwen3"},
 	{name: "Qwen3-8B (GGUF)", template: "Qwen3-8B-Q8_0.jinja", dir: "Qwen3-8B", modelType: "qwen3", eos: "<|im_end|>",
+		ends: []turnEnd{{"<|im_end|>\n", "<|im_end|>"}}},
+	{name: "Qwen2.5", template: "qwen2_5.jinja", dir: "Qwen2.5-7B-Instruct", modelType: "qwen2", eos: "<|im_end|>",
 		ends: []turnEnd{{"<|im_end|>\n", "<|im_end|>"}}},
 	{name: "Qwen3-VL Instruct", template: "Qwen3-VL-30B-A3B-Instruct-Q8_0.jinja", dir: "Qwen3-VL-30B-A3B-Instruct", modelType: "qwen3_vl_moe", eos: "<|im_end|>",
 		ends: []turnEnd{{"<|im_end|>\n", "<|im_end|>"}}},
@@ -88,14 +106,18 @@ var loopFamilies = []loopFamily{
 		ends: []turnEnd{{"<|im_end|>\n", "<|im_end|>"}}},
 	{name: "DeepSeek V4", template: "DeepSeek-V4-Flash.jinja", dir: "DeepSeek-V4-Flash", modelType: "deepseek_v4", bos: "<｜begin▁of▁sentence｜>", eos: "<｜end▁of▁sentence｜>",
 		ends: []turnEnd{{"<｜end▁of▁sentence｜>", "<｜end▁of▁sentence｜>"}}, kwargs: map[string]any{"thinking": true}},
+	{name: "DeepSeek V4.1", template: "DeepSeek-V4.1-Flash.jinja", dir: "DeepSeek-V4.1-Flash", modelType: "deepseek_v4", bos: "<｜begin▁of▁sentence｜>", eos: "<｜end▁of▁sentence｜>",
+		ends: []turnEnd{{"<｜end▁of▁sentence｜>", "<｜end▁of▁sentence｜>"}}},
 	{name: "gpt-oss", template: "gpt-oss-20b-Q8_0.jinja", dir: "gpt-oss-20b", modelType: "gpt_oss", eos: "<|return|>",
-		ends: []turnEnd{{"<|call|>", "<|call|>"}, {"<|end|>", "<|return|>"}, {"<|return|>", "<|return|>"}}, single: true},
+		ends: []turnEnd{{"<|call|>", "<|call|>"}, {"<|end|>", "<|return|>"}, {"<|return|>", "<|return|>"}}, single: true, real: "gptoss"},
 	{name: "Kimi K2", template: "kimi_k2.jinja", dir: "Kimi-K2-Instruct", modelType: "kimi_k2", eos: "<|im_end|>",
-		ends: []turnEnd{{"<|im_end|>", "<|im_end|>"}}},
+		ends: []turnEnd{{"<|im_end|>", "<|im_end|>"}}, real: "kimi_k2"},
 	{name: "Kimi K3", template: "Kimi-K3.jinja", dir: "Kimi-K3", modelType: "kimi_k3", eos: "<|end_of_msg|>",
 		ends: []turnEnd{{"<|end_of_msg|>", "<|end_of_msg|>"}}},
 	{name: "GLM-5.2", template: "GLM-5.2.jinja", dir: "GLM-5.2", modelType: "glm_moe_dsa", eos: "<|user|>",
 		ends: []turnEnd{{"", "<|user|>"}}},
+	{name: "Laguna", template: "laguna.jinja", dir: "Laguna-XS.2", modelType: "laguna", eos: "</assistant>",
+		ends: []turnEnd{{"</assistant>\n", "</assistant>"}}},
 	{name: "Nemotron 3 Super", template: "NVIDIA-Nemotron-3-Super.jinja", dir: "NVIDIA-Nemotron-3-Super", modelType: "nemotron_h", eos: "<|im_end|>",
 		ends: []turnEnd{{"<|im_end|>\n", "<|im_end|>"}}},
 	{name: "Gemma 4", template: "gemma-4-26B-A4B-it-UD-Q8_K_XL.jinja", dir: "gemma-4-26B-A4B-it", modelType: "gemma4", bos: "<bos>", eos: "<turn|>",
@@ -105,7 +127,7 @@ var loopFamilies = []loopFamily{
 	{name: "Mistral Medium 3.5", template: "Mistral-Medium-3.5-128B-GGUF.jinja", dir: "Mistral-Medium-3.5-128B", modelType: "mistral3", bos: "<s>", eos: "</s>",
 		ends: []turnEnd{{"</s>", "</s>"}}, kwargs: map[string]any{"reasoning_effort": "high"}},
 	{name: "Llama 3.2", template: "Llama-3.2-1B-Instruct-GGUF.jinja", dir: "Llama-3.2-1B-Instruct", modelType: "llama", bos: "<|begin_of_text|>", eos: "<|eot_id|>",
-		ends: []turnEnd{{"<|eot_id|>", "<|eot_id|>"}, {"<|eom_id|>", "<|eom_id|>"}}, single: true},
+		ends: []turnEnd{{"<|eot_id|>", "<|eot_id|>"}, {"<|eom_id|>", "<|eom_id|>"}}, single: true, real: "llama3"},
 }
 
 // loopSkips are cells that fail for a reason another change owns; each is
@@ -154,7 +176,7 @@ var specialLike = regexp.MustCompile(`<\|[A-Za-z0-9_]+\|>|<｜[^｜\s]{1,40}｜>
 // directory: the template unmodified, a byte-level tokenizer whose added
 // tokens are the template's control tokens (the stop tokens special, the
 // others not, as Hugging Face tokenizers mark them), and the family's
-// config.json.
+// config.json. realModelDir writes one with the family's own tokenizer.
 func loopModelDir(t *testing.T, fam loopFamily) string {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "chattemplate", "templates", fam.template))
@@ -214,6 +236,85 @@ func loopModelDir(t *testing.T, fam loopFamily) string {
 		}
 	}
 	return dir
+}
+
+// realModelDir writes a model directory for fam into parent with the
+// family's own tokenizer from tokenizers/testdata/large/<fam.real>: its
+// tokenizer.json or tiktoken.model, and its tokenizer_config.json with the
+// row's template as chat_template (the rest — bos, eos, added tokens — the
+// real one's); generation_config.json lists the stop tokens the model
+// writes. It returns errLargeAbsent when the large files were not fetched.
+func realModelDir(parent string, fam loopFamily) (string, error) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "chattemplate", "templates", fam.template))
+	if err != nil {
+		return "", err
+	}
+	large := filepath.Join("..", "..", "tokenizers", "testdata", "large", fam.real)
+	cfgRaw, err := os.ReadFile(filepath.Join(large, "tokenizer_config.json"))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", fam.real, errLargeAbsent)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(cfgRaw, &cfg); err != nil {
+		return "", err
+	}
+	cfg["chat_template"] = string(src)
+	dir := filepath.Join(parent, fam.dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	for _, f := range []string{"tokenizer.json", "tiktoken.model"} {
+		abs, err := filepath.Abs(filepath.Join(large, f))
+		if err != nil {
+			return "", err
+		}
+		if _, err := os.Stat(abs); err == nil {
+			if err := os.Symlink(abs, filepath.Join(dir, f)); err != nil {
+				return "", err
+			}
+		}
+	}
+	// The stop tokens' ids, from the real configuration's added tokens.
+	var added struct {
+		Decoder map[string]struct {
+			Content string `json:"content"`
+		} `json:"added_tokens_decoder"`
+	}
+	if err := json.Unmarshal(cfgRaw, &added); err != nil {
+		return "", err
+	}
+	var eosIDs []int
+	for _, tok := range append([]string{fam.eos}, endTokens(fam)...) {
+		for id, a := range added.Decoder {
+			n, err := strconv.Atoi(id)
+			if a.Content == tok && err == nil && !slices.Contains(eosIDs, n) {
+				eosIDs = append(eosIDs, n)
+			}
+		}
+	}
+	slices.Sort(eosIDs)
+	files := map[string]any{
+		"tokenizer_config.json":  cfg,
+		"config.json":            map[string]any{"model_type": fam.modelType, "max_position_embeddings": 1 << 20},
+		"generation_config.json": map[string]any{"eos_token_id": eosIDs},
+	}
+	for name, v := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), mustJSON(v), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+// errLargeAbsent: the large tokenizer files were not fetched.
+var errLargeAbsent = errors.New("large tokenizer files absent; run bash .ci/setup.d/tokenizers.sh")
+
+func endTokens(fam loopFamily) []string {
+	var out []string
+	for _, e := range fam.ends {
+		out = append(out, e.token)
+	}
+	return out
 }
 
 // byteChars is the GPT-2 byte-level alphabet.
@@ -476,13 +577,54 @@ func TestToolLoop(t *testing.T) {
 	fixed := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
 	table := map[string]map[string]*loopCell{}
+	families := map[string]bool{}
+	opts := preprocess.ModelOptions{Now: func() time.Time { return fixed }}
+	// The rows on the families' own tokenizers run last; their tokenizers
+	// load in the background meanwhile (each takes seconds, most of the
+	// suite's time under -race).
+	rows := slices.Clone(loopFamilies)
+	type loaded struct {
+		m   *preprocess.Model
+		err error
+	}
+	real := map[string]chan loaded{}
 	for _, fam := range loopFamilies {
-		t.Run(fam.name, func(t *testing.T) {
-			dir := loopModelDir(t, fam)
-			m, err := preprocess.LoadModel(dir, preprocess.ModelOptions{Now: func() time.Time { return fixed }})
+		if fam.real == "" {
+			continue
+		}
+		fam.useReal = true
+		rows = append(rows, fam)
+		ch := make(chan loaded, 1)
+		real[fam.label()] = ch
+		dir, err := realModelDir(t.TempDir(), fam)
+		if err != nil {
+			ch <- loaded{err: err}
+			continue
+		}
+		go func() {
+			m, err := preprocess.LoadModel(dir, opts)
+			ch <- loaded{m, err}
+		}()
+	}
+	for _, fam := range rows {
+		t.Run(fam.label(), func(t *testing.T) {
+			var m *preprocess.Model
+			var err error
+			if fam.useReal {
+				l := <-real[fam.label()]
+				m, err = l.m, l.err
+				if errors.Is(err, errLargeAbsent) && os.Getenv("AGENTWIRE_REQUIRE_LARGE_TOKENIZERS") != "1" {
+					t.Skipf("%v (the row ran on the byte-level tokenizer)", err)
+				}
+			} else {
+				m, err = preprocess.LoadModel(loopModelDir(t, fam), opts)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
+			mu.Lock()
+			families[m.Family] = true
+			mu.Unlock()
 			tmpl := m.Template(true)
 			ref := &loopRef{m: m, t: tmpl}
 			for _, s := range shapes {
@@ -494,10 +636,10 @@ func TestToolLoop(t *testing.T) {
 						}
 						cell := runLoopCell(t, fam, m, ref, s, stream)
 						mu.Lock()
-						if table[fam.name] == nil {
-							table[fam.name] = map[string]*loopCell{}
+						if table[fam.label()] == nil {
+							table[fam.label()] = map[string]*loopCell{}
 						}
-						table[fam.name][name] = cell
+						table[fam.label()][name] = cell
 						mu.Unlock()
 					})
 				}
@@ -506,7 +648,7 @@ func TestToolLoop(t *testing.T) {
 	}
 	// The prefix table (go test -run TestToolLoop -v shows it).
 	var b strings.Builder
-	b.WriteString("\n| family | " + strings.Join(shapeNames(), " | ") + " | turns by design |\n|---|---|---|---|---|---|\n")
+	b.WriteString("\n| family | " + strings.Join(shapeNames(), " | ") + " | turns by design |\n|" + strings.Repeat("---|", len(shapes)+2) + "\n")
 	fams := slices.Sorted(mapKeys(table))
 	for _, f := range fams {
 		row := []string{f}
@@ -527,7 +669,8 @@ func TestToolLoop(t *testing.T) {
 		row = append(row, fmt.Sprint(ds))
 		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 	}
-	t.Log("token prefix reused (stream / unary), turns 2–5 where the template keeps the previous output:" + b.String())
+	t.Logf("%d rows, %d families of the family table (%s); token prefix reused (stream / unary), turns 2–5 where the template keeps the previous output:%s",
+		len(rows), len(families), strings.Join(slices.Sorted(mapKeys(families)), ", "), b.String())
 }
 
 func shapeNames() []string {
@@ -581,14 +724,26 @@ func runLoopCell(t *testing.T, fam loopFamily, m *preprocess.Model, ref *loopRef
 			args[k] = json.RawMessage(v)
 		}
 		// The request half maps the effort onto what the template knows
-		// (Template.Effort); the reference rendering takes the same value.
+		// (Template.Effort) and leaves out a thinking_mode it raises on
+		// (Template.RejectedThinkingModes, its switch passed as
+		// enable_thinking); the reference rendering takes the same values.
+		tm := m.Template(len(chat.Tools) > 0)
 		if raw, ok := args["reasoning_effort"]; ok {
 			var v string
 			if json.Unmarshal(raw, &v) == nil {
-				if to, keep := m.Template(len(chat.Tools) > 0).Effort(v); !keep {
+				if to, keep := tm.Effort(v); !keep {
 					delete(args, "reasoning_effort")
 				} else {
 					args["reasoning_effort"] = mustJSON(to)
+				}
+			}
+		}
+		if raw, ok := args["thinking_mode"]; ok {
+			var v string
+			if json.Unmarshal(raw, &v) == nil && slices.Contains(tm.RejectedThinkingModes, v) {
+				delete(args, "thinking_mode")
+				if _, set := args["enable_thinking"]; !set {
+					args["enable_thinking"] = mustJSON(v != "disabled")
 				}
 			}
 		}
@@ -691,8 +846,17 @@ func checkTurn(t *testing.T, n int, fam loopFamily, s clientShape, out string, w
 	if want.reasoning != "" && strings.Contains(out, want.reasoning) {
 		wantReasoning = want.reasoning
 	}
-	if strings.TrimSpace(got.reasoning) != wantReasoning {
-		t.Errorf("turn %d: reasoning %q, want %q (output %q)", n, got.reasoning, wantReasoning, out)
+	reasoning := got.reasoning
+	if s == shapeAnthropic {
+		// Thinking omitted: the block has no text and its signature
+		// carries the reasoning.
+		if got.reasoning != "" {
+			t.Errorf("turn %d: omitted thinking shows %q", n, got.reasoning)
+		}
+		reasoning, _ = anthropic.DecodeThinkingSignature(got.signature)
+	}
+	if strings.TrimSpace(reasoning) != wantReasoning {
+		t.Errorf("turn %d: reasoning %q, want %q (output %q)", n, reasoning, wantReasoning, out)
 	}
 	if strings.TrimSpace(got.content) != want.content {
 		t.Errorf("turn %d: content %q, want %q (output %q)", n, got.content, want.content, out)
@@ -774,7 +938,7 @@ var loopByDesign = map[string][]int{
 	"GLM-5.2": {4}, "Gemma 4": {4}, "gpt-oss": {4}, "Nemotron 3 Super": {4},
 	// The Anthropic path sets truncate_history_thinking=false: Nemotron
 	// keeps every turn's reasoning.
-	"Nemotron 3 Super/anthropic": nil,
+	"Nemotron 3 Super/anthropic": nil, "Nemotron 3 Super/anthropic+shown": nil,
 }
 
 // byDesign returns the declared turns of a cell.

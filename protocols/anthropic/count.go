@@ -50,7 +50,7 @@ func contentSize(c Content) int64 {
 				n += contentSize(rc)
 			}
 		case b.OfThinking != nil:
-			n += int64(len(b.OfThinking.Thinking))
+			n += int64(len(b.OfThinking.Reasoning()))
 		case b.OfRedactedThinking != nil:
 			n += int64(len(b.OfRedactedThinking.Data))
 		case b.OfImage != nil:

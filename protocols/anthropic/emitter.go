@@ -18,8 +18,9 @@ type EmitterConfig struct {
 	CachedTokens int64
 	// Ping writes a ping event after message_start, as the API does.
 	Ping bool
-	// Signature is the signature_delta sent when a thinking block closes
-	// (default SignatureErased).
+	// Signature is the signature_delta sent when a shown thinking block
+	// closes (default SignatureErased). An omitted block's signature
+	// carries its reasoning instead (AppendThinkingSignature).
 	Signature string
 	// DisableParallelToolUse streams only the first tool call
 	// (tool_choice.disable_parallel_tool_use).
@@ -34,7 +35,8 @@ type EmitterConfig struct {
 	DeltaUsage bool
 	// Thinking says how reasoning is shown (ThinkingDisplayFor): as
 	// thinking blocks with text (the zero value), as thinking blocks with
-	// empty text and a signature, or not at all.
+	// empty text and a signature that carries the text
+	// (ThinkingSignaturePrefix), or not at all.
 	Thinking ThinkingDisplay
 }
 
@@ -76,7 +78,15 @@ type Emitter struct {
 	hasStop   bool
 	msgID     []byte
 	callID    []byte // the id of the tool_use block the last ToolCallStart opened
+	// thinking is the open thinking block's reasoning when it is omitted:
+	// its signature carries it. It is as long as the block's reasoning
+	// (bounded by the turn's output) and reused across Reset up to
+	// maxRetainedThinking.
+	thinking []byte
 }
+
+// maxRetainedThinking is the largest omitted-reasoning buffer Reset keeps.
+const maxRetainedThinking = 1 << 20
 
 var _ protocols.Emitter = (*Emitter)(nil)
 
@@ -101,7 +111,12 @@ func (e *Emitter) Reset(cfg EmitterConfig) {
 	} else {
 		msgID = append(msgID, cfg.MessageID...)
 	}
-	*e = Emitter{cfg: cfg, ids: e.ids, skipCall: -1, stopSeq: e.stopSeq[:0], msgID: msgID, callID: e.callID[:0]}
+	thinking := e.thinking[:0]
+	if cap(thinking) > maxRetainedThinking {
+		thinking = nil // one long answer does not pin its buffer to a pooled emitter
+	}
+	*e = Emitter{cfg: cfg, ids: e.ids, skipCall: -1, stopSeq: e.stopSeq[:0], msgID: msgID, callID: e.callID[:0],
+		thinking: thinking}
 }
 
 // SetStopSequence records the request stop sequence that ended generation;
@@ -179,7 +194,15 @@ func (e *Emitter) closeBlock(dst []byte) []byte {
 	if e.open == blockThinking {
 		dst = e.deltaHead(dst)
 		dst = append(dst, `"signature_delta","signature":`...)
-		dst = jsonx.AppendString(dst, e.cfg.Signature)
+		if e.cfg.Thinking == ThinkingOmitted {
+			// The prefix and base64 need no JSON escaping.
+			dst = append(dst, '"')
+			dst = AppendThinkingSignature(dst, e.thinking)
+			dst = append(dst, '"')
+			e.thinking = e.thinking[:0]
+		} else {
+			dst = jsonx.AppendString(dst, e.cfg.Signature)
+		}
 		dst = e.deltaTail(dst)
 	}
 	dst = append(dst, "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":"...)
@@ -226,8 +249,11 @@ func appendDeltaUsage(dst []byte, u Usage) []byte {
 
 // Reasoning appends a thinking_delta, opening a thinking block first if
 // needed. Empty text appends nothing. With EmitterConfig.Thinking
-// ThinkingOmitted the block is opened but no text is sent; with
-// ThinkingHidden nothing is.
+// ThinkingOmitted the block is opened but no text is sent: the emitter
+// keeps the block's text and its signature_delta carries it
+// (AppendThinkingSignature), so a client that sends the block back hands
+// the reasoning back (ThinkingBlock.Reasoning). With ThinkingHidden
+// nothing is sent.
 func (e *Emitter) Reasoning(dst, text []byte) []byte {
 	if len(text) == 0 || e.finished || e.cfg.Thinking == ThinkingHidden {
 		return dst
@@ -238,8 +264,10 @@ func (e *Emitter) Reasoning(dst, text []byte) []byte {
 		dst = e.startHead(dst)
 		dst = append(dst, `{"type":"thinking","thinking":"","signature":""}}`+"\n\n"...)
 		e.open = blockThinking
+		e.thinking = e.thinking[:0]
 	}
 	if e.cfg.Thinking == ThinkingOmitted {
+		e.thinking = append(e.thinking, text...)
 		return dst
 	}
 	dst = e.deltaHead(dst)

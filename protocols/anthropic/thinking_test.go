@@ -63,7 +63,7 @@ func TestEmitterThinkingDisplay(t *testing.T) {
 		}},
 		"omitted": {anthropic.ThinkingOmitted, []string{
 			`"index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`,
-			`"index":0,"delta":{"type":"signature_delta","signature":"erased"}}`,
+			`"index":0,"delta":{"type":"signature_delta","signature":"agentwire.thinking.v1:cGxhbiBB"}}`,
 			`"index":1,"content_block":{"type":"text","text":""}}`,
 			`"index":1,"delta":{"type":"text_delta","text":"Hi."}}`,
 		}},

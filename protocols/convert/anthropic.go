@@ -480,8 +480,10 @@ func imageURL(img *anthropic.ImageBlock) (string, error) {
 }
 
 // assistantMessage converts an assistant turn: text concatenated into
-// content (null if none); thinking accumulates into the pending segment
-// (joined "\n"); each tool_use closes the segment and appends a call.
+// content (null if none); thinking (ThinkingBlock.Reasoning: the text, or
+// the text an omitted block's signature carries) accumulates into the
+// pending segment (joined "\n"); each tool_use closes the segment and
+// appends a call.
 func assistantMessage(m *anthropic.Message, mi int, record recorder, ctx *AnthropicContext) (openai.Message, error) {
 	out := openai.Message{Role: openai.RoleAssistant}
 	if !m.Content.IsArray() {
@@ -502,9 +504,13 @@ func assistantMessage(m *anthropic.Message, mi int, record recorder, ctx *Anthro
 			text.WriteString(b.OfText.Text)
 			hasText = true
 		case b.OfThinking != nil:
-			seg = append(seg, b.OfThinking.Thinking)
+			// An omitted block sent back carries its reasoning in its
+			// signature (anthropic.ThinkingSignaturePrefix); a foreign
+			// signature on an empty block adds an empty piece.
+			seg = append(seg, b.OfThinking.Reasoning())
 		case b.OfRedactedThinking != nil:
-			// encrypted reasoning cannot be replayed to another model
+			// Anthropic's encrypted reasoning cannot be replayed to
+			// another model; this library never writes such blocks.
 		case b.OfToolUse != nil, b.OfServerToolUse != nil:
 			id, name, input := toolUse(b)
 			args, err := compactArgs(input)

@@ -104,7 +104,10 @@ func (o *BackOptions) ids() protocols.IDSource {
 // Anthropic message: blocks in generation order (thinking → text → tool_use
 // for an ordinary turn, interleaved thinking as further blocks), tool_use
 // ids freshly minted, input the parsed arguments ({} if invalid), one empty
-// text block for empty output, signature "erased", stop_reason mapped.
+// text block for empty output, stop_reason mapped. A shown thinking block's
+// signature is "erased"; an omitted one (ctx.Thinking ThinkingOmitted) has
+// empty text and a signature that carries it
+// (anthropic.ThinkingSignature), as the streamed answer does.
 func ChatToAnthropic(resp *openai.ChatResponse, ctx *AnthropicContext, opts BackOptions) *anthropic.Response {
 	ids := opts.ids()
 	out := &anthropic.Response{
@@ -125,16 +128,16 @@ func ChatToAnthropic(resp *openai.ChatResponse, ctx *AnthropicContext, opts Back
 		for _, s := range generationOrder(&ch.Message) {
 			switch s.kind {
 			case stepReasoning:
-				text := s.text
+				block := &anthropic.ThinkingBlock{Thinking: s.text, Signature: anthropic.SignatureErased}
 				if ctx != nil {
 					switch ctx.Thinking {
 					case anthropic.ThinkingHidden:
 						continue
 					case anthropic.ThinkingOmitted:
-						text = ""
+						block.Thinking, block.Signature = "", anthropic.ThinkingSignature(s.text)
 					}
 				}
-				out.Content = append(out.Content, anthropic.ContentBlock{OfThinking: &anthropic.ThinkingBlock{Thinking: text, Signature: anthropic.SignatureErased}})
+				out.Content = append(out.Content, anthropic.ContentBlock{OfThinking: block})
 			case stepText:
 				out.Content = append(out.Content, anthropic.TextBlockOf(s.text))
 			case stepCall:
@@ -197,7 +200,7 @@ func ChatToResponses(resp *openai.ChatResponse, ctx *ResponsesContext, opts Back
 	summary, passback := false, false
 	if ctx != nil && ctx.Request != nil {
 		summary = opts.Reasoning.Summary(ctx.Request)
-		passback = responses.WantsEncryptedReasoning(ctx.Request)
+		passback = opts.Reasoning.Passback(ctx.Request)
 	}
 	out.Output = []responses.Item{}
 	var finish string

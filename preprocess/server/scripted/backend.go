@@ -149,6 +149,11 @@ func (b *Backend) Prepare(ctx context.Context, req *server.Request) (*preprocess
 
 	chat := t.Chat
 	prep.Response.Anthropic, prep.Response.Responses = t.Anthropic, t.Responses
+	// reasoning_effort "none" and the reasoning object turn thinking off
+	// as they do on a model directory's template (enable_thinking=false)
+	if err := chat.NormalizeThinking(); err != nil {
+		return nil, nil, err
+	}
 	opts := RenderOptions{DisableThinking: thinkingDisabled(chat)}
 	if tc, ok := chat.ToolChoice.Get(); ok && tc.Mode == "none" {
 		opts.OmitTools = true
@@ -193,7 +198,8 @@ func (b *Backend) finish(prep *preprocess.Prepared, maxTokens int, eng engine.En
 }
 
 // thinkingDisabled reports chat_template_kwargs enable_thinking=false
-// (the converters set it from Anthropic thinking disabled and the like).
+// (NormalizeThinking sets it from reasoning_effort "none", the converters
+// from Anthropic thinking disabled and the like).
 func thinkingDisabled(chat *openai.ChatRequest) bool {
 	for _, m := range []map[string]openai.RawJSON{chat.ChatTemplateKwargs, chat.ChatTemplateArgs} {
 		if v, ok := m["enable_thinking"]; ok && strings.TrimSpace(string(v)) == "false" {
