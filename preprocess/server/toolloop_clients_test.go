@@ -270,9 +270,7 @@ func responsesRequest(system string, hist []histItem, stream bool) []byte {
 // postTurn sends body to the API's route and reads the answer.
 func postTurn(t *testing.T, base string, s clientShape, body []byte, stream bool) turn {
 	t.Helper()
-	path := map[api.API]string{api.Chat: "/v1/chat/completions", api.Messages: "/v1/messages",
-		api.Responses: "/v1/responses"}[s.api()]
-	req, err := http.NewRequest("POST", base+path, bytes.NewReader(body))
+	req, err := http.NewRequest("POST", base+s.api().Path(), bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
