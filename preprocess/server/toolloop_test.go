@@ -128,6 +128,9 @@ var loopFamilies = []loopFamily{
 		ends: []turnEnd{{"</s>", "</s>"}}, kwargs: map[string]any{"reasoning_effort": "high"}},
 	{name: "Llama 3.2", template: "Llama-3.2-1B-Instruct-GGUF.jinja", dir: "Llama-3.2-1B-Instruct", modelType: "llama", bos: "<|begin_of_text|>", eos: "<|eot_id|>",
 		ends: []turnEnd{{"<|eot_id|>", "<|eot_id|>"}, {"<|eom_id|>", "<|eom_id|>"}}, single: true, real: "llama3"},
+	// Rnj-1: Llama 3 headers around hermes calls.
+	{name: "Rnj-1", template: "rnj-1-instruct-Q6_K.jinja", dir: "rnj-1-instruct", modelType: "gemma3_text", bos: "<|begin_of_text|>", eos: "<|eot_id|>",
+		ends: []turnEnd{{"<|eot_id|>", "<|eot_id|>"}}},
 }
 
 // loopSkips are cells that fail for a reason another change owns; each is
