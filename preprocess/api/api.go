@@ -212,12 +212,6 @@ func WriteError(w http.ResponseWriter, a API, err error) {
 	_, _ = w.Write(body)
 }
 
-// Status returns the HTTP status err is answered with on a.
-func Status(a API, err error) int {
-	status, _ := a.ErrorBody(err)
-	return status
-}
-
 // StatusClientClosed is the status every API records (never sends: the
 // client is gone) for a request whose client went away, as nginx logs it.
 const StatusClientClosed = 499

@@ -209,7 +209,7 @@ func serveStream(ctx context.Context, w http.ResponseWriter, rc *http.ResponseCo
 	}
 	fail := func(err error) error {
 		err = streamErr(ctx, err)
-		if api.Status(prep.API, err) == api.StatusClientClosed {
+		if status, _ := prep.API.ErrorBody(err); status == api.StatusClientClosed {
 			return err // the client is gone: nothing to write
 		}
 		if !wrote {

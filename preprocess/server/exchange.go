@@ -101,7 +101,7 @@ func (s *Server) end(x *exchange) {
 		// handler wrote nothing, which net/http answers with 200)
 		status = http.StatusOK
 		if x.err != nil {
-			status = api.Status(x.api, x.err)
+			status, _ = x.api.ErrorBody(x.err)
 		}
 	}
 	failed := x.err != nil
