@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 )
 
@@ -53,14 +54,14 @@ func (m memTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // with reasoning and a tool call (125 tokens).
 const benchCapture = "vllm/qwen3-0.6B/chat_completion_stream_8f33c28b-tool.json"
 
-func benchSetup(tb testing.TB, api preprocess.API, ids bool) (*preprocess.Prepared, engine.Engine, int) {
+func benchSetup(tb testing.TB, a api.API, ids bool) (*preprocess.Prepared, engine.Engine, int) {
 	var c capture
 	for _, x := range loadCaptures(tb) {
 		if x.name == benchCapture {
 			c = x
 		}
 	}
-	prep := prepFor(api, true, c.toolParser, c.reasoningParser)
+	prep := prepFor(a, true, c.toolParser, c.reasoningParser)
 	if ids {
 		v := captureTokenizer(tb)
 		prep.Response.Tokenizer = v.tok
@@ -111,8 +112,8 @@ func runRequest(tb testing.TB, p *Pipeline, prep *preprocess.Prepared, eng engin
 // token. Each iteration is one engine step; the per-request work between
 // two streams (Generate, Reset, the terminal events) runs with the timer
 // stopped and its allocations are not counted in allocs/token.
-func benchPipeline(b *testing.B, api preprocess.API, ids bool) {
-	prep, eng, _ := benchSetup(b, api, ids)
+func benchPipeline(b *testing.B, a api.API, ids bool) {
+	prep, eng, _ := benchSetup(b, a, ids)
 	p := &Pipeline{}
 	buf := make([]byte, 0, 1<<16)
 	for i := 0; i < 3; i++ {
@@ -169,18 +170,18 @@ func benchPipeline(b *testing.B, api preprocess.API, ids bool) {
 	b.ReportMetric(float64(bytesOut)/float64(b.N), "bytes-out/token")
 }
 
-func BenchmarkPipelineChatVLLM(b *testing.B)   { benchPipeline(b, preprocess.APIChat, false) }
-func BenchmarkPipelineChatReplay(b *testing.B) { benchPipeline(b, preprocess.APIChat, true) }
+func BenchmarkPipelineChatVLLM(b *testing.B)   { benchPipeline(b, api.Chat, false) }
+func BenchmarkPipelineChatReplay(b *testing.B) { benchPipeline(b, api.Chat, true) }
 func BenchmarkPipelineCompletionsVLLM(b *testing.B) {
-	benchPipeline(b, preprocess.APICompletions, false)
+	benchPipeline(b, api.Completions, false)
 }
 func BenchmarkPipelineCompletionsReplay(b *testing.B) {
-	benchPipeline(b, preprocess.APICompletions, true)
+	benchPipeline(b, api.Completions, true)
 }
-func BenchmarkPipelineMessagesVLLM(b *testing.B)    { benchPipeline(b, preprocess.APIMessages, false) }
-func BenchmarkPipelineMessagesReplay(b *testing.B)  { benchPipeline(b, preprocess.APIMessages, true) }
-func BenchmarkPipelineResponsesVLLM(b *testing.B)   { benchPipeline(b, preprocess.APIResponses, false) }
-func BenchmarkPipelineResponsesReplay(b *testing.B) { benchPipeline(b, preprocess.APIResponses, true) }
+func BenchmarkPipelineMessagesVLLM(b *testing.B)    { benchPipeline(b, api.Messages, false) }
+func BenchmarkPipelineMessagesReplay(b *testing.B)  { benchPipeline(b, api.Messages, true) }
+func BenchmarkPipelineResponsesVLLM(b *testing.B)   { benchPipeline(b, api.Responses, false) }
+func BenchmarkPipelineResponsesReplay(b *testing.B) { benchPipeline(b, api.Responses, true) }
 
 // TestStepAllocs asserts the hot path: after warm-up, one engine step in
 // (vLLM SSE bytes decoded by the vLLM adapter, or token ids from the
@@ -189,9 +190,9 @@ func TestStepAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocation test")
 	}
-	for _, api := range allAPIs {
+	for _, a := range allAPIs {
 		for _, ids := range []bool{false, true} {
-			prep, eng, _ := benchSetup(t, api, ids)
+			prep, eng, _ := benchSetup(t, a, ids)
 			p := &Pipeline{}
 			buf := make([]byte, 0, 1<<16)
 			for i := 0; i < 3; i++ {
@@ -215,7 +216,7 @@ func TestStepAllocs(t *testing.T) {
 			_ = st.Close()
 			p.Release()
 			if allocs != 0 {
-				t.Errorf("%s ids=%v: %.2f allocations per token, want 0", api, ids, allocs)
+				t.Errorf("%s ids=%v: %.2f allocations per token, want 0", a, ids, allocs)
 			}
 		}
 	}
@@ -226,9 +227,9 @@ func TestStepAllocs(t *testing.T) {
 // cost that BenchmarkPipeline* leave out (Reset, the envelope and terminal
 // events, Generate).
 func BenchmarkRequest(b *testing.B) {
-	for _, api := range allAPIs {
-		b.Run(api.String(), func(b *testing.B) {
-			prep, eng, _ := benchSetup(b, api, true)
+	for _, a := range allAPIs {
+		b.Run(a.String(), func(b *testing.B) {
+			prep, eng, _ := benchSetup(b, a, true)
 			p := &Pipeline{}
 			buf := make([]byte, 0, 1<<16)
 			for i := 0; i < 3; i++ {

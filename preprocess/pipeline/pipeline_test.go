@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 )
 
@@ -102,11 +103,11 @@ func TestCaptures(t *testing.T) {
 			if raw.Finish == "tool" {
 				raw.Finish = "stop"
 			}
-			for _, api := range allAPIs {
+			for _, a := range allAPIs {
 				for _, ids := range []bool{false, true} {
 					var got [2]result
 					for k, stream := range []bool{true, false} {
-						prep := prepFor(api, stream, c.toolParser, c.reasoningParser)
+						prep := prepFor(a, stream, c.toolParser, c.reasoningParser)
 						var outs []engine.Output
 						if ids {
 							prep.Response.Tokenizer = v.tok
@@ -117,15 +118,15 @@ func TestCaptures(t *testing.T) {
 						}
 						got[k] = answer(t, newFake(outs), prep)
 						w := want
-						if api == preprocess.APICompletions {
+						if a == api.Completions {
 							w = raw
 						}
 						if d := cmp.Diff(w, got[k], cmpResult); d != "" {
-							t.Errorf("%s stream=%v ids=%v (-want +got):\n%s", api, stream, ids, d)
+							t.Errorf("%s stream=%v ids=%v (-want +got):\n%s", a, stream, ids, d)
 						}
 					}
 					if d := cmp.Diff(got[0], got[1], cmpResult); d != "" {
-						t.Errorf("%s ids=%v: streamed and unary answers differ (-stream +unary):\n%s", api, ids, d)
+						t.Errorf("%s ids=%v: streamed and unary answers differ (-stream +unary):\n%s", a, ids, d)
 					}
 				}
 			}

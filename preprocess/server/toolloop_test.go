@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/chattemplate"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/server"
@@ -901,12 +902,12 @@ func hourglass(t *testing.T, s clientShape, body []byte, reasoningParser bool) *
 	var chat *openai.ChatRequest
 	var err error
 	switch s.api() {
-	case preprocess.APIMessages:
+	case api.Messages:
 		var r *anthropic.MessagesRequest
 		if r, err = anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{}); err == nil {
 			chat, _, err = convert.AnthropicToChat(r, convert.AnthropicOptions{ReasoningParser: reasoningParser})
 		}
-	case preprocess.APIResponses:
+	case api.Responses:
 		var r *responses.Request
 		if r, err = responses.DecodeRequest(body, responses.DecodeOptions{}); err == nil {
 			chat, _, err = convert.ResponsesToChat(r, convert.ResponsesOptions{})
