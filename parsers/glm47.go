@@ -245,7 +245,7 @@ func (g *glm47) textMarkers() []marker {
 func (g *glm47) open(arg int) {
 	g.st = glName
 	g.bare, g.loose, g.tool = false, false, nil
-	g.attr = g.attr[:0]
+	g.attr, g.typ = g.attr[:0], g.typ[:0] // a type element cut by the end of the last call or stream is gone
 	if arg&glmSfx != 0 {
 		g.st, g.then = glSuffix, arg&^glmSfx
 		g.cand.begin(g.out.ws, g.openerText(g.then))

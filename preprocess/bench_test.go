@@ -6,6 +6,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 )
 
@@ -68,7 +69,7 @@ func BenchmarkPrepareClaudeCodeNextTurn(b *testing.B) {
 func BenchmarkRenderClaudeCode(b *testing.B) {
 	m := benchModel(b)
 	p := New(m, Options{PrefixCacheEntries: -1})
-	prep := prepareTurn(b, p, APIMessages, claudeTurn1)
+	prep := prepareTurn(b, p, api.Messages, claudeTurn1)
 	_ = prep
 	req := loadMessages(b, claudeTurn1)
 	bench(b, func() {
@@ -77,7 +78,7 @@ func BenchmarkRenderClaudeCode(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := p.render(m.Template(true), chat.Messages, chat.Tools, Args(nil), APIMessages); err != nil {
+		if _, err := p.render(m.Template(true), chat.Messages, chat.Tools, Args(nil), api.Messages, true); err != nil {
 			b.Fatal(err)
 		}
 	})
@@ -86,7 +87,7 @@ func BenchmarkRenderClaudeCode(b *testing.B) {
 func BenchmarkTokenizeClaudeCode(b *testing.B) {
 	m := benchModel(b)
 	p := New(m, Options{PrefixCacheEntries: -1})
-	prompt := prepareTurn(b, p, APIMessages, claudeTurn1).Engine.Prompt
+	prompt := prepareTurn(b, p, api.Messages, claudeTurn1).Engine.Prompt
 	b.SetBytes(int64(len(prompt)))
 	bench(b, func() { p.encode(prompt) })
 }
@@ -128,8 +129,8 @@ func BenchmarkTokenizeClaudeCodeNextTurn(b *testing.B) {
 		b.Skip("tokenizer not prefix-cacheable")
 	}
 	cold := New(m, Options{PrefixCacheEntries: -1})
-	first := prepareTurn(b, cold, APIMessages, claudeTurn1).Engine.Prompt
-	second := prepareTurn(b, cold, APIMessages, claudeTurn2).Engine.Prompt
+	first := prepareTurn(b, cold, api.Messages, claudeTurn1).Engine.Prompt
+	second := prepareTurn(b, cold, api.Messages, claudeTurn2).Engine.Prompt
 	p.encode(first)
 	b.SetBytes(int64(len(second)))
 	bench(b, func() {

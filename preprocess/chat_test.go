@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/chattemplate"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols/anthropic"
@@ -202,7 +203,7 @@ func TestMessagesAndCount(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(`{"model":"claude","max_tokens":64,"system":"sys","messages":[{"role":"user","content":"hi"}],"thinking":{"type":"enabled","budget_tokens":1024}}`), &req))
 	prep, err := p.Messages(context.Background(), &req)
 	require.NoError(t, err)
-	require.Equal(t, APIMessages, prep.API)
+	require.Equal(t, api.Messages, prep.API)
 	require.NotNil(t, prep.Response.Anthropic)
 	require.False(t, prep.Response.HideReasoning)
 	require.Equal(t, "claude", prep.Response.Model)

@@ -2,7 +2,8 @@
 // harnesses: from a decoded API request to the engine request and the
 // response plan. (The response half, engine output to API bytes, is
 // package preprocess/pipeline; Prepared in plan.go is the contract between
-// the two.)
+// the two; package preprocess/api is the harness APIs' seam, and its
+// documentation says how a request travels through all three.)
 //
 // A Model is a Hugging Face model directory loaded once (LoadModel): the
 // tokenizer, the chat templates (tokenizer_config.json's chat_template as a
@@ -11,12 +12,14 @@
 // config.json, and the tool and reasoning parser names from the
 // model-family table (Families), which the caller may override.
 //
-// A Preprocessor serves one Model and is safe for concurrent use. Chat,
-// Messages, Responses and Completion each return a *Prepared:
+// A Preprocessor serves one Model and is safe for concurrent use. Prepare
+// takes a request of any API (api.Request; Chat, Messages, Responses and
+// Completion take decoded values) and returns a *Prepared:
 //
-//  1. Anthropic and Responses requests are translated to the chat request
-//     (package protocols/convert); their translation contexts go to the
-//     response plan.
+//  1. The request is translated by its API (api.Request.Translate):
+//     Anthropic and Responses requests to the chat request (package
+//     protocols/convert), whose translation contexts go to the response
+//     plan; a completions prompt is used as sent (no template).
 //  2. The chat template is rendered as transformers' apply_chat_template
 //     renders it (package preprocess/chattemplate), from a template input
 //     built as vLLM builds it: tool-call arguments as objects, tool results
@@ -51,8 +54,9 @@
 //
 // Request errors (a template's raise_exception, PRE.1's rejection, a
 // tool_choice naming an undeclared tool, a render past the template's
-// bounds: ErrRenderLimit) are *BadRequestError values that unwrap to the
-// API's own 400 error. Other template failures are the server's errors.
+// bounds: ErrRenderLimit) are *BadRequestError values: a client reads them
+// as a 400 (protocols.ClientError) and they unwrap to the 400 error value
+// of the request's API. Other template failures are the server's errors.
 //
 // The prefix cache: the next turn of a conversation re-renders the previous
 // prompt plus the new messages, so the token ids of the unchanged prefix

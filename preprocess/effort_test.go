@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/chattemplate"
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
@@ -240,7 +241,7 @@ func TestThinkingModeReachesTemplate(t *testing.T) {
 		})
 	}
 	for _, c := range conversations {
-		if c.api != APIMessages {
+		if c.api != api.Messages {
 			continue
 		}
 		for _, file := range c.turns {

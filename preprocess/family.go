@@ -132,6 +132,7 @@ var Families = []Family{
 	{Name: "Step 3.5", ModelTypes: []string{"step3p5"}, Architectures: []string{"Step3p5ForCausalLM"}, ToolParser: "step3p5", ReasoningParser: "step3p5"},
 	{Name: "Step 3.5", NameHints: []string{"step-3.5", "step3.5", "step3p5"}, ToolParser: "step3p5", ReasoningParser: "step3p5"},
 	{Name: "Step 3", ModelTypes: []string{"step3_vl", "step3"}, ToolParser: "step3", ReasoningParser: "step3"},
+	{Name: "Rnj-1", NameHints: []string{"rnj-1", "rnj_1"}, ToolParser: "hermes"},
 	{Name: "Phi-4", ModelTypes: []string{"phi3"}, NameHints: []string{"phi-4"}, ToolParser: "phi4"},
 	{Name: "Jamba", ModelTypes: []string{"jamba"}, ToolParser: "jamba"},
 	{Name: "Inkling", NameHints: []string{"inkling"}, ToolParser: "inkling", ReasoningParser: "inkling"},

@@ -66,6 +66,7 @@ func TestLookupFamily(t *testing.T) {
 		{"llama", nil, "Meta-Llama-3.1-8B-Instruct", want{"Llama 3", "llama3_json", ""}},
 		{"", nil, "Llama-3.2-1B-Instruct", want{"Llama 3", "llama3_json", ""}},
 		{"phi3", nil, "Phi-4-mini-instruct", want{"Phi-4", "phi4", ""}},
+		{"gemma3_text", []string{"Gemma3ForCausalLM"}, "rnj-1-instruct", want{"Rnj-1", "hermes", ""}},
 		{"jamba", nil, "AI21-Jamba-1.5-Mini", want{"Jamba", "jamba", ""}},
 		{"", nil, "Inkling-7B", want{"Inkling", "inkling", "inkling"}},
 		{"some_new_arch", nil, "my-model", want{}},

@@ -6,14 +6,16 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentwire/agentwire/preprocess/api"
 )
 
 // prepareTurn prepares one captured request on p.
-func prepareTurn(tb testing.TB, p *Preprocessor, api API, file string) *Prepared {
+func prepareTurn(tb testing.TB, p *Preprocessor, a api.API, file string) *Prepared {
 	tb.Helper()
 	var prep *Prepared
 	var err error
-	if api == APIMessages {
+	if a == api.Messages {
 		prep, err = p.Messages(context.Background(), loadMessages(tb, file))
 	} else {
 		prep, err = p.Responses(context.Background(), loadResponses(tb, file))
@@ -57,7 +59,7 @@ func TestHarnessCaptures(t *testing.T) {
 					case "kimi_k2":
 						require.True(t, strings.HasSuffix(e.Prompt, "<|im_assistant|>assistant<|im_middle|>"), e.Prompt[len(e.Prompt)-80:])
 					}
-					if c.api == APIResponses {
+					if c.api == api.Responses {
 						require.NotNil(t, prep.Response.Responses)
 						require.Nil(t, prep.Response.Anthropic)
 					} else {

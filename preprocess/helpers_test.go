@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/convert"
 	"github.com/agentwire/agentwire/protocols/openai"
@@ -96,13 +97,13 @@ func loadResponses(tb testing.TB, file string) *responses.Request {
 // conversations are the captured turns; each turn 2 follows its turn 1.
 var conversations = []struct {
 	name  string
-	api   API
+	api   api.API
 	turns []string
 }{
-	{"claude-code A", APIMessages, []string{"claude-code_A-text_0001-POST-v1_messages.body.json"}},
-	{"claude-code B", APIMessages, []string{"claude-code_B-bash_0001-POST-v1_messages.body.json", "claude-code_B-bash_0002-POST-v1_messages.body.json"}},
-	{"codex A", APIResponses, []string{"codex_A-gpt-5.5_0003-POST-v1_responses.body.json"}},
-	{"codex B", APIResponses, []string{"codex_B-gpt-5.5_0004-POST-v1_responses.body.json", "codex_B-gpt-5.5_0005-POST-v1_responses.body.json"}},
+	{"claude-code A", api.Messages, []string{"claude-code_A-text_0001-POST-v1_messages.body.json"}},
+	{"claude-code B", api.Messages, []string{"claude-code_B-bash_0001-POST-v1_messages.body.json", "claude-code_B-bash_0002-POST-v1_messages.body.json"}},
+	{"codex A", api.Responses, []string{"codex_A-gpt-5.5_0003-POST-v1_responses.body.json"}},
+	{"codex B", api.Responses, []string{"codex_B-gpt-5.5_0004-POST-v1_responses.body.json", "codex_B-gpt-5.5_0005-POST-v1_responses.body.json"}},
 }
 
 type chatAlias = openai.ChatRequest

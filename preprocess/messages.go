@@ -50,7 +50,7 @@ var iteratesContent = regexp.MustCompile(`for\s+\w+\s+in\s+(?:message|msg|m|mess
 //     block per non-empty segment, prefixed to the content;
 //   - template arguments become top-level variables (they override
 //     bos_token and friends).
-func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools []openai.Tool, args Args, api API) (chattemplate.Input, error) {
+func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools []openai.Tool, args Args, replay bool) (chattemplate.Input, error) {
 	src := t.Source()
 	if t.NormalizeRoles {
 		msgs = normalizeRoles(msgs)
@@ -166,7 +166,7 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 				b = append(b, `,"type":"function","function":{"name":`...)
 				b = protocols.AppendJSONString(b, c.Function.Name)
 				b = append(b, `,"arguments":`...)
-				b = p.appendArguments(b, t, m, c, api)
+				b = p.appendArguments(b, t, m, c, replay)
 				b = append(b, "}}"...)
 			}
 			b = append(b, ']')
@@ -226,10 +226,10 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 // for that tool_use id when the cache still has it and it describes the
 // same value, else the object (whose tojson is the form templates print).
 // The deprecated function_call's arguments are always parsed.
-func (p *Preprocessor) appendArguments(b []byte, t *Template, m *openai.Message, c openai.ToolCall, api API) []byte {
+func (p *Preprocessor) appendArguments(b []byte, t *Template, m *openai.Message, c openai.ToolCall, replay bool) []byte {
 	args := strings.TrimSpace(string(c.Function.Arguments))
 	object := strings.HasPrefix(args, "{") && json.Valid([]byte(args))
-	if api == APIMessages && object {
+	if replay && object {
 		if text, ok := p.toolArgs.Get(c.ID); ok && sameJSON(text, args) {
 			if t.ArgumentsAsString {
 				return protocols.AppendJSONString(b, text)

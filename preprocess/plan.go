@@ -2,6 +2,7 @@ package preprocess
 
 import (
 	"github.com/agentwire/agentwire/parsers"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols/convert"
 	"github.com/agentwire/agentwire/tokenizers"
@@ -13,31 +14,13 @@ import (
 // half fills a Prepared; the response half reads it and nothing else.
 // Fields are only ever added, never renamed, so both halves can grow.
 
-// API is the harness API a request arrived on; it selects the emitter.
-type API uint8
-
-const (
-	APIChat        API = iota // OpenAI Chat Completions
-	APICompletions            // OpenAI Completions
-	APIMessages               // Anthropic Messages
-	APIResponses              // OpenAI Responses
-)
-
-var apiNames = [...]string{"chat", "completions", "messages", "responses"}
-
-func (a API) String() string {
-	if int(a) < len(apiNames) {
-		return apiNames[a]
-	}
-	return "API(?)"
-}
-
 // Prepared is everything the request half decided for one request.
 type Prepared struct {
-	// API is the surface the client speaks; Stream says whether it asked
-	// for a stream (the engine is always streamed; unary answers are
+	// API is the harness API the client speaks (package api): it writes
+	// the answer and its errors. Stream says whether the client asked for
+	// a stream (the engine is always streamed; unary answers are
 	// aggregated from the same events).
-	API    API
+	API    api.API
 	Stream bool
 
 	// Engine is the request for the engine adapter.
@@ -106,8 +89,9 @@ type ResponsePlan struct {
 	Anthropic *convert.AnthropicContext
 	Responses *convert.ResponsesContext
 
-	// ToolArgs, when not nil (Anthropic Messages), receives the argument
-	// text emitted for each tool_use id the response mints, so the next
-	// turn can replay the model's own bytes (see ToolArgs).
+	// ToolArgs, when not nil (Anthropic Messages:
+	// api.Translation.ReplayToolArgs), receives the argument text emitted
+	// for each tool_use id the response mints, so the next turn can replay
+	// the model's own bytes (see ToolArgs).
 	ToolArgs *ToolArgs
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentwire/agentwire/parsers"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/chattemplate"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols"
@@ -148,82 +149,90 @@ func ContextLengthError(promptTokens, maxContext int) error {
 
 // BadRequestError is a request the preprocessor cannot serve as sent (a
 // template's raise_exception, PRE.1, an unknown tool_choice name). It
-// unwraps to its cause and to the 400 error in the API's own shape
-// (*openai.APIError, *anthropic.APIError or *responses.APIError), so a
-// server that answers protocols API errors answers it without knowing
-// this type.
+// unwraps to its cause and to the 400 error in the shape of the API the
+// request arrived on (API.APIError: *openai.APIError, *anthropic.APIError
+// or *responses.APIError), so a server that answers protocols API errors
+// answers it without knowing this type.
 type BadRequestError struct {
 	Err error
-	API API
+	API api.API
 }
 
 func (e *BadRequestError) Error() string { return e.Err.Error() }
 
+// ClientError returns the 400 a client reads: the request's fault, in the
+// preprocessor's words (protocols.ClientError).
+func (e *BadRequestError) ClientError() *protocols.Error {
+	return &protocols.Error{Kind: protocols.ErrorBadRequest, Message: e.Err.Error()}
+}
+
 // Unwrap returns the cause and the API error.
 func (e *BadRequestError) Unwrap() []error {
-	msg := e.Err.Error()
-	var api error
-	switch e.API {
-	case APIMessages:
-		api = anthropic.NewAPIError(400, msg)
-	case APIResponses:
-		api = responses.NewAPIError(400, msg)
-	default:
-		api = openai.BadRequest(msg)
+	if e.API == nil {
+		return []error{e.Err}
 	}
-	return []error{e.Err, api}
+	return []error{e.Err, e.API.APIError(e.ClientError())}
 }
 
-// Chat prepares a chat completion request. It applies
-// req.NormalizeThinking (so it modifies req's template arguments).
+// Prepare prepares a request of any API (package api): it translates it
+// (api.Request.Translate) and prepares the chat request every chat-shaped
+// API narrows to (template, PRE.1–PRE.6, tokens, stops) or the completions
+// prompt, and carries the API and what its answer needs to the response
+// half. A chat request has its thinking normalized
+// (openai.ChatRequest.NormalizeThinking modifies its template arguments).
+// Errors are the API's own or answer in its shape (BadRequestError, the
+// context-length error).
+func (p *Preprocessor) Prepare(ctx context.Context, req api.Request) (*Prepared, error) {
+	t, err := req.Translate(p.translateOptions())
+	if err != nil {
+		return nil, err
+	}
+	if t.Completion != nil {
+		return p.completion(ctx, req.API(), t.Completion)
+	}
+	prep, err := p.chat(ctx, t, req.API(), false)
+	if err != nil {
+		return nil, err
+	}
+	if t.Model != "" {
+		prep.Response.Model = t.Model
+	}
+	prep.Response.Anthropic, prep.Response.Responses = t.Anthropic, t.Responses
+	prep.Response.HideReasoning = t.HideReasoning
+	if t.ReplayToolArgs {
+		prep.Response.ToolArgs = p.toolArgs
+	}
+	return prep, nil
+}
+
+// translateOptions are the translation options of the Anthropic and
+// Responses APIs (the reasoning parser's presence from the model).
+func (p *Preprocessor) translateOptions() api.TranslateOptions {
+	o := api.TranslateOptions{Anthropic: p.opts.Anthropic, Responses: p.opts.Responses}
+	o.Anthropic.ReasoningParser = p.model.ReasoningParser != ""
+	return o
+}
+
+// Chat prepares a chat completion request (Prepare).
 func (p *Preprocessor) Chat(ctx context.Context, req *openai.ChatRequest) (*Prepared, error) {
-	prep, err := p.chat(ctx, req, APIChat, false)
-	if err != nil {
-		return nil, err
-	}
-	prep.Stream = req.Stream.Or(false)
-	return prep, nil
+	return p.Prepare(ctx, api.FromChat(req))
 }
 
-// Messages prepares an Anthropic Messages request (through the chat
-// request convert.AnthropicToChat builds).
+// Messages prepares an Anthropic Messages request (Prepare, through the
+// chat request convert.AnthropicToChat builds).
 func (p *Preprocessor) Messages(ctx context.Context, req *anthropic.MessagesRequest) (*Prepared, error) {
-	opts := p.opts.Anthropic
-	opts.ReasoningParser = p.model.ReasoningParser != ""
-	chat, actx, err := convert.AnthropicToChat(req, opts)
-	if err != nil {
-		return nil, err
-	}
-	prep, err := p.chat(ctx, chat, APIMessages, false)
-	if err != nil {
-		return nil, err
-	}
-	prep.Stream = actx.Stream
-	prep.Response.Model = req.Model
-	prep.Response.Anthropic = actx
-	prep.Response.HideReasoning = actx.Thinking == anthropic.ThinkingHidden
-	prep.Response.ToolArgs = p.toolArgs
-	return prep, nil
+	return p.Prepare(ctx, api.FromMessages(req))
 }
 
-// Responses prepares an OpenAI Responses request (through the chat
-// request convert.ResponsesToChat builds).
+// Responses prepares an OpenAI Responses request (Prepare, through the
+// chat request convert.ResponsesToChat builds).
 func (p *Preprocessor) Responses(ctx context.Context, req *responses.Request) (*Prepared, error) {
-	chat, rctx, err := convert.ResponsesToChat(req, p.opts.Responses)
-	if err != nil {
-		return nil, err
-	}
-	prep, err := p.chat(ctx, chat, APIResponses, false)
-	if err != nil {
-		return nil, err
-	}
-	prep.Stream = req.Stream.Or(false)
-	prep.Response.Model = req.Model
-	prep.Response.Responses = rctx
-	// Reasoning is never hidden here: the Responses emitter sends reasoning
-	// items (with the encrypted passback Codex replays), as summary or as
-	// reasoning text per its policy (pipeline.Options.Reasoning).
-	return prep, nil
+	return p.Prepare(ctx, api.FromResponses(req))
+}
+
+// Completion prepares a completions request (Prepare).
+func (p *Preprocessor) Completion(ctx context.Context, req *openai.CompletionRequest) (*Prepared, error) {
+	return p.Prepare(ctx, api.FromCompletion(req))
 }
 
 // CountTokens returns the prompt length of an Anthropic count_tokens
@@ -234,13 +243,11 @@ func (p *Preprocessor) CountTokens(ctx context.Context, req *anthropic.CountToke
 		Model: req.Model, Messages: req.Messages, System: req.System, Tools: req.Tools,
 		ToolChoice: req.ToolChoice, Thinking: req.Thinking, MaxTokens: protocols.Some(1),
 	}
-	opts := p.opts.Anthropic
-	opts.ReasoningParser = p.model.ReasoningParser != ""
-	chat, _, err := convert.AnthropicToChat(mr, opts)
+	t, err := api.FromMessages(mr).Translate(p.translateOptions())
 	if err != nil {
 		return 0, err
 	}
-	prep, err := p.chat(ctx, chat, APIMessages, true)
+	prep, err := p.chat(ctx, t, api.Messages, true)
 	if err != nil {
 		return 0, err
 	}
@@ -250,14 +257,14 @@ func (p *Preprocessor) CountTokens(ctx context.Context, req *anthropic.CountToke
 // CountChatTokens returns the prompt length of a chat request (vLLM's
 // /tokenize with messages).
 func (p *Preprocessor) CountChatTokens(ctx context.Context, req *openai.ChatRequest) (*Prepared, error) {
-	return p.chat(ctx, req, APIChat, true)
+	return p.chat(ctx, &api.Translation{Chat: req}, api.Chat, true)
 }
 
-// Completion prepares a completions request: the prompt is used as sent
+// completion prepares a completions request: the prompt is used as sent
 // (text, or token ids passed through), with the same stops, limits and
 // PRE.1/PRE.5 decisions as chat. Reasoning and tool parsing are off.
-func (p *Preprocessor) Completion(ctx context.Context, req *openai.CompletionRequest) (*Prepared, error) {
-	prep := &Prepared{API: APICompletions, Stream: req.Stream.Or(false)}
+func (p *Preprocessor) completion(ctx context.Context, a api.API, req *openai.CompletionRequest) (*Prepared, error) {
+	prep := &Prepared{API: a, Stream: req.Stream.Or(false)}
 	prep.Response.Model = req.Model
 	prep.Response.Tokenizer = p.model.Tokenizer
 	prep.Response.IncludeUsage = req.StreamOptions != nil && req.StreamOptions.IncludeUsage.Or(false)
@@ -273,7 +280,7 @@ func (p *Preprocessor) Completion(ctx context.Context, req *openai.CompletionReq
 	case len(pr.Texts) == 1:
 		prep.Engine.Prompt = pr.Texts[0]
 	case pr.Texts != nil || pr.TokenArrays != nil:
-		return nil, &BadRequestError{errors.New("only one prompt per request is supported"), APICompletions}
+		return nil, &BadRequestError{errors.New("only one prompt per request is supported"), a}
 	default:
 		prep.Engine.Prompt = pr.Text.Value()
 	}
@@ -286,7 +293,7 @@ func (p *Preprocessor) Completion(ctx context.Context, req *openai.CompletionReq
 	var warn string
 	prep.Engine.SkipSpecialTokens, warn, err = DecideSkipSpecial("", "", skip, set, p.opts.LenientSkipSpecial)
 	if err != nil {
-		return nil, &BadRequestError{err, APICompletions}
+		return nil, &BadRequestError{err, a}
 	}
 	p.warn(warn)
 	if n, ok := req.N.Get(); ok {
@@ -310,12 +317,13 @@ func (p *Preprocessor) warn(msg string) {
 	}
 }
 
-// chat is the common path of the chat-shaped APIs. countOnly stops after
-// tokenizing.
-func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api API, countOnly bool) (*Prepared, error) {
+// chat is the common path of the chat-shaped APIs: t.Chat is prepared for
+// API a. countOnly stops after tokenizing.
+func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, countOnly bool) (*Prepared, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	req := t.Chat
 	m := p.model
 	if err := req.NormalizeThinking(); err != nil {
 		return nil, err
@@ -333,11 +341,11 @@ func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api AP
 	if tc.Function != "" {
 		choice = "function"
 		if !slices.ContainsFunc(req.Tools, func(t openai.Tool) bool { return t.Function.Name == tc.Function }) {
-			return nil, &BadRequestError{fmt.Errorf("tool_choice names the function %q, which is not among the tools", tc.Function), api}
+			return nil, &BadRequestError{fmt.Errorf("tool_choice names the function %q, which is not among the tools", tc.Function), a}
 		}
 	}
 	if choice == "required" && len(req.Tools) == 0 {
-		return nil, &BadRequestError{errors.New("tool_choice is required but no tools were given"), api}
+		return nil, &BadRequestError{errors.New("tool_choice is required but no tools were given"), a}
 	}
 
 	tools := req.Tools
@@ -346,16 +354,16 @@ func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api AP
 	}
 	tmpl := m.Template(len(tools) > 0)
 	if tmpl == nil {
-		return nil, &BadRequestError{fmt.Errorf("the model %s has no chat template", m.Name), api}
+		return nil, &BadRequestError{fmt.Errorf("the model %s has no chat template", m.Name), a}
 	}
 	clampEffort(tmpl, args)
 	clampThinkingMode(tmpl, args)
-	prompt, err := p.render(tmpl, req.Messages, tools, args, api)
+	prompt, err := p.render(tmpl, req.Messages, tools, args, a, t.ReplayToolArgs)
 	if err != nil {
 		return nil, err
 	}
 
-	prep := &Prepared{API: api}
+	prep := &Prepared{API: a, Stream: t.Stream}
 	prep.Engine.Prompt = prompt
 	var entry *prefixEntry
 	prep.Engine.PromptIDs, entry = p.encode(strings.ReplaceAll(prompt, "\x00", ""))
@@ -374,7 +382,7 @@ func (p *Preprocessor) chat(ctx context.Context, req *openai.ChatRequest, api AP
 		ReasoningAwareGuided: p.opts.ReasoningAwareGuided,
 	})
 	if err != nil {
-		return nil, &BadRequestError{err, api}
+		return nil, &BadRequestError{err, a}
 	}
 	p.warn(d.Warning)
 
@@ -561,8 +569,8 @@ var ErrRenderLimit = errors.New("the request renders to a prompt beyond the chat
 // *chattemplate.TemplateError, a render past the template's bounds one
 // wrapping ErrRenderLimit; other failures of the template are the
 // server's (not the client's) errors.
-func (p *Preprocessor) render(t *Template, msgs []openai.Message, tools []openai.Tool, args Args, api API) (string, error) {
-	in, err := p.templateInput(t, msgs, tools, args, api)
+func (p *Preprocessor) render(t *Template, msgs []openai.Message, tools []openai.Tool, args Args, a api.API, replay bool) (string, error) {
+	in, err := p.templateInput(t, msgs, tools, args, replay)
 	if err != nil {
 		return "", err
 	}
@@ -571,9 +579,9 @@ func (p *Preprocessor) render(t *Template, msgs []openai.Message, tools []openai
 		var te *chattemplate.TemplateError
 		switch {
 		case errors.As(err, &te):
-			return "", &BadRequestError{err, api}
+			return "", &BadRequestError{err, a}
 		case errors.Is(err, chattemplate.ErrLimit):
-			return "", &BadRequestError{renderLimitError{err}, api}
+			return "", &BadRequestError{renderLimitError{err}, a}
 		}
 		return "", fmt.Errorf("preprocess: rendering the chat template: %w", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentwire/agentwire/preprocess/api"
 )
 
 // TestCapturesOnRealTemplates prepares every captured harness request with
@@ -41,7 +43,7 @@ func TestCapturesOnRealTemplates(t *testing.T) {
 					}[name]
 					var prep *Prepared
 					var err error
-					if c.api == APIMessages {
+					if c.api == api.Messages {
 						prep, err = p.Messages(context.Background(), loadMessages(t, file))
 					} else {
 						prep, err = p.Responses(context.Background(), loadResponses(t, file))

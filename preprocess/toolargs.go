@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"reflect"
 	"sync"
-)
 
-// MaxToolArgsBytes bounds one entry of a ToolArgs cache: longer argument
-// texts are not kept (their call falls back to the client's object).
-const MaxToolArgsBytes = 64 << 10
+	"github.com/agentwire/agentwire/preprocess/api"
+)
 
 // ToolArgs remembers the exact argument text the server emitted for the
 // Anthropic tool_use ids it minted. An Anthropic client holds a call's
@@ -21,7 +19,7 @@ const MaxToolArgsBytes = 64 << 10
 // object, whose tojson is the canonical form templates print.
 //
 // The cache holds at most its capacity of entries (the oldest is evicted
-// first) of at most MaxToolArgsBytes each. It is safe for concurrent use.
+// first) of at most api.MaxToolArgsBytes each. It is safe for concurrent use.
 type ToolArgs struct {
 	mu    sync.Mutex
 	m     map[string]string
@@ -35,9 +33,9 @@ func NewToolArgs(n int) *ToolArgs {
 }
 
 // Put records the argument text emitted for the call id. Empty ids and
-// texts longer than MaxToolArgsBytes are ignored.
+// texts longer than api.MaxToolArgsBytes are ignored.
 func (c *ToolArgs) Put(id string, args []byte) {
-	if c == nil || id == "" || len(args) > MaxToolArgsBytes {
+	if c == nil || id == "" || len(args) > api.MaxToolArgsBytes {
 		return
 	}
 	text := string(args)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/stretchr/testify/require"
 )
@@ -70,7 +71,7 @@ func TestToolArgsBounded(t *testing.T) {
 	v, ok := c.Get("toolu_9")
 	require.True(t, ok)
 	require.Equal(t, `{"i": 9}`, v)
-	c.Put("toolu_big", make([]byte, MaxToolArgsBytes+1))
+	c.Put("toolu_big", make([]byte, api.MaxToolArgsBytes+1))
 	_, ok = c.Get("toolu_big")
 	require.False(t, ok, "too long to keep")
 	c.Put("", []byte("{}"))

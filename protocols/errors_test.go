@@ -1,7 +1,10 @@
 package protocols_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -61,6 +64,22 @@ func TestErrorBodies(t *testing.T) {
 			`{"type":"error","error":{"type":"invalid_request_error","message":"Client closed the request."}}`,
 			`{"error":{"message":"Client closed the request.","type":"invalid_request_error","param":null,"code":null}}`,
 			`{"error":{"message":"Client closed the request.","type":"invalid_request_error","param":null,"code":null}}`},
+		{&protocols.Error{Kind: protocols.ErrorMalformed, Message: "bad JSON at byte 7"}, 500, 500,
+			`{"type":"error","error":{"type":"api_error","message":"An internal error occurred during generation."}}`,
+			`{"error":{"message":"bad JSON at byte 7","type":"server_error","param":null,"code":null}}`,
+			`{"error":{"message":"bad JSON at byte 7","type":"server_error","param":null,"code":"server_error"}}`},
+		{&protocols.Error{Kind: protocols.ErrorUnauthorized}, 401, 401,
+			`{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`,
+			`{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
+			`{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`},
+		{&protocols.Error{Kind: protocols.ErrorRequestTimeout, Message: "the request body did not arrive within 1s"}, 408, 408,
+			`{"type":"error","error":{"type":"timeout_error","message":"the request body did not arrive within 1s"}}`,
+			`{"error":{"message":"the request body did not arrive within 1s","type":"invalid_request_error","param":null,"code":"request_timeout"}}`,
+			`{"error":{"message":"the request body did not arrive within 1s","type":"invalid_request_error","param":null,"code":"request_timeout"}}`},
+		{&protocols.Error{Kind: protocols.ErrorNotImplemented, Message: "no tokenizer"}, 501, 501,
+			`{"type":"error","error":{"type":"api_error","message":"no tokenizer"}}`,
+			`{"error":{"message":"no tokenizer","type":"server_error","param":null,"code":null}}`,
+			`{"error":{"message":"no tokenizer","type":"not_implemented_error","param":null,"code":null}}`},
 		{&protocols.Error{Kind: protocols.ErrorRequestTooLarge}, 413, 413,
 			`{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum allowed number of bytes."}}`,
 			`{"error":{"message":"Request body too large.","type":"invalid_request_error","param":null,"code":null}}`,
@@ -115,8 +134,58 @@ func TestResponsesFailError(t *testing.T) {
 	}
 }
 
+// Every emitter implements the whole contract, FailError included.
 var (
-	_ protocols.ErrorEmitter = (*anthropic.Emitter)(nil)
-	_ protocols.ErrorEmitter = (*openai.Emitter)(nil)
-	_ protocols.ErrorEmitter = (*responses.Emitter)(nil)
+	_ protocols.Emitter = (*anthropic.Emitter)(nil)
+	_ protocols.Emitter = (*openai.Emitter)(nil)
+	_ protocols.Emitter = (*openai.CompletionEmitter)(nil)
+	_ protocols.Emitter = (*openai.Aggregator)(nil)
+	_ protocols.Emitter = (*responses.Emitter)(nil)
 )
+
+// clientErr is an error of a lower layer that knows what a client reads.
+type clientErr struct{ kind protocols.ErrorKind }
+
+func (e clientErr) Error() string                 { return "secret detail" }
+func (e clientErr) ClientError() *protocols.Error { return &protocols.Error{Kind: e.kind} }
+func (e clientErr) Unwrap() error                 { return context.Canceled }
+
+func TestErrorOf(t *testing.T) {
+	own := &protocols.Error{Kind: protocols.ErrorNotFound, Model: "m"}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want *protocols.Error
+	}{
+		{"the server's own", fmt.Errorf("wrapped: %w", own), own},
+		{"a lower layer's answer wins over its cause", clientErr{protocols.ErrorOverloaded}, &protocols.Error{Kind: protocols.ErrorOverloaded}},
+		{"canceled", fmt.Errorf("x: %w", context.Canceled), &protocols.Error{Kind: protocols.ErrorCanceled}},
+		{"deadline", context.DeadlineExceeded, &protocols.Error{Kind: protocols.ErrorTimeout}},
+		{"anything else hides its words", errors.New("dial tcp 10.0.0.1:8000"), &protocols.Error{Kind: protocols.ErrorUpstream}},
+	} {
+		if d := cmp.Diff(tc.want, protocols.ErrorOf(tc.err)); d != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, d)
+		}
+	}
+}
+
+// TestAPIErrorStatusBody: an API error value keeps its status and body,
+// written without HTML escaping, in every API package.
+func TestAPIErrorStatusBody(t *testing.T) {
+	for _, tc := range []struct {
+		err    protocols.APIError
+		status int
+		body   string
+	}{
+		{openai.BadRequest("a < b && c"), 400, `{"error":{"message":"a < b && c","type":"invalid_request_error","param":null,"code":null}}`},
+		{anthropic.NewAPIError(413, "too big"), 413, `{"type":"error","error":{"type":"request_too_large","message":"too big"}}`},
+		{responses.NewAPIError(400, "x > y"), 400, `{"error":{"message":"x > y","type":"invalid_request_error","param":null,"code":null}}`},
+		{&openai.APIError{Status: 400, Body: openai.ErrorResponse{Error: openai.ErrorObject{Code: openai.RawJSON("{bad")}}}, 500,
+			`{"error":{"message":"internal error","type":"server_error","param":null,"code":null}}`},
+	} {
+		status, body := tc.err.StatusBody()
+		if status != tc.status || string(body) != tc.body {
+			t.Errorf("%v: %d %s, want %d %s", tc.err, status, body, tc.status, tc.body)
+		}
+	}
+}

@@ -66,19 +66,55 @@ type Usage struct {
 	ReasoningTokens  int64 // generated tokens that were reasoning
 }
 
+// TopLogprob is one alternative token at one position of a choice.
+type TopLogprob struct {
+	TokenID uint32 // the token's id, when the engine reports it
+	Token   []byte // the token's text (bytes; not necessarily valid UTF-8)
+	Logprob float64
+}
+
+// Logprob is the log probability of one generated token and of its most
+// likely alternatives.
+type Logprob struct {
+	TokenID uint32
+	Token   []byte
+	Logprob float64
+	Top     []TopLogprob
+}
+
 // Emitter turns the neutral event sequence of one generated choice into the
-// wire bytes of one API. Every method appends to dst and returns the
-// extended slice; the emitter never retains dst. Byte-slice arguments are
-// read during the call only, so they may alias a parser's buffers.
+// wire bytes of one API. Every method that takes dst appends to it and
+// returns the extended slice; the emitter never retains dst. Byte-slice
+// arguments are read during the call only (so they may alias a parser's
+// buffers), except the log probabilities given to SetLogprobs, which are
+// read until the next FlushLogprobs.
 //
-// Call sequence:
+// Call sequence, for the emitter of one choice:
 //
-//	{ Content | Reasoning | ToolCallStart { ToolCallArgs } ( ToolCallEnd | ToolCallAbandoned ) } ( Finish | Fail )
+//	[SetUsage] [Start] { Content | Reasoning | ToolCallStart { ToolCallArgs } ( ToolCallEnd | ToolCallAbandoned ) | SetLogprobs … FlushLogprobs } end
 //
-// Tool calls are numbered 0, 1, … in order of their start; the fragments of
-// different calls do not interleave. Emitters are not safe for concurrent
-// use; use one per stream and reuse it with Reset.
+// where end is Finish for a response of one choice, or FinishChoice on the
+// emitter of every choice and then Done on one of them (a response of n > 1
+// choices, one emitter per choice); or, instead of either, Fail or
+// FailError. Methods called after the end append nothing. Tool calls are
+// numbered 0, 1, … in order of their start; the fragments of different
+// calls do not interleave. An API with one output per response (Anthropic
+// Messages, Responses) shows only the first choice; its emitter's Done
+// appends nothing. Emitters are not safe for concurrent use; use one per
+// stream and reuse it with its Reset.
 type Emitter interface {
+	// SetUsage records the usage known before the end: the prompt's
+	// counts reported when generation starts (Anthropic's message_start
+	// carries them; chat streams with continuous usage write them on
+	// every chunk). Finish, FinishChoice and Done take the final usage.
+	SetUsage(u Usage)
+	// Start appends the events a stream opens with, once (Anthropic
+	// message_start and ping, Responses response.created and
+	// response.in_progress); nothing for chat and completions, whose first
+	// chunk opens the stream. The event methods call it first where the
+	// API needs it, so calling it is needed only to send the envelope
+	// before the first event.
+	Start(dst []byte) []byte
 	// Content appends the events for a piece of user-visible text.
 	Content(dst, text []byte) []byte
 	// Reasoning appends the events for a piece of reasoning text.
@@ -92,17 +128,31 @@ type Emitter interface {
 	ToolCallEnd(dst []byte, index int) []byte
 	// ToolCallAbandoned closes call index without completing it.
 	ToolCallAbandoned(dst []byte, index int) []byte
-	// Finish ends the stream with the reason and the final usage.
+	// SetLogprobs gives the log probabilities of the tokens of one engine
+	// step, before the step's events: an API that carries them with the
+	// text (Completions) writes them with the step's first text.
+	SetLogprobs(lps []Logprob)
+	// FlushLogprobs appends the log probabilities given to SetLogprobs
+	// that no event carried, after the step's events: a chunk of their own
+	// (chat), a frame without text (Completions), nothing for APIs without
+	// log probabilities.
+	FlushLogprobs(dst []byte) []byte
+	// Finish ends a response of one choice with the reason and the final
+	// usage: FinishChoice followed by Done.
 	Finish(dst []byte, reason FinishReason, usage Usage) []byte
-	// Fail ends the stream with an error event carrying message.
+	// FinishChoice ends this choice with the reason, the stop sequence
+	// that ended it (nil when none did; reported where the API reports
+	// one, as Anthropic's stop_sequence) and the final usage.
+	FinishChoice(dst []byte, reason FinishReason, stop []byte, usage Usage) []byte
+	// Done ends the response once every choice has finished: the usage
+	// and the stream's terminator where the API has them (chat and
+	// completions: the usage chunk and [DONE]).
+	Done(dst []byte, usage Usage) []byte
+	// Fail ends the stream with an error event carrying message (the
+	// API's generic server error).
 	Fail(dst []byte, message string) []byte
-}
-
-// ErrorEmitter is implemented by the emitters that can end a stream with a
-// typed error in their API's shape (anthropic.Emitter, openai.Emitter,
-// responses.Emitter): FailError is Fail with the status-specific type and
-// code of err (see Error). Callers holding an Emitter type-assert to it.
-type ErrorEmitter interface {
-	Emitter
+	// FailError ends the stream with err in the API's shape: its
+	// in-stream error event (Responses: response.failed with the output
+	// so far).
 	FailError(dst []byte, err *Error) []byte
 }

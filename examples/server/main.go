@@ -55,6 +55,7 @@ type options struct {
 	tokenDelay                     time.Duration
 	logJSON, strict, stripPreamble bool
 	reasoningSummary, anyModel     bool
+	reasoningPassback              bool
 	showThinking, toolDispatch     bool
 }
 
@@ -86,6 +87,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.strict, "strict", false, "reject request members the protocol types do not model")
 	fs.BoolVar(&o.stripPreamble, "strip-anthropic-preamble", false, "remove Claude Code's per-session x-anthropic-billing-header line from the system prompt (keeps the prompt prefix cacheable)")
 	fs.BoolVar(&o.reasoningSummary, "responses-reasoning-summary", true, "Responses: show reasoning summaries when the request asks for none (Codex's default)")
+	fs.BoolVar(&o.reasoningPassback, "responses-reasoning-passback", true, "Responses: give every reasoning item its text as encrypted_content, asked for or not, so stateless clients (Qwen Code, OpenCode) send the reasoning back on the next turn")
 	fs.BoolVar(&o.showThinking, "anthropic-thinking-default", false, "Anthropic: show thinking blocks to requests that do not set thinking (off: as the real API, reasoning is parsed and counted but not sent)")
 	fs.BoolVar(&o.toolDispatch, "enable-streaming-tool-dispatch", false, "chat streams: add a tool_call_dispatch event as each tool call completes, so a harness can start the tool before the turn ends")
 	fs.BoolVar(&o.anyModel, "accept-any-model", true, "serve requests for any model name with the model (harnesses send their own names); false answers 404 as vLLM does")
@@ -129,7 +131,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready chan<- stri
 		MaxConcurrent: o.maxConcurrent, Strict: o.strict, Logger: log, DrainTimeout: o.drainTimeout,
 		BodyTimeout: noneIfZero(o.bodyTimeout), WriteTimeout: noneIfZero(o.writeTimeout),
 		IdleTimeout: noneIfZero(o.idleTimeout), ReadHeaderTimeout: noneIfZero(o.headerTimeout),
-		Pipeline: pipeline.Options{Reasoning: responses.ReasoningPolicy{DefaultSummary: o.reasoningSummary}, ToolCallDispatch: o.toolDispatch},
+		Pipeline: pipeline.Options{Reasoning: responses.ReasoningPolicy{DefaultSummary: o.reasoningSummary, DefaultPassback: o.reasoningPassback}, ToolCallDispatch: o.toolDispatch},
 	})
 	if err != nil {
 		return err

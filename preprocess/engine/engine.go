@@ -207,6 +207,8 @@ package engine
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/agentwire/agentwire/protocols"
 )
 
 // MaxChoices is the most choices (n) a request may ask for: the one
@@ -333,20 +335,12 @@ type Usage struct {
 	CachedTokens     int64
 }
 
-// TopLogprob is one alternative at one position.
-type TopLogprob struct {
-	TokenID uint32
-	Token   []byte
-	Logprob float64
-}
+// TopLogprob is one alternative at one position (the emitters' type: the
+// pipeline hands the engine's values to them as they are).
+type TopLogprob = protocols.TopLogprob
 
 // Logprob is the logprob of one generated token and its alternatives.
-type Logprob struct {
-	TokenID uint32
-	Token   []byte
-	Logprob float64
-	Top     []TopLogprob
-}
+type Logprob = protocols.Logprob
 
 // Output is one step of one choice, with delta semantics: TokenIDs and Text
 // are what is new since the previous step of the same choice. Adapters whose
@@ -419,19 +413,20 @@ type Stream interface {
 	Close() error
 }
 
-// ErrorKind classifies an engine failure so that each API can answer in
-// its own error shape.
-type ErrorKind uint8
+// ErrorKind classifies an engine failure in the library's one error
+// vocabulary (protocols.ErrorKind), which each API renders in its own
+// shape. The kinds an engine failure has:
+type ErrorKind = protocols.ErrorKind
 
 const (
-	ErrorUpstream      ErrorKind = iota // any other engine failure (5xx, a refused connection)
-	ErrorContextLength                  // the prompt (plus max_tokens) exceeds the context
-	ErrorOverloaded                     // the engine is out of capacity (503, queue full)
-	ErrorRateLimited                    // 429
-	ErrorBadRequest                     // the engine rejected the request (4xx)
-	ErrorTimeout                        // connect, first-token or idle timeout
-	ErrorMalformed                      // the engine's stream could not be decoded
-	ErrorCanceled                       // the client went away
+	ErrorUpstream      = protocols.ErrorUpstream      // any other engine failure (5xx, a refused connection)
+	ErrorContextLength = protocols.ErrorContextLength // the prompt (plus max_tokens) exceeds the context
+	ErrorOverloaded    = protocols.ErrorOverloaded    // the engine is out of capacity (503, queue full)
+	ErrorRateLimited   = protocols.ErrorRateLimited   // 429
+	ErrorBadRequest    = protocols.ErrorBadRequest    // the engine rejected the request (4xx)
+	ErrorTimeout       = protocols.ErrorTimeout       // connect, first-token or idle timeout
+	ErrorMalformed     = protocols.ErrorMalformed     // the engine's stream could not be decoded
+	ErrorCanceled      = protocols.ErrorCanceled      // the client went away
 )
 
 // Error is an engine failure with its kind, the HTTP status the engine

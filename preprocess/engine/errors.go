@@ -8,38 +8,37 @@ import (
 	"strconv"
 
 	"github.com/valyala/fastjson"
+
+	"github.com/agentwire/agentwire/protocols"
 )
 
 // maxMessage bounds the length of an Error's message: an engine's error
 // body can be large (a stack trace, the whole prompt echoed back).
 const maxMessage = 512
 
-// String returns the kind's name ("context_length", "overloaded", …).
-func (k ErrorKind) String() string {
-	switch k {
-	case ErrorUpstream:
-		return "upstream"
-	case ErrorContextLength:
-		return "context_length"
-	case ErrorOverloaded:
-		return "overloaded"
-	case ErrorRateLimited:
-		return "rate_limited"
-	case ErrorBadRequest:
-		return "bad_request"
-	case ErrorTimeout:
-		return "timeout"
-	case ErrorMalformed:
-		return "malformed"
-	case ErrorCanceled:
-		return "canceled"
-	}
-	return "ErrorKind(" + strconv.Itoa(int(k)) + ")"
-}
-
 // Unwrap returns the underlying cause (Err), so that errors.Is(err,
 // context.Canceled) holds for an ErrorCanceled error caused by the caller.
 func (e *Error) Unwrap() error { return e.Err }
+
+// ClientError returns what a client reads of e (protocols.ClientError):
+// its kind (a malformed stream is an upstream failure to the client), and
+// its message only for a bad request or a context overflow (the engine's
+// words about the request, with the prompt and context sizes). The detail
+// of every other failure (engine addresses, transport errors, the
+// engine's words about its own configuration) is for the server's log.
+func (e *Error) ClientError() *protocols.Error {
+	c := &protocols.Error{Kind: e.Kind}
+	switch e.Kind {
+	case ErrorContextLength:
+		c.Message, c.PromptTokens, c.MaxContext = e.Message, int64(e.PromptTokens), int64(e.MaxContext)
+	case ErrorBadRequest:
+		c.Message = e.Message
+	case ErrorOverloaded, ErrorRateLimited, ErrorTimeout, ErrorCanceled:
+	default: // upstream, malformed, and no other kind comes from an engine
+		c.Kind = protocols.ErrorUpstream
+	}
+	return c
+}
 
 // newError returns an Error with msg bounded to maxMessage bytes (cut at a
 // UTF-8 boundary).

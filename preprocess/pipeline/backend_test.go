@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/pipeline"
 	"github.com/agentwire/agentwire/protocols/anthropic"
@@ -28,17 +29,17 @@ func messagesBackend(pre *preprocess.Preprocessor, eng engine.Engine) http.Handl
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 32<<20))
 		if err != nil {
-			pipeline.WriteError(w, preprocess.APIMessages, err)
+			api.WriteError(w, api.Messages, err)
 			return
 		}
 		req, err := anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{})
 		if err != nil {
-			pipeline.WriteError(w, preprocess.APIMessages, err)
+			api.WriteError(w, api.Messages, err)
 			return
 		}
 		prep, err := pre.Messages(r.Context(), req)
 		if err != nil {
-			pipeline.WriteError(w, preprocess.APIMessages, err)
+			api.WriteError(w, api.Messages, err)
 			return
 		}
 		if err := pipeline.Serve(r.Context(), w, eng, prep); err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 )
 
@@ -54,14 +55,14 @@ func (m memTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // with reasoning and a tool call (125 tokens).
 const benchCapture = "vllm/qwen3-0.6B/chat_completion_stream_8f33c28b-tool.json"
 
-func benchSetup(tb testing.TB, api preprocess.API, ids bool) (*preprocess.Prepared, engine.Engine, int) {
+func benchSetup(tb testing.TB, a api.API, ids bool) (*preprocess.Prepared, engine.Engine, int) {
 	var c capture
 	for _, x := range loadCaptures(tb) {
 		if x.name == benchCapture {
 			c = x
 		}
 	}
-	prep := prepFor(api, true, c.toolParser, c.reasoningParser)
+	prep := prepFor(a, true, c.toolParser, c.reasoningParser)
 	if ids {
 		v := captureTokenizer(tb)
 		prep.Response.Tokenizer = v.tok
@@ -112,8 +113,8 @@ func runRequest(tb testing.TB, p *Pipeline, prep *preprocess.Prepared, eng engin
 // token. Each iteration is one engine step; the per-request work between
 // two streams (Generate, Reset, the terminal events) runs with the timer
 // stopped and its allocations are not counted in allocs/token.
-func benchPipeline(b *testing.B, api preprocess.API, ids bool) {
-	prep, eng, _ := benchSetup(b, api, ids)
+func benchPipeline(b *testing.B, a api.API, ids bool) {
+	prep, eng, _ := benchSetup(b, a, ids)
 	p := &Pipeline{}
 	buf := make([]byte, 0, 1<<16)
 	for i := 0; i < 3; i++ {
@@ -170,7 +171,7 @@ func benchPipeline(b *testing.B, api preprocess.API, ids bool) {
 	b.ReportMetric(float64(m1.Mallocs-m0.Mallocs-excluded)/float64(b.N), "allocs/token")
 	b.ReportMetric(float64(bytesOut)/float64(b.N), "bytes-out/token")
 	if !ids && b.N > 1 {
-		b.ReportMetric(naiveNsPerToken(b, api, b.N)/ns, "x-naive")
+		b.ReportMetric(naiveNsPerToken(b, a, b.N)/ns, "x-naive")
 	}
 }
 
@@ -253,7 +254,7 @@ type naiveResponsesDelta struct {
 
 // naiveStep runs one SSE event of a vLLM body through the naive path,
 // appending the API's bytes to dst.
-func naiveStep(dst []byte, api preprocess.API, event []byte, seq int) ([]byte, error) {
+func naiveStep(dst []byte, a api.API, event []byte, seq int) ([]byte, error) {
 	data, ok := bytes.CutPrefix(event, []byte("data: "))
 	if !ok || string(data) == "[DONE]" {
 		return dst, nil
@@ -267,8 +268,8 @@ func naiveStep(dst []byte, api preprocess.API, event []byte, seq int) ([]byte, e
 	}
 	c := &in.Choices[0]
 	var v any
-	switch api {
-	case preprocess.APIChat:
+	switch a {
+	case api.Chat:
 		var out naiveChatChunk
 		out.ID, out.Object, out.Created, out.Model = "chatcmpl-"+in.ID, "chat.completion.chunk", in.Created, in.Model
 		out.Choices = make([]struct {
@@ -281,7 +282,7 @@ func naiveStep(dst []byte, api preprocess.API, event []byte, seq int) ([]byte, e
 		}, 1)
 		out.Choices[0].Index, out.Choices[0].Delta.Content, out.Choices[0].FinishReason = c.Index, c.Text, c.FinishReason
 		v = out
-	case preprocess.APICompletions:
+	case api.Completions:
 		var out naiveCompletionChunk
 		out.ID, out.Object, out.Created, out.Model = in.ID, in.Object, in.Created, in.Model
 		out.Choices = make([]struct {
@@ -292,12 +293,12 @@ func naiveStep(dst []byte, api preprocess.API, event []byte, seq int) ([]byte, e
 		}, 1)
 		out.Choices[0].Index, out.Choices[0].Text, out.Choices[0].FinishReason = c.Index, c.Text, c.FinishReason
 		v = out
-	case preprocess.APIMessages:
+	case api.Messages:
 		out := naiveMessagesDelta{Type: "content_block_delta", Index: c.Index}
 		out.Delta.Type, out.Delta.Text = "text_delta", c.Text
 		v = out
 		dst = append(dst, "event: content_block_delta\n"...)
-	case preprocess.APIResponses:
+	case api.Responses:
 		v = naiveResponsesDelta{Type: "response.output_text.delta", SequenceNumber: seq, ItemID: "msg_" + in.ID,
 			Delta: c.Text, Logprobs: []string{}}
 		dst = append(dst, "event: response.output_text.delta\n"...)
@@ -314,7 +315,7 @@ func naiveStep(dst []byte, api preprocess.API, event []byte, seq int) ([]byte, e
 // naiveLoop runs the naive path over the vLLM body of benchCapture for n
 // SSE events (n engine chunks, the pipeline's tokens), returning the
 // bytes it wrote.
-func naiveLoop(tb testing.TB, api preprocess.API, n int) int64 {
+func naiveLoop(tb testing.TB, a api.API, n int) int64 {
 	var c capture
 	for _, x := range loadCaptures(tb) {
 		if x.name == benchCapture {
@@ -332,7 +333,7 @@ func naiveLoop(tb testing.TB, api preprocess.API, n int) int64 {
 			j = bytes.Index(rest, []byte("\n\n"))
 		}
 		var err error
-		if out, err = naiveStep(out[:0], api, rest[:j], i); err != nil {
+		if out, err = naiveStep(out[:0], a, rest[:j], i); err != nil {
 			tb.Fatal(err)
 		}
 		rest = rest[j+2:]
@@ -342,11 +343,11 @@ func naiveLoop(tb testing.TB, api preprocess.API, n int) int64 {
 }
 
 // benchNaive measures the naive path per token.
-func benchNaive(b *testing.B, api preprocess.API) {
-	naiveLoop(b, api, 200) // warm encoding/json's type caches
+func benchNaive(b *testing.B, a api.API) {
+	naiveLoop(b, a, 200) // warm encoding/json's type caches
 	b.ReportAllocs()
 	b.ResetTimer()
-	bytesOut := naiveLoop(b, api, b.N)
+	bytesOut := naiveLoop(b, a, b.N)
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/token")
 	b.ReportMetric(float64(bytesOut)/float64(b.N), "bytes-out/token")
@@ -354,30 +355,30 @@ func benchNaive(b *testing.B, api preprocess.API) {
 
 // naiveNsPerToken times the naive path on n tokens (after a warm-up), for
 // the x-naive ratio of a pipeline benchmark measured in the same run.
-func naiveNsPerToken(tb testing.TB, api preprocess.API, n int) float64 {
-	naiveLoop(tb, api, 200)
+func naiveNsPerToken(tb testing.TB, a api.API, n int) float64 {
+	naiveLoop(tb, a, 200)
 	start := time.Now()
-	naiveLoop(tb, api, n)
+	naiveLoop(tb, a, n)
 	return float64(time.Since(start).Nanoseconds()) / float64(n)
 }
 
-func BenchmarkPipelineChatNaive(b *testing.B)        { benchNaive(b, preprocess.APIChat) }
-func BenchmarkPipelineCompletionsNaive(b *testing.B) { benchNaive(b, preprocess.APICompletions) }
-func BenchmarkPipelineMessagesNaive(b *testing.B)    { benchNaive(b, preprocess.APIMessages) }
-func BenchmarkPipelineResponsesNaive(b *testing.B)   { benchNaive(b, preprocess.APIResponses) }
+func BenchmarkPipelineChatNaive(b *testing.B)        { benchNaive(b, api.Chat) }
+func BenchmarkPipelineCompletionsNaive(b *testing.B) { benchNaive(b, api.Completions) }
+func BenchmarkPipelineMessagesNaive(b *testing.B)    { benchNaive(b, api.Messages) }
+func BenchmarkPipelineResponsesNaive(b *testing.B)   { benchNaive(b, api.Responses) }
 
-func BenchmarkPipelineChatVLLM(b *testing.B)   { benchPipeline(b, preprocess.APIChat, false) }
-func BenchmarkPipelineChatReplay(b *testing.B) { benchPipeline(b, preprocess.APIChat, true) }
+func BenchmarkPipelineChatVLLM(b *testing.B)   { benchPipeline(b, api.Chat, false) }
+func BenchmarkPipelineChatReplay(b *testing.B) { benchPipeline(b, api.Chat, true) }
 func BenchmarkPipelineCompletionsVLLM(b *testing.B) {
-	benchPipeline(b, preprocess.APICompletions, false)
+	benchPipeline(b, api.Completions, false)
 }
 func BenchmarkPipelineCompletionsReplay(b *testing.B) {
-	benchPipeline(b, preprocess.APICompletions, true)
+	benchPipeline(b, api.Completions, true)
 }
-func BenchmarkPipelineMessagesVLLM(b *testing.B)    { benchPipeline(b, preprocess.APIMessages, false) }
-func BenchmarkPipelineMessagesReplay(b *testing.B)  { benchPipeline(b, preprocess.APIMessages, true) }
-func BenchmarkPipelineResponsesVLLM(b *testing.B)   { benchPipeline(b, preprocess.APIResponses, false) }
-func BenchmarkPipelineResponsesReplay(b *testing.B) { benchPipeline(b, preprocess.APIResponses, true) }
+func BenchmarkPipelineMessagesVLLM(b *testing.B)    { benchPipeline(b, api.Messages, false) }
+func BenchmarkPipelineMessagesReplay(b *testing.B)  { benchPipeline(b, api.Messages, true) }
+func BenchmarkPipelineResponsesVLLM(b *testing.B)   { benchPipeline(b, api.Responses, false) }
+func BenchmarkPipelineResponsesReplay(b *testing.B) { benchPipeline(b, api.Responses, true) }
 
 // TestStepAllocs asserts the hot path: after warm-up, one engine step in
 // (vLLM SSE bytes decoded by the vLLM adapter, or token ids from the
@@ -386,9 +387,9 @@ func TestStepAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocation test")
 	}
-	for _, api := range allAPIs {
+	for _, a := range allAPIs {
 		for _, ids := range []bool{false, true} {
-			prep, eng, _ := benchSetup(t, api, ids)
+			prep, eng, _ := benchSetup(t, a, ids)
 			p := &Pipeline{}
 			buf := make([]byte, 0, 1<<16)
 			for i := 0; i < 3; i++ {
@@ -412,7 +413,7 @@ func TestStepAllocs(t *testing.T) {
 			_ = st.Close()
 			p.Release()
 			if allocs != 0 {
-				t.Errorf("%s ids=%v: %.2f allocations per token, want 0", api, ids, allocs)
+				t.Errorf("%s ids=%v: %.2f allocations per token, want 0", a, ids, allocs)
 			}
 		}
 	}
@@ -423,9 +424,9 @@ func TestStepAllocs(t *testing.T) {
 // cost that BenchmarkPipeline* leave out (Reset, the envelope and terminal
 // events, Generate).
 func BenchmarkRequest(b *testing.B) {
-	for _, api := range allAPIs {
-		b.Run(api.String(), func(b *testing.B) {
-			prep, eng, _ := benchSetup(b, api, true)
+	for _, a := range allAPIs {
+		b.Run(a.String(), func(b *testing.B) {
+			prep, eng, _ := benchSetup(b, a, true)
 			p := &Pipeline{}
 			buf := make([]byte, 0, 1<<16)
 			for i := 0; i < 3; i++ {

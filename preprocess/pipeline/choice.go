@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/agentwire/agentwire/parsers"
-	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/tokenizers"
@@ -51,12 +50,6 @@ type choice struct {
 	abandoned int // calls abandoned
 	idBuf     []byte
 
-	// the tool_use arguments recorded for ResponsePlan.ToolArgs (streamed
-	// Anthropic Messages)
-	recOn   bool   // record this request's calls
-	recID   []byte // the open call's tool_use id (nil: not recorded)
-	recArgs []byte
-
 	// accounting
 	bounded     int64 // tokens counted against Engine.MaxTokens (the bound)
 	tokens      int64 // token ids the engine sent
@@ -79,11 +72,9 @@ type choice struct {
 func (c *choice) reset(p *Pipeline, index int, em protocols.Emitter) {
 	plan := &p.prep.Response
 	c.index, c.em = index, em
-	c.recOn = plan.ToolArgs != nil && p.prep.Stream && p.prep.API == preprocess.APIMessages && index == 0
-	c.recID = c.recID[:0]
 	c.acc = c.acc[:0]
 	c.decLive, c.localStop = false, false
-	c.rawText = p.prep.API == preprocess.APICompletions
+	c.rawText = p.prep.API.RawText()
 	switch {
 	case c.rawText:
 		c.gate.reset(gateOff, false)
@@ -166,8 +157,8 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 		c.textSteps++
 		c.pendingTok++
 	}
-	if c.rawText && p.prep.Response.Logprobs && len(out.Logprobs) > 0 {
-		p.comp[c.index].setLogprobs(out.Logprobs) // written with the step's first frame
+	if p.prep.Response.Logprobs && len(out.Logprobs) > 0 {
+		c.em.SetLogprobs(out.Logprobs) // Completions write them with the step's first frame
 	}
 	switch {
 	case len(out.Reasoning) > 0 || len(out.ToolCalls) > 0:
@@ -180,7 +171,7 @@ func (c *choice) step(p *Pipeline, out *engine.Output) error {
 		}
 	}
 	if p.prep.Response.Logprobs && len(out.Logprobs) > 0 {
-		p.logprobs(c, out.Logprobs)
+		p.buf = c.em.FlushLogprobs(p.buf) // chat: a chunk of their own after the step's events
 	}
 	c.attribute()
 	if c.done {
@@ -339,26 +330,11 @@ func (c *choice) bridge(p *Pipeline, evs []parsers.Event) {
 			c.stepOther++
 			p.buf = c.em.ToolCallStart(p.buf, ev.Index, ev.ID, ev.Name)
 			c.calls++
-			if c.recOn {
-				c.recID = append(c.recID[:0], p.msg.ToolUseID()...)
-				c.recArgs = c.recArgs[:0]
-			}
 		case parsers.EventToolCallArgs:
 			c.stepOther += len(ev.Text)
 			p.buf = c.em.ToolCallArgs(p.buf, ev.Index, ev.Text)
-			if c.recOn && len(c.recID) > 0 {
-				if len(c.recArgs)+len(ev.Text) > preprocess.MaxToolArgsBytes {
-					c.recID = c.recID[:0] // too long to keep
-				} else {
-					c.recArgs = append(c.recArgs, ev.Text...)
-				}
-			}
 		case parsers.EventToolCallEnd:
 			p.buf = c.em.ToolCallEnd(p.buf, ev.Index)
-			if c.recOn && len(c.recID) > 0 {
-				p.prep.Response.ToolArgs.Put(string(c.recID), c.recArgs)
-				c.recID = c.recID[:0]
-			}
 		case parsers.EventToolCallAbandoned:
 			c.abandoned++
 			p.buf = c.em.ToolCallAbandoned(p.buf, ev.Index)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 )
 
@@ -29,11 +29,11 @@ func TestConcurrentStreams(t *testing.T) {
 			defer wg.Done()
 			for k := 0; k < 6; k++ {
 				c := caps[(w*7+k)%len(caps)]
-				api := allAPIs[(w+k)%len(allAPIs)]
-				if api == preprocess.APICompletions {
-					api = preprocess.APIChat
+				a := allAPIs[(w+k)%len(allAPIs)]
+				if a == api.Completions {
+					a = api.Chat
 				}
-				prep := prepFor(api, (w+k)%2 == 0, c.toolParser, c.reasoningParser)
+				prep := prepFor(a, (w+k)%2 == 0, c.toolParser, c.reasoningParser)
 				prep.Response.Tokenizer = v.tok
 				prep.Engine.Stop.HiddenIDs = []uint32{v.eos}
 				got, err := answerErr(newFake(outs[c.name]), prep)
@@ -42,7 +42,7 @@ func TestConcurrentStreams(t *testing.T) {
 					return
 				}
 				if d := cmp.Diff(framed(c), got, cmpResult); d != "" {
-					errs <- fmt.Sprintf("%s %s: %s", c.name, api, d)
+					errs <- fmt.Sprintf("%s %s: %s", c.name, a, d)
 					return
 				}
 			}

@@ -8,11 +8,15 @@
 //	→ gates (PRE.4 shape detection, PRE.6 leading <think> strip)
 //	→ parsers (reasoning, tool calls; pooled per configuration)
 //	→ whitespace framing
-//	→ the API emitter (chat, completions, Anthropic Messages, Responses)
+//	→ the choice's protocols.Emitter, from the request's API (api.Writer)
 //
-// and the unary answer is aggregated from the very same events
-// (openai.Aggregator, then convert.ChatToAnthropic / ChatToResponses), so a
-// streamed and a unary answer to the same output cannot differ.
+// and the unary answer is aggregated from the very same events (the
+// writer's aggregators, then its API's unary answer), so a streamed and a
+// unary answer to the same output cannot differ. The pipeline knows no API:
+// it calls the emitter contract (events, SetLogprobs/FlushLogprobs,
+// FinishChoice with the matched stop sequence, Done, FailError) and asks
+// the API whether its answers are raw text (api.API.RawText: Completions,
+// where no gate, parser or framing runs).
 //
 // # Rules implemented here
 //
@@ -101,10 +105,11 @@
 // (engine.FinishError), a choice the engine aborted (engine.FinishCancelled,
 // vLLM's and SGLang's "abort": the client is still there, so the output is
 // cut, not finished) or a failed stream ends the whole response with the
-// API's error: its HTTP status and body before the first byte was written,
-// its in-stream error event after (see Status). The client sees the
-// detail of bad requests and context overflows only; other failures carry
-// the API's standard text (NeutralError).
+// API's error: its HTTP status and body before the first byte was written
+// (api.API.ErrorBody), its in-stream error event after
+// (protocols.Emitter.FailError). The client sees the detail of bad
+// requests and context overflows only; other failures carry the API's
+// standard text (protocols.ErrorOf).
 //
 // The max_tokens bound. The pipeline counts each choice's tokens (ids
 // exactly; a text step as one token per 256 bytes, at least one) and ends

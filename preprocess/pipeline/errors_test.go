@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/openai"
@@ -17,13 +17,13 @@ func TestErrorBodyNoHTMLEscape(t *testing.T) {
 	overflow := &engine.Error{Kind: engine.ErrorContextLength, PromptTokens: 5000, MaxContext: 4096, Message: "too long"}
 	tests := []struct {
 		name string
-		api  preprocess.API
+		api  api.API
 		err  error
 		want string
 	}{
-		{"anthropic context length", preprocess.APIMessages, overflow, "prompt is too long: 5000 tokens > 4096 maximum"},
-		{"anthropic API error value", preprocess.APIMessages, anthropic.NewAPIError(400, "a < b && c > d"), "a < b && c > d"},
-		{"openai API error value", preprocess.APIChat, openai.BadRequest("a < b && c > d"), "a < b && c > d"},
+		{"anthropic context length", api.Messages, overflow, "prompt is too long: 5000 tokens > 4096 maximum"},
+		{"anthropic API error value", api.Messages, anthropic.NewAPIError(400, "a < b && c > d"), "a < b && c > d"},
+		{"openai API error value", api.Chat, openai.BadRequest("a < b && c > d"), "a < b && c > d"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,10 +12,10 @@ import (
 
 	"github.com/agentwire/agentwire/parsers"
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/pipeline"
 	"github.com/agentwire/agentwire/protocols"
-	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/openai"
 )
 
@@ -50,7 +50,7 @@ func ExampleServeWith() {
 	eng := textEngine{"<think>", "Weather lookup.", "</think>", "\n\n", "<tool_call>\n",
 		`{"name": "get_weather", "arguments": {"city": "Paris"}}`, "\n</tool_call>"}
 	prep := &preprocess.Prepared{
-		API:      preprocess.APIChat,
+		API:      api.Chat,
 		Stream:   false,
 		Engine:   engine.Request{Model: "Qwen/Qwen3-0.6B", MaxTokens: 256, RequestID: "1"},
 		Parsers:  parsers.Config{ToolParser: "hermes", ReasoningParser: "qwen3"},
@@ -90,16 +90,16 @@ func Example_harnessBackend() {
 
 	http.HandleFunc("POST /v1/messages", func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, protocols.MaxRequestBytes))
-		var req *anthropic.MessagesRequest
+		var req api.Request
 		if err == nil {
-			req, err = anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{})
+			req, err = api.Messages.Decode(body, api.DecodeOptions{}) // Anthropic Messages, checked
 		}
 		var prep *preprocess.Prepared
 		if err == nil {
-			prep, err = pre.Messages(r.Context(), req) // template, PRE.1–PRE.6, tokens, stops
+			prep, err = pre.Prepare(r.Context(), req) // template, PRE.1–PRE.6, tokens, stops
 		}
 		if err != nil {
-			pipeline.WriteError(w, preprocess.APIMessages, err) // the API's own error shape
+			api.WriteError(w, api.Messages, err) // the API's own error shape
 			return
 		}
 		_ = pipeline.Serve(r.Context(), w, eng, prep) // SSE or JSON; a client disconnect stops the engine

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 )
 
@@ -32,13 +33,13 @@ func toolCapture(t testing.TB) capture {
 }
 
 // errorShape checks body is api's error object and returns its message.
-func errorShape(t *testing.T, api preprocess.API, body []byte) string {
+func errorShape(t *testing.T, a api.API, body []byte) string {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(body, &m); err != nil {
 		t.Fatalf("error body %q: %v", body, err)
 	}
-	if api == preprocess.APIMessages {
+	if a == api.Messages {
 		if m["type"] != "error" || str(path(m, "error", "type")) == "" {
 			t.Errorf("not an Anthropic error: %s", body)
 		}
@@ -66,29 +67,29 @@ func TestErrorsBeforeFirstByte(t *testing.T) {
 		{"first-token timeout", nil, &engine.Error{Kind: engine.ErrorTimeout, Message: "no first token within 30s"}, 504, 504},
 	}
 	for _, tc := range cases {
-		for _, api := range allAPIs {
+		for _, a := range allAPIs {
 			for _, stream := range []bool{true, false} {
 				eng := newFake(textOutputs(c.deltas, engine.FinishStop))
 				eng.genErr = tc.genErr
 				if tc.nextErr != nil {
 					eng.failAt, eng.failErr = 0, tc.nextErr
 				}
-				w := serve(t, eng, prepFor(api, stream, c.toolParser, c.reasoningParser))
+				w := serve(t, eng, prepFor(a, stream, c.toolParser, c.reasoningParser))
 				want := tc.status
-				if api == preprocess.APIMessages {
+				if a == api.Messages {
 					want = tc.statusClaud
 				}
 				if w.Code != want {
-					t.Errorf("%s %s stream=%v: status %d, want %d", tc.name, api, stream, w.Code, want)
+					t.Errorf("%s %s stream=%v: status %d, want %d", tc.name, a, stream, w.Code, want)
 				}
 				if ct := w.Header().Get("Content-Type"); ct != "application/json" {
-					t.Errorf("%s %s: content type %q", tc.name, api, ct)
+					t.Errorf("%s %s: content type %q", tc.name, a, ct)
 				}
-				if msg := errorShape(t, api, w.Body.Bytes()); msg == "" {
-					t.Errorf("%s %s: empty message", tc.name, api)
+				if msg := errorShape(t, a, w.Body.Bytes()); msg == "" {
+					t.Errorf("%s %s: empty message", tc.name, a)
 				}
 				if tc.genErr == nil && eng.closed != 1 {
-					t.Errorf("%s %s: stream closed %d times", tc.name, api, eng.closed)
+					t.Errorf("%s %s: stream closed %d times", tc.name, a, eng.closed)
 				}
 			}
 		}
@@ -112,7 +113,7 @@ func TestErrorsMidStream(t *testing.T) {
 		{"idle timeout", &engine.Error{Kind: engine.ErrorTimeout, Message: "no token for 30s"}, false},
 		{"engine finish error", errors.New("CUDA error: out of memory"), true},
 	} {
-		for _, api := range allAPIs {
+		for _, a := range allAPIs {
 			outs := textOutputs(c.deltas, engine.FinishStop)
 			eng := newFake(outs)
 			if fault.viaFinish {
@@ -121,36 +122,36 @@ func TestErrorsMidStream(t *testing.T) {
 			} else {
 				eng.failAt, eng.failErr = cut, fault.err
 			}
-			w := serve(t, eng, prepFor(api, true, c.toolParser, c.reasoningParser))
+			w := serve(t, eng, prepFor(a, true, c.toolParser, c.reasoningParser))
 			if w.Code != 200 {
-				t.Fatalf("%s %s: status %d", fault.name, api, w.Code)
+				t.Fatalf("%s %s: status %d", fault.name, a, w.Code)
 			}
-			r, err := streamResult(api, w.Body.Bytes())
+			r, err := streamResult(a, w.Body.Bytes())
 			if err != nil {
-				t.Fatalf("%s %s: %v\n%s", fault.name, api, err, w.Body)
+				t.Fatalf("%s %s: %v\n%s", fault.name, a, err, w.Body)
 			}
 			if r.Error == "" {
-				t.Errorf("%s %s: no in-stream error event:\n%s", fault.name, api, w.Body)
+				t.Errorf("%s %s: no in-stream error event:\n%s", fault.name, a, w.Body)
 			}
 			if r.Finish != "" {
-				t.Errorf("%s %s: a finish (%q) was sent after the error", fault.name, api, r.Finish)
+				t.Errorf("%s %s: a finish (%q) was sent after the error", fault.name, a, r.Finish)
 			}
 			for _, bad := range []string{"<tool_call>", `"name"`, "get_weather", "</think>"} {
-				if api != preprocess.APICompletions && strings.Contains(r.Content, bad) {
-					t.Errorf("%s %s: content has %q: %q", fault.name, api, bad, r.Content)
+				if a != api.Completions && strings.Contains(r.Content, bad) {
+					t.Errorf("%s %s: content has %q: %q", fault.name, a, bad, r.Content)
 				}
 			}
 			if eng.closed != 1 {
-				t.Errorf("%s %s: stream closed %d times", fault.name, api, eng.closed)
+				t.Errorf("%s %s: stream closed %d times", fault.name, a, eng.closed)
 			}
 			// Unary: the error status, no partial answer.
 			eng2 := newFake(eng.outs)
 			eng2.failAt, eng2.failErr = eng.failAt, eng.failErr
-			w = serve(t, eng2, prepFor(api, false, c.toolParser, c.reasoningParser))
+			w = serve(t, eng2, prepFor(a, false, c.toolParser, c.reasoningParser))
 			if w.Code < 500 {
-				t.Errorf("%s %s unary: status %d", fault.name, api, w.Code)
+				t.Errorf("%s %s unary: status %d", fault.name, a, w.Code)
 			}
-			errorShape(t, api, w.Body.Bytes())
+			errorShape(t, a, w.Body.Bytes())
 		}
 	}
 }
@@ -161,13 +162,13 @@ func TestErrorsMidStream(t *testing.T) {
 func TestClientDisconnect(t *testing.T) {
 	c := toolCapture(t)
 	before := runtime.NumGoroutine()
-	for _, api := range allAPIs {
+	for _, a := range allAPIs {
 		eng := newFake(textOutputs(c.deltas[:20], engine.FinishNone))
 		eng.outs[len(eng.outs)-1].Usage = nil
 		eng.block = true
 		done := make(chan error, 1)
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			done <- ServeWith(r.Context(), w, eng, prepFor(api, true, c.toolParser, c.reasoningParser), Options{})
+			done <- ServeWith(r.Context(), w, eng, prepFor(a, true, c.toolParser, c.reasoningParser), Options{})
 		}))
 		ctx, cancel := context.WithCancel(context.Background())
 		req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL, nil)
@@ -188,13 +189,13 @@ func TestClientDisconnect(t *testing.T) {
 		select {
 		case err := <-done:
 			if !errors.Is(err, context.Canceled) {
-				t.Errorf("%s: Serve returned %v, want context.Canceled", api, err)
+				t.Errorf("%s: Serve returned %v, want context.Canceled", a, err)
 			}
 		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: Serve did not return after the client went away", api)
+			t.Fatalf("%s: Serve did not return after the client went away", a)
 		}
 		if eng.closed != 1 {
-			t.Errorf("%s: engine stream closed %d times", api, eng.closed)
+			t.Errorf("%s: engine stream closed %d times", a, eng.closed)
 		}
 		srv.Close()
 	}
@@ -217,7 +218,7 @@ func TestStreamingFlushes(t *testing.T) {
 	step := make(chan struct{})
 	eng := &gatedEngine{outs: textOutputs(c.deltas[:5], engine.FinishStop), step: step}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		prep := prepFor(preprocess.APIChat, true, "", "")
+		prep := prepFor(api.Chat, true, "", "")
 		_ = Serve(r.Context(), unwrapOnly{w}, eng, prep)
 	}))
 	defer srv.Close()
@@ -294,17 +295,17 @@ func (s *gatedStream) Close() error { return nil }
 func TestStreamErrorTypes(t *testing.T) {
 	c := toolCapture(t)
 	err := &engine.Error{Kind: engine.ErrorOverloaded, Message: "engine draining"}
-	for api, want := range map[preprocess.API]string{
-		preprocess.APIChat:        "event: error\n" + `data: {"error":{"message":"The server is overloaded. Please retry later.","type":"server_error","param":null,"code":"server_is_overloaded"}}`,
-		preprocess.APICompletions: "event: error\n" + `data: {"error":{"message":"The server is overloaded. Please retry later.","type":"server_error","param":null,"code":"server_is_overloaded"}}`,
-		preprocess.APIMessages:    "event: error\n" + `data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
-		preprocess.APIResponses:   `"status":"failed"`,
+	for a, want := range map[api.API]string{
+		api.Chat:        "event: error\n" + `data: {"error":{"message":"The server is overloaded. Please retry later.","type":"server_error","param":null,"code":"server_is_overloaded"}}`,
+		api.Completions: "event: error\n" + `data: {"error":{"message":"The server is overloaded. Please retry later.","type":"server_error","param":null,"code":"server_is_overloaded"}}`,
+		api.Messages:    "event: error\n" + `data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
+		api.Responses:   `"status":"failed"`,
 	} {
 		eng := newFake(textOutputs(c.deltas, engine.FinishStop))
 		eng.failAt, eng.failErr = 10, err
-		w := serve(t, eng, prepFor(api, true, c.toolParser, c.reasoningParser))
+		w := serve(t, eng, prepFor(a, true, c.toolParser, c.reasoningParser))
 		if !strings.Contains(w.Body.String(), want) {
-			t.Errorf("%s: no %s in\n%s", api, want, w.Body)
+			t.Errorf("%s: no %s in\n%s", a, want, w.Body)
 		}
 	}
 }
@@ -324,27 +325,27 @@ func TestClientSafeMessages(t *testing.T) {
 		errors.New("pipeline: parsers: " + secret),
 		fmt.Errorf("preprocess: rendering the chat template: %w", errors.New(secret)),
 	}
-	for _, api := range allAPIs {
+	for _, a := range allAPIs {
 		for _, err := range hidden {
-			status, body := ErrorBody(api, err)
+			status, body := ErrorBody(a, err)
 			if bytes.Contains(body, []byte("10.1.2.3")) || bytes.Contains(body, []byte("parsers:")) || bytes.Contains(body, []byte("template")) {
-				t.Errorf("%s %v: %d %s", api, err, status, body)
+				t.Errorf("%s %v: %d %s", a, err, status, body)
 			}
 			if status < 500 {
-				t.Errorf("%s %v: status %d, want 5xx", api, err, status)
+				t.Errorf("%s %v: status %d, want 5xx", a, err, status)
 			}
-			ev := appendStreamError(nil, api, err)
+			ev := appendStreamError(nil, a, err)
 			if bytes.Contains(ev, []byte("10.1.2.3")) {
-				t.Errorf("%s %v: event %s", api, err, ev)
+				t.Errorf("%s %v: event %s", a, err, ev)
 			}
 		}
 		kept := map[string]error{
 			"temperature must be non-negative": &engine.Error{Kind: engine.ErrorBadRequest, Status: 400, Message: "temperature must be non-negative"},
-			"no such tool":                     &preprocess.BadRequestError{Err: errors.New("no such tool"), API: api},
+			"no such tool":                     &preprocess.BadRequestError{Err: errors.New("no such tool"), API: a},
 		}
 		for want, err := range kept {
-			if _, body := ErrorBody(api, err); !bytes.Contains(body, []byte(want)) {
-				t.Errorf("%s: %s does not say %q", api, body, want)
+			if _, body := ErrorBody(a, err); !bytes.Contains(body, []byte(want)) {
+				t.Errorf("%s: %s does not say %q", a, body, want)
 			}
 		}
 	}
@@ -354,17 +355,17 @@ func TestClientSafeMessages(t *testing.T) {
 // client is still there is a failure, not a normal finish: the API's
 // error event in a stream, a 5xx unary answer.
 func TestEngineAbort(t *testing.T) {
-	for _, api := range allAPIs {
+	for _, a := range allAPIs {
 		for _, stream := range []bool{true, false} {
-			w := serve(t, newFake(textOutputs([]string{"Hello", " wor"}, engine.FinishCancelled)), prepFor(api, stream, "", ""))
+			w := serve(t, newFake(textOutputs([]string{"Hello", " wor"}, engine.FinishCancelled)), prepFor(a, stream, "", ""))
 			body := w.Body.String()
 			switch {
 			case !stream && w.Code < 500:
-				t.Errorf("%s unary: status %d %s", api, w.Code, body)
+				t.Errorf("%s unary: status %d %s", a, w.Code, body)
 			case stream && !strings.Contains(body, "event: error") && !strings.Contains(body, `"status":"failed"`):
-				t.Errorf("%s stream: no error event in\n%s", api, body)
+				t.Errorf("%s stream: no error event in\n%s", a, body)
 			case stream && (strings.Contains(body, "[DONE]") || strings.Contains(body, "message_stop")):
-				t.Errorf("%s stream: finished normally\n%s", api, body)
+				t.Errorf("%s stream: finished normally\n%s", a, body)
 			}
 		}
 	}
@@ -420,10 +421,10 @@ func TestMaxTokensBound(t *testing.T) {
 		{"token ids", engine.Output{TokenIDs: all}},
 		{"text", engine.Output{Text: []byte("la "), HasText: true}},
 	} {
-		for _, api := range allAPIs {
-			t.Run(tc.name+"/"+api.String(), func(t *testing.T) {
+		for _, a := range allAPIs {
+			t.Run(tc.name+"/"+a.String(), func(t *testing.T) {
 				eng := &endlessEngine{out: tc.out}
-				prep := prepFor(api, true, "", "")
+				prep := prepFor(a, true, "", "")
 				prep.Engine.MaxTokens = 10
 				prep.Response.Tokenizer = v.tok
 				done := make(chan *httptest.ResponseRecorder)
@@ -434,7 +435,7 @@ func TestMaxTokensBound(t *testing.T) {
 				case <-time.After(10 * time.Second):
 					t.Fatal("the stream did not end")
 				}
-				r, err := streamResult(api, w.Body.Bytes())
+				r, err := streamResult(a, w.Body.Bytes())
 				if err != nil {
 					t.Fatalf("%v\n%s", err, w.Body)
 				}
@@ -459,7 +460,7 @@ func TestWriteTimeout(t *testing.T) {
 	eng := &endlessEngine{out: engine.Output{Text: bytes.Repeat([]byte("la "), 20<<10), HasText: true}, gone: make(chan struct{})}
 	served := make(chan error, 1)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		prep := prepFor(preprocess.APIChat, true, "", "")
+		prep := prepFor(api.Chat, true, "", "")
 		prep.Engine.MaxTokens = 1 << 30
 		served <- ServeWith(r.Context(), w, eng, prep, Options{WriteTimeout: 300 * time.Millisecond})
 	}))

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 )
 
@@ -50,16 +50,16 @@ func FuzzPipeline(f *testing.F) {
 			}
 		}
 		outs = append(outs, engine.Output{Finish: engine.FinishEOS})
-		for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APIMessages, preprocess.APIResponses} {
-			fuzzOne(t, v, api, outs, text, stop, tool, reasoning, ids)
+		for _, a := range []api.API{api.Chat, api.Messages, api.Responses} {
+			fuzzOne(t, v, a, outs, text, stop, tool, reasoning, ids)
 		}
 	})
 }
 
-func fuzzOne(t *testing.T, v *vocabTok, api preprocess.API, outs []engine.Output, text, stop, tool, reasoning string, ids bool) {
+func fuzzOne(t *testing.T, v *vocabTok, a api.API, outs []engine.Output, text, stop, tool, reasoning string, ids bool) {
 	var got [2]result
 	for k, stream := range []bool{true, false} {
-		prep := prepFor(api, stream, tool, reasoning)
+		prep := prepFor(a, stream, tool, reasoning)
 		if ids {
 			prep.Response.Tokenizer = v.tok
 			if stop != "" {
@@ -80,7 +80,7 @@ func fuzzOne(t *testing.T, v *vocabTok, api preprocess.API, outs []engine.Output
 		got[k] = r
 	}
 	if d := cmp.Diff(got[0], got[1], cmpResult); d != "" {
-		t.Fatalf("%s: streamed and unary differ:\n%s", api, d)
+		t.Fatalf("%s: streamed and unary differ:\n%s", a, d)
 	}
 	if ids && stop != "" && !bytes.Contains([]byte(text), []byte{0}) && strings.Contains(got[0].Content, stop) && tool == "" && reasoning == "" {
 		t.Fatal(fmt.Sprintf("stop string %q in content %q", stop, got[0].Content))

@@ -13,7 +13,9 @@ import (
 
 	"github.com/agentwire/agentwire/parsers"
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/convert"
 	"github.com/agentwire/agentwire/protocols/responses"
@@ -374,24 +376,38 @@ func (v *vocabTok) idOutputs(t testing.TB, deltas []string, finish engine.Finish
 
 // ---- prepared requests ----
 
-func prepFor(api preprocess.API, stream bool, toolParser, reasoningParser string) *preprocess.Prepared {
+func prepFor(a api.API, stream bool, toolParser, reasoningParser string) *preprocess.Prepared {
 	prep := &preprocess.Prepared{
-		API:    api,
+		API:    a,
 		Stream: stream,
 		Engine: engine.Request{Model: "test-model", MaxTokens: 1024, RequestID: "req1"},
 		Parsers: parsers.Config{ToolParser: toolParser, ReasoningParser: reasoningParser,
 			Tools: []parsers.Tool{{Name: "get_weather", Parameters: json.RawMessage(`{"type":"object"}`)}}},
 		Response: preprocess.ResponsePlan{Model: "test-model", PromptTokens: 12, IncludeUsage: true},
 	}
-	switch api {
-	case preprocess.APIMessages:
+	switch a {
+	case api.Messages:
 		prep.Response.Anthropic = &convert.AnthropicContext{Model: "claude-test", Request: &anthropic.MessagesRequest{Model: "claude-test"}}
-	case preprocess.APIResponses:
+	case api.Responses:
 		prep.Response.Responses = &convert.ResponsesContext{Request: &responses.Request{Model: "test-model"}}
 	}
 	return prep
 }
 
-var allAPIs = []preprocess.API{preprocess.APIChat, preprocess.APICompletions, preprocess.APIMessages, preprocess.APIResponses}
+var allAPIs = []api.API{api.Chat, api.Completions, api.Messages, api.Responses}
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// ---- errors ----
+
+// ErrorBody is the status and body a's answer to err starts with.
+func ErrorBody(a api.API, err error) (int, []byte) { return a.ErrorBody(err) }
+
+// appendStreamError appends the in-stream error event of a for err: what
+// a streamed answer's emitter writes when it fails (Responses: its
+// response.failed event).
+func appendStreamError(dst []byte, a api.API, err error) []byte {
+	w := a.NewWriter()
+	w.Reset(&api.WriterConfig{N: 1, Stream: true, Model: "test-model", IDs: protocols.NewSeededIDSource(1)})
+	return w.Emitter(0).FailError(dst, protocols.ErrorOf(err))
+}

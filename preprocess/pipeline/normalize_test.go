@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 )
 
 // result is an API answer reduced to what every surface carries.
@@ -61,7 +61,7 @@ func splitSSE(b []byte) ([]sseEvent, error) {
 }
 
 // streamResult decodes an SSE body of api (choice 0).
-func streamResult(api preprocess.API, body []byte) (result, error) {
+func streamResult(a api.API, body []byte) (result, error) {
 	evs, err := splitSSE(body)
 	if err != nil {
 		return result{}, err
@@ -85,12 +85,12 @@ func streamResult(api preprocess.API, body []byte) (result, error) {
 		if err := json.Unmarshal([]byte(ev.Data), &m); err != nil {
 			return r, fmt.Errorf("event %q: %v: %s", ev.Event, err, ev.Data)
 		}
-		if ev.Event == "error" && api != preprocess.APIMessages {
+		if ev.Event == "error" && a != api.Messages {
 			r.Error = str(path(m, "error", "message"))
 			continue
 		}
-		switch api {
-		case preprocess.APIChat, preprocess.APICompletions:
+		switch a {
+		case api.Chat, api.Completions:
 			if u, ok := m["usage"].(map[string]any); ok {
 				r.Usage = [2]int64{int64(num(u["prompt_tokens"])), int64(num(u["completion_tokens"]))}
 			}
@@ -103,7 +103,7 @@ func streamResult(api preprocess.API, body []byte) (result, error) {
 				if f, ok := ch["finish_reason"].(string); ok {
 					r.Finish = normFinish(f)
 				}
-				if api == preprocess.APICompletions {
+				if a == api.Completions {
 					r.Content += str(ch["text"])
 					continue
 				}
@@ -118,7 +118,7 @@ func streamResult(api preprocess.API, body []byte) (result, error) {
 					calls[i].Args += str(path(tcm, "function", "arguments"))
 				}
 			}
-		case preprocess.APIMessages:
+		case api.Messages:
 			switch ev.Event {
 			case "content_block_start":
 				b := m["content_block"].(map[string]any)
@@ -143,7 +143,7 @@ func streamResult(api preprocess.API, body []byte) (result, error) {
 			case "error":
 				r.Error = str(path(m, "error", "message"))
 			}
-		case preprocess.APIResponses:
+		case api.Responses:
 			switch ev.Event {
 			case "response.output_text.delta":
 				r.Content += str(m["delta"])
@@ -178,7 +178,7 @@ func streamResult(api preprocess.API, body []byte) (result, error) {
 	if !done && r.Error == "" {
 		return r, fmt.Errorf("stream did not end properly")
 	}
-	if api == preprocess.APIResponses && r.Finish == "stop" && len(r.Calls) > 0 {
+	if a == api.Responses && r.Finish == "stop" && len(r.Calls) > 0 {
 		r.Finish = "tool"
 	}
 	return r, nil
@@ -196,18 +196,18 @@ func responsesFinish(resp map[string]any) string {
 }
 
 // unaryResult decodes a unary body of api (choice 0).
-func unaryResult(api preprocess.API, body []byte) (result, error) {
+func unaryResult(a api.API, body []byte) (result, error) {
 	var m map[string]any
 	if err := json.Unmarshal(body, &m); err != nil {
 		return result{}, err
 	}
 	var r result
-	switch api {
-	case preprocess.APIChat, preprocess.APICompletions:
+	switch a {
+	case api.Chat, api.Completions:
 		ch := m["choices"].([]any)[0].(map[string]any)
 		r.Finish = normFinish(str(ch["finish_reason"]))
 		r.Usage = [2]int64{int64(num(path(m, "usage", "prompt_tokens"))), int64(num(path(m, "usage", "completion_tokens")))}
-		if api == preprocess.APICompletions {
+		if a == api.Completions {
 			r.Content = str(ch["text"])
 			return r, nil
 		}
@@ -226,7 +226,7 @@ func unaryResult(api preprocess.API, body []byte) (result, error) {
 			tcm := tc.(map[string]any)
 			r.Calls = append(r.Calls, call{Name: str(path(tcm, "function", "name")), Args: compactJSON(str(path(tcm, "function", "arguments")))})
 		}
-	case preprocess.APIMessages:
+	case api.Messages:
 		r.Finish = normFinish(str(m["stop_reason"]))
 		r.Usage[1] = int64(num(path(m, "usage", "output_tokens")))
 		for _, b := range m["content"].([]any) {
@@ -241,7 +241,7 @@ func unaryResult(api preprocess.API, body []byte) (result, error) {
 				r.Calls = append(r.Calls, call{Name: str(bm["name"]), Args: string(in)})
 			}
 		}
-	case preprocess.APIResponses:
+	case api.Responses:
 		r.Finish = responsesFinish(m)
 		r.Usage[1] = int64(num(path(m, "usage", "output_tokens")))
 		for _, it := range m["output"].([]any) {

@@ -7,12 +7,10 @@ import (
 
 	"github.com/agentwire/agentwire/parsers"
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols"
-	"github.com/agentwire/agentwire/protocols/anthropic"
-	"github.com/agentwire/agentwire/protocols/openai"
 	"github.com/agentwire/agentwire/protocols/responses"
-	"github.com/agentwire/agentwire/protocols/sse"
 )
 
 // Options configure a Pipeline beyond what Prepared decides.
@@ -95,23 +93,16 @@ type Pipeline struct {
 	ids     protocols.IDSource
 	seeded  bool // ids is a seeded (test) source
 	created int64
-	id      string // chat/completions response id
-	model   string
 
 	pools   [2]*parsers.Pool
 	choices []*choice
 	order   []int // choice indices in the order they finished
 	buf     []byte
 
-	// one set of emitters per API; only the request's API is used
-	chat   []*openai.Emitter
-	comp   []*completionEmitter
-	agg    []*openai.Aggregator
-	msg    *anthropic.Emitter
-	resp   *responses.Emitter
-	lpHead []byte // chat logprobs frame head up to the choice index
-
-	lpUnary [][]openai.TokenLogprob // unary chat logprobs per choice
+	// the answer's writer: one per API served, reused
+	w       api.Writer
+	writers map[api.API]api.Writer
+	wcfg    api.WriterConfig
 
 	usage    engine.Usage
 	hasUsage bool
@@ -157,132 +148,47 @@ func (p *Pipeline) Reset(prep *preprocess.Prepared, opts Options) error {
 		p.ids, p.seeded = protocols.NewIDSource(), false
 	}
 	p.created = p.now().Unix()
-	p.model = prep.Response.Model
-	if p.model == "" {
-		p.model = prep.Engine.Model
+	model := prep.Response.Model
+	if model == "" {
+		model = prep.Engine.Model
 	}
 	p.order = p.order[:0]
 	p.buf = p.buf[:0]
 	p.usage, p.hasUsage = engine.Usage{}, false
 	p.started, p.finished, p.err = false, false, nil
 
-	if prep.API != preprocess.APICompletions {
+	if !prep.API.RawText() {
 		pools, err := poolsFor(prep)
 		if err != nil {
 			return err
 		}
 		p.pools = pools
 	}
-	switch prep.API {
-	case preprocess.APIChat:
-		p.id = "chatcmpl-" + requestID(prep, p.ids)
-	case preprocess.APICompletions:
-		p.id = "cmpl-" + requestID(prep, p.ids)
+	if p.w = p.writers[prep.API]; p.w == nil {
+		if p.writers == nil {
+			p.writers = map[api.API]api.Writer{}
+		}
+		p.w = prep.API.NewWriter()
+		p.writers[prep.API] = p.w
 	}
+	plan := &prep.Response
+	p.wcfg = api.WriterConfig{RequestID: prep.Engine.RequestID, Model: model, Created: p.created, N: n,
+		Stream: prep.Stream, IncludeUsage: plan.IncludeUsage, Logprobs: plan.Logprobs,
+		PromptTokens: int64(plan.PromptTokens), CachedTokens: int64(plan.CachedTokens),
+		IDs: p.ids, Now: p.now, Reasoning: opts.Reasoning, ToolCallDispatch: opts.ToolCallDispatch,
+		Anthropic: plan.Anthropic, Responses: plan.Responses}
+	if plan.ToolArgs != nil {
+		p.wcfg.ToolArgs = plan.ToolArgs
+	}
+	p.w.Reset(&p.wcfg)
 	for len(p.choices) < n {
 		p.choices = append(p.choices, &choice{})
 	}
 	p.choices = p.choices[:n]
 	for i := 0; i < n; i++ {
-		p.choices[i].reset(p, i, p.emitter(i))
-	}
-	if prep.API == preprocess.APIChat && prep.Response.Logprobs {
-		p.lpHead = append(p.lpHead[:0], `data: {"id":`...)
-		p.lpHead = protocols.AppendJSONString(p.lpHead, p.id)
-		p.lpHead = append(p.lpHead, `,"object":"chat.completion.chunk","created":`...)
-		p.lpHead = appendInt(p.lpHead, p.created)
-		p.lpHead = append(p.lpHead, `,"model":`...)
-		p.lpHead = protocols.AppendJSONString(p.lpHead, p.model)
-		p.lpHead = append(p.lpHead, `,"choices":[{"index":`...)
-		if !prep.Stream {
-			for len(p.lpUnary) < n {
-				p.lpUnary = append(p.lpUnary, nil)
-			}
-			for i := range p.lpUnary {
-				p.lpUnary[i] = nil
-			}
-		}
+		p.choices[i].reset(p, i, p.w.Emitter(i))
 	}
 	return nil
-}
-
-func requestID(prep *preprocess.Prepared, ids protocols.IDSource) string {
-	if prep.Engine.RequestID != "" {
-		return prep.Engine.RequestID
-	}
-	return ids.New("")
-}
-
-// emitter returns (after resetting) the emitter choice i writes to.
-func (p *Pipeline) emitter(i int) protocols.Emitter {
-	prep := p.prep
-	plan := &prep.Response
-	if !prep.Stream && prep.API != preprocess.APICompletions {
-		for len(p.agg) <= i {
-			p.agg = append(p.agg, nil)
-		}
-		p.agg[i] = openai.NewAggregator(openai.AggregatorConfig{ID: p.id, Model: p.model, Created: p.created})
-		return p.agg[i]
-	}
-	switch prep.API {
-	case preprocess.APICompletions:
-		for len(p.comp) <= i {
-			p.comp = append(p.comp, &completionEmitter{})
-		}
-		p.comp[i].reset(p.id, p.model, p.created, i, plan.IncludeUsage, !prep.Stream)
-		p.comp[i].logprobs = plan.Logprobs
-		return p.comp[i]
-	case preprocess.APIMessages:
-		if i > 0 {
-			return discard{}
-		}
-		cfg := anthropic.EmitterConfig{Model: p.model, InputTokens: int64(plan.PromptTokens),
-			CachedTokens: int64(plan.CachedTokens)}
-		if ctx := plan.Anthropic; ctx != nil {
-			cfg = ctx.EmitterConfig(int64(plan.PromptTokens), int64(plan.CachedTokens))
-			if cfg.Model == "" {
-				cfg.Model = p.model
-			}
-		}
-		cfg.Ping, cfg.IDs = true, p.ids
-		if p.msg == nil {
-			p.msg = anthropic.NewEmitter(cfg)
-		} else {
-			p.msg.Reset(cfg)
-		}
-		return p.msg
-	case preprocess.APIResponses:
-		if i > 0 {
-			return discard{}
-		}
-		var cfg responses.EmitterConfig
-		if ctx := plan.Responses; ctx != nil && ctx.Request != nil {
-			cfg = ctx.EmitterConfig(p.opts.Reasoning)
-		} else {
-			cfg.Response = responses.ResponseFrom(&responses.Request{Model: p.model})
-		}
-		cfg.IDs, cfg.Now = p.ids, p.now
-		if cfg.Response.Model == "" {
-			cfg.Response.Model = p.model
-		}
-		if p.resp == nil {
-			p.resp = responses.NewEmitter(cfg)
-		} else {
-			p.resp.Reset(cfg)
-		}
-		return p.resp
-	}
-	for len(p.chat) <= i {
-		p.chat = append(p.chat, nil)
-	}
-	cfg := openai.EmitterConfig{ID: p.id, Model: p.model, Created: p.created, ChoiceIndex: i,
-		IncludeUsage: plan.IncludeUsage, OmitDone: true, ToolCallDispatch: p.opts.ToolCallDispatch}
-	if p.chat[i] == nil {
-		p.chat[i] = openai.NewEmitter(cfg)
-	} else {
-		p.chat[i].Reset(cfg)
-	}
-	return p.chat[i]
 }
 
 // Release returns the parsers to their pools. The Pipeline may be Reset
@@ -303,17 +209,15 @@ func (p *Pipeline) Start(dst []byte) []byte {
 		return dst
 	}
 	p.started = true
-	switch p.prep.API {
-	case preprocess.APIMessages:
+	for _, c := range p.choices {
 		if u := p.usage; p.hasUsage && (u.PromptTokens > 0 || u.CachedTokens > 0) {
 			// The engine's first output reported the prompt (SGLang, the
-			// replay engine with a prefix cache): message_start carries
-			// its cache hits.
-			p.msg.SetInputUsage(cmp.Or(u.PromptTokens, int64(p.prep.Response.PromptTokens)), u.CachedTokens)
+			// replay engine with a prefix cache): Anthropic's
+			// message_start carries its cache hits.
+			c.em.SetUsage(protocols.Usage{PromptTokens: cmp.Or(u.PromptTokens, int64(p.prep.Response.PromptTokens)),
+				CachedTokens: u.CachedTokens})
 		}
-		dst = p.msg.Start(dst)
-	case preprocess.APIResponses:
-		dst = p.resp.Start(dst)
+		dst = c.em.Start(dst)
 	}
 	return dst
 }
@@ -415,36 +319,18 @@ func (p *Pipeline) Finish(dst []byte) []byte {
 	dst, p.buf = p.buf, nil
 	for _, i := range p.order {
 		c := p.choices[i]
-		if m, ok := c.em.(*anthropic.Emitter); ok && len(c.stopStr) > 0 {
-			m.SetStopSequence(c.stopStr)
-		}
-		switch em := c.em.(type) {
-		case *openai.Emitter:
-			dst = em.FinishChoice(dst, c.finish, u)
-		default:
-			dst = c.em.Finish(dst, c.finish, u)
-		}
+		dst = c.em.FinishChoice(dst, c.finish, c.stopStr, u)
 		c.calledEnd = true
 	}
 	if p.prep.Stream {
-		switch p.prep.API {
-		case preprocess.APIChat:
-			e := p.chat[0]
-			e.SetUsage(u)
-			dst = e.Done(dst)
-			dst = append(dst, sse.Done...)
-		case preprocess.APICompletions:
-			if p.prep.Response.IncludeUsage {
-				dst = p.comp[0].appendUsageFrame(dst, u)
-			}
-			dst = append(dst, sse.Done...)
-		}
+		dst = p.choices[0].em.Done(dst, u)
 	}
 	return dst
 }
 
 // Fail ends the response with err: an in-stream error event for a stream
-// (the API's shape), or the error Unary returns.
+// (the API's shape, for what a client may read of err: protocols.ErrorOf),
+// or the error Unary returns.
 func (p *Pipeline) Fail(dst []byte, err error) []byte {
 	if p.finished {
 		return dst
@@ -454,11 +340,9 @@ func (p *Pipeline) Fail(dst []byte, err error) []byte {
 	if !p.prep.Stream {
 		return dst
 	}
-	if p.prep.API == preprocess.APIResponses {
-		// response.failed carries the output so far.
-		return p.resp.FailError(dst, NeutralError(err))
-	}
-	return appendStreamError(dst, p.prep.API, err)
+	// One error event per response (Responses: response.failed, with the
+	// output so far).
+	return p.choices[0].em.FailError(dst, protocols.ErrorOf(err))
 }
 
 // Err returns the error given to Fail.
@@ -473,91 +357,3 @@ func (p *Pipeline) isStopString(s []byte) bool {
 	}
 	return false
 }
-
-// logprobs passes the logprobs of a step through (chat only): a chunk of
-// their own in a stream, collected for the unary answer.
-func (p *Pipeline) logprobs(c *choice, lps []engine.Logprob) {
-	if p.prep.API == preprocess.APICompletions {
-		p.buf = p.comp[c.index].flushLogprobs(p.buf)
-		return
-	}
-	if p.prep.API != preprocess.APIChat {
-		return
-	}
-	if !p.prep.Stream {
-		for i := range lps {
-			lp := &lps[i]
-			t := openai.TokenLogprob{Token: string(lp.Token), Logprob: lp.Logprob, Bytes: byteInts(lp.Token),
-				TopLogprobs: make([]openai.TopLogprob, len(lp.Top))}
-			for k := range lp.Top {
-				tp := &lp.Top[k]
-				t.TopLogprobs[k] = openai.TopLogprob{Token: string(tp.Token), Logprob: tp.Logprob, Bytes: byteInts(tp.Token)}
-			}
-			p.lpUnary[c.index] = append(p.lpUnary[c.index], t)
-		}
-		return
-	}
-	b := append(p.buf, p.lpHead...)
-	b = appendInt(b, int64(c.index))
-	b = append(b, `,"delta":{},"logprobs":{"content":[`...)
-	for i := range lps {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		lp := &lps[i]
-		b = appendTokenLogprob(b, lp.Token, lp.Logprob)
-		b = append(b, `,"top_logprobs":[`...)
-		for k := range lp.Top {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = appendTokenLogprob(b, lp.Top[k].Token, lp.Top[k].Logprob)
-			b = append(b, '}')
-		}
-		b = append(b, "]}"...)
-	}
-	b = append(b, `]},"finish_reason":null}]`...)
-	if p.prep.Response.IncludeUsage {
-		b = append(b, `,"usage":null`...)
-	}
-	p.buf = append(b, "}\n\n"...)
-}
-
-// appendTokenLogprob writes `{"token":…,"logprob":…,"bytes":[…]` (open).
-func appendTokenLogprob(b, token []byte, logprob float64) []byte {
-	b = append(b, `{"token":`...)
-	b = protocols.AppendJSONString(b, token)
-	b = append(b, `,"logprob":`...)
-	b = appendFloat(b, logprob)
-	b = append(b, `,"bytes":[`...)
-	for i, c := range token {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendInt(b, int64(c))
-	}
-	return append(b, ']')
-}
-
-func byteInts(b []byte) []int {
-	out := make([]int, len(b))
-	for i, c := range b {
-		out[i] = int(c)
-	}
-	return out
-}
-
-// discard is the emitter of choices an API cannot carry (n > 1 on
-// Anthropic Messages and Responses, which have one output per response).
-type discard struct{}
-
-func (discard) Content(dst, _ []byte) []byte                        { return dst }
-func (discard) Reasoning(dst, _ []byte) []byte                      { return dst }
-func (discard) ToolCallStart(dst []byte, _ int, _, _ []byte) []byte { return dst }
-func (discard) ToolCallArgs(dst []byte, _ int, _ []byte) []byte     { return dst }
-func (discard) ToolCallEnd(dst []byte, _ int) []byte                { return dst }
-func (discard) ToolCallAbandoned(dst []byte, _ int) []byte          { return dst }
-func (discard) Finish(dst []byte, _ protocols.FinishReason, _ protocols.Usage) []byte {
-	return dst
-}
-func (discard) Fail(dst []byte, _ string) []byte { return dst }

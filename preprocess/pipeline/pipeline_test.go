@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 )
 
@@ -102,11 +103,11 @@ func TestCaptures(t *testing.T) {
 			if raw.Finish == "tool" {
 				raw.Finish = "stop"
 			}
-			for _, api := range allAPIs {
+			for _, a := range allAPIs {
 				for _, ids := range []bool{false, true} {
 					var got [2]result
 					for k, stream := range []bool{true, false} {
-						prep := prepFor(api, stream, c.toolParser, c.reasoningParser)
+						prep := prepFor(a, stream, c.toolParser, c.reasoningParser)
 						var outs []engine.Output
 						if ids {
 							prep.Response.Tokenizer = v.tok
@@ -117,15 +118,15 @@ func TestCaptures(t *testing.T) {
 						}
 						got[k] = answer(t, newFake(outs), prep)
 						w := want
-						if api == preprocess.APICompletions {
+						if a == api.Completions {
 							w = raw
 						}
 						if d := cmp.Diff(w, got[k], cmpResult); d != "" {
-							t.Errorf("%s stream=%v ids=%v (-want +got):\n%s", api, stream, ids, d)
+							t.Errorf("%s stream=%v ids=%v (-want +got):\n%s", a, stream, ids, d)
 						}
 					}
 					if d := cmp.Diff(got[0], got[1], cmpResult); d != "" {
-						t.Errorf("%s ids=%v: streamed and unary answers differ (-stream +unary):\n%s", api, ids, d)
+						t.Errorf("%s ids=%v: streamed and unary answers differ (-stream +unary):\n%s", a, ids, d)
 					}
 				}
 			}
@@ -137,17 +138,17 @@ func TestCaptures(t *testing.T) {
 // pipeline's and the engines': n at the bound is served, one more is the
 // API's 400 before the engine is asked.
 func TestChoicesLimit(t *testing.T) {
-	for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APICompletions} {
-		prep := prepFor(api, false, "", "")
+	for _, a := range []api.API{api.Chat, api.Completions} {
+		prep := prepFor(a, false, "", "")
 		prep.Engine.N = engine.MaxChoices
 		rec := engine.RecordText("limit", []string{"hi"}, engine.FinishStop)
 		eng := &engine.Replay{Select: func(*engine.Request) (engine.Source, error) { return rec, nil }}
 		if w := serve(t, eng, prep); w.Code != 200 || strings.Count(w.Body.String(), `"index":`) != engine.MaxChoices {
-			t.Errorf("%s: n = %d: %d %.300s", api, engine.MaxChoices, w.Code, w.Body)
+			t.Errorf("%s: n = %d: %d %.300s", a, engine.MaxChoices, w.Code, w.Body)
 		}
 		prep.Engine.N = engine.MaxChoices + 1
 		if w := serve(t, eng, prep); w.Code != 400 || !strings.Contains(w.Body.String(), fmt.Sprintf("n must be at most %d", engine.MaxChoices)) {
-			t.Errorf("%s: n = %d: %d %s", api, engine.MaxChoices+1, w.Code, w.Body)
+			t.Errorf("%s: n = %d: %d %s", a, engine.MaxChoices+1, w.Code, w.Body)
 		}
 		if _, err := eng.Generate(context.Background(), &prep.Engine); err == nil {
 			t.Errorf("the replay engine took n = %d", prep.Engine.N)

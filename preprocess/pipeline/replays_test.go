@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentwire/agentwire/parsers"
-	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 )
 
@@ -124,10 +124,10 @@ func TestReplaysPassThrough(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			outs, want := chatChunkOutputs(t, f)
-			for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APIMessages, preprocess.APIResponses} {
-				got, body := both(t, prepFor(api, true, "", ""), outs)
+			for _, a := range []api.API{api.Chat, api.Messages, api.Responses} {
+				got, body := both(t, prepFor(a, true, "", ""), outs)
 				if d := cmp.Diff(want, got, cmpResult); d != "" {
-					t.Errorf("%s (-want +got):\n%s\n%s", api, d, body)
+					t.Errorf("%s (-want +got):\n%s\n%s", a, d, body)
 				}
 			}
 		})
@@ -159,11 +159,11 @@ func TestReplaysChunking(t *testing.T) {
 		for i := range text {
 			bytewise[i] = text[i : i+1]
 		}
-		for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APIMessages, preprocess.APIResponses} {
+		for _, a := range []api.API{api.Chat, api.Messages, api.Responses} {
 			for k, ds := range [][]string{deltas, bytewise} {
-				got, body := both(t, prepFor(api, true, "hermes", "qwen3"), txtOuts(engine.FinishStop, ds...))
+				got, body := both(t, prepFor(a, true, "hermes", "qwen3"), txtOuts(engine.FinishStop, ds...))
 				if d := cmp.Diff(want, got, cmpResult); d != "" {
-					t.Errorf("%s %s split %d (-want +got):\n%s\n%s", name, api, k, d, body)
+					t.Errorf("%s %s split %d (-want +got):\n%s\n%s", name, a, k, d, body)
 				}
 			}
 		}
@@ -205,14 +205,14 @@ func TestReplayGuidedNemotron(t *testing.T) {
 			outs = append(outs, engine.Output{Finish: engine.FinishStop})
 		}
 	}
-	for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APIMessages, preprocess.APIResponses} {
-		prep := prepFor(api, true, "", "nemotron_nano")
+	for _, a := range []api.API{api.Chat, api.Messages, api.Responses} {
+		prep := prepFor(a, true, "", "nemotron_nano")
 		prep.Response.ShapeDetect, prep.Response.ImmediateTool = true, true
 		got, body := both(t, prep, outs)
 		if !strings.Contains(got.Reasoning, f.Expected.ReasoningContains) || got.Content != f.Expected.Content ||
 			len(got.Calls) != 1 || got.Calls[0].Name != f.Expected.ToolCalls[0].Name ||
 			!sameArgs(got.Calls[0].Args, string(f.Expected.ToolCalls[0].Arguments)) || normFinish(f.Expected.FinishReason) != got.Finish {
-			t.Errorf("%s: %+v\n%s", api, got, body)
+			t.Errorf("%s: %+v\n%s", a, got, body)
 		}
 	}
 }
@@ -244,12 +244,12 @@ func TestReplaysChatUpstream(t *testing.T) {
 		sse.WriteString("data: [DONE]\n\n")
 		srv := httptest.NewServer(sseBody(sse.Bytes()))
 		eng := engine.NewChat(engine.ChatConfig{Config: engine.Config{BaseURL: srv.URL + "/v1"}})
-		for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APIMessages, preprocess.APIResponses} {
-			prep := prepFor(api, true, "", "")
+		for _, a := range []api.API{api.Chat, api.Messages, api.Responses} {
+			prep := prepFor(a, true, "", "")
 			prep.Engine.Chat = json.RawMessage(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
 			got, body := both(t, prep, nil, eng)
 			if d := cmp.Diff(want, got, cmpResult); d != "" {
-				t.Errorf("%s %s (-want +got):\n%s\n%s", filepath.Base(f), api, d, body)
+				t.Errorf("%s %s (-want +got):\n%s\n%s", filepath.Base(f), a, d, body)
 			}
 		}
 		srv.Close()

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/anthropic"
@@ -115,27 +116,27 @@ func TestStopHandling(t *testing.T) {
 	v := captureTokenizer(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APICompletions, preprocess.APIMessages} {
-				prep := withTok(t, prepFor(api, true, "", ""))
+			for _, a := range []api.API{api.Chat, api.Completions, api.Messages} {
+				prep := withTok(t, prepFor(a, true, "", ""))
 				prep.Engine.Stop.Strings = tc.strs
 				prep.Engine.Stop.IncludeStrings = tc.include
 				prep.Engine.MinTokens = tc.min
 				for _, s := range tc.visible {
 					prep.Engine.Stop.VisibleIDs = append(prep.Engine.Stop.VisibleIDs, v.ids[s])
 				}
-				if api == preprocess.APIMessages {
+				if a == api.Messages {
 					prep.Response.Anthropic.StopSequences = tc.strs
 				}
 				got, body := both(t, prep, tokOuts(t, engine.FinishLength, tc.toks...))
 				want := result{Content: tc.want, Finish: tc.finish}
 				if d := cmp.Diff(want, got, cmpResult); d != "" {
-					t.Errorf("%s (-want +got):\n%s\n%s", api, d, body)
+					t.Errorf("%s (-want +got):\n%s\n%s", a, d, body)
 				}
 				for _, s := range tc.strs {
 					body = strings.ReplaceAll(body, strings.ReplaceAll(s, "\n", `\n`), "") // the reported stop_sequence
 				}
 				if tc.notIn != "" && strings.Contains(body, tc.notIn) {
-					t.Errorf("%s: %q leaked into the stream:\n%s", api, tc.notIn, body)
+					t.Errorf("%s: %q leaked into the stream:\n%s", a, tc.notIn, body)
 				}
 			}
 		})
@@ -145,7 +146,7 @@ func TestStopHandling(t *testing.T) {
 // TestStopSequenceAnthropic: a matched stop string is reported as
 // stop_reason stop_sequence with the string, streamed and unary.
 func TestStopSequenceAnthropic(t *testing.T) {
-	prep := withTok(t, prepFor(preprocess.APIMessages, true, "", ""))
+	prep := withTok(t, prepFor(api.Messages, true, "", ""))
 	prep.Engine.Stop.Strings = []string{"\nObservation:"}
 	prep.Response.Anthropic.StopSequences = prep.Engine.Stop.Strings
 	outs := tokOuts(t, engine.FinishLength, "Hello", "\nObs", "ervation:", " more")
@@ -212,23 +213,23 @@ func TestGatesAndFraming(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APIMessages, preprocess.APIResponses} {
-				prep := withTok(t, prepFor(api, true, tc.tool, tc.reason))
+			for _, a := range []api.API{api.Chat, api.Messages, api.Responses} {
+				prep := withTok(t, prepFor(a, true, tc.tool, tc.reason))
 				if tc.setup != nil {
 					tc.setup(prep)
 				}
 				got, body := both(t, prep, tokOuts(t, engine.FinishEOS, tc.toks...))
 				if d := cmp.Diff(tc.want, got, cmpResult); d != "" {
-					t.Errorf("%s (-want +got):\n%s\n%s", api, d, body)
+					t.Errorf("%s (-want +got):\n%s\n%s", a, d, body)
 				}
 				// The same through a text engine.
-				prep = prepFor(api, true, tc.tool, tc.reason)
+				prep = prepFor(a, true, tc.tool, tc.reason)
 				if tc.setup != nil {
 					tc.setup(prep)
 				}
 				got, body = both(t, prep, txtOuts(engine.FinishEOS, tc.toks...))
 				if d := cmp.Diff(tc.want, got, cmpResult); d != "" {
-					t.Errorf("%s text engine (-want +got):\n%s\n%s", api, d, body)
+					t.Errorf("%s text engine (-want +got):\n%s\n%s", a, d, body)
 				}
 			}
 		})
@@ -238,8 +239,8 @@ func TestGatesAndFraming(t *testing.T) {
 // TestChoices: n > 1 choices interleave in one chat stream, each with its
 // finish chunk, then one usage chunk and one [DONE].
 func TestChoices(t *testing.T) {
-	for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APICompletions} {
-		prep := withTok(t, prepFor(api, true, "hermes", "qwen3"))
+	for _, ap := range []api.API{api.Chat, api.Completions} {
+		prep := withTok(t, prepFor(ap, true, "hermes", "qwen3"))
 		prep.Engine.N = 2
 		a := tokOuts(t, engine.FinishNone, "Hello", " world")
 		b := tokOuts(t, engine.FinishLength, "Hi", " there", " more")
@@ -251,16 +252,16 @@ func TestChoices(t *testing.T) {
 		outs = append(outs, engine.Output{Index: -1, Usage: &engine.Usage{PromptTokens: 12, CompletionTokens: 5}})
 		w := serve(t, newFake(outs), prep)
 		body := w.Body.String()
-		r0, err := streamResult(api, w.Body.Bytes())
+		r0, err := streamResult(ap, w.Body.Bytes())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if r0.Content != "Hello world" || r0.Finish != "stop" || r0.Usage != [2]int64{12, 5} {
-			t.Errorf("%s choice 0: %+v\n%s", api, r0, body)
+			t.Errorf("%s choice 0: %+v\n%s", ap, r0, body)
 		}
 		if strings.Count(body, "[DONE]") != 1 || strings.Count(body, `"finish_reason":"length"`) != 1 ||
 			strings.Count(body, `"finish_reason":"stop"`) != 1 || strings.Count(body, `"choices":[],"usage"`) != 1 {
-			t.Errorf("%s stream:\n%s", api, body)
+			t.Errorf("%s stream:\n%s", ap, body)
 		}
 		prep.Stream = false
 		w = serve(t, newFake(outs), prep)
@@ -270,15 +271,15 @@ func TestChoices(t *testing.T) {
 		}
 		chs := m["choices"].([]any)
 		if len(chs) != 2 {
-			t.Fatalf("%s unary: %s", api, w.Body)
+			t.Fatalf("%s unary: %s", ap, w.Body)
 		}
 		c1 := chs[1].(map[string]any)
 		text := str(path(c1, "message", "content"))
-		if api == preprocess.APICompletions {
+		if ap == api.Completions {
 			text = str(c1["text"])
 		}
 		if text != "Hi there more" || c1["finish_reason"] != "length" || num(c1["index"]) != 1 {
-			t.Errorf("%s unary choice 1: %v", api, c1)
+			t.Errorf("%s unary choice 1: %v", ap, c1)
 		}
 	}
 }
@@ -286,21 +287,21 @@ func TestChoices(t *testing.T) {
 // TestUsage: completion tokens are counted from ids when the engine does
 // not report them; reasoning tokens are estimated.
 func TestUsage(t *testing.T) {
-	prep := withTok(t, prepFor(preprocess.APIChat, true, "hermes", "qwen3"))
+	prep := withTok(t, prepFor(api.Chat, true, "hermes", "qwen3"))
 	outs := tokOuts(t, engine.FinishEOS, "<think>", "Hi", "</think>", "Hello", " world")
 	_, body := both(t, prep, outs)
 	if !strings.Contains(body, `"usage":{"prompt_tokens":12,"completion_tokens":5,"total_tokens":17,"completion_tokens_details":{"reasoning_tokens":`) {
 		t.Errorf("usage:\n%s", body)
 	}
 	// Text and ids (vLLM's return_token_ids), no usage: the ids count.
-	prep = prepFor(preprocess.APIChat, true, "hermes", "qwen3")
+	prep = prepFor(api.Chat, true, "hermes", "qwen3")
 	both2 := txtOuts(engine.FinishEOS, "Hello", " world")
 	both2[0].TokenIDs, both2[1].TokenIDs = []uint32{1, 2}, []uint32{3}
 	_, body = both(t, prep, both2)
 	if !strings.Contains(body, `"usage":{"prompt_tokens":12,"completion_tokens":3,"total_tokens":15}`) {
 		t.Errorf("text and ids:\n%s", body)
 	}
-	prep = withTok(t, prepFor(preprocess.APIChat, true, "hermes", "qwen3"))
+	prep = withTok(t, prepFor(api.Chat, true, "hermes", "qwen3"))
 	outs[len(outs)-1].Usage = &engine.Usage{PromptTokens: 30, CompletionTokens: 9, CachedTokens: 16}
 	_, body = both(t, prep, outs)
 	if !strings.Contains(body, `"usage":{"prompt_tokens":30,"completion_tokens":9,"total_tokens":39,"prompt_tokens_details":{"cached_tokens":16}`) {
@@ -309,7 +310,7 @@ func TestUsage(t *testing.T) {
 }
 
 func TestLogprobs(t *testing.T) {
-	prep := prepFor(preprocess.APIChat, true, "", "")
+	prep := prepFor(api.Chat, true, "", "")
 	prep.Response.Logprobs = true
 	outs := txtOuts(engine.FinishEOS, "Hello", " world")
 	outs[0].Logprobs = []engine.Logprob{{TokenID: 1, Token: []byte("Hello"), Logprob: -0.5,
@@ -339,11 +340,11 @@ func TestPassThrough(t *testing.T) {
 		{Finish: engine.FinishStop},
 	}
 	want := result{Reasoning: "Let me think.", Calls: []call{{Name: "get_weather", Args: `{"city":"Paris"}`}, {Name: "get_time", Args: "{}"}}, Finish: "tool"}
-	for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APIMessages, preprocess.APIResponses} {
+	for _, a := range []api.API{api.Chat, api.Messages, api.Responses} {
 		// The parsers configured would treat <tool_call> as markup; pass-through never parses.
-		got, body := both(t, prepFor(api, true, "hermes", "qwen3"), outs)
+		got, body := both(t, prepFor(a, true, "hermes", "qwen3"), outs)
 		if d := cmp.Diff(want, got, cmpResult); d != "" {
-			t.Errorf("%s (-want +got):\n%s\n%s", api, d, body)
+			t.Errorf("%s (-want +got):\n%s\n%s", a, d, body)
 		}
 	}
 }
@@ -358,7 +359,7 @@ func TestHeldSpaceBounded(t *testing.T) {
 		func(p *preprocess.Prepared) { p.Response.StripLeadingThink = true },
 		func(p *preprocess.Prepared) { p.Response.ShapeDetect = true },
 	} {
-		prep := prepFor(preprocess.APIChat, true, "hermes", "qwen3")
+		prep := prepFor(api.Chat, true, "hermes", "qwen3")
 		setup(prep)
 		got, _ := both(t, prep, txtOuts(engine.FinishEOS, ws, ws))
 		if got.Content != ws+ws {
@@ -372,27 +373,27 @@ func TestHeldSpaceBounded(t *testing.T) {
 func TestVisibilityAndRoutes(t *testing.T) {
 	toks := []string{"<think>", "Hi", "</think>", "\n\n", "<tool_call>", `{"name": "get_weather", "arguments": {"city": "Paris"}}`, "</tool_call>"}
 	type check struct {
-		api   preprocess.API
+		api   api.API
 		setup func(*preprocess.Prepared)
 		opts  Options
 		want  []string // in the stream and in the unary body
 		not   []string
 	}
 	for _, tc := range []check{
-		{api: preprocess.APIMessages, setup: func(p *preprocess.Prepared) { p.Response.Anthropic.Thinking = anthropic.ThinkingOmitted },
+		{api: api.Messages, setup: func(p *preprocess.Prepared) { p.Response.Anthropic.Thinking = anthropic.ThinkingOmitted },
 			want: []string{`"type":"thinking"`, `"get_weather"`}, not: []string{`"Hi"`}},
-		{api: preprocess.APIMessages, setup: func(p *preprocess.Prepared) { p.Response.Anthropic.Thinking = anthropic.ThinkingHidden },
+		{api: api.Messages, setup: func(p *preprocess.Prepared) { p.Response.Anthropic.Thinking = anthropic.ThinkingHidden },
 			want: []string{`"get_weather"`}, not: []string{`"thinking"`, `"Hi"`}},
-		{api: preprocess.APIResponses, setup: func(p *preprocess.Prepared) {
+		{api: api.Responses, setup: func(p *preprocess.Prepared) {
 			p.Response.Responses.Tools = responses.ToolRoutes{"get_weather": {Namespace: "weather"}}
 		}, want: []string{`"namespace":"weather"`, `"type":"function_call"`}},
-		{api: preprocess.APIResponses, setup: func(p *preprocess.Prepared) {
+		{api: api.Responses, setup: func(p *preprocess.Prepared) {
 			p.Response.Responses.Request.Include = []string{"reasoning.encrypted_content"}
 			p.Response.Responses.Request.Reasoning = protocols.Some(responses.Reasoning{Summary: "auto"})
 		}, want: []string{`"encrypted_content":"` + responses.EncodeReasoning("Hi") + `"`, `"type":"summary_text","text":"Hi"`}, not: []string{`reasoning_text`}},
-		{api: preprocess.APIResponses, opts: Options{Reasoning: responses.ReasoningPolicy{DefaultSummary: true}},
+		{api: api.Responses, opts: Options{Reasoning: responses.ReasoningPolicy{DefaultSummary: true}},
 			want: []string{`"type":"summary_text","text":"Hi"`}, not: []string{`reasoning_text`}},
-		{api: preprocess.APIResponses, want: []string{`"type":"reasoning_text","text":"Hi"`}, not: []string{`summary_text`}},
+		{api: api.Responses, want: []string{`"type":"reasoning_text","text":"Hi"`}, not: []string{`summary_text`}},
 	} {
 		for _, stream := range []bool{true, false} {
 			prep := prepFor(tc.api, stream, "hermes", "qwen3")
@@ -423,7 +424,7 @@ func TestVisibilityAndRoutes(t *testing.T) {
 // TestImmediateNamedStreams: a named tool_choice call streams its
 // arguments as they arrive; cut short, it is abandoned.
 func TestImmediateNamedStreams(t *testing.T) {
-	prep := prepFor(preprocess.APIChat, true, "", "")
+	prep := prepFor(api.Chat, true, "", "")
 	prep.Response.ImmediateTool, prep.Response.ImmediateToolName = true, "get_weather"
 	got, body := both(t, prep, txtOuts(engine.FinishEOS, "\n", `{"ci`, `ty": "Pa`, `ris"}`))
 	if d := cmp.Diff(result{Calls: []call{{Name: "get_weather", Args: `{"city":"Paris"}`}}, Finish: "tool"}, got, cmpResult); d != "" {
@@ -432,12 +433,12 @@ func TestImmediateNamedStreams(t *testing.T) {
 	if strings.Count(body, `"arguments":"`) < 4 { // the start and three fragments
 		t.Errorf("arguments not streamed:\n%s", body)
 	}
-	for _, api := range []preprocess.API{preprocess.APIChat, preprocess.APIMessages, preprocess.APIResponses} {
-		prep := prepFor(api, true, "", "")
+	for _, a := range []api.API{api.Chat, api.Messages, api.Responses} {
+		prep := prepFor(a, true, "", "")
 		prep.Response.ImmediateTool, prep.Response.ImmediateToolName = true, "get_weather"
 		got, body := both(t, prep, txtOuts(engine.FinishLength, `{"ci`, `ty": "Pa`))
 		if len(got.Calls) != 0 || got.Content != "" || got.Finish != "length" {
-			t.Errorf("%s cut short: %+v\n%s", api, got, body)
+			t.Errorf("%s cut short: %+v\n%s", a, got, body)
 		}
 	}
 }
@@ -445,7 +446,7 @@ func TestImmediateNamedStreams(t *testing.T) {
 // TestCompletionsLogprobs: completions carry the legacy logprobs object in
 // the frame of the step's text, and the unary choice the whole arrays.
 func TestCompletionsLogprobs(t *testing.T) {
-	prep := prepFor(preprocess.APICompletions, true, "", "")
+	prep := prepFor(api.Completions, true, "", "")
 	prep.Response.Logprobs = true
 	outs := txtOuts(engine.FinishEOS, "Hello", " world")
 	outs[0].Logprobs = []engine.Logprob{{Token: []byte("Hello"), Logprob: -0.5,
@@ -471,7 +472,7 @@ func TestCompletionsLogprobs(t *testing.T) {
 // tool_call_dispatch event for a completed call, and only with the option.
 func TestToolCallDispatch(t *testing.T) {
 	for _, on := range []bool{false, true} {
-		p, err := New(prepFor(preprocess.APIChat, true, "hermes", ""), Options{ToolCallDispatch: on})
+		p, err := New(prepFor(api.Chat, true, "hermes", ""), Options{ToolCallDispatch: on})
 		if err != nil {
 			t.Fatal(err)
 		}

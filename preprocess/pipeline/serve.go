@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 )
 
@@ -49,7 +50,7 @@ func ServeWith(ctx context.Context, w http.ResponseWriter, eng engine.Engine, pr
 	rc := http.NewResponseController(w)
 	if err := p.Reset(prep, opts); err != nil {
 		writeDeadline(rc, opts.WriteTimeout)
-		WriteError(w, prep.API, err)
+		api.WriteError(w, prep.API, err)
 		return err
 	}
 	if t := opts.Trace; t != nil && t.Usage != nil {
@@ -61,7 +62,7 @@ func ServeWith(ctx context.Context, w http.ResponseWriter, eng engine.Engine, pr
 	if err != nil {
 		err = streamErr(ctx, err)
 		writeDeadline(rc, opts.WriteTimeout)
-		WriteError(w, prep.API, err)
+		api.WriteError(w, prep.API, err)
 		return err
 	}
 	defer st.Close()
@@ -128,13 +129,13 @@ func (t *trailer) stop() {
 func serveUnary(ctx context.Context, w http.ResponseWriter, rc *http.ResponseController, st engine.Stream, p *Pipeline, prep *preprocess.Prepared, tail *trailer, wt time.Duration) error {
 	if err := drain(ctx, st, p, tail); err != nil {
 		writeDeadline(rc, wt)
-		WriteError(w, prep.API, err)
+		api.WriteError(w, prep.API, err)
 		return err
 	}
 	body, err := p.UnaryJSON()
 	writeDeadline(rc, wt)
 	if err != nil {
-		WriteError(w, prep.API, err)
+		api.WriteError(w, prep.API, err)
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -219,11 +220,11 @@ func serveStream(ctx context.Context, w http.ResponseWriter, rc *http.ResponseCo
 	}
 	fail := func(err error) error {
 		err = streamErr(ctx, err)
-		if Status(prep.API, err) == StatusCanceled {
+		if status, _ := prep.API.ErrorBody(err); status == api.StatusClientClosed {
 			return err // the client is gone: nothing to write
 		}
 		if !wrote {
-			WriteError(w, prep.API, err)
+			api.WriteError(w, prep.API, err)
 			return err
 		}
 		buf = p.Fail(buf, err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 )
 
@@ -17,7 +18,7 @@ func TestToolArgsRecorded(t *testing.T) {
 	const args = `{"city":  "Paris", "n": 1.50}`
 	ids := regexp.MustCompile(`"id":"(toolu_[0-9a-f]+)"`)
 	for _, stream := range []bool{true, false} {
-		prep := prepFor(preprocess.APIMessages, stream, "hermes", "qwen3")
+		prep := prepFor(api.Messages, stream, "hermes", "qwen3")
 		prep.Response.ToolArgs = preprocess.NewToolArgs(8)
 		w := serve(t, newFake(textOutputs([]string{out[:20], out[20:50], out[50:]}, engine.FinishStop)), prep)
 		m := ids.FindAllStringSubmatch(w.Body.String(), -1)
@@ -33,7 +34,7 @@ func TestToolArgsRecorded(t *testing.T) {
 		}
 	}
 	// Chat answers record nothing (their clients send the string back).
-	prep := prepFor(preprocess.APIChat, true, "hermes", "qwen3")
+	prep := prepFor(api.Chat, true, "hermes", "qwen3")
 	prep.Response.ToolArgs = preprocess.NewToolArgs(8)
 	serve(t, newFake(textOutputs([]string{out}, engine.FinishStop)), prep)
 	if n := prep.Response.ToolArgs.Len(); n != 0 {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 )
 
@@ -56,20 +56,20 @@ func TestVLLMUpstream(t *testing.T) {
 		if raw.Finish == "tool" {
 			raw.Finish = "stop"
 		}
-		for _, api := range allAPIs {
+		for _, a := range allAPIs {
 			var got [2]result
 			for k, stream := range []bool{true, false} {
-				got[k] = answer(t, eng, prepFor(api, stream, c.toolParser, c.reasoningParser))
+				got[k] = answer(t, eng, prepFor(a, stream, c.toolParser, c.reasoningParser))
 				w := want
-				if api == preprocess.APICompletions {
+				if a == api.Completions {
 					w = raw
 				}
 				if d := cmp.Diff(w, got[k], cmpResult); d != "" {
-					t.Errorf("%s %s stream=%v (-want +got):\n%s", c.name, api, stream, d)
+					t.Errorf("%s %s stream=%v (-want +got):\n%s", c.name, a, stream, d)
 				}
 			}
 			if got[0].Usage != got[1].Usage || got[0].Usage[1] != int64(len(c.deltas)) {
-				t.Errorf("%s %s: usage %v streamed, %v unary", c.name, api, got[0].Usage, got[1].Usage)
+				t.Errorf("%s %s: usage %v streamed, %v unary", c.name, a, got[0].Usage, got[1].Usage)
 			}
 		}
 	}
@@ -134,11 +134,11 @@ func TestVLLMUpstreamFaults(t *testing.T) {
 			idle = 300 * time.Millisecond
 		}
 		srv, eng := vllmUpstream(t, tc.handle, idle)
-		for _, api := range allAPIs {
+		for _, a := range allAPIs {
 			for _, stream := range []bool{true, false} {
-				w := serve(t, eng, prepFor(api, stream, c.toolParser, c.reasoningParser))
+				w := serve(t, eng, prepFor(a, stream, c.toolParser, c.reasoningParser))
 				want := tc.status
-				if api == preprocess.APIMessages {
+				if a == api.Messages {
 					want = tc.statusMs
 				}
 				if !stream && want == 200 {
@@ -148,24 +148,24 @@ func TestVLLMUpstreamFaults(t *testing.T) {
 					}
 				}
 				if w.Code != want {
-					t.Errorf("%s %s stream=%v: status %d, want %d\n%s", tc.name, api, stream, w.Code, want, w.Body)
+					t.Errorf("%s %s stream=%v: status %d, want %d\n%s", tc.name, a, stream, w.Code, want, w.Body)
 					continue
 				}
 				if w.Code != 200 {
-					errorShape(t, api, w.Body.Bytes())
+					errorShape(t, a, w.Body.Bytes())
 					continue
 				}
-				r, err := streamResult(api, w.Body.Bytes())
+				r, err := streamResult(a, w.Body.Bytes())
 				if err != nil {
-					t.Errorf("%s %s: %v", tc.name, api, err)
+					t.Errorf("%s %s: %v", tc.name, a, err)
 					continue
 				}
 				if r.Error == "" || r.Finish != "" {
-					t.Errorf("%s %s: error %q finish %q\n%s", tc.name, api, r.Error, r.Finish, w.Body)
+					t.Errorf("%s %s: error %q finish %q\n%s", tc.name, a, r.Error, r.Finish, w.Body)
 				}
 				for _, bad := range []string{"<tool_call>", "</think>", `"name"`} {
-					if api != preprocess.APICompletions && strings.Contains(r.Content, bad) {
-						t.Errorf("%s %s: %q in content %q", tc.name, api, bad, r.Content)
+					if a != api.Completions && strings.Contains(r.Content, bad) {
+						t.Errorf("%s %s: %q in content %q", tc.name, a, bad, r.Content)
 					}
 				}
 			}
@@ -219,10 +219,10 @@ func TestVLLMClientDisconnect(t *testing.T) {
 			}
 		}
 	}, 0)
-	for _, api := range allAPIs {
+	for _, a := range allAPIs {
 		done := make(chan error, 1)
 		front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			done <- Serve(r.Context(), w, eng, prepFor(api, true, c.toolParser, c.reasoningParser))
+			done <- Serve(r.Context(), w, eng, prepFor(a, true, c.toolParser, c.reasoningParser))
 		}))
 		ctx, cancel := context.WithCancel(context.Background())
 		req, _ := http.NewRequestWithContext(ctx, "POST", front.URL, nil)
@@ -238,10 +238,10 @@ func TestVLLMClientDisconnect(t *testing.T) {
 		select {
 		case err := <-done:
 			if !errors.Is(err, context.Canceled) {
-				t.Errorf("%s: Serve returned %v", api, err)
+				t.Errorf("%s: Serve returned %v", a, err)
 			}
 		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: Serve still running after the client left", api)
+			t.Fatalf("%s: Serve still running after the client left", a)
 		}
 		front.Close()
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols"
 )
@@ -52,7 +52,7 @@ func flat(v any) map[string]float64 {
 }
 
 // usageOf reads the usage of an answer on api.
-func usageOf(t *testing.T, api preprocess.API, stream bool, body []byte) apiUsage {
+func usageOf(t *testing.T, a api.API, stream bool, body []byte) apiUsage {
 	t.Helper()
 	var u apiUsage
 	if !stream {
@@ -76,13 +76,13 @@ func usageOf(t *testing.T, api preprocess.API, stream bool, body []byte) apiUsag
 			t.Fatalf("%v: %s", err, ev.Data)
 		}
 		switch {
-		case api == preprocess.APIMessages && ev.Event == "message_start":
+		case a == api.Messages && ev.Event == "message_start":
 			u.Start = flat(path(m, "message", "usage"))
-		case api == preprocess.APIMessages && ev.Event == "message_delta":
+		case a == api.Messages && ev.Event == "message_delta":
 			u.Final = flat(m["usage"])
-		case api == preprocess.APIResponses && ev.Event == "response.completed":
+		case a == api.Responses && ev.Event == "response.completed":
 			u.Final = flat(path(m, "response", "usage"))
-		case (api == preprocess.APIChat || api == preprocess.APICompletions) && m["usage"] != nil:
+		case (a == api.Chat || a == api.Completions) && m["usage"] != nil:
 			u.Final = flat(m["usage"])
 		}
 	}
@@ -93,13 +93,13 @@ func usageOf(t *testing.T, api preprocess.API, stream bool, body []byte) apiUsag
 // which cached were cache hits and completion generated tokens, with
 // start the prompt counts the stream starts with (Anthropic
 // message_start).
-func wantUsage(api preprocess.API, stream bool, prompt, cached, completion, startPrompt, startCached float64) apiUsage {
+func wantUsage(a api.API, stream bool, prompt, cached, completion, startPrompt, startCached float64) apiUsage {
 	var u apiUsage
-	switch api {
-	case preprocess.APIChat, preprocess.APICompletions:
+	switch a {
+	case api.Chat, api.Completions:
 		u.Final = map[string]float64{"prompt_tokens": prompt, "completion_tokens": completion,
 			"total_tokens": prompt + completion, "prompt_tokens_details.cached_tokens": cached}
-	case preprocess.APIMessages:
+	case api.Messages:
 		// Anthropic counts the cache reads apart: input_tokens is the rest.
 		u.Final = map[string]float64{"input_tokens": prompt - cached, "cache_read_input_tokens": cached,
 			"cache_creation_input_tokens": 0, "output_tokens": completion}
@@ -107,7 +107,7 @@ func wantUsage(api preprocess.API, stream bool, prompt, cached, completion, star
 			u.Start = map[string]float64{"input_tokens": startPrompt - startCached, "cache_read_input_tokens": startCached,
 				"cache_creation_input_tokens": 0, "output_tokens": 0}
 		}
-	case preprocess.APIResponses:
+	case api.Responses:
 		u.Final = map[string]float64{"input_tokens": prompt, "input_tokens_details.cached_tokens": cached,
 			"output_tokens": completion, "total_tokens": prompt + completion}
 	}
@@ -162,18 +162,18 @@ func TestCachedTokensUsage(t *testing.T) {
 		srv := httptest.NewServer(sseBody(body))
 		t.Cleanup(srv.Close)
 		eng := tc.engine(srv.URL + "/v1")
-		for _, api := range allAPIs {
+		for _, a := range allAPIs {
 			for _, stream := range []bool{true, false} {
-				prep := prepFor(api, stream, "hermes", "qwen3")
+				prep := prepFor(a, stream, "hermes", "qwen3")
 				prep.Engine.Chat = json.RawMessage(`{"messages":[{"role":"user","content":"say hello with the shell"}]}`)
 				w := serve(t, eng, prep)
 				if w.Code != 200 {
-					t.Fatalf("%s %s stream=%v: status %d: %s", tc.file, api, stream, w.Code, w.Body)
+					t.Fatalf("%s %s stream=%v: status %d: %s", tc.file, a, stream, w.Code, w.Body)
 				}
-				got := usageOf(t, api, stream, w.Body.Bytes())
-				want := wantUsage(api, stream, tc.prompt, tc.cached, tc.completion, tc.startPrompt, tc.startCached)
+				got := usageOf(t, a, stream, w.Body.Bytes())
+				want := wantUsage(a, stream, tc.prompt, tc.cached, tc.completion, tc.startPrompt, tc.startCached)
 				if d := cmp.Diff(want, got, ignoreDetails); d != "" {
-					t.Errorf("%s %s stream=%v (-want +got):\n%s", tc.file, api, stream, d)
+					t.Errorf("%s %s stream=%v (-want +got):\n%s", tc.file, a, stream, d)
 				}
 			}
 		}
@@ -191,22 +191,22 @@ func TestCachedTokensReplay(t *testing.T) {
 	for i := range turn1 {
 		turn1[i] = uint32(i)
 	}
-	prep := prepFor(preprocess.APIChat, true, "hermes", "qwen3")
+	prep := prepFor(api.Chat, true, "hermes", "qwen3")
 	prep.Engine.PromptIDs = turn1
 	serve(t, eng, prep)
 	k := uint32(0)
-	for _, api := range allAPIs {
+	for _, a := range allAPIs {
 		for _, stream := range []bool{true, false} {
 			// each a second turn of its own after turn 1
 			k++
-			prep := prepFor(api, stream, "hermes", "qwen3")
+			prep := prepFor(a, stream, "hermes", "qwen3")
 			prep.Engine.PromptIDs = append(append([]uint32{}, turn1...), 1000*k, 7, 8, 9, 10)
 			w := serve(t, eng, prep)
-			got := usageOf(t, api, stream, w.Body.Bytes())
+			got := usageOf(t, a, stream, w.Body.Bytes())
 			// 300 tokens = 18 whole 16-token blocks (288) in the cache
-			want := wantUsage(api, stream, 305, 288, 2, 305, 288)
+			want := wantUsage(a, stream, 305, 288, 2, 305, 288)
 			if d := cmp.Diff(want, got, ignoreDetails); d != "" {
-				t.Errorf("%s stream=%v (-want +got):\n%s", api, stream, d)
+				t.Errorf("%s stream=%v (-want +got):\n%s", a, stream, d)
 			}
 		}
 	}
@@ -240,7 +240,7 @@ func TestUsageAfterFinish(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			w := httptest.NewRecorder()
 			began := time.Now()
-			err := ServeWith(ctx, w, eng, prepFor(preprocess.APIChat, stream, "", ""), Options{Now: fixedNow, UsageWait: tc.wait})
+			err := ServeWith(ctx, w, eng, prepFor(api.Chat, stream, "", ""), Options{Now: fixedNow, UsageWait: tc.wait})
 			took := time.Since(began)
 			cancel()
 			body := w.Body.String()
@@ -267,12 +267,12 @@ func TestTrace(t *testing.T) {
 		{Text: []byte(" there"), HasText: true, Finish: engine.FinishStop},
 		{Usage: &engine.Usage{PromptTokens: 12, CompletionTokens: 5, CachedTokens: 4}},
 	}
-	for _, api := range allAPIs {
+	for _, a := range allAPIs {
 		for _, stream := range []bool{false, true} {
 			var got []protocols.Usage
 			outputs := 0
 			trace := &Trace{Output: func(*engine.Output) { outputs++ }, Usage: func(u protocols.Usage) { got = append(got, u) }}
-			prep := prepFor(api, stream, "", "")
+			prep := prepFor(a, stream, "", "")
 			prep.Stream = stream
 			w := httptest.NewRecorder()
 			if err := ServeWith(context.Background(), w, newFake(outs), prep, Options{Now: fixedNow, Seed: 7, Trace: trace}); err != nil {
@@ -283,15 +283,15 @@ func TestTrace(t *testing.T) {
 				want.ReasoningTokens = got[0].ReasoningTokens // the pipeline's estimate
 			}
 			if outputs != len(outs) || !cmp.Equal(got, []protocols.Usage{want}) {
-				t.Errorf("%s stream=%v: %d outputs, usage %+v; want %d, %+v", api, stream, outputs, got, len(outs), want)
+				t.Errorf("%s stream=%v: %d outputs, usage %+v; want %d, %+v", a, stream, outputs, got, len(outs), want)
 			}
-			if d := cmp.Diff(wantUsage(api, stream, 12, 4, 5, 0, 0).Final, usageOf(t, api, stream, w.Body.Bytes()).Final, ignoreDetails); d != "" {
-				t.Errorf("%s stream=%v: the answer's usage (-want +got):\n%s", api, stream, d)
+			if d := cmp.Diff(wantUsage(a, stream, 12, 4, 5, 0, 0).Final, usageOf(t, a, stream, w.Body.Bytes()).Final, ignoreDetails); d != "" {
+				t.Errorf("%s stream=%v: the answer's usage (-want +got):\n%s", a, stream, d)
 			}
 		}
 	}
 	var calls int
-	prep := prepFor(preprocess.APIChat, false, "", "")
+	prep := prepFor(api.Chat, false, "", "")
 	prep.Engine.N = engine.MaxChoices + 1
 	_ = ServeWith(context.Background(), httptest.NewRecorder(), newFake(outs), prep, Options{Trace: &Trace{Usage: func(protocols.Usage) { calls++ }}})
 	if calls != 0 {

@@ -7,16 +7,14 @@ import (
 	"time"
 
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/anthropic"
-	"github.com/agentwire/agentwire/protocols/convert"
 	"github.com/agentwire/agentwire/protocols/openai"
-	"github.com/agentwire/agentwire/protocols/responses"
 )
 
-// Request is one generation request as the server decoded it. Exactly one
-// of Chat, Completion, Messages and Responses is set, per API. The values
+// Request is one generation request as the server decoded it. The values
 // are owned by the request; a Backend may keep them only until Prepare's
 // Prepared has been served.
 type Request struct {
@@ -29,41 +27,16 @@ type Request struct {
 	ID       string
 	ClientID string
 
-	API    preprocess.API
 	Model  string // the model the client asked for
 	Stream bool   // the client asked for a stream
 
 	// Header is the request's HTTP header (anthropic-beta, …).
 	Header http.Header
 
-	Chat       *openai.ChatRequest
-	Completion *openai.CompletionRequest
-	Messages   *anthropic.MessagesRequest
-	Responses  *responses.Request
-}
-
-// HourglassOptions configure Request.Hourglass.
-type HourglassOptions struct {
-	Anthropic convert.AnthropicOptions
-	Responses convert.ResponsesOptions
-}
-
-// Hourglass returns the request as a chat completion request, the shape
-// every API narrows to before the chat template (nil for completions),
-// with the translation context of an Anthropic or Responses request.
-// Errors are the API's own (*anthropic.APIError, *responses.APIError).
-func (r *Request) Hourglass(opts HourglassOptions) (*openai.ChatRequest, *convert.AnthropicContext, *convert.ResponsesContext, error) {
-	switch r.API {
-	case preprocess.APIChat:
-		return r.Chat, nil, nil, nil
-	case preprocess.APIMessages:
-		chat, actx, err := convert.AnthropicToChat(r.Messages, opts.Anthropic)
-		return chat, actx, nil, err
-	case preprocess.APIResponses:
-		chat, rctx, err := convert.ResponsesToChat(r.Responses, opts.Responses)
-		return chat, nil, rctx, err
-	}
-	return nil, nil, nil, nil
+	// Body is the decoded request in its API's own type: Body.API() is
+	// the API it arrived on, Body.Translate the chat request it narrows
+	// to; preprocess.Preprocessor.Prepare takes it as it is.
+	Body api.Request
 }
 
 // Backend turns decoded requests into engine work. Implementations are
@@ -75,7 +48,8 @@ type Backend interface {
 
 	// Prepare decides everything for one request (chat template, tokens,
 	// PRE.1–PRE.6, parsers, reasoning visibility) and names the engine
-	// that runs it. Errors are answered in the request's API shape:
+	// that runs it. The Prepared's API is the request's (req.Body.API()).
+	// Errors are answered in the request's API shape (api.API.ErrorBody):
 	// protocols API errors keep their status, *engine.Error values map
 	// like engine failures (preprocess.ContextLengthError → 400 with the
 	// API's "prompt is too long" message), *protocols.Error values are

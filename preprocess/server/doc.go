@@ -19,12 +19,14 @@
 //	GET  /metrics                  Prometheus text format
 //
 // Generation requests are read (within BodyTimeout), given a concurrency
-// slot, decoded with the protocols decoders (their own 400s), checked
-// (validate: a model name of at most MaxModelNameBytes, messages, prompt or
-// input present, max_tokens and n at least 1), handed to Backend.Prepare
-// as a Request, and served by the response pipeline (package pipeline) on
-// the engine Prepare names: streamed with one flush per engine step, or
-// unary from the same events.
+// slot, decoded and checked by their route's API (package
+// preprocess/api: its decoder's own 400s, then a model name of at most
+// MaxModelNameBytes, then api.Request.Check: messages, prompt or input
+// present, max_tokens and n at least 1), handed to Backend.Prepare as a
+// Request, and served by the response pipeline (package pipeline) on the
+// engine Prepare names: streamed with one flush per engine step, or unary
+// from the same events. The generation routes are api.All's; nothing here
+// decides by the API.
 //
 // # Operations
 //
@@ -53,9 +55,11 @@
 // has the resource model: what each limit bounds and the memory a request
 // and a connection can hold.
 //
-// Errors: the client reads the API's error shape with a message that
-// never carries engine addresses, transport errors or parser and template
-// internals (pipeline.NeutralError); engine answers that mean the server
+// Errors: the server's own (401, 408, 413, 400, 501, overloaded) are
+// protocols.Error values, rendered by the route's API like every other
+// error (api.API.ErrorBody); the client reads the API's error shape with a
+// message that never carries engine addresses, transport errors or parser
+// and template internals (protocols.ErrorOf); engine answers that mean the server
 // itself is misconfigured (401, 403, 404 from the engine) are 5xx to the
 // client and logged at Error with the engine's detail.
 //

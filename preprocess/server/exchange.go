@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/pipeline"
 	"github.com/agentwire/agentwire/protocols"
@@ -27,9 +28,9 @@ type exchange struct {
 	flusher http.Flusher
 
 	route    int
-	api      preprocess.API
-	id       string // minted here: the engine's request id
-	clientID string // the client's X-Request-Id, when usable
+	api      api.API // the API errors are answered in
+	id       string  // minted here: the engine's request id
+	clientID string  // the client's X-Request-Id, when usable
 	model    string
 	stream   bool
 	start    time.Time
@@ -56,9 +57,9 @@ const maxRequestIDLen = 128
 // sending one X-Request-Id must not share it), the Anthropic request-id
 // header and the log's request_id. The client's own X-Request-Id, when
 // usable, is echoed back in X-Request-Id and logged as client_request_id.
-func (s *Server) begin(w http.ResponseWriter, r *http.Request, route int, api preprocess.API) *exchange {
+func (s *Server) begin(w http.ResponseWriter, r *http.Request, route int, a api.API) *exchange {
 	s.active.Add(1)
-	x := &exchange{ResponseWriter: w, route: route, api: api, start: time.Now(), m: s.metrics}
+	x := &exchange{ResponseWriter: w, route: route, api: a, start: time.Now(), m: s.metrics}
 	x.flusher, _ = w.(http.Flusher)
 	var b [32]byte
 	x.id = string(strconv.AppendUint(strconv.AppendUint(append(b[:0], "req_"...), rand.Uint64(), 36), rand.Uint64()>>32, 36))
@@ -67,9 +68,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, route int, api pr
 	}
 	h := w.Header()
 	h.Set("X-Request-Id", cmp.Or(x.clientID, x.id))
-	if api == preprocess.APIMessages {
-		h.Set("Request-Id", x.id) // the Anthropic API's header
-	}
+	a.SetHeader(h, x.id)
 	return x
 }
 
@@ -89,7 +88,7 @@ func validRequestID(id string) bool {
 func (x *exchange) fail(err error) {
 	x.err = err
 	if !x.wrote {
-		writeError(x, x.api, err)
+		api.WriteError(x, x.api, err)
 	}
 }
 
@@ -103,7 +102,7 @@ func (s *Server) end(x *exchange) {
 		// handler wrote nothing, which net/http answers with 200)
 		status = http.StatusOK
 		if x.err != nil {
-			status = pipeline.Status(x.api, x.err)
+			status, _ = x.api.ErrorBody(x.err)
 		}
 	}
 	failed := x.err != nil
@@ -117,7 +116,7 @@ func (s *Server) end(x *exchange) {
 
 	level := slog.LevelInfo
 	switch {
-	case !failed, status == pipeline.StatusCanceled:
+	case !failed, status == api.StatusClientClosed:
 	case status >= 500 && status != http.StatusServiceUnavailable && status != anthropic.StatusOverloaded:
 		// the server's own failure (an engine it cannot use, a bug): the
 		// client read the API's standard text, the detail is here

@@ -11,12 +11,11 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/pipeline"
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/openai"
-	"github.com/agentwire/agentwire/protocols/responses"
 )
 
 // generate serves one generation route: auth, body (within BodyTimeout),
@@ -24,13 +23,13 @@ import (
 // response pipeline on the Backend's engine, metered by the exchange. The
 // slot is taken after the body has arrived: a client that uploads slowly
 // holds a connection and its bytes, never a slot.
-func (s *Server) generate(route int, api preprocess.API) http.Handler {
+func (s *Server) generate(route int, a api.API) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		x := s.begin(w, r, route, api)
+		x := s.begin(w, r, route, a)
 		defer s.end(x)
 		defer s.recoverPanic(x)
 		if !s.authorized(r) {
-			x.fail(unauthorized(api))
+			x.fail(errUnauthorized)
 			return
 		}
 		ctx := r.Context()
@@ -39,7 +38,7 @@ func (s *Server) generate(route int, api preprocess.API) http.Handler {
 			ctx, cancel = context.WithTimeout(ctx, s.cfg.RequestTimeout)
 			defer cancel()
 		}
-		body, err := s.readBody(x, r, api)
+		body, err := s.readBody(x, r)
 		if err != nil {
 			x.fail(err)
 			return
@@ -53,18 +52,22 @@ func (s *Server) generate(route int, api preprocess.API) http.Handler {
 		s.metrics.running.Add(1)
 		defer s.metrics.running.Add(-1)
 
-		req, err := s.decode(api, body)
+		dec, err := a.Decode(body, api.DecodeOptions{Strict: s.cfg.Strict, MaxBytes: s.decodeMax})
 		body = nil
 		if err != nil {
 			x.fail(err)
 			return
 		}
-		x.model, x.stream = req.Model, req.Stream
-		if err := validate(req); err != nil {
+		x.model, x.stream = dec.Model(), dec.Stream()
+		if err := checkModelName(x.model); err != nil {
 			x.fail(err)
 			return
 		}
-		req.ID, req.ClientID, req.Header = x.id, x.clientID, r.Header
+		if err := dec.Check(); err != nil {
+			x.fail(err)
+			return
+		}
+		req := &Request{ID: x.id, ClientID: x.clientID, Model: x.model, Stream: x.stream, Header: r.Header, Body: dec}
 		prep, eng, err := s.cfg.Backend.Prepare(ctx, req)
 		if err != nil {
 			x.fail(err)
@@ -95,45 +98,10 @@ func (s *Server) recoverPanic(x *exchange) {
 	x.fail(&protocols.Error{Kind: protocols.ErrorUpstream})
 }
 
-// decode decodes body for api; errors are the API's own 400s.
-func (s *Server) decode(api preprocess.API, body []byte) (*Request, error) {
-	req := &Request{API: api}
-	switch api {
-	case preprocess.APIChat:
-		c, err := openai.DecodeChatRequest(body, openai.DecodeOptions{Strict: s.cfg.Strict, MaxBytes: s.decodeMax})
-		if err != nil {
-			return nil, err
-		}
-		req.Chat, req.Model, req.Stream = c, c.Model, c.Stream.Or(false)
-	case preprocess.APICompletions:
-		c, err := openai.DecodeCompletionRequest(body, openai.DecodeOptions{Strict: s.cfg.Strict, MaxBytes: s.decodeMax})
-		if err != nil {
-			return nil, err
-		}
-		req.Completion, req.Model, req.Stream = c, c.Model, c.Stream.Or(false)
-	case preprocess.APIMessages:
-		m, err := anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{Strict: s.cfg.Strict, MaxBytes: s.decodeMax})
-		if err != nil {
-			return nil, err
-		}
-		if err := m.Validate(); err != nil {
-			return nil, err
-		}
-		req.Messages, req.Model, req.Stream = m, m.Model, m.Stream.Or(false)
-	case preprocess.APIResponses:
-		m, err := responses.DecodeRequest(body, responses.DecodeOptions{Strict: s.cfg.Strict, MaxBytes: s.decodeMax})
-		if err != nil {
-			return nil, err
-		}
-		req.Responses, req.Model, req.Stream = m, m.Model, m.Stream.Or(false)
-	}
-	return req, nil
-}
-
 // readBody reads the body within the limit (413 in the API's shape) and
 // within BodyTimeout (408): the connection's read deadline is set for the
 // body and cleared once it has arrived.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request, api preprocess.API) ([]byte, error) {
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	rd := io.Reader(r.Body)
 	if s.maxBody > 0 {
 		rd = http.MaxBytesReader(w, r.Body, s.maxBody)
@@ -159,40 +127,25 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, api preprocess
 		case errors.As(err, &tooLarge):
 			return nil, &protocols.Error{Kind: protocols.ErrorRequestTooLarge, Message: "request body too large: the limit is " + formatBytes(s.maxBody)}
 		case errors.Is(err, os.ErrDeadlineExceeded):
-			return nil, bodyTimeoutError(api, "the request body did not arrive within "+s.bodyTimeout.String())
+			// 408 in the API's shape (Anthropic timeout_error), which the
+			// SDKs retry.
+			return nil, &protocols.Error{Kind: protocols.ErrorRequestTimeout,
+				Message: "the request body did not arrive within " + s.bodyTimeout.String()}
 		}
-		return nil, apiError(api, http.StatusBadRequest, "reading the request body: "+truncate(err.Error(), 200))
+		return nil, BadRequest("reading the request body: " + truncate(err.Error(), 200))
 	}
 	return body, nil
 }
 
-// bodyTimeoutError is the answer to a body that did not arrive in time:
-// 408 in the API's shape (Anthropic timeout_error), which the SDKs retry.
-func bodyTimeoutError(api preprocess.API, msg string) error {
-	if api == preprocess.APIMessages {
-		e := anthropic.NewAPIError(http.StatusRequestTimeout, msg)
-		e.Body.Error.Type = anthropic.ErrorTypeTimeout
-		return e
-	}
-	return apiError(api, http.StatusRequestTimeout, msg)
-}
-
-func unauthorized(api preprocess.API) error {
-	if api == preprocess.APIMessages {
-		return anthropic.NewAPIError(http.StatusUnauthorized, "invalid x-api-key")
-	}
-	return apiError(api, http.StatusUnauthorized, "Incorrect API key provided.")
-}
-
 // handle wraps the non-generation API routes: auth (errors in errAPI's
 // shape), metering and logging.
-func (s *Server) handle(route int, errAPI preprocess.API, h func(x *exchange, r *http.Request) error) http.Handler {
+func (s *Server) handle(route int, errAPI api.API, h func(x *exchange, r *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		x := s.begin(w, r, route, errAPI)
 		defer s.end(x)
 		defer s.recoverPanic(x)
 		if !s.authorized(r) {
-			x.fail(unauthorized(errAPI))
+			x.fail(errUnauthorized)
 			return
 		}
 		if err := h(x, r); err != nil {
@@ -204,8 +157,8 @@ func (s *Server) handle(route int, errAPI preprocess.API, h func(x *exchange, r 
 // readWork reads the body of a route that works with the model
 // (count_tokens, /tokenize, /detokenize) and takes a concurrency slot for
 // it, as a generation does; release gives the slot back.
-func (s *Server) readWork(x *exchange, r *http.Request, api preprocess.API) (body []byte, release func(), err error) {
-	if body, err = s.readBody(x, r, api); err != nil {
+func (s *Server) readWork(x *exchange, r *http.Request) (body []byte, release func(), err error) {
+	if body, err = s.readBody(x, r); err != nil {
 		return nil, nil, err
 	}
 	if !s.acquire() {
@@ -229,7 +182,7 @@ func writeJSON(w http.ResponseWriter, v any) error {
 // count (its tokenizer and template) or, without a TokenCounter, the
 // byte-based estimate.
 func (s *Server) countTokens(x *exchange, r *http.Request) error {
-	body, release, err := s.readWork(x, r, preprocess.APIMessages)
+	body, release, err := s.readWork(x, r)
 	if err != nil {
 		return err
 	}
@@ -289,7 +242,7 @@ func (s *Server) getModel(x *exchange, r *http.Request) error {
 		}
 	}
 	if wantsAnthropic(r) {
-		x.api = preprocess.APIMessages
+		x.api = api.Messages
 	}
 	return ModelNotFound(id)
 }
@@ -325,16 +278,16 @@ func anthropicModel(c ModelCard) anthropic.ModelInfo {
 func (s *Server) tokenize(x *exchange, r *http.Request) error {
 	tk, ok := s.cfg.Backend.(Tokenizer)
 	if !ok {
-		return apiError(preprocess.APIChat, http.StatusNotImplemented, "this server has no tokenizer (start it with a model directory)")
+		return errNoTokenizer
 	}
-	body, release, err := s.readWork(x, r, preprocess.APIChat)
+	body, release, err := s.readWork(x, r)
 	if err != nil {
 		return err
 	}
 	defer release()
 	var req openai.TokenizeRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		return apiError(preprocess.APIChat, http.StatusBadRequest, truncate(err.Error(), 512))
+		return BadRequest(truncate(err.Error(), 512))
 	}
 	x.model = req.Model
 	resp, err := tk.Tokenize(r.Context(), &req)
@@ -348,16 +301,16 @@ func (s *Server) tokenize(x *exchange, r *http.Request) error {
 func (s *Server) detokenize(x *exchange, r *http.Request) error {
 	tk, ok := s.cfg.Backend.(Tokenizer)
 	if !ok {
-		return apiError(preprocess.APIChat, http.StatusNotImplemented, "this server has no tokenizer (start it with a model directory)")
+		return errNoTokenizer
 	}
-	body, release, err := s.readWork(x, r, preprocess.APIChat)
+	body, release, err := s.readWork(x, r)
 	if err != nil {
 		return err
 	}
 	defer release()
 	var req openai.DetokenizeRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		return apiError(preprocess.APIChat, http.StatusBadRequest, truncate(err.Error(), 512))
+		return BadRequest(truncate(err.Error(), 512))
 	}
 	x.model = req.Model
 	resp, err := tk.Detokenize(r.Context(), &req)
@@ -366,6 +319,11 @@ func (s *Server) detokenize(x *exchange, r *http.Request) error {
 	}
 	return writeJSON(x, resp)
 }
+
+// errNoTokenizer answers /tokenize and /detokenize on a Backend without a
+// Tokenizer.
+var errNoTokenizer = &protocols.Error{Kind: protocols.ErrorNotImplemented,
+	Message: "this server has no tokenizer (start it with a model directory)"}
 
 func formatBytes(n int64) string {
 	switch {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/agentwire/agentwire/preprocess/api"
 )
 
 // The metrics are written in the Prometheus text exposition format
@@ -22,21 +24,24 @@ import (
 // is small and stable; a team that runs client_golang scrapes /metrics
 // like any other target.
 
-// route labels (requests_total) and the generation APIs (histograms).
-const (
-	routeChat = iota
-	routeCompletions
-	routeMessages
-	routeResponses
-	routeCountTokens
-	routeModels
-	routeTokenize
-	routeDetokenize
-	numRoutes
-	numAPIs = routeResponses + 1 // the generation routes come first
+// The routes (requests_total labels): first the generation route of every
+// registered API (api.All, in order: route i is API i, whose name labels
+// the per-API series), then the other routes.
+var (
+	numAPIs          = len(api.All())
+	routeCountTokens = numAPIs
+	routeModels      = numAPIs + 1
+	routeTokenize    = numAPIs + 2
+	routeDetokenize  = numAPIs + 3
+	numRoutes        = numAPIs + 4
+	routeNames       = func() []string {
+		var names []string
+		for _, a := range api.All() {
+			names = append(names, a.String())
+		}
+		return append(names, "count_tokens", "models", "tokenize", "detokenize")
+	}()
 )
-
-var routeNames = [numRoutes]string{"chat", "completions", "messages", "responses", "count_tokens", "models", "tokenize", "detokenize"}
 
 // statusCodes are the HTTP statuses counted by value; others count as
 // their class ("2xx", "4xx", "5xx").
@@ -104,20 +109,24 @@ func (h *histogram) observe(v float64) {
 // Metrics is the server's metric registry. All methods are safe for
 // concurrent use.
 type Metrics struct {
-	requests     [numRoutes][numCodes]atomic.Uint64
-	errors       [numRoutes]atomic.Uint64 // status >= 400, or a stream that failed after its first byte
-	promptTokens [numAPIs]atomic.Uint64
-	genTokens    [numAPIs]atomic.Uint64
+	requests     [][numCodes]atomic.Uint64 // by route
+	errors       []atomic.Uint64           // by route: status >= 400, or a stream that failed after its first byte
+	promptTokens []atomic.Uint64           // by API
+	genTokens    []atomic.Uint64
 	running      atomic.Int64
 	rejected     atomic.Uint64 // turned away by the concurrency limit
-	ttft         [numAPIs]*histogram
-	itl          [numAPIs]*histogram
-	duration     [numAPIs]*histogram
+	ttft         []*histogram  // by API
+	itl          []*histogram
+	duration     []*histogram
 }
 
 // NewMetrics returns an empty registry.
 func NewMetrics() *Metrics {
-	m := &Metrics{}
+	m := &Metrics{
+		requests: make([][numCodes]atomic.Uint64, numRoutes), errors: make([]atomic.Uint64, numRoutes),
+		promptTokens: make([]atomic.Uint64, numAPIs), genTokens: make([]atomic.Uint64, numAPIs),
+		ttft: make([]*histogram, numAPIs), itl: make([]*histogram, numAPIs), duration: make([]*histogram, numAPIs),
+	}
 	for i := range numAPIs {
 		m.ttft[i] = newHistogram(ttftBuckets)
 		m.itl[i] = newHistogram(itlBuckets)
@@ -180,7 +189,7 @@ func (m *Metrics) WriteTo(w io.Writer) (int64, error) {
 	for a := range numAPIs {
 		b.WriteString(`agentwire_generation_tokens_total{api="` + routeNames[a] + `"} ` + u(m.genTokens[a].Load()) + "\n")
 	}
-	writeHist := func(name, text string, hs [numAPIs]*histogram) {
+	writeHist := func(name, text string, hs []*histogram) {
 		help(name, "histogram", text)
 		for a := range numAPIs {
 			h := hs[a]

@@ -1,8 +1,18 @@
 package server
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentwire/agentwire/preprocess/api"
+)
+
+// The generation routes the tests observe: route i is api.All()[i].
+var (
+	routeChat      = slices.Index(api.All(), api.Chat)
+	routeMessages  = slices.Index(api.All(), api.Messages)
+	routeResponses = slices.Index(api.All(), api.Responses)
 )
 
 func TestObserveAllocs(t *testing.T) {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/agentwire/agentwire/preprocess"
@@ -45,24 +44,12 @@ func (b *ModelBackend) Models() []ModelCard {
 	return []ModelCard{{ID: b.name(), OwnedBy: "agentwire", Created: time.Unix(0, 0), ContextWindow: m.ContextLength}}
 }
 
-// Prepare hands the request to the Preprocessor method of its API.
+// Prepare hands the request to the Preprocessor.
 func (b *ModelBackend) Prepare(ctx context.Context, req *Request) (*preprocess.Prepared, engine.Engine, error) {
 	if req.Model != "" && req.Model != b.name() && !b.AcceptAnyModel {
 		return nil, nil, ModelNotFound(req.Model)
 	}
-	p := b.Preprocessor
-	var prep *preprocess.Prepared
-	var err error
-	switch req.API {
-	case preprocess.APIChat:
-		prep, err = p.Chat(ctx, req.Chat)
-	case preprocess.APICompletions:
-		prep, err = p.Completion(ctx, req.Completion)
-	case preprocess.APIMessages:
-		prep, err = p.Messages(ctx, req.Messages)
-	case preprocess.APIResponses:
-		prep, err = p.Responses(ctx, req.Responses)
-	}
+	prep, err := b.Preprocessor.Prepare(ctx, req.Body)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -93,7 +80,7 @@ func (b *ModelBackend) Tokenize(ctx context.Context, req *openai.TokenizeRequest
 		var err error
 		ids, err = m.Tokenizer.Encode(req.Prompt.Value(), req.AddSpecialTokens.Or(true))
 		if err != nil {
-			return nil, apiError(preprocess.APIChat, http.StatusBadRequest, err.Error())
+			return nil, BadRequest(err.Error())
 		}
 	}
 	resp := &openai.TokenizeResponse{Count: len(ids), MaxModelLen: m.ContextLength, Tokens: ids}
@@ -110,7 +97,7 @@ func (b *ModelBackend) Tokenize(ctx context.Context, req *openai.TokenizeRequest
 func (b *ModelBackend) Detokenize(_ context.Context, req *openai.DetokenizeRequest) (*openai.DetokenizeResponse, error) {
 	text, err := b.Preprocessor.Model().Tokenizer.Decode(req.Tokens, false)
 	if err != nil {
-		return nil, apiError(preprocess.APIChat, http.StatusBadRequest, err.Error())
+		return nil, BadRequest(err.Error())
 	}
 	return &openai.DetokenizeResponse{Prompt: text}, nil
 }

@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/pipeline"
 	"github.com/agentwire/agentwire/protocols"
 )
@@ -189,15 +189,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 // routes is the route table. Generation routes are POST; /v1/models/{id...}
 // takes slashed ids (Qwen/Qwen3-32B).
 func (s *Server) routes() {
-	s.mux.Handle("POST /v1/chat/completions", s.generate(routeChat, preprocess.APIChat))
-	s.mux.Handle("POST /v1/completions", s.generate(routeCompletions, preprocess.APICompletions))
-	s.mux.Handle("POST /v1/messages", s.generate(routeMessages, preprocess.APIMessages))
-	s.mux.Handle("POST /v1/responses", s.generate(routeResponses, preprocess.APIResponses))
-	s.mux.Handle("POST /v1/messages/count_tokens", s.handle(routeCountTokens, preprocess.APIMessages, s.countTokens))
-	s.mux.Handle("GET /v1/models", s.handle(routeModels, preprocess.APIChat, s.listModels))
-	s.mux.Handle("GET /v1/models/{id...}", s.handle(routeModels, preprocess.APIChat, s.getModel))
-	s.mux.Handle("POST /tokenize", s.handle(routeTokenize, preprocess.APIChat, s.tokenize))
-	s.mux.Handle("POST /detokenize", s.handle(routeDetokenize, preprocess.APIChat, s.detokenize))
+	for route, a := range api.All() {
+		s.mux.Handle("POST "+a.Path(), s.generate(route, a))
+	}
+	s.mux.Handle("POST /v1/messages/count_tokens", s.handle(routeCountTokens, api.Messages, s.countTokens))
+	s.mux.Handle("GET /v1/models", s.handle(routeModels, api.Chat, s.listModels))
+	s.mux.Handle("GET /v1/models/{id...}", s.handle(routeModels, api.Chat, s.getModel))
+	s.mux.Handle("POST /tokenize", s.handle(routeTokenize, api.Chat, s.tokenize))
+	s.mux.Handle("POST /detokenize", s.handle(routeDetokenize, api.Chat, s.detokenize))
 	s.mux.HandleFunc("GET /health", s.health)
 	s.mux.Handle("GET /metrics", s.metrics)
 }

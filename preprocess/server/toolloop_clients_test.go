@@ -13,7 +13,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 )
 
 // This file holds the client side of the tool-loop suite (toolloop_test.go):
@@ -53,14 +53,14 @@ func (s clientShape) String() string {
 	return [...]string{"chat+reasoning_content", "chat+reasoning", "anthropic", "anthropic+shown", "responses"}[s]
 }
 
-func (s clientShape) api() preprocess.API {
+func (s clientShape) api() api.API {
 	switch s {
 	case shapeAnthropic, shapeAnthropicShown:
-		return preprocess.APIMessages
+		return api.Messages
 	case shapeResponses:
-		return preprocess.APIResponses
+		return api.Responses
 	}
-	return preprocess.APIChat
+	return api.Chat
 }
 
 // loopTool is one tool of the conversation (declared in every API's form).
@@ -270,9 +270,7 @@ func responsesRequest(system string, hist []histItem, stream bool) []byte {
 // postTurn sends body to the API's route and reads the answer.
 func postTurn(t *testing.T, base string, s clientShape, body []byte, stream bool) turn {
 	t.Helper()
-	path := map[preprocess.API]string{preprocess.APIChat: "/v1/chat/completions", preprocess.APIMessages: "/v1/messages",
-		preprocess.APIResponses: "/v1/responses"}[s.api()]
-	req, err := http.NewRequest("POST", base+path, bytes.NewReader(body))
+	req, err := http.NewRequest("POST", base+s.api().Path(), bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +328,7 @@ func sseEvents(raw []byte) (names []string, data [][]byte) {
 func readStream(s clientShape, raw []byte, out *turn) error {
 	names, data := sseEvents(raw)
 	switch s.api() {
-	case preprocess.APIChat:
+	case api.Chat:
 		type callAcc struct{ id, name, args strings.Builder }
 		var calls []*callAcc
 		var content, reasoning strings.Builder
@@ -384,7 +382,7 @@ func readStream(s clientShape, raw []byte, out *turn) error {
 		for _, a := range calls {
 			out.calls = append(out.calls, clientCall{a.id.String(), a.name.String(), a.args.String()})
 		}
-	case preprocess.APIMessages:
+	case api.Messages:
 		type block struct {
 			typ, id, name string
 			text, sig     strings.Builder
@@ -453,7 +451,7 @@ func readStream(s clientShape, raw []byte, out *turn) error {
 				out.calls = append(out.calls, clientCall{b.id, b.name, args})
 			}
 		}
-	case preprocess.APIResponses:
+	case api.Responses:
 		// Reasoning is read from the finished output items, so whichever
 		// reasoning channel the stream uses, the client has it.
 		for i, d := range data {
@@ -478,7 +476,7 @@ func readStream(s clientShape, raw []byte, out *turn) error {
 
 func readUnary(s clientShape, raw []byte, out *turn) error {
 	switch s.api() {
-	case preprocess.APIChat:
+	case api.Chat:
 		var r struct {
 			Choices []struct {
 				Message struct {
@@ -516,7 +514,7 @@ func readUnary(s clientShape, raw []byte, out *turn) error {
 		for _, c := range m.ToolCalls {
 			out.calls = append(out.calls, clientCall{c.ID, c.Function.Name, c.Function.Arguments})
 		}
-	case preprocess.APIMessages:
+	case api.Messages:
 		var r struct {
 			Content []struct {
 				Type      string          `json:"type"`
@@ -546,7 +544,7 @@ func readUnary(s clientShape, raw []byte, out *turn) error {
 				out.calls = append(out.calls, clientCall{b.ID, b.Name, args})
 			}
 		}
-	case preprocess.APIResponses:
+	case api.Responses:
 		return readResponsesOutput(raw, out)
 	}
 	return nil

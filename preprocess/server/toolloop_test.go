@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/chattemplate"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/server"
@@ -127,6 +128,9 @@ var loopFamilies = []loopFamily{
 		ends: []turnEnd{{"</s>", "</s>"}}, kwargs: map[string]any{"reasoning_effort": "high"}},
 	{name: "Llama 3.2", template: "Llama-3.2-1B-Instruct-GGUF.jinja", dir: "Llama-3.2-1B-Instruct", modelType: "llama", bos: "<|begin_of_text|>", eos: "<|eot_id|>",
 		ends: []turnEnd{{"<|eot_id|>", "<|eot_id|>"}, {"<|eom_id|>", "<|eom_id|>"}}, single: true, real: "llama3"},
+	// Rnj-1: Llama 3 headers around hermes calls.
+	{name: "Rnj-1", template: "rnj-1-instruct-Q6_K.jinja", dir: "rnj-1-instruct", modelType: "gemma3_text", bos: "<|begin_of_text|>", eos: "<|eot_id|>",
+		ends: []turnEnd{{"<|eot_id|>", "<|eot_id|>"}}},
 }
 
 // loopSkips are cells that fail for a reason another change owns; each is
@@ -898,12 +902,12 @@ func hourglass(t *testing.T, s clientShape, body []byte, reasoningParser bool) *
 	var chat *openai.ChatRequest
 	var err error
 	switch s.api() {
-	case preprocess.APIMessages:
+	case api.Messages:
 		var r *anthropic.MessagesRequest
 		if r, err = anthropic.DecodeMessagesRequest(body, anthropic.DecodeOptions{}); err == nil {
 			chat, _, err = convert.AnthropicToChat(r, convert.AnthropicOptions{ReasoningParser: reasoningParser})
 		}
-	case preprocess.APIResponses:
+	case api.Responses:
 		var r *responses.Request
 		if r, err = responses.DecodeRequest(body, responses.DecodeOptions{}); err == nil {
 			chat, _, err = convert.ResponsesToChat(r, convert.ResponsesOptions{})

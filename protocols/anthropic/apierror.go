@@ -30,7 +30,11 @@ const StatusClientClosed = 499
 //	request too large 413 request_too_large
 //	timeout           504 timeout_error
 //	upstream          500 api_error             MessageInternalError (engine details are not exposed)
+//	malformed         as upstream
 //	canceled          499 invalid_request_error "Client closed the request"
+//	unauthorized      401 authentication_error  "invalid x-api-key"
+//	request timeout   408 timeout_error
+//	not implemented   501 api_error
 func APIErrorFor(e *protocols.Error) *APIError {
 	status, typ, msg := http.StatusInternalServerError, ErrorTypeAPI, MessageInternalError
 	custom := e.Message != ""
@@ -58,7 +62,13 @@ func APIErrorFor(e *protocols.Error) *APIError {
 		status, typ, msg = http.StatusGatewayTimeout, ErrorTypeTimeout, "Request timed out."
 	case protocols.ErrorCanceled:
 		status, typ, msg = StatusClientClosed, ErrorTypeInvalidRequest, "Client closed the request."
-	default: // upstream: engine details are not exposed
+	case protocols.ErrorUnauthorized:
+		status, typ, msg = http.StatusUnauthorized, ErrorTypeAuthentication, "invalid x-api-key"
+	case protocols.ErrorRequestTimeout:
+		status, typ, msg = http.StatusRequestTimeout, ErrorTypeTimeout, "The request body did not arrive in time."
+	case protocols.ErrorNotImplemented:
+		status, typ, msg = http.StatusNotImplemented, ErrorTypeAPI, "Not implemented."
+	default: // upstream, malformed: engine details are not exposed
 		custom = false
 	}
 	if custom {

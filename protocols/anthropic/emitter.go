@@ -138,6 +138,16 @@ func (e *Emitter) SetInputUsage(inputTokens, cachedTokens int64) {
 	e.cfg.InputTokens, e.cfg.CachedTokens = inputTokens, cachedTokens
 }
 
+// SetUsage sets the prompt counts message_start reports (u.PromptTokens,
+// the whole prompt, and u.CachedTokens; see SetInputUsage).
+func (e *Emitter) SetUsage(u protocols.Usage) { e.SetInputUsage(u.PromptTokens, u.CachedTokens) }
+
+// SetLogprobs does nothing: the Messages API has no log probabilities.
+func (e *Emitter) SetLogprobs([]protocols.Logprob) {}
+
+// FlushLogprobs appends nothing.
+func (e *Emitter) FlushLogprobs(dst []byte) []byte { return dst }
+
 // MessageID returns the message id of the current stream (valid until
 // Reset).
 func (e *Emitter) MessageID() []byte { return e.msgID }
@@ -405,6 +415,18 @@ func (e *Emitter) Finish(dst []byte, reason protocols.FinishReason, usage protoc
 	dst = append(dst, "}\n\n"...)
 	return append(dst, "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"...)
 }
+
+// FinishChoice is Finish with the stop sequence that ended generation
+// (SetStopSequence), when stop is not empty. A message has one choice.
+func (e *Emitter) FinishChoice(dst []byte, reason protocols.FinishReason, stop []byte, usage protocols.Usage) []byte {
+	if len(stop) > 0 && !e.finished {
+		e.SetStopSequence(stop)
+	}
+	return e.Finish(dst, reason, usage)
+}
+
+// Done appends nothing: Finish wrote message_stop.
+func (e *Emitter) Done(dst []byte, _ protocols.Usage) []byte { return dst }
 
 // Fail replaces the end events with an error event (api_error) carrying
 // message; use MessageInternalError to hide backend details.

@@ -78,6 +78,10 @@ func (e *APIError) Error() string {
 	return fmt.Sprintf("anthropic: %d %s: %s", e.Status, e.Body.Error.Type, e.Body.Error.Message)
 }
 
+// StatusBody returns the status and JSON body e is answered with
+// (protocols.APIError).
+func (e *APIError) StatusBody() (int, []byte) { return wire.ErrorBody(e.Status, e.Body) }
+
 // DecodeOptions select how requests are decoded.
 type DecodeOptions struct {
 	// Strict rejects members the types do not model with the API's 400

@@ -19,6 +19,7 @@ import (
 func FuzzMessagesRequestRoundTrip(f *testing.F) {
 	f.Add([]byte(`{"model":"m","max_tokens":5,"system":[{"type":"text","text":"s","cache_control":{"type":"ephemeral","ttl":"1h"}}],"messages":[{"role":"user","content":[{"type":"text","text":"hi"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA=="}}]},{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":"s"},{"type":"tool_use","id":"toolu_1","name":"f","input":{"a":1}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"r"}],"is_error":false},{"type":"mystery","x":1}]}],"tools":[{"name":"f","input_schema":{"type":"object"}}],"tool_choice":{"type":"tool","name":"f"},"thinking":{"type":"enabled","budget_tokens":100},"extra":true}`))
 	f.Add([]byte(`{"model":"m","max_tokens":1,"messages":[{"role":"user","content":"x"}]}`))
+	f.Add([]byte(`{"model":"m","max_tokens":1,"messages":[],"tools":[{"name":"f","input_schema":{"type":"object"},"eager_input_streaming":true}]}`))
 	// denial-of-service shapes: nested tool_result, case-folded keys, deep
 	// nesting, a huge number
 	f.Add(nestedToolResults(40))

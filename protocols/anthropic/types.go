@@ -125,6 +125,10 @@ type Tool struct {
 	InputSchema  RawJSON       `json:"input_schema,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
 	DeferLoading Opt[bool]     `json:"defer_loading,omitzero"` // advanced tool use (Claude Code)
+	// EagerInputStreaming asks for the tool's input to stream without
+	// server-side buffering (pi sends it on every tool). Accepted and
+	// ignored: input_json_delta events always stream as the model writes.
+	EagerInputStreaming Opt[bool] `json:"eager_input_streaming,omitzero"`
 
 	Extra protocols.Extra `json:"-"`
 }

@@ -200,7 +200,7 @@ func ChatToResponses(resp *openai.ChatResponse, ctx *ResponsesContext, opts Back
 	summary, passback := false, false
 	if ctx != nil && ctx.Request != nil {
 		summary = opts.Reasoning.Summary(ctx.Request)
-		passback = responses.WantsEncryptedReasoning(ctx.Request)
+		passback = opts.Reasoning.Passback(ctx.Request)
 	}
 	out.Output = []responses.Item{}
 	var finish string

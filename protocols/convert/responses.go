@@ -43,9 +43,9 @@ type ResponsesContext struct {
 
 // EmitterConfig returns the configuration of a responses.Emitter that
 // answers c.Request: the envelope (ResponseFrom), the tool routes
-// (namespaces, custom tools), reasoning summaries per policy, and reasoning
-// passback when the request includes reasoning.encrypted_content. Set IDs
-// and Now on the result if needed.
+// (namespaces, custom tools), reasoning summaries and reasoning passback per
+// policy (ReasoningPolicy.Summary, ReasoningPolicy.Passback). Set IDs and
+// Now on the result if needed.
 func (c *ResponsesContext) EmitterConfig(policy responses.ReasoningPolicy) responses.EmitterConfig {
 	req := c.Request
 	if req == nil {
@@ -54,7 +54,7 @@ func (c *ResponsesContext) EmitterConfig(policy responses.ReasoningPolicy) respo
 	return responses.EmitterConfig{
 		Response:          responses.ResponseFrom(req),
 		Summary:           policy.Summary(req),
-		ReasoningPassback: responses.WantsEncryptedReasoning(req),
+		ReasoningPassback: policy.Passback(req),
 		Tools:             c.Tools,
 	}
 }

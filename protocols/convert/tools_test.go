@@ -106,3 +106,43 @@ func TestResponsesReasoningPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestResponsesReasoningPassbackPolicy: reasoning items carry their text as
+// encrypted_content when the request includes reasoning.encrypted_content
+// (Codex, pi) or the server's DefaultPassback is set (Qwen Code and
+// OpenCode ask for none, and without it replay the reasoning as visible
+// text or drop it) — streamed (EmitterConfig) and unary alike.
+func TestResponsesReasoningPassbackPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		include, def, want bool
+	}{
+		{include: false, def: false, want: false},
+		{include: false, def: true, want: true},
+		{include: true, def: false, want: true},
+		{include: true, def: true, want: true},
+	} {
+		body := `{"model":"m","input":"x","store":false}`
+		if tc.include {
+			body = `{"model":"m","input":"x","store":false,"include":["reasoning.encrypted_content"]}`
+		}
+		req, err := responses.DecodeRequest([]byte(body), responses.DecodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		policy := responses.ReasoningPolicy{DefaultSummary: true, DefaultPassback: tc.def}
+		if got := policy.Passback(req); got != tc.want {
+			t.Errorf("include %v default %v: Passback = %v", tc.include, tc.def, got)
+		}
+		_, ctx, _ := convert.ResponsesToChat(req, convert.ResponsesOptions{})
+		if cfg := ctx.EmitterConfig(policy); cfg.ReasoningPassback != tc.want {
+			t.Errorf("include %v default %v: EmitterConfig.ReasoningPassback = %v", tc.include, tc.def, cfg.ReasoningPassback)
+		}
+		resp := &openai.ChatResponse{Model: "m", Choices: []openai.Choice{{FinishReason: protocols.Some("stop"), Message: openai.ResponseMessage{
+			Role: "assistant", Content: openai.TextContent("hi"), ReasoningContent: protocols.Some(protocols.Text[string]("\nthink\n"))}}}}
+		r := convert.ChatToResponses(resp, ctx, convert.BackOptions{Reasoning: policy}).Output[0].OfReasoning
+		text, ok := responses.DecodeReasoning(r.EncryptedContent.Value())
+		if ok != tc.want || r.EncryptedContent.Valid() != tc.want || (ok && text != "\nthink\n") {
+			t.Errorf("include %v default %v: unary encrypted_content %v (%q)", tc.include, tc.def, r.EncryptedContent, text)
+		}
+	}
+}

@@ -16,6 +16,9 @@ type AggregatorConfig struct {
 	// produced no content and no tool calls (Nemotron's
 	// force_nonempty_content; Dynamo PR #11251).
 	ForceNonemptyContent bool
+	// Logprobs collects the log probabilities given to SetLogprobs into
+	// the choice's logprobs.content (present, possibly empty).
+	Logprobs bool
 }
 
 // Aggregator builds a unary chat.completion from the neutral event stream
@@ -34,7 +37,10 @@ type Aggregator struct {
 	calls     []ToolCall
 	open      map[int]*pendingCall
 	completed int
+	abandoned int
 	finish    string
+	stop      []byte
+	logprobs  []TokenLogprob
 	usage     protocols.Usage
 	done      bool
 	err       error
@@ -96,9 +102,17 @@ func (a *Aggregator) ToolCallEnd(dst []byte, index int) []byte {
 // ToolCallAbandoned drops call index; the reasoning that preceded it rejoins
 // the current segment.
 func (a *Aggregator) ToolCallAbandoned(dst []byte, index int) []byte {
+	a.abandoned++
+	a.drop(index)
+	return dst
+}
+
+// drop removes call index (an abandoned call, or one still open at the
+// finish).
+func (a *Aggregator) drop(index int) {
 	c := a.open[index]
 	if c == nil {
-		return dst
+		return
 	}
 	delete(a.open, index)
 	if c.seg != "" {
@@ -107,7 +121,6 @@ func (a *Aggregator) ToolCallAbandoned(dst []byte, index int) []byte {
 		a.seg.WriteString(c.seg)
 		a.seg.WriteString(rest)
 	}
-	return dst
 }
 
 // Finish records the finish reason (stop becomes tool_calls when calls
@@ -118,12 +131,41 @@ func (a *Aggregator) Finish(dst []byte, reason protocols.FinishReason, usage pro
 	}
 	a.done = true
 	for i := range a.open {
-		a.ToolCallAbandoned(nil, i)
+		a.drop(i)
 	}
 	a.finish = FinishReasonFor(reason, a.completed)
 	a.usage = usage
 	return dst
 }
+
+// FinishChoice is Finish that also records the stop sequence that ended
+// the choice (StopSequence).
+func (a *Aggregator) FinishChoice(dst []byte, reason protocols.FinishReason, stop []byte, usage protocols.Usage) []byte {
+	if !a.done {
+		a.stop = append(a.stop[:0], stop...)
+	}
+	return a.Finish(dst, reason, usage)
+}
+
+// Done appends nothing: the answer is Response.
+func (a *Aggregator) Done(dst []byte, _ protocols.Usage) []byte { return dst }
+
+// SetUsage records the usage so far (Finish replaces it).
+func (a *Aggregator) SetUsage(u protocols.Usage) { a.usage = u }
+
+// Start appends nothing.
+func (a *Aggregator) Start(dst []byte) []byte { return dst }
+
+// SetLogprobs collects the step's log probabilities (with
+// AggregatorConfig.Logprobs).
+func (a *Aggregator) SetLogprobs(lps []protocols.Logprob) {
+	if a.cfg.Logprobs {
+		a.logprobs = appendTokenLogprobs(a.logprobs, lps)
+	}
+}
+
+// FlushLogprobs appends nothing: SetLogprobs collected them.
+func (a *Aggregator) FlushLogprobs(dst []byte) []byte { return dst }
 
 // Fail records a backend error; Response then returns it.
 func (a *Aggregator) Fail(dst []byte, message string) []byte {
@@ -132,6 +174,22 @@ func (a *Aggregator) Fail(dst []byte, message string) []byte {
 	}
 	return dst
 }
+
+// FailError records err; Err then returns it.
+func (a *Aggregator) FailError(dst []byte, err *protocols.Error) []byte {
+	if !a.done {
+		a.done, a.err = true, err
+	}
+	return dst
+}
+
+// StopSequence returns the stop sequence given to FinishChoice (nil when
+// none ended the choice).
+func (a *Aggregator) StopSequence() []byte { return a.stop }
+
+// Abandoned returns the number of tool calls abandoned
+// (ToolCallAbandoned).
+func (a *Aggregator) Abandoned() int { return a.abandoned }
 
 // Err returns the error given to Fail, if any.
 func (a *Aggregator) Err() error { return a.err }
@@ -155,10 +213,17 @@ func (a *Aggregator) Response() *ChatResponse {
 	if finish == "" {
 		finish = FinishReasonFor(protocols.FinishStop, a.completed)
 	}
+	choice := Choice{Index: 0, Message: msg, FinishReason: protocols.Some(finish)}
+	if a.cfg.Logprobs {
+		choice.Logprobs = &Logprobs{Content: a.logprobs}
+		if choice.Logprobs.Content == nil {
+			choice.Logprobs.Content = []TokenLogprob{}
+		}
+	}
 	return &ChatResponse{
 		ID: a.cfg.ID, Object: ObjectChatCompletion, Created: a.cfg.Created, Model: a.cfg.Model,
 		SystemFingerprint: protocols.Null[string](), ServiceTier: protocols.Null[string](),
-		Choices: []Choice{{Index: 0, Message: msg, FinishReason: protocols.Some(finish)}},
+		Choices: []Choice{choice},
 		Usage:   &u,
 	}
 }

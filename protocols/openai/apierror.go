@@ -44,7 +44,13 @@ func errorShape(e *protocols.Error, param string) (status int, typ, code, msg, o
 		status, typ, code, msg = http.StatusGatewayTimeout, ErrorTypeServer, "timeout", "The engine did not answer in time."
 	case protocols.ErrorCanceled:
 		status, typ, msg = StatusClientClosed, ErrorTypeInvalidRequest, "Client closed the request."
-	default:
+	case protocols.ErrorUnauthorized:
+		status, typ, code, msg = http.StatusUnauthorized, ErrorTypeInvalidRequest, "invalid_api_key", "Incorrect API key provided."
+	case protocols.ErrorRequestTimeout:
+		status, typ, code, msg = http.StatusRequestTimeout, ErrorTypeInvalidRequest, "request_timeout", "The request body did not arrive in time."
+	case protocols.ErrorNotImplemented:
+		status, typ, msg = http.StatusNotImplemented, ErrorTypeServer, "Not implemented."
+	default: // upstream, malformed
 		status, typ, msg = http.StatusInternalServerError, ErrorTypeServer, "The server had an error while processing your request."
 	}
 	if custom {
@@ -63,7 +69,11 @@ func errorShape(e *protocols.Error, param string) (status int, typ, code, msg, o
 //	request too large 413 invalid_request_error
 //	timeout           504 server_error          code timeout
 //	upstream          500 server_error          (e.Message when set)
+//	malformed         as upstream
 //	canceled          499 invalid_request_error
+//	unauthorized      401 invalid_request_error code invalid_api_key
+//	request timeout   408 invalid_request_error code request_timeout
+//	not implemented   501 server_error
 func APIErrorFor(e *protocols.Error) *APIError {
 	status, typ, code, msg, param := errorShape(e, "messages")
 	a := &APIError{Status: status, Body: ErrorResponse{Error: ErrorObject{Message: msg, Type: typ, Code: RawJSON("null")}}}

@@ -50,6 +50,7 @@ type ChatRequest struct {
 	Model               string             `json:"model,omitzero"`
 	Store               Opt[bool]          `json:"store,omitzero"`
 	ReasoningEffort     string             `json:"reasoning_effort,omitzero"` // none|minimal|low|medium|high|xhigh|max
+	Reasoning           Opt[ChatReasoning] `json:"reasoning,omitzero"`        // normalised into ReasoningEffort, see NormalizeThinking
 	Metadata            map[string]string  `json:"metadata,omitzero"`
 	FrequencyPenalty    Opt[float64]       `json:"frequency_penalty,omitzero"`
 	LogitBias           map[string]float64 `json:"logit_bias,omitzero"` // token-id string → bias
@@ -77,6 +78,12 @@ type ChatRequest struct {
 	FunctionCall        RawJSON            `json:"function_call,omitzero"` // deprecated
 	Functions           RawJSON            `json:"functions,omitzero"`     // deprecated
 	WebSearchOptions    RawJSON            `json:"web_search_options,omitzero"`
+	// Members of the official API that agentwire accepts and does not act
+	// on (prefix caching is the engine's; pi sends prompt_cache_retention
+	// "24h" with PI_CACHE_RETENTION=long).
+	PromptCacheRetention string `json:"prompt_cache_retention,omitzero"` // in_memory|24h
+	SafetyIdentifier     string `json:"safety_identifier,omitzero"`
+	Verbosity            string `json:"verbosity,omitzero"` // low|medium|high
 
 	EngineExt // root-level engine extensions (vLLM/SGLang/Dynamo CommonExt)
 
@@ -612,6 +619,40 @@ func (s JSONSchema) MarshalJSON() ([]byte, error) {
 func (s *JSONSchema) UnmarshalJSON(data []byte) error {
 	type plain JSONSchema
 	return wire.Decode(data, (*plain)(s), &s.Extra)
+}
+
+// ChatReasoning is the `reasoning` object some clients send on Chat
+// Completions instead of reasoning_effort (OpenRouter's shape; Qwen Code
+// sends {"effort": …} when its model configuration sets a reasoning
+// effort): an effort, and enabled false to turn reasoning off.
+// NormalizeThinking folds it into ReasoningEffort. Other members
+// (max_tokens, exclude, …) are kept in Extra and not acted on.
+type ChatReasoning struct {
+	Effort  string    `json:"effort,omitzero"`
+	Enabled Opt[bool] `json:"enabled,omitzero"`
+
+	Extra protocols.Extra `json:"-"`
+}
+
+// MarshalJSON writes the modelled members and Extra.
+func (r ChatReasoning) MarshalJSON() ([]byte, error) {
+	type plain ChatReasoning
+	return wire.Marshal("", plain(r), r.Extra)
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (r *ChatReasoning) UnmarshalJSON(data []byte) error {
+	type plain ChatReasoning
+	return wire.Decode(data, (*plain)(r), &r.Extra)
+}
+
+// effort is the reasoning_effort r stands for: "none" when it turns
+// reasoning off, else its effort ("" when it sets none).
+func (r ChatReasoning) effort() string {
+	if on, ok := r.Enabled.Get(); ok && !on {
+		return "none"
+	}
+	return r.Effort
 }
 
 // Thinking is the chat `thinking` extension: a boolean, or an object whose

@@ -144,6 +144,12 @@ func TestNormalizeThinking(t *testing.T) {
 		{"client value wins", `{"messages":[],"reasoning_effort":"high","chat_template_args":{"enable_thinking":false}}`, map[string]string{"reasoning_effort": `"high"`, "enable_thinking": "false"}},
 		{"kwargs merged", `{"messages":[],"thinking":false,"chat_template_kwargs":{"x":1,"thinking":true}}`, map[string]string{"thinking": "true", "x": "1"}},
 		{"nothing", `{"messages":[]}`, map[string]string{}},
+		// the reasoning object (OpenRouter's shape; Qwen Code sends it)
+		{"reasoning effort", `{"messages":[],"reasoning":{"effort":"medium"}}`, map[string]string{"reasoning_effort": `"medium"`, "enable_thinking": "true"}},
+		{"reasoning disabled", `{"messages":[],"reasoning":{"enabled":false,"effort":"high"}}`, map[string]string{"reasoning_effort": `"none"`, "enable_thinking": "false"}},
+		{"reasoning enabled", `{"messages":[],"reasoning":{"enabled":true}}`, map[string]string{}},
+		{"reasoning_effort wins", `{"messages":[],"reasoning_effort":"low","reasoning":{"effort":"high"}}`, map[string]string{"reasoning_effort": `"low"`, "enable_thinking": "true"}},
+		{"reasoning null", `{"messages":[],"reasoning":null}`, map[string]string{}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -161,8 +167,8 @@ func TestNormalizeThinking(t *testing.T) {
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("chat_template_args (-want +got):\n%s", d)
 			}
-			if !req.Thinking.IsZero() || req.ChatTemplateKwargs != nil {
-				t.Errorf("thinking / kwargs not cleared")
+			if !req.Thinking.IsZero() || req.ChatTemplateKwargs != nil || !req.Reasoning.IsZero() {
+				t.Errorf("thinking / kwargs / reasoning not cleared")
 			}
 		})
 	}

@@ -31,8 +31,7 @@ type EmitterConfig struct {
 	// reasoning block when it ends (at the next non-reasoning event or at
 	// the finish).
 	ReasoningDispatch bool
-	// OmitDone leaves out the final `data: [DONE]` (for choices of an n > 1
-	// stream that are not the last to finish; see FinishChoice).
+	// OmitDone leaves out the final `data: [DONE]`.
 	OmitDone bool
 }
 
@@ -59,8 +58,9 @@ type Emitter struct {
 	completed int // tool calls ended (not abandoned)
 	usage     protocols.Usage
 	calls     []callState
-	reasoning []byte // pending reasoning block (ReasoningDispatch)
-	args      []byte // arguments of the open call (WholeCalls / ToolCallDispatch)
+	reasoning []byte              // pending reasoning block (ReasoningDispatch)
+	args      []byte              // arguments of the open call (WholeCalls / ToolCallDispatch)
+	lps       []protocols.Logprob // the step's log probabilities (SetLogprobs), until FlushLogprobs
 }
 
 type callState struct {
@@ -109,6 +109,45 @@ func (e *Emitter) Reset(cfg EmitterConfig) {
 // SetUsage records the usage so far, written on every chunk with
 // ContinuousUsage.
 func (e *Emitter) SetUsage(u protocols.Usage) { e.usage = u }
+
+// Start appends nothing: a chat stream opens with its first chunk, which
+// carries the role.
+func (e *Emitter) Start(dst []byte) []byte { return dst }
+
+// SetLogprobs gives the log probabilities of the tokens of one engine
+// step; FlushLogprobs writes them after the step's events.
+func (e *Emitter) SetLogprobs(lps []protocols.Logprob) { e.lps = lps }
+
+// FlushLogprobs appends a chunk of its own carrying the log probabilities
+// given to SetLogprobs (an empty delta and logprobs.content), if any.
+func (e *Emitter) FlushLogprobs(dst []byte) []byte {
+	lps := e.lps
+	e.lps = nil
+	if len(lps) == 0 || e.finished {
+		return dst
+	}
+	dst = append(dst, "data: "...)
+	dst = append(dst, e.head...)
+	dst = append(dst, `},"logprobs":{"content":[`...)
+	for i := range lps {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		lp := &lps[i]
+		dst = appendTokenLogprob(dst, lp.Token, lp.Logprob)
+		dst = append(dst, `,"top_logprobs":[`...)
+		for k := range lp.Top {
+			if k > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendTokenLogprob(dst, lp.Top[k].Token, lp.Top[k].Logprob)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, "]}"...)
+	}
+	dst = append(dst, `]},"finish_reason":null}]`...)
+	return e.closeUsage(dst)
+}
 
 // open starts a chunk frame up to the delta's first member.
 func (e *Emitter) open(dst []byte) []byte {
@@ -314,13 +353,14 @@ func (e *Emitter) Finish(dst []byte, reason protocols.FinishReason, usage protoc
 	if e.finished {
 		return dst
 	}
-	dst = e.FinishChoice(dst, reason, usage)
-	return e.Done(dst)
+	dst = e.FinishChoice(dst, reason, nil, usage)
+	return e.Done(dst, usage)
 }
 
 // FinishChoice appends only the finish chunk of this choice (for n > 1
-// streams; one emitter per choice, then Done on one of them).
-func (e *Emitter) FinishChoice(dst []byte, reason protocols.FinishReason, usage protocols.Usage) []byte {
+// streams; one emitter per choice, then Done on one of them). A chat
+// stream does not report the stop sequence.
+func (e *Emitter) FinishChoice(dst []byte, reason protocols.FinishReason, _ []byte, usage protocols.Usage) []byte {
 	if e.finished {
 		return dst
 	}
@@ -339,10 +379,10 @@ func (e *Emitter) FinishChoice(dst []byte, reason protocols.FinishReason, usage 
 	return e.closeUsage(dst)
 }
 
-// Done appends the usage chunk (with IncludeUsage or ContinuousUsage) and
-// `data: [DONE]` (unless OmitDone), using the usage given to Finish,
-// FinishChoice or SetUsage.
-func (e *Emitter) Done(dst []byte) []byte {
+// Done appends the usage chunk of the response (with IncludeUsage or
+// ContinuousUsage) and `data: [DONE]` (unless OmitDone).
+func (e *Emitter) Done(dst []byte, usage protocols.Usage) []byte {
+	e.usage = usage
 	if e.cfg.IncludeUsage || e.cfg.ContinuousUsage {
 		dst = append(dst, "data: "...)
 		dst = append(dst, e.head[:e.choice]...)

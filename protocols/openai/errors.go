@@ -42,6 +42,10 @@ func (e *APIError) Error() string {
 	return fmt.Sprintf("openai: %d %s: %s", e.Status, e.Body.Error.Type, e.Body.Error.Message)
 }
 
+// StatusBody returns the status and JSON body e is answered with
+// (protocols.APIError).
+func (e *APIError) StatusBody() (int, []byte) { return wire.ErrorBody(e.Status, e.Body) }
+
 // BadRequest returns a 400 invalid_request_error with message.
 func BadRequest(message string) *APIError {
 	message = wire.ClipMessage(message)

@@ -17,6 +17,7 @@ func FuzzChatRequestRoundTrip(f *testing.F) {
 	f.Add([]byte(fullChat))
 	f.Add([]byte(`{"messages":[{"role":"user","content":[{"type":"text","text":""}]}],"stop":"x","tool_choice":"auto"}`))
 	f.Add([]byte(`{"messages":[],"thinking":{"type":"adaptive","x":[1]},"nvext":{"agent_hints":{"priority":1}}}`))
+	f.Add([]byte(`{"messages":[],"reasoning":{"effort":"high","enabled":false,"max_tokens":5},"prompt_cache_retention":"24h","verbosity":"low"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		req, err := openai.DecodeChatRequest(data, openai.DecodeOptions{})
 		if err != nil {

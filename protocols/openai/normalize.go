@@ -10,6 +10,9 @@ import "github.com/agentwire/agentwire/protocols/internal/jsonx"
 //   - thinking: true|false → chat_template_args.thinking = true|false;
 //   - thinking: {"type": enabled|disabled|adaptive} → thinking = true|false
 //     (not for adaptive) and thinking_mode = the type;
+//   - reasoning {"effort": E} → reasoning_effort = E, and {"enabled":
+//     false} → reasoning_effort = "none", unless reasoning_effort is set
+//     (ChatReasoning); the reasoning member is then cleared;
 //   - reasoning_effort → chat_template_args.reasoning_effort = the value and
 //     enable_thinking = (effort != "none") unless already set;
 //   - the raw thinking member is then cleared.
@@ -52,6 +55,10 @@ func (r *ChatRequest) NormalizeThinking() error {
 		return BadRequest(MessageThinkingShape)
 	}
 	r.Thinking = Opt[Thinking]{}
+	if rs, ok := r.Reasoning.Get(); ok && r.ReasoningEffort == "" {
+		r.ReasoningEffort = rs.effort()
+	}
+	r.Reasoning = Opt[ChatReasoning]{}
 	if e := r.ReasoningEffort; e != "" {
 		set("reasoning_effort", jsonx.AppendString(nil, e))
 		set("enable_thinking", jsonx.AppendBool(nil, e != "none"))

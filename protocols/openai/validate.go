@@ -85,11 +85,14 @@ func (r *ChatRequest) Validate() error {
 			return BadRequest(fmt.Sprintf("tool_choice must be \"none\", \"auto\", \"required\" or a named function, got %q", tc.Mode))
 		}
 	}
-	if r.ReasoningEffort != "" {
-		switch r.ReasoningEffort {
-		case "none", "minimal", "low", "medium", "high", "xhigh", "max":
+	for _, e := range [...]struct{ member, value string }{
+		{"reasoning_effort", r.ReasoningEffort},
+		{"reasoning.effort", r.Reasoning.Value().Effort},
+	} {
+		switch e.value {
+		case "", "none", "minimal", "low", "medium", "high", "xhigh", "max":
 		default:
-			return BadRequest(fmt.Sprintf("reasoning_effort must be one of none, minimal, low, medium, high, xhigh, max; got %q", r.ReasoningEffort))
+			return BadRequest(fmt.Sprintf("%s must be one of none, minimal, low, medium, high, xhigh, max; got %q", e.member, e.value))
 		}
 	}
 	return nil

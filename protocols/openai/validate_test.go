@@ -26,6 +26,8 @@ func TestValidate(t *testing.T) {
 		{`{` + base + `,"response_format":{"type":"json_schema","json_schema":{"name":"n","schema":[]}}}`, "response_format.json_schema.schema must be an object"},
 		{`{` + base + `,"tools":[{"type":"function","function":{"name":"` + strings.Repeat("a", 129) + `"}}]}`, "tools[0].function.name is longer than 128 characters"},
 		{`{` + base + `,"reasoning_effort":"extreme"}`, `reasoning_effort must be one of none, minimal, low, medium, high, xhigh, max; got "extreme"`},
+		{`{` + base + `,"reasoning":{"effort":"extreme"}}`, `reasoning.effort must be one of none, minimal, low, medium, high, xhigh, max; got "extreme"`},
+		{`{` + base + `,"reasoning":{"effort":"high","max_tokens":100}}`, ""},
 		{`{` + base + `,"repetition_penalty":3}`, "repetition_penalty must be in (0, 2], got 3"},
 	}
 	for _, tc := range cases {

@@ -20,7 +20,11 @@ import (
 //	request too large 413 invalid_request_error
 //	timeout           504 server_error          code timeout
 //	upstream          500 server_error          code server_error
+//	malformed         as upstream
 //	canceled          499 invalid_request_error
+//	unauthorized      401 invalid_request_error code invalid_api_key
+//	request timeout   408 invalid_request_error code request_timeout
+//	not implemented   501 not_implemented_error
 //
 // The codes are the ones Codex acts on: context_length_exceeded (it
 // reports the window as full), server_is_overloaded and
@@ -66,7 +70,13 @@ func shape(e *protocols.Error) (status int, typ, code, msg, param string) {
 		status, typ, code, msg = http.StatusGatewayTimeout, "server_error", "timeout", "The engine did not answer in time."
 	case protocols.ErrorCanceled:
 		status, typ, msg = 499, "invalid_request_error", "Client closed the request."
-	default:
+	case protocols.ErrorUnauthorized:
+		status, typ, code, msg = http.StatusUnauthorized, "invalid_request_error", "invalid_api_key", "Incorrect API key provided."
+	case protocols.ErrorRequestTimeout:
+		status, typ, code, msg = http.StatusRequestTimeout, "invalid_request_error", "request_timeout", "The request body did not arrive in time."
+	case protocols.ErrorNotImplemented:
+		status, typ, msg = http.StatusNotImplemented, "not_implemented_error", "Not implemented."
+	default: // upstream, malformed
 		status, typ, code, msg = http.StatusInternalServerError, "server_error", "server_error", "The server had an error while processing your request."
 	}
 	if custom {

@@ -22,6 +22,10 @@ func (e *APIError) Error() string {
 	return fmt.Sprintf("responses: %d %s: %s", e.Status, e.Body.Error.Type, e.Body.Error.Message)
 }
 
+// StatusBody returns the status and JSON body e is answered with
+// (protocols.APIError).
+func (e *APIError) StatusBody() (int, []byte) { return wire.ErrorBody(e.Status, e.Body) }
+
 // NewAPIError returns an APIError; type is invalid_request_error for 4xx
 // and server_error otherwise (not_implemented_error for 501).
 func NewAPIError(status int, message string) *APIError {

@@ -676,6 +676,25 @@ func (e *Emitter) Finish(dst []byte, reason protocols.FinishReason, usage protoc
 	return dst
 }
 
+// FinishChoice is Finish: a response has one output and no stop
+// sequence.
+func (e *Emitter) FinishChoice(dst []byte, reason protocols.FinishReason, _ []byte, usage protocols.Usage) []byte {
+	return e.Finish(dst, reason, usage)
+}
+
+// Done appends nothing: Finish wrote the terminal event.
+func (e *Emitter) Done(dst []byte, _ protocols.Usage) []byte { return dst }
+
+// SetUsage does nothing: response.created carries no usage.
+func (e *Emitter) SetUsage(protocols.Usage) {}
+
+// SetLogprobs does nothing: the pipeline's Responses answers carry no log
+// probabilities.
+func (e *Emitter) SetLogprobs([]protocols.Logprob) {}
+
+// FlushLogprobs appends nothing.
+func (e *Emitter) FlushLogprobs(dst []byte) []byte { return dst }
+
 func markIncomplete(it *Item) {
 	switch {
 	case it.OfMessage != nil:

@@ -18,6 +18,7 @@ import (
 func FuzzRequestRoundTrip(f *testing.F) {
 	f.Add([]byte(`{"model":"m","instructions":"i","input":[{"role":"user","content":"hi"},{"type":"reasoning","summary":[{"type":"summary_text","text":"s"}],"content":null,"encrypted_content":"e"},{"type":"function_call","call_id":"c","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c","output":"o"},{"type":"web_search_call","id":"w"}],"tools":[{"type":"function","name":"f","parameters":{}},{"type":"namespace","name":"n","tools":[{"type":"function","name":"g"}]},{"type":"web_search"}],"tool_choice":{"type":"function","name":"f"},"text":{"verbosity":"low"},"reasoning":{"effort":"low"},"store":false}`))
 	f.Add([]byte(`{"input":"x"}`))
+	f.Add([]byte(`{"input":"x","prompt_cache_retention":"24h","include":["reasoning.encrypted_content"]}`))
 	// denial-of-service shapes: nested namespaces, case-folded keys, deep
 	// nesting
 	f.Add(nestedNamespaces(40))

@@ -23,11 +23,25 @@ import "github.com/agentwire/agentwire/protocols"
 //     summary for models it does not know, so its users would otherwise
 //     see no reasoning. "none" always means reasoning text.
 //
-// Encrypted passback (EmitterConfig.ReasoningPassback) follows the request:
-// include ["reasoning.encrypted_content"] (WantsEncryptedReasoning), for
-// streamed and unary answers alike, on either channel.
+// Encrypted passback (EmitterConfig.ReasoningPassback) follows the request
+// — include ["reasoning.encrypted_content"] (WantsEncryptedReasoning) — or
+// is always on with DefaultPassback, for streamed and unary answers alike,
+// on either channel.
 type ReasoningPolicy struct {
+	// DefaultSummary answers a request that sets no reasoning.summary as
+	// if it had asked for "auto".
 	DefaultSummary bool
+	// DefaultPassback gives every reasoning item its encrypted_content,
+	// asked for or not. Stateless clients that do not ask for it cannot
+	// send the reasoning back as reasoning on the next turn: Qwen Code
+	// (0.24) replays it as a visible assistant message, OpenCode (1.18,
+	// the AI SDK's OpenAI provider with store:false) drops it, and the
+	// next prompt loses the model's reasoning either way (and with it the
+	// engine's prefix cache). With the encoding they send the item back
+	// and convert.ResponsesToChat restores the exact text. The official
+	// API writes encrypted_content only when asked; clients that do not
+	// use it ignore the member.
+	DefaultPassback bool
 }
 
 // WantsSummary reports whether req sets reasoning.summary to a summary
@@ -48,6 +62,14 @@ func (p ReasoningPolicy) Summary(req *Request) bool {
 		return false
 	}
 	return WantsSummary(req) || p.DefaultSummary
+}
+
+// Passback reports whether the answer to req carries each reasoning
+// item's text as its encrypted_content (EmitterConfig.ReasoningPassback):
+// when the request includes reasoning.encrypted_content, or always with
+// DefaultPassback.
+func (p ReasoningPolicy) Passback(req *Request) bool {
+	return p.DefaultPassback || WantsEncryptedReasoning(req)
 }
 
 // NewReasoningItem returns the completed reasoning item for text on the

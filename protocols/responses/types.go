@@ -79,6 +79,11 @@ type Request struct {
 	ChatTemplateArgs   map[string]RawJSON `json:"chat_template_args,omitzero"`
 	ChatTemplateKwargs map[string]RawJSON `json:"chat_template_kwargs,omitzero"`
 
+	// PromptCacheRetention (in_memory|24h) is accepted and not acted on:
+	// prefix caching is the engine's (pi sends "24h" with
+	// PI_CACHE_RETENTION=long).
+	PromptCacheRetention string `json:"prompt_cache_retention,omitzero"`
+
 	// Original is the body the request was decoded from, set by the
 	// package's Decode function (not by UnmarshalJSON): for proxies that
 	// forward the client's exact bytes. It aliases the caller's buffer (no

@@ -10,9 +10,9 @@ import (
 
 	"github.com/agentwire/agentwire/parsers"
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/server"
-	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/convert"
 	"github.com/agentwire/agentwire/protocols/openai"
 )
@@ -121,13 +121,18 @@ func (b *Backend) Prepare(ctx context.Context, req *server.Request) (*preprocess
 			return nil, nil, server.ModelNotFound(req.Model)
 		}
 	}
-	prep := &preprocess.Prepared{API: req.API, Stream: req.Stream}
+	prep := &preprocess.Prepared{API: req.Body.API(), Stream: req.Stream}
 	prep.Response.Model = req.Model
 	prep.Engine.Model = req.Model
 	prep.Engine.SkipSpecialTokens = false
 
-	if req.API == preprocess.APICompletions {
-		c := req.Completion
+	t, err := req.Body.Translate(api.TranslateOptions{
+		Anthropic: convert.AnthropicOptions{StripBillingHeader: b.StripBillingHeader, ReasoningParser: true, ShowThinkingByDefault: b.ShowThinkingByDefault},
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if c := t.Completion; c != nil {
 		switch {
 		case c.Prompt.Text.Valid():
 			prep.Engine.Prompt = c.Prompt.Text.Value()
@@ -142,13 +147,13 @@ func (b *Backend) Prepare(ctx context.Context, req *server.Request) (*preprocess
 		return b.finish(prep, c.MaxTokens.Or(0), eng)
 	}
 
-	chat, actx, rctx, err := req.Hourglass(server.HourglassOptions{
-		Anthropic: convert.AnthropicOptions{StripBillingHeader: b.StripBillingHeader, ReasoningParser: true, ShowThinkingByDefault: b.ShowThinkingByDefault},
-	})
-	if err != nil {
+	chat := t.Chat
+	prep.Response.Anthropic, prep.Response.Responses = t.Anthropic, t.Responses
+	// reasoning_effort "none" and the reasoning object turn thinking off
+	// as they do on a model directory's template (enable_thinking=false)
+	if err := chat.NormalizeThinking(); err != nil {
 		return nil, nil, err
 	}
-	prep.Response.Anthropic, prep.Response.Responses = actx, rctx
 	opts := RenderOptions{DisableThinking: thinkingDisabled(chat)}
 	if tc, ok := chat.ToolChoice.Get(); ok && tc.Mode == "none" {
 		opts.OmitTools = true
@@ -171,9 +176,7 @@ func (b *Backend) Prepare(ctx context.Context, req *server.Request) (*preprocess
 	if so := chat.StreamOptions; so != nil {
 		prep.Response.IncludeUsage = so.IncludeUsage.Or(false)
 	}
-	if actx != nil {
-		prep.Response.HideReasoning = actx.Thinking == anthropic.ThinkingHidden
-	}
+	prep.Response.HideReasoning = t.HideReasoning
 	maxTokens := chat.MaxCompletionTokens.Or(chat.MaxTokens.Or(0))
 	return b.finish(prep, maxTokens, eng)
 }
@@ -195,7 +198,8 @@ func (b *Backend) finish(prep *preprocess.Prepared, maxTokens int, eng engine.En
 }
 
 // thinkingDisabled reports chat_template_kwargs enable_thinking=false
-// (the converters set it from Anthropic thinking disabled and the like).
+// (NormalizeThinking sets it from reasoning_effort "none", the converters
+// from Anthropic thinking disabled and the like).
 func thinkingDisabled(chat *openai.ChatRequest) bool {
 	for _, m := range []map[string]openai.RawJSON{chat.ChatTemplateKwargs, chat.ChatTemplateArgs} {
 		if v, ok := m["enable_thinking"]; ok && strings.TrimSpace(string(v)) == "false" {

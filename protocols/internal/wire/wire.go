@@ -406,3 +406,20 @@ func ClipList(names []string) []string {
 	}
 	return out
 }
+
+// errorFallback is the body of an error whose own body cannot be encoded
+// (a Code that is not JSON): the API's generic server error.
+var errorFallback = []byte(`{"error":{"message":"internal error","type":"server_error","param":null,"code":null}}`)
+
+// ErrorBody encodes an APIError's body as encoding/json does, without HTML
+// escaping ('<', '>' and '&' as they are, as the real APIs write them). A
+// body that cannot be encoded is answered 500 with a generic server error.
+func ErrorBody(status int, body any) (int, []byte) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(body); err != nil {
+		return 500, errorFallback
+	}
+	return status, bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
+}
