@@ -83,7 +83,9 @@
 // OpenAI API and trtllm-serve send it in a chunk of its own), for at most
 // Options.UsageWait (2 s by default; engines send it at once); after a
 // local stop the engine is not waited for and the counts are the
-// pipeline's.
+// pipeline's. These are the only token counts: Options.Trace hands them
+// (and each engine output, as it is read) to an observer such as the
+// server's metrics and logs.
 //
 // Cached tokens (the engine's prefix-cache hits) are reported as each API
 // does: chat and completions usage.prompt_tokens_details.cached_tokens
