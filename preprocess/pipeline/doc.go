@@ -121,7 +121,8 @@
 // max_tokens cannot stream past it, and a unary answer never aggregates
 // more than 256 × MaxTokens bytes of text per choice.
 //
-// n > 1. Every choice has its own pipeline; chat and completions interleave
+// n > 1 (at most engine.MaxChoices, 128: more is the API's 400). Every
+// choice has its own pipeline; chat and completions interleave
 // the choices' chunks in one stream, write each finish chunk, then one
 // usage chunk and [DONE]. Anthropic Messages and Responses have one output
 // per response: choices past the first are dropped.
