@@ -267,3 +267,33 @@ func TestRenderLimit(t *testing.T) {
 	require.Equal(t, ErrRenderLimit.Error(), oe.Body.Error.Message)
 	require.NotContains(t, err.Error(), "jinja")
 }
+
+// TestOutputLimit: one rule for max_tokens and the context check, used by
+// the Preprocessor and the embedded engines.
+func TestOutputLimit(t *testing.T) {
+	for _, tc := range []struct {
+		prompt, ctx, requested, def int
+		want                        int
+		tooLong                     bool
+	}{
+		{prompt: 100, ctx: 1000, want: 900},                        // what the context leaves
+		{prompt: 100, ctx: 1000, requested: 50, want: 50},          // the request's, within it
+		{prompt: 100, ctx: 1000, requested: 5000, want: 900},       // never past the context
+		{prompt: 100, ctx: 1000, def: 300, want: 300},              // a default caps the rest
+		{prompt: 900, ctx: 1000, def: 300, want: 100},              // within what is left
+		{prompt: 100, ctx: 0, def: 4096, want: 4096},               // unknown context: the default
+		{prompt: 100, ctx: 0, requested: 7, def: 4096, want: 7},    // or the request's
+		{prompt: 100, ctx: 0, want: 0},                             // neither: none
+		{prompt: 1000, ctx: 1000, requested: 1, tooLong: true},     // no room at all
+		{prompt: 100, ctx: 1000, requested: -1, def: 10, want: 10}, // a request without a limit
+	} {
+		got, err := OutputLimit(tc.prompt, tc.ctx, tc.requested, tc.def)
+		var ee *engine.Error
+		if tc.tooLong != errors.As(err, &ee) || tc.tooLong && (ee.Kind != engine.ErrorContextLength || ee.PromptTokens != tc.prompt || ee.MaxContext != tc.ctx) {
+			t.Errorf("%+v: error %v", tc, err)
+		}
+		if got != tc.want {
+			t.Errorf("%+v: %d", tc, got)
+		}
+	}
+}

@@ -60,8 +60,8 @@
 //
 // The prefix cache: the next turn of a conversation re-renders the previous
 // prompt plus the new messages, so the token ids of the unchanged prefix
-// are reused up to the last special-token boundary that is provably safe
-// (see prefix.go); the result is identical to a cold encode, which a test
+// are reused up to the last added-token boundary that the tokenizer
+// proves safe (tokenizers.BPE.Boundaries); the result is identical to a cold encode, which a test
 // checks on every captured Claude Code and Codex conversation. It holds at
 // most Options.PrefixCacheEntries prompts and Options.PrefixCacheBytes
 // bytes, and only prompts of accepted requests: a prompt answered with an

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentwire/agentwire/parsers"
 	"github.com/agentwire/agentwire/preprocess/chattemplate"
+	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/openai"
 )
 
@@ -71,7 +72,7 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 			role = openai.RoleSystem
 		}
 		b = append(b, `{"role":`...)
-		b = appendJSONString(b, role)
+		b = protocols.AppendJSONString(b, role)
 
 		content, hasContent := m.Content.Get()
 		if hasContent && content.IsArray() {
@@ -109,7 +110,7 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 			n := 0
 			if fold != "" {
 				b = append(b, `{"type":"text","text":`...)
-				b = appendJSONString(b, fold)
+				b = protocols.AppendJSONString(b, fold)
 				b = append(b, '}')
 				n++
 			}
@@ -121,31 +122,31 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 					b = append(b, ',')
 				}
 				b = append(b, `{"type":"text","text":`...)
-				b = appendJSONString(b, part.Text)
+				b = protocols.AppendJSONString(b, part.Text)
 				b = append(b, '}')
 				n++
 			}
 			b = append(b, ']')
 		case hasContent:
-			b = appendJSONString(b, fold+openai.ContentText(content, "\n"))
+			b = protocols.AppendJSONString(b, fold+openai.ContentText(content, "\n"))
 		case parts && fold != "":
 			b = append(b, `[{"type":"text","text":`...)
-			b = appendJSONString(b, fold)
+			b = protocols.AppendJSONString(b, fold)
 			b = append(b, "}]"...)
 		case parts:
 			b = append(b, "[]"...)
 		default:
-			b = appendJSONString(b, fold)
+			b = protocols.AppendJSONString(b, fold)
 		}
 		if len(reasoning) > 0 && t.HandlesReasoning {
 			b = append(b, ',')
-			b = appendJSONString(b, t.ReasoningKey)
+			b = protocols.AppendJSONString(b, t.ReasoningKey)
 			b = append(b, ':')
-			b = appendJSONString(b, openai.FlattenReasoning(reasoningOf(trimSeparators(t, reasoning))))
+			b = protocols.AppendJSONString(b, openai.FlattenReasoning(reasoningOf(trimSeparators(t, reasoning))))
 		}
 		if m.Name != "" && role != openai.RoleTool {
 			b = append(b, `,"name":`...)
-			b = appendJSONString(b, m.Name)
+			b = protocols.AppendJSONString(b, m.Name)
 		}
 		calls := m.ToolCalls
 		if len(calls) == 0 && m.FunctionCall != nil {
@@ -161,9 +162,9 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 				}
 				names[c.ID] = c.Function.Name
 				b = append(b, `{"id":`...)
-				b = appendJSONString(b, t.toolID(c.ID))
+				b = protocols.AppendJSONString(b, t.toolID(c.ID))
 				b = append(b, `,"type":"function","function":{"name":`...)
-				b = appendJSONString(b, c.Function.Name)
+				b = protocols.AppendJSONString(b, c.Function.Name)
 				b = append(b, `,"arguments":`...)
 				b = p.appendArguments(b, t, m, c, replay)
 				b = append(b, "}}"...)
@@ -172,14 +173,14 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 		}
 		if role == openai.RoleTool {
 			b = append(b, `,"tool_call_id":`...)
-			b = appendJSONString(b, t.toolID(m.ToolCallID))
+			b = protocols.AppendJSONString(b, t.toolID(m.ToolCallID))
 			name := m.Name
 			if name == "" {
 				name = names[m.ToolCallID]
 			}
 			if name != "" {
 				b = append(b, `,"name":`...)
-				b = appendJSONString(b, name)
+				b = protocols.AppendJSONString(b, name)
 			}
 		}
 		b = append(b, '}')
@@ -207,7 +208,7 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 			if i > 0 {
 				kb = append(kb, ',')
 			}
-			kb = appendJSONString(kb, k)
+			kb = protocols.AppendJSONString(kb, k)
 			kb = append(kb, ':')
 			kb = append(kb, args[k]...)
 		}
@@ -231,7 +232,7 @@ func (p *Preprocessor) appendArguments(b []byte, t *Template, m *openai.Message,
 	if replay && object {
 		if text, ok := p.toolArgs.Get(c.ID); ok && sameJSON(text, args) {
 			if t.ArgumentsAsString {
-				return appendJSONString(b, text)
+				return protocols.AppendJSONString(b, text)
 			}
 			return append(b, text...)
 		}
@@ -240,7 +241,7 @@ func (p *Preprocessor) appendArguments(b []byte, t *Template, m *openai.Message,
 	if (!t.ArgumentsAsString || m.FunctionCall != nil && len(m.ToolCalls) == 0) && object {
 		return append(b, args...)
 	}
-	return appendJSONString(b, string(c.Function.Arguments))
+	return protocols.AppendJSONString(b, string(c.Function.Arguments))
 }
 
 // trimSeparators removes from each reasoning segment one occurrence of the
@@ -275,50 +276,6 @@ func (p *Preprocessor) replayMarkers() (string, string) {
 		return info.Starts[0], info.Ends[0]
 	}
 	return "<think>", "</think>"
-}
-
-// appendJSONString appends s as a JSON string (no HTML escaping; invalid
-// UTF-8 becomes U+FFFD as encoding/json does).
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < 0x80 {
-			i++
-			continue
-		}
-		if c < 0x80 {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := decodeRune(s[i:])
-		if r == '\uFFFD' && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, "\ufffd"...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // normalizeRoles rewrites a conversation for a template that rejects

@@ -248,7 +248,9 @@ const maxConfigFile = 16 << 20
 // tiktoken.model) is required; tokenizer_config.json, chat_template.jinja,
 // chat_template.json, generation_config.json and config.json are read
 // when present. Parser names come from the model-family table (see
-// Families) unless opts sets them; an unknown parser name is an error.
+// Families) unless opts sets them; an unknown parser name, or a tool and
+// a reasoning parser that cannot run together (parsers.ErrParserCombination),
+// is an error.
 func LoadModel(dir string, opts ModelOptions) (*Model, error) {
 	m := &Model{Dir: dir, Name: filepath.Base(filepath.Clean(dir)), Templates: map[string]*Template{}}
 
@@ -266,9 +268,7 @@ func LoadModel(dir string, opts ModelOptions) (*Model, error) {
 		return nil, fmt.Errorf("preprocess: %w", err)
 	}
 	m.Tokenizer = tok
-	if strings.HasSuffix(tokPath, ".json") {
-		m.prefix = loadPrefixRules(tokPath)
-	}
+	m.prefix = newPrefixRules(tok)
 
 	var tc tokenizerConfig
 	if err := readJSON(filepath.Join(dir, "tokenizer_config.json"), &tc); err != nil {
@@ -361,6 +361,14 @@ func LoadModel(dir string, opts ModelOptions) (*Model, error) {
 	if m.ReasoningParser != "" {
 		if _, ok := parsers.ReasoningParser(m.ReasoningParser); !ok {
 			return nil, fmt.Errorf("preprocess: unknown reasoning parser %q (known: %s)", m.ReasoningParser, strings.Join(parsers.ReasoningParsers(), ", "))
+		}
+	}
+	// The parsers module decides which pairs run together (a grammar that
+	// frames the whole output takes only its own counterpart): a pair it
+	// refuses would fail every request with tools, so it fails the load.
+	if m.ToolParser != "" && m.ReasoningParser != "" {
+		if _, err := parsers.New(parsers.Config{ToolParser: m.ToolParser, ReasoningParser: m.ReasoningParser}); err != nil {
+			return nil, fmt.Errorf("preprocess: %s: %w", dir, err)
 		}
 	}
 	return m, nil

@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentwire/agentwire/parsers"
 )
 
 func TestLoadModelTiny(t *testing.T) {
@@ -95,4 +97,28 @@ func TestLoadModelLarge(t *testing.T) {
 			require.NotNil(t, m.Template(false), "no chat template")
 		})
 	}
+}
+
+// TestLoadModelParserPair: a tool parser and a reasoning parser that
+// cannot run together (a framing grammar with another family's reasoning
+// parser) are refused at load, naming both, instead of failing every
+// request with tools; every pair of the family table loads.
+func TestLoadModelParserPair(t *testing.T) {
+	_, err := LoadModel(tinyDir, ModelOptions{ToolParser: "harmony", ReasoningParser: "qwen3"})
+	require.ErrorIs(t, err, parsers.ErrParserCombination)
+	require.ErrorContains(t, err, `"harmony"`)
+	require.ErrorContains(t, err, `"qwen3"`)
+	_, err = LoadModel(tinyDir, ModelOptions{ToolParser: "hermes", ReasoningParser: "gpt_oss"})
+	require.ErrorIs(t, err, parsers.ErrParserCombination)
+	for _, f := range Families {
+		_, err := LoadModel(tinyDir, ModelOptions{ToolParser: orNone(f.ToolParser), ReasoningParser: orNone(f.ReasoningParser)})
+		require.NoError(t, err, "family %s", f.Name)
+	}
+}
+
+func orNone(name string) string {
+	if name == "" {
+		return "none"
+	}
+	return name
 }

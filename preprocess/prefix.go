@@ -1,13 +1,10 @@
 package preprocess
 
 import (
-	"os"
 	"slices"
-	"strings"
 	"sync"
-	"unicode/utf8"
 
-	"github.com/valyala/fastjson"
+	"github.com/agentwire/agentwire/tokenizers"
 )
 
 // The prefix cache. The next turn of a conversation renders to the
@@ -17,122 +14,23 @@ import (
 // boundaries, and encodes only the text after the last safe boundary that
 // both prompts share.
 //
-// A boundary is safe when the ids before it cannot depend on the text
-// after it. The tokenizer splits its input at added tokens and encodes the
-// pieces between them independently, so the position right after an
-// added token T (special, or not special but matched on the raw text, such
-// as DeepSeek's <｜User｜>) is safe when:
-//   - T is matched there: no other added token overlaps T's start, and no
-//     longer added token matches at T's start;
-//   - no added token overlaps the position itself (it would be matched
-//     instead of what follows);
-//   - T has none of the flags that look at its neighbours (lstrip, rstrip,
-//     single_word) and is matched on the raw text (normalized false), or
-//     the tokenizer has no normalizer that could change the text;
-//   - the tokenizer treats the start of its input like any other position
-//     (no Metaspace/Prepend normalizer or add_prefix_space pre-tokenizer,
-//     which would add a prefix to the encoded suffix). Tokenizers that do
-//     are not cached at all.
-//
-// Encoding a prompt from scratch uses the same segmentation, so cold and
-// cached preparations run the same code; tests compare both with the
-// tokenizer's own one-piece encoding on every captured conversation.
+// Which positions are safe is the tokenizer's to say
+// (tokenizers.BPE.Boundaries: right after an added token that is matched
+// there and looks at no neighbour); tokenizers that know none are not
+// cached at all. Encoding a prompt from scratch uses the same
+// segmentation, so cold and cached preparations run the same code; tests
+// compare both with the tokenizer's own one-piece encoding on every
+// captured conversation.
 
-// prefixRules are the tokenizer facts the cache needs, read from
-// tokenizer.json.
+// prefixRules are the tokenizer's boundaries (ok: it has some).
 type prefixRules struct {
-	ok      bool
-	added   []string // every added token's content
-	safe    []string // added tokens whose end is a boundary candidate, longest first
-	firstOf [256]bool
+	ok bool
+	*tokenizers.Boundaries
 }
 
-func loadPrefixRules(path string) prefixRules {
-	var r prefixRules
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return r
-	}
-	members := topLevel(data, "added_tokens", "normalizer", "pre_tokenizer")
-	for _, key := range []string{"normalizer", "pre_tokenizer"} {
-		s := string(members[key])
-		if strings.Contains(s, `"Metaspace"`) || strings.Contains(s, `"Prepend"`) || strings.Contains(s, `"add_prefix_space":true`) || strings.Contains(s, `"add_prefix_space": true`) {
-			return r
-		}
-	}
-	// Tokens matched on the normalized text split it just like the others
-	// when normalizing changes nothing (no normalizer, or an empty
-	// sequence); otherwise (NFC, say) normalizing the text after such a
-	// token could combine across it, so it is not a boundary.
-	identity := true
-	if n := members["normalizer"]; len(n) > 0 && string(n) != "null" {
-		var np fastjson.Parser
-		nv, err := np.ParseBytes(n)
-		identity = err == nil && string(nv.GetStringBytes("type")) == "Sequence" && len(nv.GetArray("normalizers")) == 0
-	}
-	var p fastjson.Parser
-	v, err := p.ParseBytes(members["added_tokens"])
-	if err != nil {
-		return r
-	}
-	for _, a := range v.GetArray() {
-		c := string(a.GetStringBytes("content"))
-		if c == "" {
-			continue
-		}
-		r.added = append(r.added, c)
-		if !a.GetBool("lstrip") && !a.GetBool("rstrip") && !a.GetBool("single_word") && (!a.GetBool("normalized") || identity) {
-			r.safe = append(r.safe, c)
-			r.firstOf[c[0]] = true
-		}
-	}
-	slices.SortFunc(r.safe, func(a, b string) int { return len(b) - len(a) })
-	r.ok = len(r.safe) > 0
-	return r
-}
-
-// straddles reports whether an added token occurrence in text covers
-// position pos without starting or ending there.
-func (r *prefixRules) straddles(text string, pos int) bool {
-	for _, c := range r.added {
-		for k := 1; k < len(c) && k <= pos; k++ {
-			if pos-k+len(c) <= len(text) && pos-k+len(c) > pos && text[pos-k:pos-k+len(c)] == c {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// longerAt reports whether an added token longer than n matches at pos.
-func (r *prefixRules) longerAt(text string, pos, n int) bool {
-	for _, c := range r.added {
-		if len(c) > n && strings.HasPrefix(text[pos:], c) {
-			return true
-		}
-	}
-	return false
-}
-
-// boundaries returns the safe boundary positions in text[from:], ascending.
-func (r *prefixRules) boundaries(text string, from int) []int {
-	var out []int
-	for i := from; i < len(text); i++ {
-		if !r.firstOf[text[i]] {
-			continue
-		}
-		for _, s := range r.safe {
-			if strings.HasPrefix(text[i:], s) {
-				end := i + len(s)
-				if !r.straddles(text, i) && !r.longerAt(text, i, len(s)) && !r.straddles(text, end) {
-					out = append(out, end)
-				}
-				i = end - 1
-				break
-			}
-		}
-	}
-	return out
+func newPrefixRules(tok *tokenizers.BPE) prefixRules {
+	b := tok.Boundaries()
+	return prefixRules{ok: b != nil, Boundaries: b}
 }
 
 // prefixEntry is one cached prompt.
@@ -250,7 +148,7 @@ func (p *Preprocessor) encode(text string) ([]uint32, *prefixEntry) {
 	e, b := p.cache.best(text)
 	// The prefix boundary must still be safe in the new text (the text
 	// after it may now start a token that overlaps it).
-	if e != nil && r.straddles(text, b.pos) {
+	if e != nil && !r.Keeps(text, b.pos) {
 		e, b = nil, bound{}
 	}
 	ids := make([]uint32, 0, b.n+len(text)/3+16)
@@ -265,7 +163,7 @@ func (p *Preprocessor) encode(text string) ([]uint32, *prefixEntry) {
 		}
 	}
 	pos := b.pos
-	for _, end := range r.boundaries(text, pos) {
+	for _, end := range r.Append(nil, text, pos) {
 		ids = tok.AppendEncode(ids, text[pos:end], false)
 		bounds = append(bounds, bound{end, len(ids)})
 		pos = end
@@ -280,105 +178,4 @@ func (p *Preprocessor) remember(e *prefixEntry) {
 	if e != nil && p.cache != nil {
 		p.cache.add(e)
 	}
-}
-
-// decodeRune is utf8.DecodeRuneInString (kept local for the JSON writer).
-func decodeRune(s string) (rune, int) { return utf8.DecodeRuneInString(s) }
-
-// topLevel returns the raw values of the wanted members of the JSON object
-// in data, by a byte scan that skips the other values (tokenizer.json's
-// vocabulary and merges are megabytes that need not be parsed here). It
-// returns what it found before any malformation.
-func topLevel(data []byte, want ...string) map[string][]byte {
-	out := map[string][]byte{}
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return out
-	}
-	i++
-	for {
-		i = skipSpace(data, i)
-		if i >= len(data) || data[i] != '"' {
-			return out
-		}
-		kend := skipString(data, i)
-		if kend < 0 {
-			return out
-		}
-		key := string(data[i+1 : kend-1])
-		i = skipSpace(data, kend)
-		if i >= len(data) || data[i] != ':' {
-			return out
-		}
-		i = skipSpace(data, i+1)
-		vend := skipValue(data, i)
-		if vend < 0 {
-			return out
-		}
-		if slices.Contains(want, key) {
-			out[key] = data[i:vend]
-		}
-		i = skipSpace(data, vend)
-		if i >= len(data) || data[i] != ',' {
-			return out
-		}
-		i++
-	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the string starting at b[i] ('"'),
-// or -1.
-func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return -1
-}
-
-// skipValue returns the index after the value starting at b[i], or -1.
-func skipValue(b []byte, i int) int {
-	depth := 0
-	for j := i; j < len(b); j++ {
-		switch b[j] {
-		case '"':
-			j = skipString(b, j)
-			if j < 0 {
-				return -1
-			}
-			if depth == 0 {
-				return j
-			}
-			j--
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return j + 1
-			}
-			if depth < 0 {
-				return -1
-			}
-		case ',':
-			if depth == 0 {
-				return j
-			}
-		}
-	}
-	if depth == 0 {
-		return len(b)
-	}
-	return -1
 }

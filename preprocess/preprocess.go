@@ -465,23 +465,35 @@ func (p *Preprocessor) finish(prep *Prepared, ext *openai.EngineExt, stop openai
 		}
 	}
 
-	n := len(e.PromptIDs)
-	ctxLen := m.ContextLength
-	if ctxLen > 0 && n >= ctxLen {
-		return ContextLengthError(n, ctxLen)
+	// Without a limit in the request the output gets what the context
+	// leaves; DefaultMaxTokens only when the context length is unknown.
+	def := 0
+	if m.ContextLength <= 0 {
+		def = p.opts.DefaultMaxTokens
 	}
-	limit, ok := maxTokens.Get()
-	switch {
-	case ok && limit > 0 && ctxLen > 0:
-		e.MaxTokens = min(limit, ctxLen-n)
-	case ok && limit > 0:
-		e.MaxTokens = limit
-	case ctxLen > 0:
-		e.MaxTokens = ctxLen - n
-	default:
-		e.MaxTokens = p.opts.DefaultMaxTokens
+	var err error
+	e.MaxTokens, err = OutputLimit(len(e.PromptIDs), m.ContextLength, maxTokens.Or(0), def)
+	return err
+}
+
+// OutputLimit decides a request's max_tokens, for the Preprocessor and the
+// embedded engines alike: a prompt of contextLength tokens or more is the
+// ContextLengthError; the limit is the request's (requested > 0), else
+// defaultMax (> 0), and never more than what the context leaves
+// (contextLength − promptTokens, when contextLength > 0); with neither a
+// limit nor a context length it is 0 (none).
+func OutputLimit(promptTokens, contextLength, requested, defaultMax int) (int, error) {
+	if contextLength > 0 && promptTokens >= contextLength {
+		return 0, ContextLengthError(promptTokens, contextLength)
 	}
-	return nil
+	limit := requested
+	if limit <= 0 {
+		limit = max(defaultMax, 0)
+	}
+	if left := contextLength - promptTokens; contextLength > 0 && (limit == 0 || limit > left) {
+		limit = left
+	}
+	return limit, nil
 }
 
 func samplingOf(temp, topP, presence, frequency protocols.Opt[float64], seed protocols.Opt[int64], ext *openai.EngineExt) engine.Sampling {

@@ -1,8 +1,10 @@
 package protocols_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -125,5 +127,25 @@ func TestParseFinishReason(t *testing.T) {
 	}
 	if _, ok := protocols.ParseFinishReason("error: boom"); ok {
 		t.Error("an engine error is not a finish reason")
+	}
+}
+
+// TestAppendJSONString: the escaper writes what encoding/json writes
+// without HTML escaping, for strings and byte slices, appending to dst.
+func TestAppendJSONString(t *testing.T) {
+	for _, s := range []string{"", "plain", `q"b\s`, "<a & b>", "nl\n\r\t\b\f\x00\x1f", "é 你好 😀", "\u2028\u2029", "bad \xff\xc3 utf8"} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		w := "x" + strings.TrimSuffix(want.String(), "\n")
+		if got := string(protocols.AppendJSONString([]byte("x"), s)); got != w {
+			t.Errorf("string %q: %s, want %s", s, got, w)
+		}
+		if got := string(protocols.AppendJSONString([]byte("x"), []byte(s))); got != w {
+			t.Errorf("[]byte %q: %s, want %s", s, got, w)
+		}
 	}
 }

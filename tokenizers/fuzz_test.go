@@ -182,3 +182,78 @@ func FuzzWordPieces(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStopDecoder streams text in arbitrary pieces through StepText: the
+// output is the text up to a stop string (through it when visible) that
+// contains no other complete stop string, or the whole text when none
+// occurs; in one piece it is the text up to the earliest match (the
+// longest at that position).
+func FuzzStopDecoder(f *testing.F) {
+	f.Add("Hello world\nObservation: 42", "\nObservation:", "ld", []byte{3, 1, 4, 1, 5, 9}, false)
+	f.Add("aaab", "aab", "ab", []byte{1, 1, 1, 1}, true)
+	f.Add("xyz", "yzz", "zz", []byte{2}, false)
+	f.Add("abcd", "abcd", "bc", []byte{2, 0}, true)
+	f.Fuzz(func(t *testing.T, text, stop1, stop2 string, cuts []byte, visible bool) {
+		var strs []string
+		for _, s := range []string{stop1, stop2} {
+			if s != "" {
+				strs = append(strs, s)
+			}
+		}
+		cfg := StopConfig{StopStrings: strs}
+		if visible {
+			cfg = StopConfig{VisibleStopStrings: strs}
+		}
+		d, err := NewStopDecoder(nil, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []byte
+		stopped := false
+		for rest, i := text, 0; len(rest) > 0 && !stopped; i++ {
+			n := len(rest)
+			if i < len(cuts) {
+				n = min(n, int(cuts[i])%8+1)
+			}
+			b, st, err := d.StepText([]byte(rest[:n]), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, stopped, rest = append(got, b...), st, rest[n:]
+		}
+		if !stopped {
+			b, err := d.Finish()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, b...)
+		}
+		stop := d.Reason().String
+		before := string(got) // the text before the matched stop string
+		if visible {
+			before = strings.TrimSuffix(before, stop)
+		}
+		switch {
+		case stopped && !strings.HasPrefix(text, before+stop):
+			t.Fatalf("stopped at %q after %q, not a prefix of %q", stop, got, text)
+		case !stopped && string(got) != text:
+			t.Fatalf("got %q, want all of %q", got, text)
+		}
+		for _, s := range strs {
+			if strings.Contains(before, s) || !stopped && strings.Contains(text, s) {
+				t.Fatalf("%q went past the stop string %q (%q)", got, s, text)
+			}
+		}
+		if len(cuts) == 0 {
+			at, want := -1, ""
+			for _, s := range strs {
+				if i := strings.Index(text, s); i >= 0 && (at < 0 || i < at || i == at && len(s) > len(want)) {
+					at, want = i, s
+				}
+			}
+			if stop != want || at >= 0 && len(before) != at {
+				t.Fatalf("one piece: stopped at %q after %q, want %q at %d", stop, got, want, at)
+			}
+		}
+	})
+}

@@ -203,3 +203,151 @@ func TestStopDecoderAllocs(t *testing.T) {
 		t.Errorf("StopDecoder.Step allocates %v times per token, want 0", allocs)
 	}
 }
+
+// TestStopDecoderMinTokens: no stop condition applies before the
+// MinTokens-th token; from it on, every one does.
+func TestStopDecoderMinTokens(t *testing.T) {
+	vocab := []string{"ST", "OP", "Hello", "STOP", " more", "<eos>"}
+	tok := fakeTok{vocab: vocab}
+	tests := []struct {
+		name   string
+		cfg    StopConfig
+		ids    []uint32
+		want   []string
+		reason StopReason
+	}{
+		{name: "a string completed before the minimum is text",
+			cfg: StopConfig{StopStrings: []string{"STOP"}, MinTokens: 3}, ids: []uint32{0, 1, 2, 3, 4},
+			want: []string{"ST", "OP", "Hello", ""}, reason: StopReason{Kind: StopHiddenString, String: "STOP"}},
+		{name: "text emitted before the minimum is not part of a match",
+			cfg: StopConfig{StopStrings: []string{"STOP"}, MinTokens: 2}, ids: []uint32{0, 1, 4},
+			want: []string{"ST", "OP", " more", ""}},
+		{name: "the minimum-th token can stop",
+			cfg: StopConfig{StopStrings: []string{"STOP"}, MinTokens: 2}, ids: []uint32{0, 3, 4},
+			want: []string{"ST", ""}, reason: StopReason{Kind: StopHiddenString, String: "STOP"}},
+		{name: "a stop id before the minimum is text",
+			cfg: StopConfig{HiddenStopIDs: []uint32{5}, MinTokens: 2}, ids: []uint32{5, 2, 5},
+			want: []string{"<eos>", "Hello", ""}, reason: StopReason{Kind: StopHiddenID, ID: 5}},
+		{name: "finish before the minimum looks for no string",
+			cfg: StopConfig{StopStrings: []string{"STOP"}, MinTokens: 5}, ids: []uint32{3},
+			want: []string{"STOP", ""}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := NewStopDecoder(NewDecodeStream(tok, DecodeStreamConfig{}), tc.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := runStops(t, d, tc.ids)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("emitted (-want +got):\n%s", diff)
+			}
+			if d.Reason() != tc.reason {
+				t.Errorf("Reason() = %+v, want %+v", d.Reason(), tc.reason)
+			}
+		})
+	}
+}
+
+// runStops steps ids through d until it stops, then finishes it if it has
+// not, and returns what each call emitted.
+func runStops(t *testing.T, d *StopDecoder, ids []uint32) []string {
+	t.Helper()
+	var got []string
+	for _, id := range ids {
+		b, stopped, err := d.Step(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(b))
+		if stopped {
+			return got
+		}
+	}
+	b, err := d.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(got, string(b))
+}
+
+// TestStopDecoderText: without a DecodeStream, StepText applies the stop
+// strings to an engine's text (counting its tokens towards MinTokens) and
+// Step applies the stop ids to undecoded ids.
+func TestStopDecoderText(t *testing.T) {
+	d, err := NewStopDecoder(nil, StopConfig{StopStrings: []string{"###END"}, MinTokens: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range []string{"line ###END", "one\n##", "#E", "ND tail"} {
+		b, stopped, err := d.StepText([]byte(s), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(b))
+		if stopped {
+			break
+		}
+	}
+	if diff := cmp.Diff([]string{"line ###END", "one\n", "", ""}, got); diff != "" {
+		t.Errorf("emitted (-want +got):\n%s", diff)
+	}
+	if r := d.Reason(); r != (StopReason{Kind: StopHiddenString, String: "###END"}) {
+		t.Errorf("Reason() = %+v", r)
+	}
+	if _, _, err := d.StepText([]byte("x"), 1); !errors.Is(err, ErrStopped) {
+		t.Errorf("StepText after stop: %v, want ErrStopped", err)
+	}
+
+	if err := d.ResetWith(nil, StopConfig{VisibleStopIDs: []uint32{7}}); err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range []uint32{1, 2, 7} {
+		b, stopped, err := d.Step(id)
+		if err != nil || len(b) != 0 || stopped != (i == 2) {
+			t.Fatalf("Step(%d) = %q, %v, %v", id, b, stopped, err)
+		}
+	}
+	if r := d.Reason(); r != (StopReason{Kind: StopVisibleID, ID: 7}) {
+		t.Errorf("Reason() = %+v", r)
+	}
+}
+
+// TestStopDecoderResetWith: new stop conditions replace the old ones, an
+// empty stop string is refused and leaves the decoder as it was, and
+// reconfiguring a warmed-up decoder allocates nothing.
+func TestStopDecoderResetWith(t *testing.T) {
+	tok := fakeTok{vocab: []string{"Hello", " wor", "ld"}}
+	d, err := NewStopDecoder(NewDecodeStream(tok, DecodeStreamConfig{}), StopConfig{StopStrings: []string{"wor"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.ResetWith(nil, StopConfig{StopStrings: []string{"x", ""}}); !errors.Is(err, errEmptyStop) {
+		t.Fatalf("empty stop string: %v", err)
+	}
+	if diff := cmp.Diff([]string{"Hello", " "}, runStops(t, d, []uint32{0, 1, 2})); diff != "" {
+		t.Errorf("after a refused ResetWith (-want +got):\n%s", diff)
+	}
+	cfgs := []StopConfig{
+		{VisibleStopStrings: []string{"ld", "rl"}, HiddenStopIDs: []uint32{9}},
+		{StopStrings: []string{"wor"}},
+	}
+	wants := [][]string{{"Hello", " wo", "rl"}, {"Hello", " "}}
+	for i, cfg := range cfgs {
+		if err := d.ResetWith(nil, cfg); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wants[i], runStops(t, d, []uint32{0, 1, 2})); diff != "" {
+			t.Errorf("config %d (-want +got):\n%s", i, diff)
+		}
+	}
+	i := 0
+	allocs := testing.AllocsPerRun(100, func() {
+		_ = d.ResetWith(nil, cfgs[i%2])
+		i++
+	})
+	if allocs != 0 {
+		t.Errorf("ResetWith allocates %v times, want 0", allocs)
+	}
+}

@@ -52,7 +52,7 @@ func FromTiktoken(ranks []byte, cfg TiktokenConfig) (*BPE, error) {
 			pattern = patKimi
 		}
 	}
-	t := &BPE{}
+	t := &BPE{tiktoken: true}
 	st := preStep{kind: preSplit, behavior: splitIsolated, scan: knownScanner(pattern), starts: knownStarts(pattern)}
 	if st.scan == nil {
 		pre, err := parsePreTokenizer(json.RawMessage(fmt.Sprintf(`{"type":"Split","pattern":{"Regex":%q},"behavior":"Isolated","invert":false}`, pattern)), 0)

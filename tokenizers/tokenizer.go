@@ -154,6 +154,8 @@ type BPE struct {
 
 	promoted []string // contents of specials promoted at load
 
+	tiktoken bool // loaded from a tiktoken file (no Boundaries)
+
 	scratch sync.Pool // *encodeScratch
 }
 

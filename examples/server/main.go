@@ -74,7 +74,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.captures, "captures", "testdata/engine-streams", "embedded engine: directory of captured engine streams served as models replay/<path>")
 	fs.StringVar(&o.apiKey, "api-key", os.Getenv("AGENTWIRE_API_KEY"), "require this key (Authorization: Bearer KEY or x-api-key: KEY) on API routes; default $AGENTWIRE_API_KEY")
 	fs.IntVar(&o.maxConcurrent, "max-concurrent", 256, "generation requests in flight before answering overloaded (0: no limit)")
-	fs.Int64Var(&o.maxBody, "max-body-bytes", server.DefaultMaxBodyBytes, "request body limit in bytes")
+	fs.Int64Var(&o.maxBody, "max-body-bytes", server.DefaultMaxBodyBytes, "request body limit in bytes, for reading and decoding alike (-1: none)")
 	fs.DurationVar(&o.requestTimeout, "request-timeout", 30*time.Minute, "per-request time limit (0: none)")
 	fs.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on SIGINT/SIGTERM, wait this long for in-flight streams, then end them with the API's error event")
 	fs.DurationVar(&o.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "a request body must arrive within this (408 past it; the concurrency slot is taken after the body)")

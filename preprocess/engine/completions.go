@@ -45,6 +45,12 @@ type completionsDecoder struct {
 	// whether usage and object preceded them.
 	prefix                    []byte
 	prefixUsage, prefixObject bool
+
+	// tmpl is the last fast-decoded chunk of the common shape, around its
+	// text and token ids; cand the positions of those in the chunk being
+	// scanned (see chunkTemplate).
+	tmpl chunkTemplate
+	cand templateCandidate
 }
 
 // span is a [start, end) range of a decoder buffer, turned into a slice
@@ -54,6 +60,7 @@ type span struct{ start, end int32 }
 func (d *completionsDecoder) reset(req *Request) {
 	d.outs, d.next = d.outs[:0], 0
 	d.fin.reset(req.N)
+	d.tmpl.ok = false
 }
 
 func (d *completionsDecoder) finished() bool { return d.fin.all() }
@@ -67,7 +74,7 @@ func (d *completionsDecoder) pop() (*Output, bool) {
 }
 
 func (d *completionsDecoder) feed(data []byte, isError bool) error {
-	if !isError && d.feedFast(data) {
+	if !isError && (d.feedTemplate(data) || d.feedFast(data)) {
 		return nil
 	}
 	return d.feedJSON(data, isError)
@@ -210,14 +217,11 @@ func choiceIndex(c *fastjson.Value) (int, error) {
 		return 0, nil
 	}
 	n, err := iv.Int()
-	if err != nil || n < 0 || n > maxChoices {
+	if err != nil || n < 0 || n > MaxChoices {
 		return 0, malformed("engine choice index is not a small non-negative integer", nil)
 	}
 	return n, nil
 }
-
-// maxChoices bounds n (and a choice index) as the engines do.
-const maxChoices = 1 << 10
 
 // appendIDs appends a JSON array of token ids (absent or null: none).
 func appendIDs(dst []uint32, v *fastjson.Value) ([]uint32, error) {

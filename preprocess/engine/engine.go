@@ -211,6 +211,12 @@ import (
 	"github.com/agentwire/agentwire/protocols"
 )
 
+// MaxChoices is the most choices (n) a request may ask for: the one
+// limit of the library (the response pipeline refuses more with a 400;
+// every adapter refuses more, and takes no choice index beyond it from an
+// engine).
+const MaxChoices = 128
+
 // Request is one generation request as an engine sees it: a prompt that is
 // already rendered (and usually tokenized), stop conditions already
 // assembled, and explicit limits. It is engine-neutral; each adapter maps it
@@ -231,7 +237,8 @@ type Request struct {
 	MaxTokens int
 	MinTokens int
 
-	// N is the number of choices (0 and 1 both mean one).
+	// N is the number of choices (0 and 1 both mean one), at most
+	// MaxChoices.
 	N int
 
 	Sampling Sampling

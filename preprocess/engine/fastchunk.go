@@ -233,6 +233,7 @@ func (d *completionsDecoder) feedFast(data []byte) bool {
 	d.ids, d.idSpans = d.ids[:0], d.idSpans[:0]
 	d.lps, d.lpSpans, d.tops, d.topSpan = d.lps[:0], d.lpSpans[:0], d.tops[:0], d.topSpan[:0]
 	d.text, d.textSpans = d.text[:0], d.textSpans[:0]
+	d.cand = templateCandidate{text0: -1, ids0: -1}
 	prefixEnd, prefixUsage, prefixObject := -1, false, false
 	for {
 		var k []byte
@@ -290,6 +291,7 @@ func (d *completionsDecoder) feedFast(data []byte) bool {
 		d.prefix = append(d.prefix[:0], data[:prefixEnd]...)
 		d.prefixUsage, d.prefixObject = prefixUsage, prefixObject
 	}
+	d.remember(data)
 	for i := range d.outs {
 		out := &d.outs[i]
 		if sp := d.idSpans[i]; sp.end > sp.start {
@@ -306,6 +308,132 @@ func (d *completionsDecoder) feedFast(data []byte) bool {
 		}
 	}
 	return true
+}
+
+// The template path. Within a stream, the chunks of the common shape
+// differ only in the text of their one choice and in its token ids:
+//
+//	{"id":…,"choices":[{"index":0,"text":"␣TEXT␣","logprobs":null,
+//	 "finish_reason":null,"stop_reason":null,"token_ids":[␣IDS␣]}],"usage":null}
+//
+// A chunk that feedFast decoded and that has that shape (one choice, a
+// text string, no finish, no stop reason) is remembered as three pieces
+// of bytes: head (through the text's opening quote), mid (from its closing
+// quote through the ids' '['; only with ids) and tail (from the closing
+// quote, or the ids' ']', to the end). A chunk that is head + a string's
+// contents + mid + ids + tail is decoded by reading just the string and
+// the ids, with feedFast's own readers: every other byte equals the
+// remembered chunk's, which feedFast accepted, so feedFast would decode it
+// the same way (FuzzCompletionsFastPath compares both with fastjson after
+// a warm-up). Anything else goes to feedFast, which remembers the next
+// chunk of that shape.
+type chunkTemplate struct {
+	ok              bool
+	index           int
+	ids             bool // the choice has a token_ids array
+	head, mid, tail []byte
+}
+
+// templateCandidate holds the positions of the text and the token ids in
+// the chunk feedFast is decoding (-1: none).
+type templateCandidate struct {
+	text0, text1 int // the text's first byte and its closing quote
+	ids0, ids1   int // the ids' first byte after '[' and the ']'
+}
+
+// remember keeps data, which feedFast has just decoded, as the template
+// when it has the template's shape.
+func (d *completionsDecoder) remember(data []byte) {
+	c := &d.cand
+	if len(d.outs) != 1 || c.text0 < 0 || d.outs[0].Finish != FinishNone || len(d.textSpans) != 2 ||
+		d.textSpans[1].end > d.textSpans[1].start || d.outs[0].HasStopTokenID || len(data) > maxPrefix+maxTemplateTail {
+		d.tmpl.ok = false
+		return
+	}
+	t := &d.tmpl
+	t.ok, t.index, t.ids = true, d.outs[0].Index, c.ids0 >= 0
+	t.head = append(t.head[:0], data[:c.text0]...)
+	if t.ids {
+		t.mid = append(t.mid[:0], data[c.text1:c.ids0]...)
+		t.tail = append(t.tail[:0], data[c.ids1:]...)
+	} else {
+		t.mid = t.mid[:0]
+		t.tail = append(t.tail[:0], data[c.text1:]...)
+	}
+}
+
+// maxTemplateTail bounds, with maxPrefix, the size of a remembered chunk.
+const maxTemplateTail = 512
+
+// feedTemplate decodes data when it matches the template and reports
+// whether it did.
+func (d *completionsDecoder) feedTemplate(data []byte) bool {
+	t := &d.tmpl
+	if !t.ok || !bytes.HasPrefix(data, t.head) {
+		return false
+	}
+	f := fastScan{s: data, i: len(t.head)}
+	raw, esc, ok := f.rawString()
+	if !ok {
+		return false
+	}
+	f.i-- // the closing quote
+	ids := d.ids[:0]
+	if t.ids {
+		if !bytes.HasPrefix(data[f.i:], t.mid) {
+			return false
+		}
+		f.i += len(t.mid)
+		d.ids = ids
+		if !d.fastIDs(&f) {
+			d.ids = d.ids[:0]
+			return false
+		}
+		ids = d.ids
+		f.i-- // the ']'
+	}
+	if !bytes.Equal(data[f.i:], t.tail) {
+		return false
+	}
+	text := d.text[:0]
+	if esc {
+		if text, ok = unescape(text, raw); !ok {
+			return false
+		}
+	} else {
+		text = append(text, raw...)
+	}
+	d.text, d.ids = text, ids
+	d.outs, d.next = append(d.outs[:0], Output{Index: t.index, HasText: true}), 0
+	out := &d.outs[0]
+	if d.idsOnly && (len(text) == 0 || t.ids) {
+		out.HasText = false
+	} else {
+		out.Text = text[:len(text):len(text)]
+	}
+	if len(ids) > 0 {
+		out.TokenIDs = ids[:len(ids):len(ids)]
+	}
+	return true
+}
+
+// fastIDs reads the token ids of an array whose '[' was read, through its
+// ']'.
+func (d *completionsDecoder) fastIDs(f *fastScan) bool {
+	if f.eat(']') {
+		return true
+	}
+	for {
+		id, ok := f.uint()
+		if !ok || id > 1<<32-1 {
+			return false
+		}
+		d.ids = append(d.ids, uint32(id))
+		if f.eat(',') {
+			continue
+		}
+		return f.eat(']')
+	}
 }
 
 // fastChoices reads the choices array.
@@ -362,7 +490,7 @@ func (d *completionsDecoder) fastChoice(f *fastScan) bool {
 				}
 				if !f.null() {
 					n, ok := f.uint()
-					if !ok || n > maxChoices {
+					if !ok || n > MaxChoices {
 						return false
 					}
 					out.Index = int(n)
@@ -375,10 +503,12 @@ func (d *completionsDecoder) fastChoice(f *fastScan) bool {
 					if !f.eat('"') {
 						return false
 					}
+					d.cand.text0 = f.i
 					raw, esc, ok := f.rawString()
 					if !ok {
 						return false
 					}
+					d.cand.text1 = f.i - 1
 					start := len(d.text)
 					if esc {
 						if d.text, ok = unescape(d.text, raw); !ok {
@@ -399,22 +529,11 @@ func (d *completionsDecoder) fastChoice(f *fastScan) bool {
 						return false
 					}
 					idsArray = true
-					if !f.eat(']') {
-						for {
-							id, ok := f.uint()
-							if !ok || id > 1<<32-1 {
-								return false
-							}
-							d.ids = append(d.ids, uint32(id))
-							if f.eat(',') {
-								continue
-							}
-							if !f.eat(']') {
-								return false
-							}
-							break
-						}
+					d.cand.ids0 = f.i
+					if !d.fastIDs(f) {
+						return false
 					}
+					d.cand.ids1 = f.i - 1
 				}
 			case "logprobs":
 				if !mark(fcLogprobs) || !f.null() {

@@ -39,6 +39,17 @@ var fastChunkSeeds = []string{
 	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"v"}],"choices":[],"usage":null}`,
 	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":1}}`,
 	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"v"}],"error":{}}`,
+	// the warm-up chunks' template with other texts and ids
+	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"a\"b\\n\u00e9\n","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":null}`,
+	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":null}`,
+	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"x","logprobs":null,"finish_reason":"stop","stop_reason":null}],"usage":null}`,
+	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"x","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":null}x`,
+	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"x\ud800","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":null}`,
+	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"w","logprobs":null,"finish_reason":null,"stop_reason":null,"token_ids":[]}],"usage":null}`,
+	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"","logprobs":null,"finish_reason":null,"stop_reason":null,"token_ids":[ 1 ,2,3 ]}],"usage":null}`,
+	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"w","logprobs":null,"finish_reason":null,"stop_reason":null,"token_ids":[4294967296]}],"usage":null}`,
+	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"w","logprobs":null,"finish_reason":null,"stop_reason":null,"token_ids":[1,]}],"usage":null}`,
+	`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"w","logprobs":null,"finish_reason":null,"stop_reason":null,"token_ids":[9]}],"usage":null}`,
 }
 
 // decodeBoth decodes data with the fast path (when it accepts it) and
@@ -57,13 +68,21 @@ func decodeBoth(t *testing.T, data []byte, stopField string, idsOnly bool) (fast
 		cmp.Comparer(func(a, b error) bool { return a == nil && b == nil || a != nil && b != nil && a.Error() == b.Error() }),
 	}
 	// A fresh decoder; one that remembers the prefix of a common chunk
-	// (and may resume after it); the same one again on data, now
-	// remembering data's own prefix.
-	warm := newDec()
+	// (and may resume after it) and the chunk as a template; one that
+	// remembers a chunk with token ids as a template; the first one again
+	// on data, now remembering data itself.
+	warm, warmIDs := newDec(), newDec()
 	warm.feedFast(warmChunk)
-	for i, fd := range []*completionsDecoder{newDec(), warm, warm} {
-		if !fd.feedFast(data) {
+	warmIDs.feedFast(warmIDsChunk)
+	fresh := newDec()
+	for i, fd := range []*completionsDecoder{fresh, warm, warmIDs, warm} {
+		if !fd.feedTemplate(data) && !fd.feedFast(data) {
 			if i == 0 {
+				for _, w := range []*completionsDecoder{warm, warmIDs} {
+					if w.feedTemplate(data) {
+						t.Fatalf("%q: the template path accepted what the fast path refuses", data)
+					}
+				}
 				return false
 			}
 			t.Fatalf("%q: the fast path accepted it fresh, not after a warm-up (%d)", data, i)
@@ -84,6 +103,9 @@ func decodeBoth(t *testing.T, data []byte, stopField string, idsOnly bool) (fast
 // warmChunk has the prefix most seeds share (no finish, so the finish
 // tracking stays comparable).
 var warmChunk = []byte(`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"w","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":null}`)
+
+// warmIDsChunk is warmChunk with token ids.
+var warmIDsChunk = []byte(`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"w","logprobs":null,"finish_reason":null,"stop_reason":null,"token_ids":[7, 8]}],"usage":null}`)
 
 func TestFastPathAgrees(t *testing.T) {
 	accepted := 0

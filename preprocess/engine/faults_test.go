@@ -290,7 +290,7 @@ func testFaults(t *testing.T, p wireProto) {
 	t.Run("n too large", func(t *testing.T) {
 		eng, _ := p.engine("http://127.0.0.1:9", Config{})
 		req := textReq()
-		req.N = maxChoices + 1
+		req.N = MaxChoices + 1
 		_, err := eng.Generate(context.Background(), req)
 		checkErr(t, err, ErrorBadRequest, 0, "n is larger", [2]int{})
 	})

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/valyala/fastjson"
+
+	"github.com/agentwire/agentwire/protocols"
 )
 
 // Config is the HTTP client configuration shared by the HTTP adapters
@@ -471,8 +473,8 @@ func (p *streamPool) putStream(s *httpStream) {
 
 // generate is the Generate body shared by the HTTP adapters.
 func generate(ctx context.Context, c *client, pool *streamPool, req *Request, body []byte) (Stream, error) {
-	if req.N > maxChoices {
-		return nil, newError(ErrorBadRequest, 0, "engine request: n is larger than "+strconv.Itoa(maxChoices))
+	if req.N > MaxChoices {
+		return nil, newError(ErrorBadRequest, 0, "engine request: n is larger than "+strconv.Itoa(MaxChoices))
 	}
 	s := pool.get()
 	s.dec.reset(req)
@@ -499,11 +501,11 @@ func (o *jsonObj) key(k string) {
 		o.b = append(o.b, ',')
 	}
 	o.first = false
-	o.b = appendJSONString(o.b, k)
+	o.b = protocols.AppendJSONString(o.b, k)
 	o.b = append(o.b, ':')
 }
 
-func (o *jsonObj) str(k, v string) { o.key(k); o.b = appendJSONString(o.b, v) }
+func (o *jsonObj) str(k, v string) { o.key(k); o.b = protocols.AppendJSONString(o.b, v) }
 func (o *jsonObj) int(k string, v int64) {
 	o.key(k)
 	o.b = strconv.AppendInt(o.b, v, 10)
@@ -531,7 +533,7 @@ func (o *jsonObj) strs(k string, v []string) {
 		if i > 0 {
 			o.b = append(o.b, ',')
 		}
-		o.b = appendJSONString(o.b, s)
+		o.b = protocols.AppendJSONString(o.b, s)
 	}
 	o.b = append(o.b, ']')
 }
@@ -576,34 +578,3 @@ func (o *jsonObj) extra(extra []byte) error {
 }
 
 func (o *jsonObj) close() []byte { return append(o.b, '}') }
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string (invalid UTF-8 is kept as
-// is; the engines' decoders replace it).
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}

@@ -1,13 +1,14 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/agentwire/agentwire/tokenizers"
 )
 
 // A Source produces what the Replay engine streams for one request: a
@@ -36,7 +37,8 @@ func (f SourceFunc) Recording(req *Request) (*Recording, error) { return f(req) 
 // it, or through it with Stop.IncludeStrings; a stop string split across
 // steps is never partially sent; FinishStop with StopReason), and at a
 // stop token id of a token-id recording (the id is sent, FinishStop with
-// StopTokenID); MinTokens defers the stops. N > 1 replays the recording
+// StopTokenID), all through a tokenizers.StopDecoder; as in vLLM, no stop
+// applies to the first MinTokens tokens. N > 1 replays the recording
 // once per choice, interleaved. When the recording carries no usage, the
 // last step reports the prompt length (len(PromptIDs)) and the number of
 // tokens sent (one per text step, one per id).
@@ -71,8 +73,8 @@ func (e *Replay) Generate(ctx context.Context, req *Request) (Stream, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, ctxError(err)
 	}
-	if req.N > maxChoices {
-		return nil, newError(ErrorBadRequest, 0, "replay engine: n is larger than "+strconv.Itoa(maxChoices))
+	if req.N > MaxChoices {
+		return nil, newError(ErrorBadRequest, 0, "replay engine: n is larger than "+strconv.Itoa(MaxChoices))
 	}
 	if e.Select == nil {
 		return nil, newError(ErrorUpstream, 0, "replay engine: no Select function")
@@ -122,22 +124,23 @@ type replayStream struct {
 	timer   *time.Timer
 	out     Output
 	usage   Usage
-	recUse  *Usage // the recording's own usage, if any
-	cache   bool   // prompt holds the prefix cache's counts
-	prompt  Usage  // the prompt and cached tokens (with cache)
-	first   Usage  // the first step's usage (with cache)
-	maxStop int
+	recUse  *Usage   // the recording's own usage, if any
+	cache   bool     // prompt holds the prefix cache's counts
+	prompt  Usage    // the prompt and cached tokens (with cache)
+	first   Usage    // the first step's usage (with cache)
+	strs    []string // the request's non-empty stop strings
 	closed  bool
 	err     error
 }
 
 // replayChoice is the state of one choice.
 type replayChoice struct {
-	pos    int    // next step
-	tokens int    // tokens sent
-	done   bool   // finished
-	held   []byte // unsent text that may start a stop string
-	text   []byte // the text of the current step
+	pos    int                     // next step
+	tokens int                     // tokens sent
+	done   bool                    // finished
+	stop   *tokenizers.StopDecoder // the stop ids and strings (text is not decoded here)
+	text   []byte                  // the text of the current step, when it is assembled
+	reason []byte                  // the stop string that matched
 	ids    []uint32
 }
 
@@ -148,21 +151,41 @@ func (s *replayStream) reset(ctx context.Context, e *Replay, req *Request, rec *
 		n = 1
 	}
 	if cap(s.choices) < n {
-		s.choices = make([]replayChoice, n)
+		s.choices = append(s.choices[:cap(s.choices)], make([]replayChoice, n-cap(s.choices))...)
 	}
 	s.choices = s.choices[:n]
+	s.strs = s.strs[:0]
+	for _, st := range req.Stop.Strings {
+		if st != "" {
+			s.strs = append(s.strs, st)
+		}
+	}
+	// As vLLM does, a stop is looked for only once more than MinTokens
+	// tokens were generated; stop ids are not with IgnoreEOS. The id is
+	// sent either way (FinishStop with StopTokenID): hiding it is the
+	// response pipeline's decision.
+	cfg := tokenizers.StopConfig{MinTokens: req.MinTokens + 1}
+	if !req.IgnoreEOS {
+		cfg.HiddenStopIDs, cfg.VisibleStopIDs = req.Stop.HiddenIDs, req.Stop.VisibleIDs
+	}
+	if req.Stop.IncludeStrings {
+		cfg.VisibleStopStrings = s.strs
+	} else {
+		cfg.StopStrings = s.strs
+	}
 	for i := range s.choices {
 		c := &s.choices[i]
 		c.pos, c.tokens, c.done = 0, 0, false
-		c.held, c.text, c.ids = c.held[:0], c.text[:0], c.ids[:0]
+		c.text, c.reason, c.ids = c.text[:0], c.reason[:0], c.ids[:0]
+		if c.stop == nil {
+			c.stop, _ = tokenizers.NewStopDecoder(nil, cfg) // no empty strings: no error
+		} else {
+			_ = c.stop.ResetWith(nil, cfg)
+		}
 	}
 	s.turn, s.left, s.started, s.stepped, s.closed, s.err = 0, n, false, false, false, nil
 	s.usage, s.recUse = Usage{}, nil
 	s.cache, s.prompt = false, Usage{}
-	s.maxStop = 0
-	for _, st := range req.Stop.Strings {
-		s.maxStop = max(s.maxStop, len(st))
-	}
 }
 
 // Next implements Stream.
@@ -233,37 +256,36 @@ func (s *replayStream) step(i int) {
 		s.recUse = rec.Usage
 	}
 	limit := s.req.MaxTokens
-	heldHere, matched := false, false
+	matched := false
 	switch {
 	case len(rec.TokenIDs) > 0:
 		s.stepIDs(c, rec.TokenIDs, limit)
 	case rec.HasText:
 		c.tokens++
-		if s.maxStop > 0 {
-			heldHere, matched = s.stepText(c, rec.Text)
-		} else {
-			s.out.Text = rec.Text
+		text, stopped, _ := c.stop.StepText(rec.Text, 1)
+		s.out.Text = text
+		if stopped {
+			c.reason = append(c.reason[:0], c.stop.Reason().String...)
+			s.out.Finish, s.out.StopReason, matched = FinishStop, c.reason, true
 		}
 		if limit > 0 && c.tokens >= limit && s.out.Finish == FinishNone && c.pos < len(s.rec.Steps) {
 			s.out.Finish = FinishLength
 		}
 	case len(rec.Reasoning) > 0 || len(rec.ToolCalls) > 0:
 		c.tokens++
+		_, _, _ = c.stop.StepText(nil, 1) // counted for MinTokens
 	}
 	if s.out.Finish == FinishNone && c.pos >= len(s.rec.Steps) {
 		s.out.Finish = FinishEOS // a recording without a finish
 	}
-	if s.out.Finish != FinishNone && !matched && len(c.held) > 0 {
+	if s.out.Finish != FinishNone && !matched {
 		// The choice ends without a stop-string match: what was held for a
 		// possible match is sent.
-		if heldHere {
-			s.out.Text = c.text // the held bytes are its tail
-		} else {
-			c.text = append(append(c.text[:0], c.held...), s.out.Text...)
-			s.out.Text = c.text
+		c.text = append(c.text[:0], s.out.Text...)
+		if tail, err := c.stop.Finish(); err == nil && len(tail) > 0 {
+			s.out.Text, s.out.HasText = append(c.text, tail...), true
+			c.text = s.out.Text
 		}
-		s.out.HasText = true
-		c.held = c.held[:0]
 	}
 	if s.out.Finish != FinishNone {
 		c.done = true
@@ -275,13 +297,13 @@ func (s *replayStream) step(i int) {
 }
 
 // stepIDs sends token ids: up to the token limit and through the first
-// stop id (after MinTokens).
+// stop id.
 func (s *replayStream) stepIDs(c *replayChoice, ids []uint32, limit int) {
 	c.ids = c.ids[:0]
 	for _, id := range ids {
 		c.ids = append(c.ids, id)
 		c.tokens++
-		if c.tokens > s.req.MinTokens && !s.req.IgnoreEOS && s.isStopID(id) {
+		if _, stopped, _ := c.stop.Step(id); stopped {
 			s.out.Finish, s.out.StopTokenID, s.out.HasStopTokenID = FinishStop, id, true
 			break
 		}
@@ -293,65 +315,6 @@ func (s *replayStream) stepIDs(c *replayChoice, ids []uint32, limit int) {
 		}
 	}
 	s.out.TokenIDs = c.ids
-}
-
-func (s *replayStream) isStopID(id uint32) bool {
-	for _, h := range s.req.Stop.HiddenIDs {
-		if h == id {
-			return true
-		}
-	}
-	for _, v := range s.req.Stop.VisibleIDs {
-		if v == id {
-			return true
-		}
-	}
-	return false
-}
-
-// stepText applies the stop strings to one text step: the earliest match
-// wins (the longest at one position); without a match, the longest
-// suffix that is a proper prefix of a stop string is held back.
-// It reports whether text was held back in this step and whether a stop
-// string matched.
-func (s *replayStream) stepText(c *replayChoice, delta []byte) (held, matched bool) {
-	c.text = append(append(c.text[:0], c.held...), delta...)
-	c.held = c.held[:0]
-	if c.tokens <= s.req.MinTokens {
-		s.out.Text = c.text
-		return false, false
-	}
-	at, stop := -1, ""
-	for _, st := range s.req.Stop.Strings {
-		if st == "" {
-			continue
-		}
-		if k := bytes.Index(c.text, []byte(st)); k >= 0 && (at < 0 || k < at || k == at && len(st) > len(stop)) {
-			at, stop = k, st
-		}
-	}
-	if at >= 0 {
-		end := at
-		if s.req.Stop.IncludeStrings {
-			end += len(stop)
-		}
-		s.out.Text = c.text[:end]
-		s.out.Finish = FinishStop
-		s.out.StopReason = c.text[at : at+len(stop)]
-		return false, true
-	}
-	hold := 0
-	for _, st := range s.req.Stop.Strings {
-		for k := min(len(st)-1, len(c.text)); k > hold; k-- {
-			if bytes.HasSuffix(c.text, []byte(st[:k])) {
-				hold = k
-				break
-			}
-		}
-	}
-	c.held = append(c.held, c.text[len(c.text)-hold:]...)
-	s.out.Text = c.text[:len(c.text)-hold]
-	return hold > 0, false
 }
 
 // finalUsage is the recording's usage, or the counted one; with the

@@ -238,7 +238,7 @@ func TestReplaySelect(t *testing.T) {
 	if _, err := e.Generate(context.Background(), &Request{Model: "x"}); errKind(err) != int(ErrorBadRequest) {
 		t.Errorf("unknown: %v", err)
 	}
-	if _, err := e.Generate(context.Background(), &Request{Model: "scripted", N: maxChoices + 1}); errKind(err) != int(ErrorBadRequest) {
+	if _, err := e.Generate(context.Background(), &Request{Model: "scripted", N: MaxChoices + 1}); errKind(err) != int(ErrorBadRequest) {
 		t.Errorf("n too large: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

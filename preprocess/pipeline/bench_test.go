@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/api"
@@ -165,10 +166,206 @@ func benchPipeline(b *testing.B, a api.API, ids bool) {
 	runtime.ReadMemStats(&m1)
 	_ = st.Close()
 	p.Release()
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/token")
+	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(ns, "ns/token")
 	b.ReportMetric(float64(m1.Mallocs-m0.Mallocs-excluded)/float64(b.N), "allocs/token")
 	b.ReportMetric(float64(bytesOut)/float64(b.N), "bytes-out/token")
+	if !ids && b.N > 1 {
+		b.ReportMetric(naiveNsPerToken(b, a, b.N)/ns, "x-naive")
+	}
 }
+
+// ---- the naive baseline ----
+
+// The naive path is what a straightforward proxy does per engine chunk:
+// encoding/json decodes the vLLM chunk into a struct and encoding/json
+// encodes the API's chunk carrying its text (no parsers, no gates), framed
+// as SSE. BenchmarkPipeline<API>Naive measure it on the same vLLM body as
+// BenchmarkPipeline<API>VLLM, and those report x-naive: how many times
+// faster the pipeline is per token (the naive ns/token, measured once per
+// API in the same run, over the pipeline's).
+
+// naiveVLLMChunk is a vLLM /v1/completions stream chunk.
+type naiveVLLMChunk struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Created int64  `json:"created"`
+	Model   string `json:"model"`
+	Choices []struct {
+		Index        int             `json:"index"`
+		Text         string          `json:"text"`
+		Logprobs     json.RawMessage `json:"logprobs"`
+		FinishReason *string         `json:"finish_reason"`
+		StopReason   json.RawMessage `json:"stop_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int64 `json:"prompt_tokens"`
+		CompletionTokens int64 `json:"completion_tokens"`
+		TotalTokens      int64 `json:"total_tokens"`
+	} `json:"usage"`
+}
+
+type naiveChatChunk struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Created int64  `json:"created"`
+	Model   string `json:"model"`
+	Choices []struct {
+		Index int `json:"index"`
+		Delta struct {
+			Content string `json:"content"`
+		} `json:"delta"`
+		Logprobs     json.RawMessage `json:"logprobs"`
+		FinishReason *string         `json:"finish_reason"`
+	} `json:"choices"`
+}
+
+type naiveCompletionChunk struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Created int64  `json:"created"`
+	Model   string `json:"model"`
+	Choices []struct {
+		Index        int             `json:"index"`
+		Text         string          `json:"text"`
+		Logprobs     json.RawMessage `json:"logprobs"`
+		FinishReason *string         `json:"finish_reason"`
+	} `json:"choices"`
+}
+
+type naiveMessagesDelta struct {
+	Type  string `json:"type"`
+	Index int    `json:"index"`
+	Delta struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"delta"`
+}
+
+type naiveResponsesDelta struct {
+	Type           string   `json:"type"`
+	SequenceNumber int      `json:"sequence_number"`
+	ItemID         string   `json:"item_id"`
+	OutputIndex    int      `json:"output_index"`
+	ContentIndex   int      `json:"content_index"`
+	Delta          string   `json:"delta"`
+	Logprobs       []string `json:"logprobs"`
+}
+
+// naiveStep runs one SSE event of a vLLM body through the naive path,
+// appending the API's bytes to dst.
+func naiveStep(dst []byte, a api.API, event []byte, seq int) ([]byte, error) {
+	data, ok := bytes.CutPrefix(event, []byte("data: "))
+	if !ok || string(data) == "[DONE]" {
+		return dst, nil
+	}
+	var in naiveVLLMChunk
+	if err := json.Unmarshal(data, &in); err != nil {
+		return dst, err
+	}
+	if len(in.Choices) == 0 {
+		return dst, nil // the usage chunk
+	}
+	c := &in.Choices[0]
+	var v any
+	switch a {
+	case api.Chat:
+		var out naiveChatChunk
+		out.ID, out.Object, out.Created, out.Model = "chatcmpl-"+in.ID, "chat.completion.chunk", in.Created, in.Model
+		out.Choices = make([]struct {
+			Index int `json:"index"`
+			Delta struct {
+				Content string `json:"content"`
+			} `json:"delta"`
+			Logprobs     json.RawMessage `json:"logprobs"`
+			FinishReason *string         `json:"finish_reason"`
+		}, 1)
+		out.Choices[0].Index, out.Choices[0].Delta.Content, out.Choices[0].FinishReason = c.Index, c.Text, c.FinishReason
+		v = out
+	case api.Completions:
+		var out naiveCompletionChunk
+		out.ID, out.Object, out.Created, out.Model = in.ID, in.Object, in.Created, in.Model
+		out.Choices = make([]struct {
+			Index        int             `json:"index"`
+			Text         string          `json:"text"`
+			Logprobs     json.RawMessage `json:"logprobs"`
+			FinishReason *string         `json:"finish_reason"`
+		}, 1)
+		out.Choices[0].Index, out.Choices[0].Text, out.Choices[0].FinishReason = c.Index, c.Text, c.FinishReason
+		v = out
+	case api.Messages:
+		out := naiveMessagesDelta{Type: "content_block_delta", Index: c.Index}
+		out.Delta.Type, out.Delta.Text = "text_delta", c.Text
+		v = out
+		dst = append(dst, "event: content_block_delta\n"...)
+	case api.Responses:
+		v = naiveResponsesDelta{Type: "response.output_text.delta", SequenceNumber: seq, ItemID: "msg_" + in.ID,
+			Delta: c.Text, Logprobs: []string{}}
+		dst = append(dst, "event: response.output_text.delta\n"...)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return dst, err
+	}
+	dst = append(dst, "data: "...)
+	dst = append(dst, b...)
+	return append(dst, "\n\n"...), nil
+}
+
+// naiveLoop runs the naive path over the vLLM body of benchCapture for n
+// SSE events (n engine chunks, the pipeline's tokens), returning the
+// bytes it wrote.
+func naiveLoop(tb testing.TB, a api.API, n int) int64 {
+	var c capture
+	for _, x := range loadCaptures(tb) {
+		if x.name == benchCapture {
+			c = x
+		}
+	}
+	body := vllmSSE(c.deltas, "stop")
+	rest := body
+	var out []byte
+	var bytesOut int64
+	for i := 0; i < n; i++ {
+		j := bytes.Index(rest, []byte("\n\n"))
+		if j < 0 {
+			rest = body
+			j = bytes.Index(rest, []byte("\n\n"))
+		}
+		var err error
+		if out, err = naiveStep(out[:0], a, rest[:j], i); err != nil {
+			tb.Fatal(err)
+		}
+		rest = rest[j+2:]
+		bytesOut += int64(len(out))
+	}
+	return bytesOut
+}
+
+// benchNaive measures the naive path per token.
+func benchNaive(b *testing.B, a api.API) {
+	naiveLoop(b, a, 200) // warm encoding/json's type caches
+	b.ReportAllocs()
+	b.ResetTimer()
+	bytesOut := naiveLoop(b, a, b.N)
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/token")
+	b.ReportMetric(float64(bytesOut)/float64(b.N), "bytes-out/token")
+}
+
+// naiveNsPerToken times the naive path on n tokens (after a warm-up), for
+// the x-naive ratio of a pipeline benchmark measured in the same run.
+func naiveNsPerToken(tb testing.TB, a api.API, n int) float64 {
+	naiveLoop(tb, a, 200)
+	start := time.Now()
+	naiveLoop(tb, a, n)
+	return float64(time.Since(start).Nanoseconds()) / float64(n)
+}
+
+func BenchmarkPipelineChatNaive(b *testing.B)        { benchNaive(b, api.Chat) }
+func BenchmarkPipelineCompletionsNaive(b *testing.B) { benchNaive(b, api.Completions) }
+func BenchmarkPipelineMessagesNaive(b *testing.B)    { benchNaive(b, api.Messages) }
+func BenchmarkPipelineResponsesNaive(b *testing.B)   { benchNaive(b, api.Responses) }
 
 func BenchmarkPipelineChatVLLM(b *testing.B)   { benchPipeline(b, api.Chat, false) }
 func BenchmarkPipelineChatReplay(b *testing.B) { benchPipeline(b, api.Chat, true) }

@@ -19,13 +19,14 @@ type choice struct {
 	index int
 	em    protocols.Emitter
 
-	// decoding and stops (token-id engines only)
-	dec       *tokenizers.DecodeStream
+	// decoding and stops (token-id engines only): the stop decoder over
+	// the detokenizer
+	dec       *tokenizers.StopDecoder
 	decTok    tokenizers.Tokenizer
 	decSkip   bool
 	decLive   bool // dec was reset for this request
 	localStop bool // a stop id or stop string matched here (not in the engine)
-	stop      stopper
+	stopStrs  []string
 	acc       []byte // text decoded in this step, after stop handling
 
 	gate    gate
@@ -51,7 +52,6 @@ type choice struct {
 
 	// accounting
 	bounded     int64 // tokens counted against Engine.MaxTokens (the bound)
-	generated   int   // token ids decoded here (stop handling, min_tokens)
 	tokens      int64 // token ids the engine sent
 	textSteps   int64 // text steps without ids (token estimate)
 	pendingTok  int64 // tokens not yet attributed to reasoning or output
@@ -74,7 +74,6 @@ func (c *choice) reset(p *Pipeline, index int, em protocols.Emitter) {
 	c.index, c.em = index, em
 	c.acc = c.acc[:0]
 	c.decLive, c.localStop = false, false
-	c.stop.reset(&p.prep.Engine.Stop, p.prep.Engine.MinTokens)
 	c.rawText = p.prep.API.RawText()
 	switch {
 	case c.rawText:
@@ -100,7 +99,7 @@ func (c *choice) reset(p *Pipeline, index int, em protocols.Emitter) {
 	c.blockOpen, c.afterReasoning = false, false
 	c.ws = c.ws[:0]
 	c.pass, c.passOpen, c.passIdx, c.calls, c.abandoned = false, false, 0, 0, 0
-	c.generated, c.tokens, c.textSteps, c.pendingTok, c.reasoningTk, c.bounded = 0, 0, 0, 0, 0, 0
+	c.tokens, c.textSteps, c.pendingTok, c.reasoningTk, c.bounded = 0, 0, 0, 0, 0
 	c.stepReason, c.stepOther = 0, 0
 	c.done, c.engineEnd, c.finish, c.stopStr, c.calledEnd = false, false, protocols.FinishStop, c.stopStr[:0], false
 }
@@ -209,76 +208,79 @@ const maxTokenBytes = 256
 // SGLang's finish_reason "abort").
 var errAborted = &engine.Error{Kind: engine.ErrorUpstream, Message: "the engine aborted the generation (finish_reason abort)"}
 
-// decode runs token ids through the detokenizer and the stop conditions.
+// decode runs token ids through the detokenizer and the stop conditions
+// (tokenizers.StopDecoder).
 func (c *choice) decode(p *Pipeline, ids []uint32) error {
-	if c.dec == nil || c.decTok != p.prep.Response.Tokenizer {
-		tok := p.prep.Response.Tokenizer
-		if tok == nil {
-			return &engine.Error{Kind: engine.ErrorMalformed, Message: errNoTokenizer.Error()}
-		}
-		c.dec = tokenizers.NewDecodeStream(tok, tokenizers.DecodeStreamConfig{Prompt: p.prep.Engine.PromptIDs, SkipSpecialTokens: p.prep.Engine.SkipSpecialTokens})
-		c.decTok, c.decSkip = tok, p.prep.Engine.SkipSpecialTokens
-		c.decLive = true
-	}
 	if !c.decLive {
-		if c.decSkip != p.prep.Engine.SkipSpecialTokens {
-			c.dec = tokenizers.NewDecodeStream(c.decTok, tokenizers.DecodeStreamConfig{Prompt: p.prep.Engine.PromptIDs, SkipSpecialTokens: p.prep.Engine.SkipSpecialTokens})
-			c.decSkip = p.prep.Engine.SkipSpecialTokens
-		} else {
-			c.dec.Reset(p.prep.Engine.PromptIDs)
+		if err := c.startDecoding(p); err != nil {
+			return err
 		}
-		c.decLive = true
 	}
-	c.acc = c.acc[:0]
+	out := c.acc[:0]
 	for _, id := range ids {
-		c.generated++
-		kind := c.stop.idKind(id, c.generated)
-		if kind == 1 { // hidden stop id: not emitted
-			c.acc = append(c.acc, c.stop.flush()...)
-			c.feed(p, c.acc)
-			c.localStop = true
-			c.end(p, engine.FinishStop, nil)
-			return nil
-		}
-		text, err := c.dec.Step(id)
+		text, stopped, err := c.dec.Step(id)
 		if err != nil {
 			return &engine.Error{Kind: engine.ErrorMalformed, Message: err.Error()}
 		}
-		if kind == 2 { // visible stop id: emitted, then stop
-			tail, err := c.dec.Finish()
-			if err != nil {
-				return &engine.Error{Kind: engine.ErrorMalformed, Message: err.Error()}
-			}
-			c.acc = append(c.acc, c.stop.push(text, c.generated)...)
-			if !c.stop.stopped {
-				c.acc = append(c.acc, c.stop.push(tail, c.generated)...)
-			}
-			if !c.stop.stopped {
-				c.acc = append(c.acc, c.stop.flush()...)
-			}
-			c.feed(p, c.acc)
-			c.stringStop()
-			c.localStop = true
-			c.end(p, engine.FinishStop, nil)
-			return nil
+		if len(ids) == 1 {
+			out = text // one id (the usual step): no copy
+		} else {
+			out = append(out, text...)
+			c.acc = out
 		}
-		c.acc = append(c.acc, c.stop.push(text, c.generated)...)
-		if c.stop.stopped {
-			c.feed(p, c.acc)
+		if stopped {
+			c.feed(p, out)
 			c.stringStop()
 			c.localStop = true
 			c.end(p, engine.FinishStop, nil)
 			return nil
 		}
 	}
-	c.feed(p, c.acc)
+	c.feed(p, out)
+	return nil
+}
+
+// startDecoding readies the stop decoder for this request: the request's
+// tokenizer, prompt and stop conditions (stop strings emitted with
+// Stop.IncludeStrings; empty ones ignored; all deferred by MinTokens).
+func (c *choice) startDecoding(p *Pipeline) error {
+	e := &p.prep.Engine
+	tok := p.prep.Response.Tokenizer
+	if tok == nil {
+		return &engine.Error{Kind: engine.ErrorMalformed, Message: errNoTokenizer.Error()}
+	}
+	c.stopStrs = c.stopStrs[:0]
+	for _, s := range e.Stop.Strings {
+		if s != "" {
+			c.stopStrs = append(c.stopStrs, s)
+		}
+	}
+	cfg := tokenizers.StopConfig{HiddenStopIDs: e.Stop.HiddenIDs, VisibleStopIDs: e.Stop.VisibleIDs, MinTokens: e.MinTokens}
+	if e.Stop.IncludeStrings {
+		cfg.VisibleStopStrings = c.stopStrs
+	} else {
+		cfg.StopStrings = c.stopStrs
+	}
+	var err error
+	if c.dec == nil || c.decTok != tok || c.decSkip != e.SkipSpecialTokens {
+		stream := tokenizers.NewDecodeStream(tok, tokenizers.DecodeStreamConfig{Prompt: e.PromptIDs, SkipSpecialTokens: e.SkipSpecialTokens})
+		c.dec, err = tokenizers.NewStopDecoder(stream, cfg)
+		c.decTok, c.decSkip = tok, e.SkipSpecialTokens
+	} else {
+		err = c.dec.ResetWith(e.PromptIDs, cfg)
+	}
+	if err != nil {
+		c.dec = nil
+		return err
+	}
+	c.decLive = true
 	return nil
 }
 
 // stringStop records the stop string that matched, if any.
 func (c *choice) stringStop() {
-	if c.stop.stopped {
-		c.stopStr = append(c.stopStr[:0], c.stop.reason...)
+	if r := c.dec.Reason(); r.Kind == tokenizers.StopHiddenString || r.Kind == tokenizers.StopVisibleString {
+		c.stopStr = append(c.stopStr[:0], r.String...)
 	}
 }
 
@@ -461,17 +463,10 @@ func (c *choice) end(p *Pipeline, f engine.Finish, stopReason []byte) {
 	}
 	if !c.localStop && c.decLive {
 		// End of the sequence without a local stop: flush the decoder's
-		// and the stopper's held text.
-		{
-			tail, err := c.dec.Finish()
-			if err == nil {
-				c.acc = append(c.acc[:0], c.stop.push(tail, c.generated)...)
-				if !c.stop.stopped {
-					c.acc = append(c.acc, c.stop.flush()...)
-				}
-				c.feed(p, c.acc)
-				c.stringStop()
-			}
+		// held text (a stop string may still complete in it).
+		if tail, err := c.dec.Finish(); err == nil {
+			c.feed(p, tail)
+			c.stringStop()
 		}
 	}
 	c.flushParser(p)

@@ -20,7 +20,8 @@
 //
 // # Rules implemented here
 //
-// Stop handling (token-id engines). Hidden stop ids (EOS, stop_token_ids)
+// Stop handling (token-id engines: tokenizers.StopDecoder over the
+// detokenizer). Hidden stop ids (EOS, stop_token_ids)
 // end the choice and emit nothing; visible stop ids (tool-call end tokens
 // that are also EOS, such as Harmony's <|call|>) are emitted and then end
 // it. A stop string is never partially emitted: the longest suffix of
@@ -82,7 +83,9 @@
 // OpenAI API and trtllm-serve send it in a chunk of its own), for at most
 // Options.UsageWait (2 s by default; engines send it at once); after a
 // local stop the engine is not waited for and the counts are the
-// pipeline's.
+// pipeline's. These are the only token counts: Options.Trace hands them
+// (and each engine output, as it is read) to an observer such as the
+// server's metrics and logs.
 //
 // Cached tokens (the engine's prefix-cache hits) are reported as each API
 // does: chat and completions usage.prompt_tokens_details.cached_tokens
@@ -118,7 +121,8 @@
 // max_tokens cannot stream past it, and a unary answer never aggregates
 // more than 256 × MaxTokens bytes of text per choice.
 //
-// n > 1. Every choice has its own pipeline; chat and completions interleave
+// n > 1 (at most engine.MaxChoices, 128: more is the API's 400). Every
+// choice has its own pipeline; chat and completions interleave
 // the choices' chunks in one stream, write each finish chunk, then one
 // usage chunk and [DONE]. Anthropic Messages and Responses have one output
 // per response: choices past the first are dropped.

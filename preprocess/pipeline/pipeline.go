@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"cmp"
+	"strconv"
 	"time"
 
 	"github.com/agentwire/agentwire/parsers"
@@ -11,9 +12,6 @@ import (
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/responses"
 )
-
-// MaxChoices bounds n: a request asking for more choices is rejected.
-const MaxChoices = 128
 
 // Options configure a Pipeline beyond what Prepared decides.
 type Options struct {
@@ -49,6 +47,27 @@ type Options struct {
 	// connection's write deadline, so a server WriteTimeout does not cut a
 	// long stream either).
 	WriteTimeout time.Duration
+	// Trace, when not nil, observes the request as Serve serves it
+	// (metrics, logs).
+	Trace *Trace
+}
+
+// Trace observes one request as Serve serves it, the way
+// net/http/httptrace.ClientTrace observes an HTTP request: a struct of
+// callbacks, each optional (nil is skipped), called on the goroutine that
+// serves the request. A callback must not block, and must not keep what it
+// is given after it returns.
+type Trace struct {
+	// Output is called for each engine output Serve reads, as it is read
+	// (the first one marks the time to the first token).
+	Output func(out *engine.Output)
+	// Usage is called once the answer (or its error) was written, with the
+	// request's usage as the answer reports it (Pipeline.Usage: the
+	// engine's numbers where it sent them, else the pipeline's count), so
+	// an observer counts tokens by the same rule as the client. It is not
+	// called for a request refused before the engine was asked (Reset
+	// failed: too many choices, a parser configuration).
+	Usage func(u protocols.Usage)
 }
 
 // DefaultUsageWait is Options.UsageWait's default.
@@ -102,6 +121,10 @@ func New(prep *preprocess.Prepared, opts Options) (*Pipeline, error) {
 	return p, nil
 }
 
+// errTooManyChoices is the message of a request whose n is past
+// engine.MaxChoices.
+var errTooManyChoices = "n must be at most " + strconv.Itoa(engine.MaxChoices)
+
 // Reset prepares p for a new request, keeping its buffers, emitters and
 // decoders. It fails for a parser configuration the parsers package
 // rejects or too many choices; p is then unusable until the next Reset.
@@ -111,8 +134,8 @@ func (p *Pipeline) Reset(prep *preprocess.Prepared, opts Options) error {
 	if n <= 0 {
 		n = 1
 	}
-	if n > MaxChoices {
-		return &engine.Error{Kind: engine.ErrorBadRequest, Status: 400, Message: "n must be at most 128"}
+	if n > engine.MaxChoices {
+		return &engine.Error{Kind: engine.ErrorBadRequest, Status: 400, Message: errTooManyChoices}
 	}
 	p.prep, p.opts = prep, opts
 	p.now = opts.Now

@@ -133,3 +133,25 @@ func TestCaptures(t *testing.T) {
 		})
 	}
 }
+
+// TestChoicesLimit: engine.MaxChoices is the one bound on n, the
+// pipeline's and the engines': n at the bound is served, one more is the
+// API's 400 before the engine is asked.
+func TestChoicesLimit(t *testing.T) {
+	for _, a := range []api.API{api.Chat, api.Completions} {
+		prep := prepFor(a, false, "", "")
+		prep.Engine.N = engine.MaxChoices
+		rec := engine.RecordText("limit", []string{"hi"}, engine.FinishStop)
+		eng := &engine.Replay{Select: func(*engine.Request) (engine.Source, error) { return rec, nil }}
+		if w := serve(t, eng, prep); w.Code != 200 || strings.Count(w.Body.String(), `"index":`) != engine.MaxChoices {
+			t.Errorf("%s: n = %d: %d %.300s", a, engine.MaxChoices, w.Code, w.Body)
+		}
+		prep.Engine.N = engine.MaxChoices + 1
+		if w := serve(t, eng, prep); w.Code != 400 || !strings.Contains(w.Body.String(), fmt.Sprintf("n must be at most %d", engine.MaxChoices)) {
+			t.Errorf("%s: n = %d: %d %s", a, engine.MaxChoices+1, w.Code, w.Body)
+		}
+		if _, err := eng.Generate(context.Background(), &prep.Engine); err == nil {
+			t.Errorf("the replay engine took n = %d", prep.Engine.N)
+		}
+	}
+}

@@ -44,7 +44,7 @@ func ServeWith(ctx context.Context, w http.ResponseWriter, eng engine.Engine, pr
 	p := pipelines.Get().(*Pipeline)
 	defer func() {
 		p.Release()
-		p.prep = nil
+		p.prep, p.opts = nil, Options{} // the pool keeps neither the request nor its trace
 		pipelines.Put(p)
 	}()
 	rc := http.NewResponseController(w)
@@ -52,6 +52,9 @@ func ServeWith(ctx context.Context, w http.ResponseWriter, eng engine.Engine, pr
 		writeDeadline(rc, opts.WriteTimeout)
 		api.WriteError(w, prep.API, err)
 		return err
+	}
+	if t := opts.Trace; t != nil && t.Usage != nil {
+		defer func() { t.Usage(p.Usage()) }()
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -153,12 +156,20 @@ func drain(ctx context.Context, st engine.Stream, p *Pipeline, tail *trailer) er
 			}
 			return streamErr(ctx, err)
 		}
+		p.traceOutput(out)
 		if _, err := p.Step(nil, out); err != nil {
 			return err
 		}
 	}
 	p.Finish(nil)
 	return nil
+}
+
+// traceOutput hands an engine output to Options.Trace.
+func (p *Pipeline) traceOutput(out *engine.Output) {
+	if t := p.opts.Trace; t != nil && t.Output != nil {
+		t.Output(out)
+	}
 }
 
 // streamErr prefers the context's error when the request's context ended
@@ -233,6 +244,7 @@ func serveStream(ctx context.Context, w http.ResponseWriter, rc *http.ResponseCo
 			}
 			return fail(err)
 		}
+		p.traceOutput(out)
 		// Step writes the envelope first (after taking the output's usage:
 		// an engine that reports the prompt's cache hits with its first
 		// output has them in Anthropic's message_start).

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/protocols"
 )
 
 // usageStreams are the engine streams with prefix-cache hits of the
@@ -253,5 +254,47 @@ func TestUsageAfterFinish(t *testing.T) {
 				t.Errorf("%s stream=%v: engine stream closed %d times", tc.name, stream, eng.closed)
 			}
 		}
+	}
+}
+
+// TestTrace: Options.Trace sees every engine output Serve reads and, once,
+// the usage the answer reports (streamed and unary, on every API); a
+// request refused before the engine is asked reports none.
+func TestTrace(t *testing.T) {
+	outs := []engine.Output{
+		{Reasoning: []byte("Let me think.")},
+		{Text: []byte("Hello"), HasText: true},
+		{Text: []byte(" there"), HasText: true, Finish: engine.FinishStop},
+		{Usage: &engine.Usage{PromptTokens: 12, CompletionTokens: 5, CachedTokens: 4}},
+	}
+	for _, a := range allAPIs {
+		for _, stream := range []bool{false, true} {
+			var got []protocols.Usage
+			outputs := 0
+			trace := &Trace{Output: func(*engine.Output) { outputs++ }, Usage: func(u protocols.Usage) { got = append(got, u) }}
+			prep := prepFor(a, stream, "", "")
+			prep.Stream = stream
+			w := httptest.NewRecorder()
+			if err := ServeWith(context.Background(), w, newFake(outs), prep, Options{Now: fixedNow, Seed: 7, Trace: trace}); err != nil {
+				t.Fatal(err)
+			}
+			want := protocols.Usage{PromptTokens: 12, CompletionTokens: 5, CachedTokens: 4}
+			if len(got) == 1 {
+				want.ReasoningTokens = got[0].ReasoningTokens // the pipeline's estimate
+			}
+			if outputs != len(outs) || !cmp.Equal(got, []protocols.Usage{want}) {
+				t.Errorf("%s stream=%v: %d outputs, usage %+v; want %d, %+v", a, stream, outputs, got, len(outs), want)
+			}
+			if d := cmp.Diff(wantUsage(a, stream, 12, 4, 5, 0, 0).Final, usageOf(t, a, stream, w.Body.Bytes()).Final, ignoreDetails); d != "" {
+				t.Errorf("%s stream=%v: the answer's usage (-want +got):\n%s", a, stream, d)
+			}
+		}
+	}
+	var calls int
+	prep := prepFor(api.Chat, false, "", "")
+	prep.Engine.N = engine.MaxChoices + 1
+	_ = ServeWith(context.Background(), httptest.NewRecorder(), newFake(outs), prep, Options{Trace: &Trace{Usage: func(protocols.Usage) { calls++ }}})
+	if calls != 0 {
+		t.Errorf("usage reported %d times for a refused request", calls)
 	}
 }

@@ -84,5 +84,7 @@
 // API, and histograms agentwire_time_to_first_token_seconds (arrival to
 // the first engine output), agentwire_inter_token_latency_seconds (between
 // engine outputs) and agentwire_request_duration_seconds by API. Tokens
-// are the engine's usage when it reports it, else counted per output.
+// (and the log's prompt_tokens and completion_tokens) are the usage the
+// answer reports, observed through pipeline.Options.Trace: the pipeline
+// counts them once, for the client and the metrics alike.
 package server

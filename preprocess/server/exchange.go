@@ -9,17 +9,20 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/preprocess/pipeline"
+	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 )
 
 // exchange is one request in flight. It is the http.ResponseWriter the
 // handlers write to (it records the status) and, for generation routes,
-// the engine.Engine and engine.Stream the pipeline reads from: it wraps
-// the Backend's engine to time the first output and the gaps between
-// outputs and to count tokens. One exchange is allocated per request;
-// observing a step allocates nothing.
+// the pipeline's Trace: it times the first engine output and the gaps
+// between outputs, and takes the request's usage as the answer reports it
+// (the pipeline counts tokens, once). One exchange is allocated per
+// request; observing a step allocates nothing.
 type exchange struct {
 	http.ResponseWriter
 	flusher http.Flusher
@@ -36,14 +39,12 @@ type exchange struct {
 	wrote  bool
 	err    error // the error answered, or the pipeline's
 
-	eng          engine.Engine
-	inner        engine.Stream
+	generating   bool // the request reached the pipeline
+	trace        pipeline.Trace
 	steps        int
 	first, last  time.Time
 	genTokens    int64
 	promptTokens int64
-	usage        engine.Usage
-	hasUsage     bool
 
 	m *Metrics
 }
@@ -106,20 +107,10 @@ func (s *Server) end(x *exchange) {
 	}
 	failed := x.err != nil
 	s.metrics.done(x.route, status, failed)
-	if x.route < numAPIs && x.eng != nil {
+	if x.route < numAPIs && x.generating {
 		a := x.route
-		prompt, gen := x.promptTokens, x.genTokens
-		if x.hasUsage {
-			if x.usage.PromptTokens > 0 {
-				prompt = x.usage.PromptTokens
-			}
-			if x.usage.CompletionTokens > 0 {
-				gen = x.usage.CompletionTokens
-			}
-		}
-		x.promptTokens, x.genTokens = prompt, gen
-		s.metrics.promptTokens[a].Add(uint64(max(prompt, 0)))
-		s.metrics.genTokens[a].Add(uint64(max(gen, 0)))
+		s.metrics.promptTokens[a].Add(uint64(max(x.promptTokens, 0)))
+		s.metrics.genTokens[a].Add(uint64(max(x.genTokens, 0)))
 		s.metrics.duration[a].observe(seconds(d))
 	}
 
@@ -151,7 +142,7 @@ func (s *Server) end(x *exchange) {
 	if x.route < numAPIs {
 		attrs = append(attrs, slog.Bool("stream", x.stream))
 	}
-	if x.eng != nil {
+	if x.generating {
 		attrs = append(attrs,
 			slog.Int64("prompt_tokens", x.promptTokens),
 			slog.Int64("completion_tokens", x.genTokens))
@@ -193,25 +184,21 @@ func (x *exchange) Flush() {
 // Unwrap lets http.ResponseController reach the connection.
 func (x *exchange) Unwrap() http.ResponseWriter { return x.ResponseWriter }
 
-// ---- engine.Engine and engine.Stream ----
+// ---- pipeline.Trace ----
 
-// Generate starts the Backend's engine; the exchange is the stream.
-func (x *exchange) Generate(ctx context.Context, req *engine.Request) (engine.Stream, error) {
-	st, err := x.eng.Generate(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	x.inner = st
-	return x, nil
+// serve runs prep on eng through the pipeline with the exchange as its
+// ResponseWriter and Trace.
+func (x *exchange) serve(ctx context.Context, eng engine.Engine, prep *preprocess.Prepared, opts pipeline.Options) error {
+	x.promptTokens = int64(prep.Response.PromptTokens) // until the pipeline's usage
+	x.generating = true
+	x.trace = pipeline.Trace{Output: x.output, Usage: x.usage}
+	opts.Trace = &x.trace
+	return pipeline.ServeWith(ctx, x, eng, prep, opts)
 }
 
-// Next reads one step and meters it: the first output's time is the time
-// to first token, later ones feed the inter-token histogram.
-func (x *exchange) Next() (*engine.Output, error) {
-	out, err := x.inner.Next()
-	if out == nil {
-		return out, err
-	}
+// output meters an engine output: the first one's time is the time to
+// first token, later ones feed the inter-token histogram.
+func (x *exchange) output(*engine.Output) {
 	now := time.Now()
 	a := x.route
 	if x.steps == 0 {
@@ -222,24 +209,11 @@ func (x *exchange) Next() (*engine.Output, error) {
 	}
 	x.last = now
 	x.steps++
-	switch {
-	case len(out.TokenIDs) > 0:
-		x.genTokens += int64(len(out.TokenIDs))
-	case out.HasText && len(out.Text) > 0:
-		x.genTokens++ // text engines: about one token per delta
-	}
-	if out.Usage != nil {
-		x.usage, x.hasUsage = *out.Usage, true
-	}
-	return out, err
 }
 
-// Close closes the engine stream.
-func (x *exchange) Close() error {
-	if x.inner == nil {
-		return nil
-	}
-	return x.inner.Close()
+// usage takes the request's usage as the answer reports it.
+func (x *exchange) usage(u protocols.Usage) {
+	x.promptTokens, x.genTokens = u.PromptTokens, u.CompletionTokens
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

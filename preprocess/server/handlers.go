@@ -52,7 +52,7 @@ func (s *Server) generate(route int, a api.API) http.Handler {
 		s.metrics.running.Add(1)
 		defer s.metrics.running.Add(-1)
 
-		dec, err := a.Decode(body, api.DecodeOptions{Strict: s.cfg.Strict})
+		dec, err := a.Decode(body, api.DecodeOptions{Strict: s.cfg.Strict, MaxBytes: s.decodeMax})
 		body = nil
 		if err != nil {
 			x.fail(err)
@@ -76,9 +76,7 @@ func (s *Server) generate(route int, a api.API) http.Handler {
 		if prep.Engine.RequestID == "" {
 			prep.Engine.RequestID = x.id
 		}
-		x.promptTokens = int64(prep.Response.PromptTokens)
-		x.eng = eng
-		x.err = pipeline.ServeWith(ctx, x, x, prep, s.pipelineOpts)
+		x.err = x.serve(ctx, eng, prep, s.pipelineOpts)
 	})
 }
 
@@ -189,7 +187,7 @@ func (s *Server) countTokens(x *exchange, r *http.Request) error {
 		return err
 	}
 	defer release()
-	req, err := anthropic.DecodeCountTokensRequest(body, anthropic.DecodeOptions{Strict: s.cfg.Strict})
+	req, err := anthropic.DecodeCountTokensRequest(body, anthropic.DecodeOptions{Strict: s.cfg.Strict, MaxBytes: s.decodeMax})
 	if err != nil {
 		return err
 	}

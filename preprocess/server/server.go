@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"strings"
@@ -17,9 +18,10 @@ import (
 )
 
 // DefaultMaxBodyBytes is the request body limit when Config.MaxBodyBytes
-// is 0: 32 MiB, the Anthropic Messages API's own limit. Real agent
-// requests are 50–500 KB; long sessions with images reach a few MB.
-const DefaultMaxBodyBytes = 32 << 20
+// is 0: the decoders' default, protocols.MaxRequestBytes (32 MiB, the
+// Anthropic Messages API's own limit). Real agent requests are 50–500 KB;
+// long sessions with images reach a few MB.
+const DefaultMaxBodyBytes = protocols.MaxRequestBytes
 
 // Config configures a Server. Only Backend is required.
 type Config struct {
@@ -32,7 +34,8 @@ type Config struct {
 	APIKey string
 
 	// MaxBodyBytes limits request bodies (413 in the API's shape); 0 means
-	// DefaultMaxBodyBytes, < 0 no limit.
+	// DefaultMaxBodyBytes, < 0 no limit. It is the one body limit: the
+	// request decoders are given it in place of their own default.
 	MaxBodyBytes int64
 
 	// RequestTimeout bounds one request from arrival to its last byte (0:
@@ -121,7 +124,8 @@ type Server struct {
 	metrics      *Metrics
 	sem          chan struct{}
 	key          []byte
-	maxBody      int64
+	maxBody      int64 // 0: none
+	decodeMax    int   // the decoders' MaxBytes: maxBody, or -1 for none
 	bodyTimeout  time.Duration
 	pipelineOpts pipeline.Options
 	draining     atomic.Bool
@@ -151,6 +155,10 @@ func New(cfg Config) (*Server, error) {
 		s.maxBody = DefaultMaxBodyBytes
 	case cfg.MaxBodyBytes > 0:
 		s.maxBody = cfg.MaxBodyBytes
+	}
+	s.decodeMax = -1
+	if s.maxBody > 0 && s.maxBody <= math.MaxInt {
+		s.decodeMax = int(s.maxBody)
 	}
 	s.bodyTimeout = orDefault(cfg.BodyTimeout, DefaultBodyTimeout)
 	s.pipelineOpts = cfg.Pipeline

@@ -82,6 +82,7 @@ const (
 type itemState struct {
 	kind   itemKind
 	id     []byte
+	ref    []byte // `,"item_id":"…","output_index":N`, written by every item event
 	text   []byte // reasoning text, message text, or call arguments
 	callID []byte
 	name   []byte
@@ -164,12 +165,9 @@ func (e *Emitter) head(dst []byte, typ string) []byte {
 
 func end(dst []byte) []byte { return append(dst, "}\n\n"...) }
 
-// itemRef writes `,"item_id":"…","output_index":N`.
+// itemRef writes `,"item_id":"…","output_index":N` (made once per item).
 func (e *Emitter) itemRef(dst []byte, i int) []byte {
-	dst = append(dst, `,"item_id":`...)
-	dst = jsonx.AppendString(dst, e.items[i].id)
-	dst = append(dst, `,"output_index":`...)
-	return jsonx.AppendInt(dst, int64(i))
+	return append(dst, e.items[i].ref...)
 }
 
 func (e *Emitter) envelope(dst []byte, typ string, r *Response) []byte {
@@ -211,8 +209,12 @@ func (e *Emitter) newItem(dst []byte, k itemKind, prefix string) ([]byte, int) {
 	}
 	i := len(e.items) - 1
 	it := &e.items[i]
-	*it = itemState{kind: k, id: e.ids.AppendHex(it.id[:0], prefix), text: it.text[:0], callID: it.callID[:0], name: it.name[:0],
+	*it = itemState{kind: k, id: e.ids.AppendHex(it.id[:0], prefix), ref: it.ref[:0], text: it.text[:0], callID: it.callID[:0], name: it.name[:0],
 		namespace: it.namespace[:0], input: it.input[:0], pend: it.pend[:0], scratch: it.scratch[:0], status: StatusInProgress}
+	it.ref = append(it.ref, `,"item_id":`...)
+	it.ref = jsonx.AppendString(it.ref, it.id)
+	it.ref = append(it.ref, `,"output_index":`...)
+	it.ref = jsonx.AppendInt(it.ref, int64(i))
 	e.open = i
 	return dst, i
 }

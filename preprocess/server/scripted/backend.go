@@ -181,18 +181,15 @@ func (b *Backend) Prepare(ctx context.Context, req *server.Request) (*preprocess
 	return b.finish(prep, maxTokens, eng)
 }
 
-// finish checks the context and settles max_tokens.
+// finish checks the context and settles max_tokens (preprocess.OutputLimit,
+// the Preprocessor's rule, with MaxOutputTokens as the default).
 func (b *Backend) finish(prep *preprocess.Prepared, maxTokens int, eng engine.Engine) (*preprocess.Prepared, engine.Engine, error) {
 	promptTokens := (len(prep.Engine.Prompt) + 3) / 4
-	window := b.window()
-	if promptTokens >= window {
-		return nil, nil, preprocess.ContextLengthError(promptTokens, window)
+	limit, err := preprocess.OutputLimit(promptTokens, b.window(), maxTokens, b.maxOut())
+	if err != nil {
+		return nil, nil, err
 	}
-	if maxTokens <= 0 {
-		maxTokens = min(b.maxOut(), window-promptTokens)
-	}
-	maxTokens = min(maxTokens, window-promptTokens) // what the context leaves, as an engine would
-	prep.Engine.MaxTokens = maxTokens
+	prep.Engine.MaxTokens = limit
 	prep.Response.PromptTokens = promptTokens
 	return prep, eng, nil
 }

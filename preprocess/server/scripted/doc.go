@@ -21,7 +21,12 @@
 //     tool result is back, so a real Claude Code or Codex turn completes.
 //
 // Prompts are not tokenized: 4 bytes count as one token for usage and the
-// context check. The engine reports prefix-cache hits as vLLM would
+// context check. The context check and max_tokens follow the
+// Preprocessor's one rule (preprocess.OutputLimit, with MaxOutputTokens as
+// the default). The tool parser runs when the request declares tools and
+// tool_choice is not "none", also for "required" and a named tool, which
+// a model directory serves with guided decoding and immediate mode: the
+// scripted engine has no guided decoding, it writes hermes calls. The engine reports prefix-cache hits as vLLM would
 // (engine.PrefixCache: whole 16-token blocks of the prompt seen in an
 // earlier request, at most 65,536 blocks remembered), so a conversation's
 // later turns show the earlier prompt as cached tokens on every API. The scripted agent also reads prompts rendered by a real

@@ -1,0 +1,67 @@
+package server_test
+
+import (
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentwire/agentwire/preprocess/server"
+	"github.com/agentwire/agentwire/protocols"
+)
+
+// TestBodyLimitOwned: Config.MaxBodyBytes is the one body limit. A body
+// past the decoders' default (protocols.MaxRequestBytes; white space, so
+// that only the limit makes it large) but within the server's limit is
+// served on every route that decodes a body with a raised limit, and with
+// none; past the server's default limit it is 413. (The bodies are large:
+// the routes run in parallel, and the limits other than the raised one on
+// one route.)
+func TestBodyLimitOwned(t *testing.T) {
+	pad := strings.Repeat(" ", protocols.MaxRequestBytes)
+	bodies := map[string]string{
+		"/v1/chat/completions":      `{"model":"agent",` + pad + `"messages":[{"role":"user","content":"hi"}]}`,
+		"/v1/completions":           `{"model":"agent",` + pad + `"prompt":"hi"}`,
+		"/v1/messages":              `{"model":"agent",` + pad + `"max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`,
+		"/v1/responses":             `{"model":"agent",` + pad + `"input":"hi"}`,
+		"/v1/messages/count_tokens": `{"model":"agent",` + pad + `"messages":[{"role":"user","content":"hi"}]}`,
+	}
+	for _, tc := range []struct {
+		name   string
+		limit  int64
+		routes []string // nil: all
+		want   int
+	}{
+		{"raised", 64 << 20, nil, http.StatusOK},
+		{"none", -1, []string{"/v1/messages"}, http.StatusOK},
+		{"default", 0, []string{"/v1/responses"}, http.StatusRequestEntityTooLarge},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := newServer(t, server.Config{MaxBodyBytes: tc.limit})
+			for path, body := range bodies {
+				if tc.routes != nil && !slices.Contains(tc.routes, path) {
+					continue
+				}
+				t.Run(path, func(t *testing.T) {
+					t.Parallel()
+					req, err := http.NewRequest("POST", ts.URL+path, strings.NewReader(body))
+					if err != nil {
+						t.Fatal(err)
+					}
+					req.Header.Set("Authorization", "Bearer "+testKey)
+					req.Header.Set("Content-Type", "application/json")
+					resp, err := http.DefaultClient.Do(req)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+					resp.Body.Close()
+					if resp.StatusCode != tc.want {
+						t.Errorf("status %d, want %d: %s", resp.StatusCode, tc.want, got)
+					}
+				})
+			}
+		})
+	}
+}
