@@ -37,8 +37,11 @@ var iteratesContent = regexp.MustCompile(`for\s+\w+\s+in\s+(?:message|msg|m|mess
 //   - tool results: {"role":"tool","tool_call_id","name","content"}, the
 //     name taken from the assistant call with that id;
 //   - the deprecated function_call becomes a tool call (arguments parsed);
-//   - content parts other than text are left out, with a warning
-//     (Options.Warn): the prompt is text;
+//   - image parts become {"type":"image"} for templates that iterate
+//     content parts (each writes its own placeholder; the request's
+//     images travel beside the prompt, engine.Request.Images); other
+//     parts than text and images are left out, with a warning
+//     (Options.Warn);
 //   - developer messages become system messages unless the template knows
 //     the developer role;
 //   - reasoning of earlier assistant turns is replayed: passed as
@@ -77,7 +80,7 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 		content, hasContent := m.Content.Get()
 		if hasContent && content.IsArray() {
 			for _, part := range content.Array {
-				if part.Type != openai.PartText {
+				if part.Type != openai.PartText && part.Type != openai.PartImageURL {
 					p.warn("message " + strconv.Itoa(i) + ": a " + part.Type + " content part was left out of the prompt (text-only model input)")
 				}
 			}
@@ -115,6 +118,16 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 				n++
 			}
 			for _, part := range content.Array {
+				if part.Type == openai.PartImageURL && part.ImageURL != nil {
+					// The template writes its own placeholder for an
+					// image part, as vLLM passes it: {"type":"image"}.
+					if n > 0 {
+						b = append(b, ',')
+					}
+					b = append(b, `{"type":"image"}`...)
+					n++
+					continue
+				}
 				if part.Type != openai.PartText {
 					continue
 				}

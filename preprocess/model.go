@@ -81,6 +81,12 @@ type Model struct {
 	ModelType     string
 	Architectures []string
 
+	// Vision says the model takes images: its config.json has a
+	// vision_config (Qwen-VL, Gemma 3/4, Kimi K2.5, Mistral 3, Llama 4,
+	// LFM2-VL, GLM-V) or an image token id. A text-only model refuses
+	// requests with images (ErrNoImages).
+	Vision bool
+
 	// ToolParser and ReasoningParser are the parser names for this model
 	// (the family table's, unless ModelOptions overrode them); "" for none.
 	ToolParser, ReasoningParser string
@@ -330,6 +336,7 @@ func LoadModel(dir string, opts ModelOptions) (*Model, error) {
 	}
 
 	m.ModelType, m.Architectures = cfg.ModelType, cfg.Architectures
+	m.Vision = len(cfg.VisionConfig) > 0 && string(cfg.VisionConfig) != "null" || cfg.ImageTokenID != nil || cfg.ImageTokenIndex != nil
 	m.ContextLength = cfg.contextLength()
 	if m.ContextLength == 0 && tc.ModelMaxLength > 0 && tc.ModelMaxLength < 1<<30 {
 		m.ContextLength = int(tc.ModelMaxLength)
@@ -487,6 +494,10 @@ type modelConfig struct {
 	ModelType     string       `json:"model_type"`
 	Architectures []string     `json:"architectures"`
 	EOS           intOrList    `json:"eos_token_id"`
+	// VisionConfig and the image token ids mark a vision model.
+	VisionConfig    json.RawMessage `json:"vision_config"`
+	ImageTokenID    *int64          `json:"image_token_id"`
+	ImageTokenIndex *int64          `json:"image_token_index"`
 	lengths       lengthFields // embedded fields below
 	TextConfig    *struct {
 		lengthFields

@@ -76,6 +76,18 @@ type Options struct {
 	// negative disables it).
 	ToolArgsEntries int
 
+	// MaxImageBytes bounds each image's decoded size (0 means
+	// DefaultMaxImageBytes) and MaxImages the images of one request (0
+	// means DefaultMaxImages); a request past them is the client's error.
+	MaxImageBytes int
+	MaxImages     int
+
+	// ImageTokens is the token budget reserved for each image in the
+	// context check and the default max_tokens (0 means the family's,
+	// ImageTokens): the prompt holds one placeholder per image, which the
+	// engine expands.
+	ImageTokens int
+
 	// Warn receives warnings (PRE.1 lenient overrides, tool_choice auto
 	// without a tool parser, content parts left out of the prompt). nil
 	// drops them. It is called from the goroutines that prepare requests.
@@ -358,6 +370,16 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 	}
 	clampEffort(tmpl, args)
 	clampThinkingMode(tmpl, args)
+	images, err := p.images(req.Messages)
+	if err != nil {
+		return nil, &BadRequestError{err, a}
+	}
+	if len(images) > 0 && !m.Vision {
+		return nil, &BadRequestError{fmt.Errorf("%w: the model %s is text-only", ErrNoImages, m.Name), a}
+	}
+	if len(images) > 0 && !iteratesContent.MatchString(tmpl.Source()) {
+		return nil, &BadRequestError{fmt.Errorf("%w: the chat template of %s does not render image parts", ErrNoImages, m.Name), a}
+	}
 	prompt, err := p.render(tmpl, req.Messages, tools, args, a, t.ReplayToolArgs)
 	if err != nil {
 		return nil, err
@@ -365,9 +387,10 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 
 	prep := &Prepared{API: a, Stream: t.Stream}
 	prep.Engine.Prompt = prompt
+	prep.Engine.Images = images
 	var entry *prefixEntry
 	prep.Engine.PromptIDs, entry = p.encode(strings.ReplaceAll(prompt, "\x00", ""))
-	prep.Response.PromptTokens = len(prep.Engine.PromptIDs)
+	prep.Response.PromptTokens = len(prep.Engine.PromptIDs) + p.imageReserve(len(images))
 	if countOnly {
 		return prep, nil // counted, not accepted: the cache does not keep it
 	}
@@ -441,7 +464,8 @@ func (p *Preprocessor) finish(prep *Prepared, ext *openai.EngineExt, stop openai
 	m := p.model
 	e := &prep.Engine
 	e.Model = p.opts.ServedModel
-	prep.Response.PromptTokens = len(e.PromptIDs)
+	prompt := len(e.PromptIDs) + p.imageReserve(len(e.Images))
+	prep.Response.PromptTokens = prompt
 	e.MinTokens = ext.MinTokens.Or(0)
 	e.IgnoreEOS = ext.IgnoreEOS.Or(false)
 	if !e.IgnoreEOS {
@@ -472,8 +496,22 @@ func (p *Preprocessor) finish(prep *Prepared, ext *openai.EngineExt, stop openai
 		def = p.opts.DefaultMaxTokens
 	}
 	var err error
-	e.MaxTokens, err = OutputLimit(len(e.PromptIDs), m.ContextLength, maxTokens.Or(0), def)
+	e.MaxTokens, err = OutputLimit(prompt, m.ContextLength, maxTokens.Or(0), def)
 	return err
+}
+
+// imageReserve is the number of tokens n images add to the prompt beyond
+// their placeholders: the per-image budget (Options.ImageTokens, else the
+// family's) less the placeholder token counted already.
+func (p *Preprocessor) imageReserve(n int) int {
+	if n == 0 {
+		return 0
+	}
+	per := p.opts.ImageTokens
+	if per <= 0 {
+		per = ImageTokens(p.model)
+	}
+	return n * max(per-1, 0)
 }
 
 // OutputLimit decides a request's max_tokens, for the Preprocessor and the

@@ -268,6 +268,13 @@ type Request struct {
 	// RequestID identifies the request in engine logs (optional).
 	RequestID string
 
+	// Images are the request's images in prompt order: the prompt holds
+	// one placeholder for each (the template's own), which the engine's
+	// multimodal processor expands. An adapter that cannot send images
+	// refuses a request that has any (ErrorBadRequest, "this deployment
+	// does not accept images") rather than dropping them.
+	Images []Image
+
 	// Chat (added) is for adapters that call an OpenAI-compatible chat
 	// endpoint, whose engine renders the template and parses the output
 	// itself: a JSON object of chat-completions members (at least
@@ -276,6 +283,28 @@ type Request struct {
 	// Request (limits, sampling, stops) are added to it. Prompt and
 	// PromptIDs are not used by those adapters.
 	Chat json.RawMessage
+}
+
+// Image is one image of a request as the engine receives it.
+type Image struct {
+	// URL is the image as the client sent it: a data: URL with the bytes
+	// (base64) or an http(s) URL the engine fetches.
+	URL string
+
+	// MediaType is the image's type ("image/png"), "" when unknown (a
+	// remote URL).
+	MediaType string
+
+	// Hash identifies the image: the hex SHA-256 of its bytes (of the URL
+	// for a remote image). Engines that take one use it as the image's
+	// multimodal cache key, so a screenshot sent again on every turn is
+	// processed once.
+	Hash string
+
+	// Bytes is the size of the decoded image (0 for a remote URL); Width
+	// and Height its dimensions in pixels (0 when not known).
+	Bytes         int
+	Width, Height int
 }
 
 // Sampling holds the sampling options; nil pointers are "engine default".

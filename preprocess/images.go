@@ -1,0 +1,160 @@
+package preprocess
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/gif"  // image.DecodeConfig reads GIF headers
+	_ "image/jpeg" // and JPEG
+	_ "image/png"  // and PNG
+	"strconv"
+	"strings"
+
+	_ "golang.org/x/image/webp" // and WebP (the fourth format the harness APIs accept)
+
+	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/protocols/openai"
+)
+
+// The image limits' defaults are the Anthropic Messages API's, the
+// strictest of the three harness APIs: 5 MB per image (decoded) and 100
+// images per request. (OpenAI's APIs take up to 500 images and 50 MB per
+// request.) Claude Code downscales what its Read tool returns to fit them,
+// and Codex's view_image fits screenshots to 2048×768.
+const (
+	DefaultMaxImageBytes = 5 << 20
+	DefaultMaxImages     = 100
+)
+
+// DefaultImageTokens is the per-image token budget of a family not in
+// familyImageTokens.
+const DefaultImageTokens = 1024
+
+// familyImageTokens is the token budget reserved for one image of a
+// family's vision models: the prompt holds one placeholder per image and
+// the engine's processor expands it to this order of tokens for the
+// screenshots agents send (about 1200×800 pixels). Qwen-VL and Kimi
+// (one token per 28–32 pixel square): about 1000 for such a screenshot;
+// Gemma 4: 280 by default; Gemma 3: 256; Mistral 3 / Pixtral (one token
+// per 28 pixel square plus row breaks): about 1300; Llama 4 (144 tokens
+// per 336 pixel tile, plus the global tile); LFM2-VL: 256 per 512 pixel
+// tile. An estimate: the engine's usage reports the real count.
+var familyImageTokens = map[string]int{
+	"Qwen3": 1280, "Qwen3.5": 1280, "Holo2": 1280, "Kimi K2.5": 1280,
+	"Gemma 4": 280, "Gemma 3": 256,
+	"Mistral": 1600, "Llama 4": 1200, "LFM2": 768, "LFM2 Thinking": 768,
+}
+
+// ImageTokens returns the per-image token budget of m's family
+// (DefaultImageTokens for a family without one).
+func ImageTokens(m *Model) int {
+	if n, ok := familyImageTokens[m.Family]; ok {
+		return n
+	}
+	return DefaultImageTokens
+}
+
+// ErrNoImages is the refusal of an image by a deployment that cannot see
+// it: a text-only model, or a template that does not render image parts.
+var ErrNoImages = errors.New("this deployment does not accept images")
+
+// images collects the images of msgs in prompt order (the image_url parts
+// of user and tool messages), checked against the limits: a data: URL is
+// decoded (base64), bounded by MaxImageBytes before decoding, its
+// dimensions read with image.DecodeConfig (the header only; PNG, JPEG,
+// GIF, WebP) and its bytes hashed; an http(s) URL is passed on for the
+// engine to fetch, hashed by its text. Errors are the client's.
+func (p *Preprocessor) images(msgs []openai.Message) ([]engine.Image, error) {
+	var out []engine.Image
+	for mi := range msgs {
+		c, ok := msgs[mi].Content.Get()
+		if !ok || !c.IsArray() {
+			continue
+		}
+		for pi := range c.Array {
+			part := &c.Array[pi]
+			if part.Type != openai.PartImageURL || part.ImageURL == nil {
+				continue
+			}
+			if len(out) == p.maxImages() {
+				return nil, fmt.Errorf("too many images: more than %d in the request", p.maxImages())
+			}
+			img, err := p.decodeImage(part.ImageURL.URL)
+			if err != nil {
+				return nil, fmt.Errorf("messages.%d.content.%d: %w", mi, pi, err)
+			}
+			out = append(out, img)
+		}
+	}
+	return out, nil
+}
+
+func (p *Preprocessor) maxImages() int {
+	if p.opts.MaxImages > 0 {
+		return p.opts.MaxImages
+	}
+	return DefaultMaxImages
+}
+
+func (p *Preprocessor) maxImageBytes() int {
+	if p.opts.MaxImageBytes > 0 {
+		return p.opts.MaxImageBytes
+	}
+	return DefaultMaxImageBytes
+}
+
+// imageTypes are the media types the harness APIs accept, by the format
+// name image.DecodeConfig reports.
+var imageTypes = map[string]string{"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
+
+// decodeImage checks one image URL (see images).
+func (p *Preprocessor) decodeImage(u string) (engine.Image, error) {
+	img := engine.Image{URL: u}
+	rest, ok := strings.CutPrefix(u, "data:")
+	if !ok {
+		if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+			return img, errors.New("image URL must be a data: URL or an http(s) URL")
+		}
+		h := sha256.Sum256([]byte(u))
+		img.Hash = hex.EncodeToString(h[:])
+		return img, nil
+	}
+	meta, data, ok := strings.Cut(rest, ",")
+	media, isBase64 := strings.CutSuffix(meta, ";base64")
+	if !ok || !isBase64 {
+		return img, errors.New("image data URL must be data:<media type>;base64,<data>")
+	}
+	max := p.maxImageBytes()
+	if n := base64.StdEncoding.DecodedLen(len(data)); n > max+2 { // padding rounds up by at most 2
+		return img, fmt.Errorf("image exceeds %s maximum: about %d bytes > %d bytes", mbString(max), n, max)
+	}
+	raw, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return img, errors.New("image data is not valid base64")
+	}
+	if len(raw) > max {
+		return img, fmt.Errorf("image exceeds %s maximum: %d bytes > %d bytes", mbString(max), len(raw), max)
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(raw))
+	if err != nil {
+		return img, fmt.Errorf("image data is not a PNG, JPEG, GIF or WebP image (media type %q)", media)
+	}
+	if want := imageTypes[format]; media != "" && media != want {
+		return img, fmt.Errorf("image media type %q does not match its data (%s)", media, want)
+	}
+	h := sha256.Sum256(raw)
+	img.MediaType, img.Hash, img.Bytes = imageTypes[format], hex.EncodeToString(h[:]), len(raw)
+	img.Width, img.Height = cfg.Width, cfg.Height
+	return img, nil
+}
+
+func mbString(n int) string {
+	if n%(1<<20) == 0 {
+		return strconv.Itoa(n>>20) + " MB"
+	}
+	return strconv.Itoa(n) + " bytes"
+}

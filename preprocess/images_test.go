@@ -1,0 +1,197 @@
+package preprocess
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentwire/agentwire/preprocess/api"
+	"github.com/agentwire/agentwire/preprocess/engine"
+)
+
+// visionModel is Qwen3-VL: the Qwen3 tokenizer (which has the vision
+// tokens), the Qwen3-VL chat template of testdata/chattemplate and a
+// config.json with a vision_config.
+func visionModel(tb testing.TB) *Model {
+	tb.Helper()
+	largeModel(tb, "qwen3") // skips without the large tokenizer files
+	dir := tb.TempDir()
+	for _, f := range []string{"../tokenizers/testdata/large/qwen3/tokenizer.json", "../tokenizers/testdata/large/qwen3/tokenizer_config.json", "../testdata/models/qwen3/generation_config.json"} {
+		abs, err := filepath.Abs(f)
+		require.NoError(tb, err)
+		require.NoError(tb, os.Symlink(abs, filepath.Join(dir, filepath.Base(f))))
+	}
+	cfg := `{"architectures":["Qwen3VLMoeForConditionalGeneration"],"model_type":"qwen3_vl_moe","vision_config":{"patch_size":16},
+		"image_token_id":151655,"text_config":{"max_position_embeddings":262144},"eos_token_id":151645}`
+	require.NoError(tb, os.WriteFile(filepath.Join(dir, "config.json"), []byte(cfg), 0o644))
+	tmpl, err := os.ReadFile("../testdata/chattemplate/templates/Qwen3-VL-30B-A3B-Instruct-Q8_0.jinja")
+	require.NoError(tb, err)
+	m, err := LoadModel(dir, ModelOptions{ChatTemplate: string(tmpl)})
+	require.NoError(tb, err)
+	require.True(tb, m.Vision)
+	return m
+}
+
+// testPNG is a w×h PNG whose pixels depend on seed.
+func testPNG(tb testing.TB, w, h int, seed uint8) []byte {
+	tb.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, color.NRGBA{uint8(x) + seed, uint8(y), seed, 255})
+		}
+	}
+	var b bytes.Buffer
+	require.NoError(tb, png.Encode(&b, img))
+	return b.Bytes()
+}
+
+func dataURL(b []byte) string { return "data:image/png;base64," + base64.StdEncoding.EncodeToString(b) }
+
+func hashOf(b []byte) string { h := sha256.Sum256(b); return hex.EncodeToString(h[:]) }
+
+// imageConversations are, for each API, a conversation with an image in
+// a user turn and one inside a tool result, and its next turn (the same
+// conversation resent with one more exchange). %[1]s is the user image's
+// base64, %[2]s the tool result's.
+var imageConversations = []struct {
+	api        api.API
+	turn, next string
+}{
+	{api.Chat,
+		`{"model":"m","messages":[
+			{"role":"user","content":[{"type":"text","text":"What is on this screen?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,%[1]s"}}]},
+			{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"view","arguments":"{\"path\":\"/s.png\"}"}}]},
+			{"role":"tool","tool_call_id":"c1","content":[{"type":"text","text":"the file"},{"type":"image_url","image_url":{"url":"data:image/png;base64,%[2]s"}}]}%[3]s],
+			"tools":[{"type":"function","function":{"name":"view","parameters":{"type":"object"}}}]}`,
+		`,{"role":"assistant","content":"A button."},{"role":"user","content":"Thanks."}`},
+	{api.Messages,
+		`{"model":"m","max_tokens":100,"messages":[
+			{"role":"user","content":[{"type":"text","text":"What is on this screen?"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"%[1]s"}}]},
+			{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Read","input":{"file_path":"/s.png"}}]},
+			{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"%[2]s"}}]}]}%[3]s],
+			"tools":[{"name":"Read","input_schema":{"type":"object"}}]}`,
+		`,{"role":"assistant","content":"A button."},{"role":"user","content":"Thanks."}`},
+	{api.Responses,
+		`{"model":"m","input":[
+			{"role":"user","content":[{"type":"input_text","text":"What is on this screen?"},{"type":"input_image","image_url":"data:image/png;base64,%[1]s"}]},
+			{"type":"function_call","call_id":"c1","name":"view_image","arguments":"{\"path\":\"/s.png\"}"},
+			{"type":"function_call_output","call_id":"c1","output":[{"type":"input_image","image_url":"data:image/png;base64,%[2]s"}]}%[3]s],
+			"tools":[{"type":"function","name":"view_image","parameters":{"type":"object"}}]}`,
+		`,{"role":"assistant","content":"A button."},{"role":"user","content":"Thanks."}`},
+}
+
+func prepareImages(tb testing.TB, p *Preprocessor, a api.API, body string) (*Prepared, error) {
+	tb.Helper()
+	req, err := a.Decode([]byte(body), api.DecodeOptions{})
+	require.NoError(tb, err, body)
+	return p.Prepare(context.Background(), req)
+}
+
+// TestImagesEndToEnd: on every API an image in a user turn and one inside
+// a tool result reach the engine request in order, each with one
+// placeholder in the token ids, its bytes (the data URL) and its hash;
+// the next turn keeps the ids as a prefix and the same hashes; the
+// context accounting reserves the per-image budget.
+func TestImagesEndToEnd(t *testing.T) {
+	m := visionModel(t)
+	pad, ok := m.Tokenizer.TokenToID("<|image_pad|>")
+	require.True(t, ok)
+	start, _ := m.Tokenizer.TokenToID("<|vision_start|>")
+	user, tool := testPNG(t, 64, 32, 1), testPNG(t, 40, 30, 2)
+	b64 := base64.StdEncoding.EncodeToString
+	want := []engine.Image{
+		{URL: dataURL(user), MediaType: "image/png", Hash: hashOf(user), Bytes: len(user), Width: 64, Height: 32},
+		{URL: dataURL(tool), MediaType: "image/png", Hash: hashOf(tool), Bytes: len(tool), Width: 40, Height: 30},
+	}
+	for _, c := range imageConversations {
+		t.Run(c.api.String(), func(t *testing.T) {
+			p := New(m, Options{ImageTokens: 500})
+			prep, err := prepareImages(t, p, c.api, fmt.Sprintf(c.turn, b64(user), b64(tool), ""))
+			require.NoError(t, err)
+			if d := cmp.Diff(want, prep.Engine.Images); d != "" {
+				t.Errorf("images (-want +got):\n%s", d)
+			}
+			var at []int
+			for i, id := range prep.Engine.PromptIDs {
+				if id == pad {
+					at = append(at, i)
+					require.Equal(t, start, prep.Engine.PromptIDs[i-1], "placeholder %d", len(at))
+				}
+			}
+			require.Len(t, at, 2, "one placeholder per image")
+			require.Equal(t, 2, strings.Count(prep.Engine.Prompt, "<|vision_start|><|image_pad|><|vision_end|>"))
+			// The user's image comes before the tool result's.
+			require.Less(t, strings.Index(prep.Engine.Prompt, "What is on this screen?"), strings.Index(prep.Engine.Prompt, "<|image_pad|>"))
+			require.Equal(t, len(prep.Engine.PromptIDs)+2*499, prep.Response.PromptTokens, "per-image budget")
+			wantMax := 262144 - prep.Response.PromptTokens // what the context leaves, images reserved
+			if c.api == api.Messages {
+				wantMax = 100
+			}
+			require.Equal(t, wantMax, prep.Engine.MaxTokens)
+
+			next, err := prepareImages(t, p, c.api, fmt.Sprintf(c.turn, b64(user), b64(tool), c.next))
+			require.NoError(t, err)
+			require.True(t, slices.Equal(prep.Engine.PromptIDs[:at[1]+2], next.Engine.PromptIDs[:at[1]+2]), "the next turn keeps the ids")
+			if d := cmp.Diff(want, next.Engine.Images); d != "" {
+				t.Errorf("next turn's images (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestImageRefusals: limits, undecodable images and deployments that
+// cannot see images answer the API's own 400.
+func TestImageRefusals(t *testing.T) {
+	vision := visionModel(t)
+	img := testPNG(t, 8, 8, 3)
+	b64 := base64.StdEncoding.EncodeToString(img)
+	cases := []struct {
+		name  string
+		model *Model
+		opts  Options
+		user  string // the user image's base64
+		msg   string
+	}{
+		{"too large", vision, Options{MaxImageBytes: len(img) - 1}, b64, "image exceeds"},
+		{"too many", vision, Options{MaxImages: 1}, b64, "too many images: more than 1"},
+		{"not an image", vision, Options{}, base64.StdEncoding.EncodeToString([]byte("hello, not an image")), "not a PNG, JPEG, GIF or WebP image"},
+		{"not base64", vision, Options{}, "%%%%", "not valid base64"},
+		{"text-only model", tinyModel(t, ModelOptions{}), Options{}, b64, "this deployment does not accept images"},
+	}
+	for _, c := range imageConversations {
+		for _, tc := range cases {
+			t.Run(c.api.String()+"/"+tc.name, func(t *testing.T) {
+				p := New(tc.model, tc.opts)
+				_, err := prepareImages(t, p, c.api, fmt.Sprintf(c.turn, tc.user, b64, ""))
+				require.Error(t, err)
+				status, body := c.api.ErrorBody(err)
+				require.Equal(t, 400, status, string(body))
+				require.Contains(t, string(body), tc.msg)
+				var shape map[string]any
+				require.NoError(t, json.Unmarshal(body, &shape))
+				if c.api == api.Messages {
+					require.Equal(t, "error", shape["type"], string(body))
+					require.Equal(t, "invalid_request_error", shape["error"].(map[string]any)["type"], string(body))
+				} else {
+					require.Equal(t, "invalid_request_error", shape["error"].(map[string]any)["type"], string(body))
+				}
+			})
+		}
+	}
+}
