@@ -491,15 +491,15 @@ func (l *intOrList) UnmarshalJSON(b []byte) error {
 }
 
 type modelConfig struct {
-	ModelType     string       `json:"model_type"`
-	Architectures []string     `json:"architectures"`
-	EOS           intOrList    `json:"eos_token_id"`
+	ModelType     string    `json:"model_type"`
+	Architectures []string  `json:"architectures"`
+	EOS           intOrList `json:"eos_token_id"`
 	// VisionConfig and the image token ids mark a vision model.
 	VisionConfig    json.RawMessage `json:"vision_config"`
 	ImageTokenID    *int64          `json:"image_token_id"`
 	ImageTokenIndex *int64          `json:"image_token_index"`
-	lengths       lengthFields // embedded fields below
-	TextConfig    *struct {
+	lengths         lengthFields    // embedded fields below
+	TextConfig      *struct {
 		lengthFields
 		ModelType string `json:"model_type"`
 	} `json:"text_config"`
