@@ -151,6 +151,7 @@
 // # Request mapping: SGLang /generate
 //
 //	PromptIDs | Prompt    input_ids | text
+//	Images                image_data (the URLs, in order)
 //	MaxTokens, MinTokens  sampling_params.max_new_tokens, min_new_tokens
 //	N                     sampling_params.n
 //	Sampling              sampling_params.temperature, top_p, top_k, min_p,
@@ -177,6 +178,25 @@
 // message) and, on each finishing event, Usage from prompt_tokens,
 // cached_tokens and the choices' completion_tokens (on the first event
 // that has cached_tokens, Usage with the prompt's two counts only).
+//
+// # Images
+//
+// Request.Images travel beside the prompt, which holds one placeholder
+// per image (the chat template's own); the engine's multimodal processor
+// expands them:
+//
+//	vLLM          POST /inference/v1/generate, vLLM's token-in endpoint
+//	              (vllm serve --enable-scale-out): token_ids, content_parts
+//	              [{"type":"image_url","image_url":{"url"},"uuid": Hash}]
+//	              (the hash is the image's multimodal cache key), the
+//	              sampling members above under sampling_params, stream,
+//	              stream_options, request_id, ExtraArgs. Its stream carries
+//	              token ids only (read as TokenIDsOnly). A 404 names the
+//	              flag to enable; logprobs are refused.
+//	SGLang        /generate: image_data, the URLs in order
+//	SGLang OpenAI, trtllm-serve   a 400 (ErrNoImages): their completions
+//	              APIs take text only
+//	chat          the images stay in Request.Chat's messages
 //
 // # Request mapping: OpenAI-compatible chat
 //
