@@ -11,12 +11,14 @@ import (
 	_ "image/gif"  // image.DecodeConfig reads GIF headers
 	_ "image/jpeg" // and JPEG
 	_ "image/png"  // and PNG
+	"slices"
 	"strconv"
 	"strings"
 
 	_ "golang.org/x/image/webp" // and WebP (the fourth format the harness APIs accept)
 
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/openai"
 )
 
@@ -157,4 +159,64 @@ func mbString(n int) string {
 		return strconv.Itoa(n>>20) + " MB"
 	}
 	return strconv.Itoa(n) + " bytes"
+}
+
+// hasImages reports whether a message of msgs has an image part.
+func hasImages(msgs []openai.Message) bool {
+	for i := range msgs {
+		if c, ok := msgs[i].Content.Get(); ok && c.IsArray() {
+			for j := range c.Array {
+				if c.Array[j].Type == openai.PartImageURL {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// liftToolImages rewrites msgs for a template that writes no placeholder
+// for an image in a tool message (Template.ToolImages false: Gemma 4,
+// Mistral 3, Kimi K2): the image parts of each run of consecutive tool
+// messages move, in order, to a user message right after the run (the
+// tool messages keep their text), so the model still sees them and each
+// has its placeholder. msgs is not modified; it is returned as is when
+// no tool message has an image.
+func liftToolImages(msgs []openai.Message) []openai.Message {
+	var out []openai.Message
+	var lifted []openai.ContentPart
+	flush := func() {
+		if len(lifted) > 0 {
+			out = append(out, openai.Message{Role: openai.RoleUser, Content: protocols.Some(protocols.Array(lifted...))})
+			lifted = nil
+		}
+	}
+	changed := false
+	for i := range msgs {
+		m := msgs[i]
+		if m.Role != openai.RoleTool {
+			flush()
+			out = append(out, m)
+			continue
+		}
+		c, ok := m.Content.Get()
+		if ok && c.IsArray() && slices.ContainsFunc(c.Array, func(p openai.ContentPart) bool { return p.Type == openai.PartImageURL }) {
+			changed = true
+			var text []openai.ContentPart
+			for _, p := range c.Array {
+				if p.Type == openai.PartImageURL {
+					lifted = append(lifted, p)
+				} else {
+					text = append(text, p)
+				}
+			}
+			m.Content = openai.TextContent(openai.ContentText(protocols.Array(text...), ""))
+		}
+		out = append(out, m)
+	}
+	flush()
+	if !changed {
+		return msgs
+	}
+	return out
 }

@@ -195,3 +195,65 @@ func TestImageRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestImagePlaceholders: for each vision template of testdata, a user
+// image and a tool-result image each get the template's own placeholder,
+// in order; templates that drop images in tool messages (Gemma 4,
+// Mistral 3, Kimi K2) get the tool result's image in a user message
+// right after the tool results.
+func TestImagePlaceholders(t *testing.T) {
+	img := testPNG(t, 16, 16, 4)
+	b64 := base64.StdEncoding.EncodeToString(img)
+	cases := []struct {
+		file, placeholder string
+		lifted, refused   bool
+	}{
+		{"Qwen3-VL-30B-A3B-Instruct-Q8_0", "<|vision_start|><|image_pad|><|vision_end|>", false, false},
+		{"Qwen3.5-35B-A3B-Q8_0", "<|vision_start|><|image_pad|><|vision_end|>", false, false},
+		{"Qwen3.6-35B-A3B-UD-Q4_K_M", "<|vision_start|><|image_pad|><|vision_end|>", false, false},
+		{"gemma-4-26B-A4B-it-UD-Q8_K_XL", "<|image|>", true, false},
+		{"gemma3", "<start_of_image>", true, true}, // no tool role at all
+		{"Kimi-K3", "<|kimi_image_placeholder|>", false, false},
+		{"kimi_k2", "<|media_start|>image<|media_content|><|media_pad|><|media_end|>", true, false},
+		{"Ministral-3-14B-Instruct-2512-Q4_0", "[IMG]", true, true}, // no user turn may follow tool results
+		{"Mistral-Medium-3.5-128B-GGUF", "[IMG]", true, false},
+		{"LFM2.5-VL-1.6B-Q8_0", "<image>", false, false},
+		{"DeepSeek-V4.1-Flash", "<｜deepseek_image｜>", false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			src, err := os.ReadFile("../testdata/chattemplate/templates/" + tc.file + ".jinja")
+			require.NoError(t, err)
+			m := tinyModel(t, ModelOptions{ChatTemplate: string(src)})
+			m.Vision = true // the tiny model's config.json has no vision_config
+			tmpl := m.Template(true)
+			require.Equal(t, tc.placeholder, tmpl.ImagePlaceholder)
+			require.Equal(t, !tc.lifted, tmpl.ToolImages)
+			p := New(m, Options{ImageTokens: 1})
+			c := imageConversations[1] // Anthropic: a user image, a tool_result image
+			prep, err := prepareImages(t, p, c.api, fmt.Sprintf(c.turn, b64, b64, c.next))
+			if tc.refused {
+				require.ErrorIs(t, err, ErrNoImages)
+				require.ErrorContains(t, err, "images in tool results")
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, prep.Engine.Images, 2)
+			prompt := prep.Engine.Prompt
+			require.Equal(t, 2, strings.Count(prompt, tc.placeholder), prompt)
+			first, second := strings.Index(prompt, tc.placeholder), strings.LastIndex(prompt, tc.placeholder)
+			require.Less(t, strings.Index(prompt, "What is on this screen?"), second)
+			require.Less(t, first, strings.Index(prompt, "A button."), "the tool result's image precedes the next turn")
+		})
+	}
+}
+
+// TestPlaceholderMismatch: a prompt whose placeholders do not pair with
+// the images (here a user typing the placeholder) is refused, never sent.
+func TestPlaceholderMismatch(t *testing.T) {
+	m := visionModel(t)
+	img := base64.StdEncoding.EncodeToString(testPNG(t, 4, 4, 5))
+	_, err := prepareImages(t, New(m, Options{}), api.Chat, `{"model":"m","messages":[{"role":"user","content":[
+		{"type":"text","text":"<|vision_start|><|image_pad|><|vision_end|>"},{"type":"image_url","image_url":{"url":"data:image/png;base64,`+img+`"}}]}]}`)
+	require.ErrorContains(t, err, "wrote 2 image placeholders for 1 images")
+}

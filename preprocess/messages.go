@@ -58,7 +58,10 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 	if t.NormalizeRoles {
 		msgs = normalizeRoles(msgs)
 	}
-	parts := iteratesContent.MatchString(src)
+	// A template that writes an image placeholder iterates parts even
+	// when the regular expression misses its loop (Qwen3.5's macro, Kimi
+	// K3's): requests with images give it parts.
+	parts := iteratesContent.MatchString(src) || t.ImagePlaceholder != "" && hasImages(msgs)
 	developer := strings.Contains(src, "developer")
 	open, close := p.replayMarkers()
 
@@ -317,10 +320,32 @@ func normalizeRoles(msgs []openai.Message) []openai.Message {
 			m.Role = openai.RoleUser
 		}
 		if m.Role == openai.RoleUser && last >= 0 && out[last].Role == openai.RoleUser && mergeable(&out[last]) && mergeable(&m) {
-			out[last].Content = openai.TextContent(text(&out[last]) + "\n\n" + text(&m))
+			if hasImages(out[last:]) || hasImages([]openai.Message{m}) {
+				out[last].Content = joinParts(out[last].Content, m.Content)
+			} else {
+				out[last].Content = openai.TextContent(text(&out[last]) + "\n\n" + text(&m))
+			}
 			continue
 		}
 		out = append(out, m)
 	}
 	return out
+}
+
+// joinParts joins two user contents of which one has images: the parts of
+// a, "\n\n", the parts of b (a string content is one text part).
+func joinParts(a, b protocols.Opt[openai.Content]) protocols.Opt[openai.Content] {
+	var parts []openai.ContentPart
+	add := func(o protocols.Opt[openai.Content]) {
+		c, _ := o.Get()
+		if c.IsArray() {
+			parts = append(parts, c.Array...)
+		} else if c.String != "" {
+			parts = append(parts, openai.ContentPart{Type: openai.PartText, Text: c.String})
+		}
+	}
+	add(a)
+	parts = append(parts, openai.ContentPart{Type: openai.PartText, Text: "\n\n"})
+	add(b)
+	return protocols.Some(protocols.Array(parts...))
 }

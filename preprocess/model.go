@@ -149,6 +149,17 @@ type Template struct {
 	// load time showed the template raises on; such a thinking_mode is
 	// left out of a request's arguments (clampThinkingMode).
 	RejectedThinkingModes []string
+
+	// ImagePlaceholder is the text the template writes for an image part
+	// of a user message ("<|vision_start|><|image_pad|><|vision_end|>",
+	// "[IMG]", "<|image|>", …), found by a probe at load time; "" when it
+	// writes none (the model cannot be sent images). ToolImages: it also
+	// writes it for an image part of a tool message (Qwen-VL, Kimi K3 and
+	// LFM2-VL do; Gemma 4's and Mistral's templates drop them, so such
+	// images are moved to a user message right after the tool results;
+	// see liftToolImages).
+	ImagePlaceholder string
+	ToolImages       bool
 }
 
 // roleProbe is a conversation real harnesses send (Claude Code: system
@@ -181,7 +192,38 @@ func newTemplate(name, src string, now func() time.Time) (*Template, error) {
 	tm.ShortToolIDs = probeShortToolIDs(t)
 	tm.Efforts = probeEfforts(t)
 	tm.RejectedThinkingModes = probeThinkingModes(t)
+	tm.ImagePlaceholder, tm.ToolImages = probeImages(t)
 	return tm, nil
+}
+
+// probeImages renders a user message with text, an image part and text,
+// and the same without the image: what the image added (less the
+// separator the template writes between parts) is the placeholder. A
+// tool result with an image part then shows whether tool messages render
+// images.
+func probeImages(t *chattemplate.Template) (placeholder string, tool bool) {
+	const a, b = "Zq7imgA", "Zq7imgB"
+	between := func(msgs string) (string, bool) {
+		out, err := t.Render(chattemplate.Input{Messages: json.RawMessage(msgs), AddGenerationPrompt: true})
+		i, j := strings.Index(out, a), strings.LastIndex(out, b)
+		if err != nil || i < 0 || j < i {
+			return "", false
+		}
+		return out[i+len(a) : j], true
+	}
+	with, ok1 := between(`[{"role":"user","content":[{"type":"text","text":"` + a + `"},{"type":"image"},{"type":"text","text":"` + b + `"}]}]`)
+	without, ok2 := between(`[{"role":"user","content":[{"type":"text","text":"` + a + `"},{"type":"text","text":"` + b + `"}]}]`)
+	if !ok1 || !ok2 {
+		return "", false
+	}
+	placeholder = strings.TrimSpace(strings.Replace(with, without, "", 1))
+	if placeholder == "" || strings.Contains(with, "type") {
+		return "", false // no placeholder, or the parts printed as a list
+	}
+	out, err := t.Render(chattemplate.Input{Messages: json.RawMessage(`[{"role":"user","content":"u"},` +
+		`{"role":"assistant","content":"","tool_calls":[{"id":"abcDEF123","type":"function","function":{"name":"f","arguments":{}}}]},` +
+		`{"role":"tool","tool_call_id":"abcDEF123","name":"f","content":[{"type":"text","text":"x"},{"type":"image"}]}]`), AddGenerationPrompt: true})
+	return placeholder, err == nil && strings.Contains(out, placeholder)
 }
 
 // reasoningProbe is the reasoning of the probe reasoningSeparators renders.

@@ -370,19 +370,34 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 	}
 	clampEffort(tmpl, args)
 	clampThinkingMode(tmpl, args)
-	images, err := p.images(req.Messages)
+	msgs := req.Messages
+	if !tmpl.ToolImages && hasImages(msgs) {
+		msgs = liftToolImages(msgs)
+	}
+	images, err := p.images(msgs)
 	if err != nil {
 		return nil, &BadRequestError{err, a}
 	}
 	if len(images) > 0 && !m.Vision {
 		return nil, &BadRequestError{fmt.Errorf("%w: the model %s is text-only", ErrNoImages, m.Name), a}
 	}
-	if len(images) > 0 && !iteratesContent.MatchString(tmpl.Source()) {
-		return nil, &BadRequestError{fmt.Errorf("%w: the chat template of %s does not render image parts", ErrNoImages, m.Name), a}
+	if len(images) > 0 && tmpl.ImagePlaceholder == "" {
+		return nil, &BadRequestError{fmt.Errorf("%w: the chat template of %s writes no image placeholder", ErrNoImages, m.Name), a}
 	}
-	prompt, err := p.render(tmpl, req.Messages, tools, args, a, t.ReplayToolArgs)
+	prompt, err := p.render(tmpl, msgs, tools, args, a, t.ReplayToolArgs)
+	var te *chattemplate.TemplateError
+	if err != nil && len(msgs) != len(req.Messages) && errors.As(err, &te) {
+		// The template rejects the user message the tool results' images
+		// moved to (Ministral 3: roles must alternate).
+		return nil, &BadRequestError{fmt.Errorf("%w in tool results: the chat template of %s renders none there (%v)", ErrNoImages, m.Name, err), a}
+	}
 	if err != nil {
 		return nil, err
+	}
+	if n := strings.Count(prompt, tmpl.ImagePlaceholder); len(images) > 0 && n != len(images) {
+		// Never a silently lost image: the engine would pair images and
+		// placeholders wrongly.
+		return nil, &BadRequestError{fmt.Errorf("the chat template of %s wrote %d image placeholders for %d images", m.Name, n, len(images)), a}
 	}
 
 	prep := &Prepared{API: a, Stream: t.Stream}
@@ -400,7 +415,7 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 		ToolParser: m.ToolParser, ReasoningParser: m.ReasoningParser,
 		SkipSpecial: skip, SkipSpecialSet: set, Lenient: p.opts.LenientSkipSpecial,
 		Args: args, Prompt: prompt,
-		LastIsTool: len(req.Messages) > 0 && req.Messages[len(req.Messages)-1].Role == openai.RoleTool,
+		LastIsTool: len(msgs) > 0 && msgs[len(msgs)-1].Role == openai.RoleTool,
 		HasTools:   len(req.Tools) > 0, ToolChoice: choice, ToolChoiceName: tc.Function,
 		ReasoningAwareGuided: p.opts.ReasoningAwareGuided,
 	})
