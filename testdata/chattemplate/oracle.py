@@ -31,6 +31,8 @@ Usage:  oracle.py -template FILE [-now YYYY-MM-DD] < in.jsonl > out.jsonl
                     filters, tests and globals of the environment)
         oracle.py -escapes (rewrite json-escapes/golden.jsonl: the request
                     with JSON-escaped string arguments with every template)
+        oracle.py -images  (rewrite images/golden.jsonl: conversations
+                    with image parts with every template)
         oracle.py -random  (rewrite golden/random.jsonl: 2500 random small
                     templates, seed 18, minus those printing an object's
                     address)
