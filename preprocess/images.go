@@ -71,6 +71,20 @@ var ErrNoImages = errors.New("this deployment does not accept images")
 // GIF, WebP) and its bytes hashed; an http(s) URL is passed on for the
 // engine to fetch, hashed by its text. Errors are the client's.
 func (p *Preprocessor) images(msgs []openai.Message) ([]engine.Image, error) {
+	return Images(msgs, p.opts.MaxImages, p.opts.MaxImageBytes)
+}
+
+// Images collects and checks the images of msgs as a Preprocessor does
+// (see Options.MaxImages, MaxImageBytes; 0 means the default), for
+// backends that render prompts themselves (the embedded engine). Its
+// errors are the client's (a 400).
+func Images(msgs []openai.Message, maxImages, maxImageBytes int) ([]engine.Image, error) {
+	if maxImages <= 0 {
+		maxImages = DefaultMaxImages
+	}
+	if maxImageBytes <= 0 {
+		maxImageBytes = DefaultMaxImageBytes
+	}
 	var out []engine.Image
 	for mi := range msgs {
 		c, ok := msgs[mi].Content.Get()
@@ -82,10 +96,10 @@ func (p *Preprocessor) images(msgs []openai.Message) ([]engine.Image, error) {
 			if part.Type != openai.PartImageURL || part.ImageURL == nil {
 				continue
 			}
-			if len(out) == p.maxImages() {
-				return nil, fmt.Errorf("too many images: more than %d in the request", p.maxImages())
+			if len(out) == maxImages {
+				return nil, fmt.Errorf("too many images: more than %d in the request", maxImages)
 			}
-			img, err := p.decodeImage(part.ImageURL.URL)
+			img, err := decodeImage(part.ImageURL.URL, maxImageBytes)
 			if err != nil {
 				return nil, fmt.Errorf("messages.%d.content.%d: %w", mi, pi, err)
 			}
@@ -95,26 +109,12 @@ func (p *Preprocessor) images(msgs []openai.Message) ([]engine.Image, error) {
 	return out, nil
 }
 
-func (p *Preprocessor) maxImages() int {
-	if p.opts.MaxImages > 0 {
-		return p.opts.MaxImages
-	}
-	return DefaultMaxImages
-}
-
-func (p *Preprocessor) maxImageBytes() int {
-	if p.opts.MaxImageBytes > 0 {
-		return p.opts.MaxImageBytes
-	}
-	return DefaultMaxImageBytes
-}
-
 // imageTypes are the media types the harness APIs accept, by the format
 // name image.DecodeConfig reports.
 var imageTypes = map[string]string{"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
 
 // decodeImage checks one image URL (see images).
-func (p *Preprocessor) decodeImage(u string) (engine.Image, error) {
+func decodeImage(u string, max int) (engine.Image, error) {
 	img := engine.Image{URL: u}
 	rest, ok := strings.CutPrefix(u, "data:")
 	if !ok {
@@ -130,7 +130,6 @@ func (p *Preprocessor) decodeImage(u string) (engine.Image, error) {
 	if !ok || !isBase64 {
 		return img, errors.New("image data URL must be data:<media type>;base64,<data>")
 	}
-	max := p.maxImageBytes()
 	if n := base64.StdEncoding.DecodedLen(len(data)); n > max+2 { // padding rounds up by at most 2
 		return img, fmt.Errorf("image exceeds %s maximum: about %d bytes > %d bytes", mbString(max), n, max)
 	}

@@ -211,8 +211,59 @@ var ErrArgumentsTooLarge = errors.New("scripted: the tool's schema asks for argu
 // arguments past MaxArgumentBytes is an error wrapping
 // ErrArgumentsTooLarge, an *engine.Error of kind ErrorBadRequest (the
 // server answers it as the API's 400).
-func Answer(prompt string) (string, error) {
+func Answer(prompt string) (string, error) { return respond(prompt, nil) }
+
+// VisionPlaceholder is what RenderChatML writes for an image part: the
+// Qwen-VL chat templates' placeholder.
+const VisionPlaceholder = "<|vision_start|><|image_pad|><|vision_end|>"
+
+// maxImageNotes bounds the images an answer describes.
+const maxImageNotes = 8
+
+// imageNote acknowledges the prompt's images: their count (the
+// placeholders in the prompt) and, for those images describes (the
+// engine request's, in prompt order), type, dimensions and size.
+func imageNote(prompt string, images []engine.Image) string {
+	n := strings.Count(prompt, VisionPlaceholder)
+	if n == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("I received " + strconv.Itoa(n) + " image")
+	if n > 1 {
+		b.WriteByte('s')
+	}
+	for i, img := range images {
+		if i == maxImageNotes {
+			b.WriteString(", …")
+			break
+		}
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString(", ")
+		}
+		kind := strings.ToUpper(strings.TrimPrefix(img.MediaType, "image/"))
+		if kind == "" {
+			kind = "remote image"
+		}
+		b.WriteString(kind)
+		if img.Width > 0 {
+			b.WriteString(" " + strconv.Itoa(img.Width) + "×" + strconv.Itoa(img.Height))
+		}
+		if img.Bytes > 0 {
+			b.WriteString(" (" + strconv.Itoa(img.Bytes) + " bytes)")
+		}
+	}
+	b.WriteByte('.')
+	return b.String()
+}
+
+// respond is Answer with the engine request's images, which the answer
+// acknowledges (imageNote).
+func respond(prompt string, images []engine.Image) (string, error) {
 	c := readPrompt(prompt)
+	note := imageNote(prompt, images)
 	var think, answer string
 	user := c.lastUserText()
 	switch results := c.toolResults(); {
@@ -229,6 +280,9 @@ func Answer(prompt string) (string, error) {
 				b.WriteString("\n\n")
 			}
 			b.WriteString(quote(r, 400))
+		}
+		if note != "" {
+			b.WriteString("\n\n" + note)
 		}
 		answer = b.String()
 	case len(c.tools) > 0:
@@ -260,6 +314,9 @@ func Answer(prompt string) (string, error) {
 	default:
 		think = "The user said hello. I will greet them back."
 		answer = "Hello! I am the agentwire scripted agent. You said: " + quote(strings.TrimSpace(user), 200)
+		if note != "" {
+			answer += "\n\n" + note
+		}
 	}
 	switch c.reasoning {
 	case thinkOff:
