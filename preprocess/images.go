@@ -1,7 +1,6 @@
 package preprocess
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -11,6 +10,7 @@ import (
 	_ "image/gif"  // image.DecodeConfig reads GIF headers
 	_ "image/jpeg" // and JPEG
 	_ "image/png"  // and PNG
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -133,22 +133,25 @@ func decodeImage(u string, max int) (engine.Image, error) {
 	if n := base64.StdEncoding.DecodedLen(len(data)); n > max+2 { // padding rounds up by at most 2
 		return img, fmt.Errorf("image exceeds %s maximum: about %d bytes > %d bytes", mbString(max), n, max)
 	}
-	raw, err := base64.StdEncoding.DecodeString(data)
-	if err != nil {
+	// The bytes are streamed, never held: the header to
+	// image.DecodeConfig and everything to the hash.
+	h := sha256.New()
+	n := &countingWriter{w: h}
+	r := io.TeeReader(base64.NewDecoder(base64.StdEncoding, strings.NewReader(data)), n)
+	cfg, format, cfgErr := image.DecodeConfig(r)
+	if _, err := io.Copy(io.Discard, r); err != nil {
 		return img, errors.New("image data is not valid base64")
 	}
-	if len(raw) > max {
-		return img, fmt.Errorf("image exceeds %s maximum: %d bytes > %d bytes", mbString(max), len(raw), max)
+	if n.n > int64(max) {
+		return img, fmt.Errorf("image exceeds %s maximum: %d bytes > %d bytes", mbString(max), n.n, max)
 	}
-	cfg, format, err := image.DecodeConfig(bytes.NewReader(raw))
-	if err != nil {
+	if cfgErr != nil {
 		return img, fmt.Errorf("image data is not a PNG, JPEG, GIF or WebP image (media type %q)", media)
 	}
 	if want := imageTypes[format]; media != "" && media != want {
 		return img, fmt.Errorf("image media type %q does not match its data (%s)", media, want)
 	}
-	h := sha256.Sum256(raw)
-	img.MediaType, img.Hash, img.Bytes = imageTypes[format], hex.EncodeToString(h[:]), len(raw)
+	img.MediaType, img.Hash, img.Bytes = imageTypes[format], hex.EncodeToString(h.Sum(nil)), int(n.n)
 	img.Width, img.Height = cfg.Width, cfg.Height
 	return img, nil
 }
@@ -218,4 +221,15 @@ func liftToolImages(msgs []openai.Message) []openai.Message {
 		return msgs
 	}
 	return out
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return c.w.Write(p)
 }

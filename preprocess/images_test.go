@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/gif"
+	"image/jpeg"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -256,4 +258,69 @@ func TestPlaceholderMismatch(t *testing.T) {
 	_, err := prepareImages(t, New(m, Options{}), api.Chat, `{"model":"m","messages":[{"role":"user","content":[
 		{"type":"text","text":"<|vision_start|><|image_pad|><|vision_end|>"},{"type":"image_url","image_url":{"url":"data:image/png;base64,`+img+`"}}]}]}`)
 	require.ErrorContains(t, err, "wrote 2 image placeholders for 1 images")
+}
+
+// TestDecodeImage: formats, media types, URLs and bounds of one image.
+func TestDecodeImage(t *testing.T) {
+	src := image.NewNRGBA(image.Rect(0, 0, 7, 5))
+	var jpg, gf bytes.Buffer
+	require.NoError(t, jpeg.Encode(&jpg, src, nil))
+	require.NoError(t, gif.Encode(&gf, src, nil))
+	pngb := testPNG(t, 7, 5, 0)
+	enc := base64.StdEncoding.EncodeToString
+	cases := []struct {
+		name, url string
+		max       int
+		want      engine.Image
+		err       string
+	}{
+		{"png", "data:image/png;base64," + enc(pngb), 0, engine.Image{MediaType: "image/png", Hash: hashOf(pngb), Bytes: len(pngb), Width: 7, Height: 5}, ""},
+		{"jpeg", "data:image/jpeg;base64," + enc(jpg.Bytes()), 0, engine.Image{MediaType: "image/jpeg", Hash: hashOf(jpg.Bytes()), Bytes: jpg.Len(), Width: 7, Height: 5}, ""},
+		{"gif without media type", "data:;base64," + enc(gf.Bytes()), 0, engine.Image{MediaType: "image/gif", Hash: hashOf(gf.Bytes()), Bytes: gf.Len(), Width: 7, Height: 5}, ""},
+		{"remote", "https://example.com/a.png", 0, engine.Image{Hash: hashOf([]byte("https://example.com/a.png"))}, ""},
+		{"exactly the limit", "data:image/png;base64," + enc(pngb), len(pngb), engine.Image{MediaType: "image/png", Hash: hashOf(pngb), Bytes: len(pngb), Width: 7, Height: 5}, ""},
+		{"one byte over", "data:image/png;base64," + enc(pngb), len(pngb) - 1, engine.Image{}, "image exceeds"},
+		{"far over (refused before decoding)", "data:image/png;base64," + strings.Repeat("A", 4000), 100, engine.Image{}, "about 3000 bytes > 100 bytes"},
+		{"mislabelled", "data:image/jpeg;base64," + enc(pngb), 0, engine.Image{}, `media type "image/jpeg" does not match its data (image/png)`},
+		{"not base64 data", "data:image/png," + enc(pngb), 0, engine.Image{}, "data:<media type>;base64,<data>"},
+		{"truncated base64", "data:image/png;base64," + enc(pngb)[:9], 0, engine.Image{}, "not valid base64"},
+		{"file URL", "file:///etc/passwd", 0, engine.Image{}, "data: URL or an http(s) URL"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			max := tc.max
+			if max == 0 {
+				max = DefaultMaxImageBytes
+			}
+			got, err := decodeImage(tc.url, max)
+			if tc.err != "" {
+				require.ErrorContains(t, err, tc.err)
+				return
+			}
+			require.NoError(t, err)
+			tc.want.URL = tc.url
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// FuzzDecodeImage: any data URL is an image or an error, never a panic,
+// and an accepted image respects the size bound and hashes its bytes.
+func FuzzDecodeImage(f *testing.F) {
+	f.Add(testPNG(f, 3, 2, 1), "image/png")
+	f.Add([]byte("GIF89a\x01\x00\x01\x00"), "image/gif")
+	f.Add([]byte("RIFF\x00\x00\x00\x00WEBPVP8 "), "image/webp")
+	f.Add([]byte{0xff, 0xd8, 0xff}, "")
+	f.Fuzz(func(t *testing.T, data []byte, media string) {
+		u := "data:" + media + ";base64," + base64.StdEncoding.EncodeToString(data)
+		img, err := decodeImage(u, 1<<16)
+		if err != nil {
+			return
+		}
+		if img.Bytes != len(data) || img.Hash != hashOf(data) || img.Bytes > 1<<16 || img.MediaType == "" {
+			t.Fatalf("accepted %+v for %d bytes", img, len(data))
+		}
+	})
 }
