@@ -324,3 +324,36 @@ func FuzzDecodeImage(f *testing.F) {
 		}
 	})
 }
+
+// TestImagesViaChat: with Options.ImagesViaChat a request with images
+// carries the chat request (image parts with their hashes as uuid) and
+// no parsers; a text-only request is unchanged.
+func TestImagesViaChat(t *testing.T) {
+	m := visionModel(t)
+	p := New(m, Options{ImagesViaChat: true})
+	user, tool := testPNG(t, 8, 8, 6), testPNG(t, 9, 9, 7)
+	b64 := base64.StdEncoding.EncodeToString
+	c := imageConversations[0] // Chat
+	prep, err := prepareImages(t, p, c.api, fmt.Sprintf(c.turn, b64(user), b64(tool), ""))
+	require.NoError(t, err)
+	require.Len(t, prep.Engine.Images, 2)
+	require.Empty(t, prep.Parsers.ToolParser)
+	require.Empty(t, prep.Parsers.ReasoningParser)
+	var chat struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+		Tools []json.RawMessage `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(prep.Engine.Chat, &chat))
+	require.Len(t, chat.Messages, 3)
+	require.Len(t, chat.Tools, 1)
+	require.Contains(t, string(chat.Messages[0].Content), `"uuid":"`+hashOf(user)+`"`)
+	require.Contains(t, string(chat.Messages[2].Content), `"uuid":"`+hashOf(tool)+`"`)
+
+	prep, err = prepareImages(t, p, api.Chat, `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
+	require.NoError(t, err)
+	require.Nil(t, prep.Engine.Chat)
+	require.Equal(t, "qwen3", prep.Parsers.ReasoningParser)
+}

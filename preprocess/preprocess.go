@@ -88,6 +88,17 @@ type Options struct {
 	// engine expands.
 	ImageTokens int
 
+	// ImagesViaChat sends requests with images to the engine's own chat
+	// endpoint: such a request carries the chat request
+	// (engine.Request.Chat: the messages with their image parts, each
+	// with its hash as uuid, the tools, tool_choice and the template
+	// arguments) and no parsers, for an engine.ImageRouter to pass to an
+	// OpenAI-compatible chat adapter (engine.NewChat) whose engine renders,
+	// processes and parses it itself. For engines whose token endpoint
+	// takes no images (trtllm-serve, SGLang's OpenAI API). The prompt is
+	// still rendered and tokenized for the context check.
+	ImagesViaChat bool
+
 	// Warn receives warnings (PRE.1 lenient overrides, tool_choice auto
 	// without a tool parser, content parts left out of the prompt). nil
 	// drops them. It is called from the goroutines that prepare requests.
@@ -381,12 +392,13 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 	if len(images) > 0 && !m.Vision {
 		return nil, &BadRequestError{fmt.Errorf("%w: the model %s is text-only", ErrNoImages, m.Name), a}
 	}
-	if len(images) > 0 && tmpl.ImagePlaceholder == "" {
+	viaChat := len(images) > 0 && p.opts.ImagesViaChat
+	if len(images) > 0 && tmpl.ImagePlaceholder == "" && !viaChat {
 		return nil, &BadRequestError{fmt.Errorf("%w: the chat template of %s writes no image placeholder", ErrNoImages, m.Name), a}
 	}
 	prompt, err := p.render(tmpl, msgs, tools, args, a, t.ReplayToolArgs)
 	var te *chattemplate.TemplateError
-	if err != nil && len(msgs) != len(req.Messages) && errors.As(err, &te) {
+	if err != nil && len(msgs) != len(req.Messages) && errors.As(err, &te) && !viaChat {
 		// The template rejects the user message the tool results' images
 		// moved to (Ministral 3: roles must alternate).
 		return nil, &BadRequestError{fmt.Errorf("%w in tool results: the chat template of %s renders none there (%v)", ErrNoImages, m.Name, err), a}
@@ -394,7 +406,7 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 	if err != nil {
 		return nil, err
 	}
-	if n := strings.Count(prompt, tmpl.ImagePlaceholder); len(images) > 0 && n != len(images) {
+	if n := strings.Count(prompt, tmpl.ImagePlaceholder); len(images) > 0 && n != len(images) && !viaChat {
 		// Never a silently lost image: the engine would pair images and
 		// placeholders wrongly.
 		return nil, &BadRequestError{fmt.Errorf("the chat template of %s wrote %d image placeholders for %d images", m.Name, n, len(images)), a}
@@ -469,8 +481,50 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 		kw, _ := json.Marshal(map[string]any{"reasoning_parser_kwargs": map[string]any{"chat_template_kwargs": args}})
 		prep.Engine.ExtraArgs = kw
 	}
+	if viaChat {
+		if prep.Engine.Chat, err = chatRequest(req, images, args); err != nil {
+			return nil, err
+		}
+		// The engine parses its own output.
+		prep.Parsers = parsers.Config{}
+		prep.Engine.Guided = nil
+		prep.Response.ShapeDetect, prep.Response.StripThinkFirst, prep.Response.StripLeadingThink = false, false, false
+		prep.Response.ImmediateTool, prep.Response.ImmediateToolName = false, ""
+	}
 	p.remember(entry)
 	return prep, nil
+}
+
+// chatRequest is the chat request an engine's own chat endpoint gets for
+// a request with images (Options.ImagesViaChat): the messages, each image
+// part with its hash as uuid (vLLM's multimodal cache key), the tools,
+// tool_choice and the template arguments.
+func chatRequest(req *openai.ChatRequest, images []engine.Image, args Args) (json.RawMessage, error) {
+	hashes := make(map[string]string, len(images))
+	for _, img := range images {
+		hashes[img.URL] = img.Hash
+	}
+	msgs := slices.Clone(req.Messages)
+	for i := range msgs {
+		c, ok := msgs[i].Content.Get()
+		if !ok || !c.IsArray() {
+			continue
+		}
+		parts := slices.Clone(c.Array)
+		for j := range parts {
+			if parts[j].Type == openai.PartImageURL && parts[j].ImageURL != nil && parts[j].UUID == "" {
+				parts[j].UUID = hashes[parts[j].ImageURL.URL]
+			}
+		}
+		msgs[i].Content = protocols.Some(protocols.Array(parts...))
+	}
+	body := struct {
+		Messages           []openai.Message                 `json:"messages"`
+		Tools              []openai.Tool                    `json:"tools,omitempty"`
+		ToolChoice         protocols.Opt[openai.ToolChoice] `json:"tool_choice,omitzero"`
+		ChatTemplateKwargs Args                             `json:"chat_template_kwargs,omitempty"`
+	}{msgs, req.Tools, req.ToolChoice, args}
+	return json.Marshal(body)
 }
 
 // finish assembles stops (PRE.5, visible tool end tokens, hidden and visible stops), checks the context length

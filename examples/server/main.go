@@ -59,6 +59,7 @@ type options struct {
 	showThinking, toolDispatch     bool
 	maxImages, maxImageBytes       int
 	imageTokens                    int
+	imagesViaChat                  bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -95,6 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.maxImageBytes, "max-image-bytes", preprocess.DefaultMaxImageBytes, "largest image a request may carry, decoded (Anthropic's limit: 5 MB); larger ones are the API's 400")
 	fs.IntVar(&o.maxImages, "max-images", preprocess.DefaultMaxImages, "most images one request may carry (Anthropic's limit: 100)")
 	fs.IntVar(&o.imageTokens, "image-tokens", 0, "with -model-dir: tokens reserved per image in the context check and the default max_tokens (0: the model family's; the engine expands each image's placeholder and reports the real count)")
+	fs.BoolVar(&o.imagesViaChat, "images-via-chat", false, "with -upstream: send requests with images to the engine's own /v1/chat/completions (it renders, processes and parses them), for engines whose completions API takes no images (trtllm-serve, sglang-openai); other requests keep -engine's adapter")
 	fs.BoolVar(&o.anyModel, "accept-any-model", true, "serve requests for any model name with the model (harnesses send their own names); false answers 404 as vLLM does")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -216,6 +218,7 @@ func newBackend(o *options, log *slog.Logger) (server.Backend, string, error) {
 		MaxImages:        o.maxImages,
 		MaxImageBytes:    o.maxImageBytes,
 		ImageTokens:      o.imageTokens,
+		ImagesViaChat:    o.imagesViaChat,
 		Anthropic:        convert.AnthropicOptions{StripBillingHeader: o.stripPreamble, ShowThinkingByDefault: o.showThinking},
 		Warn:             func(msg string) { log.Warn(msg) },
 	})
@@ -231,6 +234,10 @@ func newBackend(o *options, log *slog.Logger) (server.Backend, string, error) {
 		eng = engine.NewTRTLLM(engine.TRTLLMConfig{Config: cfg})
 	default:
 		return nil, "", fmt.Errorf("-engine %q: want auto, vllm, sglang, sglang-openai or trtllm", o.engine)
+	}
+	if o.imagesViaChat {
+		eng = engine.ImageRouter{Engine: eng, Chat: engine.NewChat(engine.ChatConfig{Config: cfg})}
+		kind += " (images: chat)"
 	}
 	name := o.servedName
 	if name == "" {

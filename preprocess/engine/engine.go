@@ -196,7 +196,9 @@
 //	SGLang        /generate: image_data, the URLs in order
 //	SGLang OpenAI, trtllm-serve   a 400 (ErrNoImages): their completions
 //	              APIs take text only
-//	chat          the images stay in Request.Chat's messages
+//	chat          the images stay in Request.Chat's messages; ImageRouter
+//	              sends requests with images there, the rest to another
+//	              adapter (preprocess.Options.ImagesViaChat)
 //
 // # Request mapping: OpenAI-compatible chat
 //

@@ -25,7 +25,8 @@ import (
 //	              order); SGLang takes no client cache key.
 //	SGLang OpenAI, trtllm-serve   their /v1/completions take no images: a
 //	              request with images is refused (ErrNoImages, a 400).
-//	chat          the images stay in the messages (Request.Chat).
+//	chat          the images stay in the messages (Request.Chat); an
+//	              ImageRouter sends requests with images there.
 
 // ErrNoImages is the refusal of a request with images by an adapter whose
 // endpoint takes none; the client reads it as a 400.
@@ -168,4 +169,24 @@ func appendImageData(j *jsonObj, imgs []Image) {
 		j.b = protocols.AppendJSONString(j.b, imgs[i].URL)
 	}
 	j.b = append(j.b, ']')
+}
+
+// ImageRouter sends the requests with images that carry a chat request
+// (Request.Images and Request.Chat: preprocess.Options.ImagesViaChat) to
+// Chat, an OpenAI-compatible chat adapter whose engine renders, processes
+// and parses them itself, and every other request to Engine. It lets an
+// operator serve images from an engine whose token endpoint takes none
+// (trtllm-serve, SGLang's OpenAI API). It is safe for concurrent use when
+// both engines are.
+type ImageRouter struct {
+	Engine Engine
+	Chat   Engine
+}
+
+// Generate implements Engine.
+func (r ImageRouter) Generate(ctx context.Context, req *Request) (Stream, error) {
+	if len(req.Images) > 0 && len(req.Chat) > 0 {
+		return r.Chat.Generate(ctx, req)
+	}
+	return r.Engine.Generate(ctx, req)
 }

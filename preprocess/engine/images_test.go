@@ -152,3 +152,35 @@ func TestNoImageAdapters(t *testing.T) {
 		}
 	}
 }
+
+// TestImageRouter: requests with images and a chat request go to the chat
+// adapter, the rest to the token adapter.
+func TestImageRouter(t *testing.T) {
+	chatUp := newUpstream(t, sseHandler([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"seen\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")))
+	tokUp := newUpstream(t, func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", http.StatusServiceUnavailable) })
+	r := ImageRouter{Engine: NewTRTLLM(TRTLLMConfig{Config: Config{BaseURL: tokUp.URL}}), Chat: NewChat(ChatConfig{Config: Config{BaseURL: chatUp.URL}})}
+	req := imageRequest()
+	req.Guided = nil
+	req.Chat = json.RawMessage(`{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://example.com/b.png"},"uuid":"9a2e"}]}]}`)
+	st, err := r.Generate(ctxTimeout(t, 10*time.Second), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := drain(st)
+	st.Close()
+	if err != nil || got.text[0] != "seen" {
+		t.Fatalf("chat: %v %q", err, got.text[0])
+	}
+	if p := chatUp.paths[0]; p != "/v1/chat/completions" || !strings.Contains(string(chatUp.lastBody()), `"uuid":"9a2e"`) {
+		t.Errorf("chat request %s: %s", p, chatUp.lastBody())
+	}
+	// Without a chat request the token adapter answers (here: refuses).
+	req.Chat = nil
+	if _, err := r.Generate(ctxTimeout(t, 10*time.Second), req); !errors.Is(err, ErrNoImages) {
+		t.Errorf("no chat request: %v", err)
+	}
+	req.Images = nil
+	if _, err := r.Generate(ctxTimeout(t, 10*time.Second), req); errKind(err) != int(ErrorOverloaded) {
+		t.Errorf("text request: %v", err)
+	}
+}
