@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
@@ -134,6 +135,38 @@ func TestImagesOverVLLM(t *testing.T) {
 	}})
 	user, tool := pngOf(t, 64, 32), pngOf(t, 20, 10)
 	b64 := base64.StdEncoding.EncodeToString
+
+	// The usage is the engine's: the prompt as its processor expanded the
+	// placeholder (here 2 tokens for 64×32), not the estimate the context
+	// check reserved (64 per image).
+	body := fmt.Sprintf(imageBodies["/v1/chat/completions"], b64(user), "")
+	req, err := api.Chat.Decode([]byte(body), api.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep, err := preprocess.New(m, preprocess.Options{ImageTokens: 64}).Prepare(ctxT(t), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prep.Response.PromptTokens != len(prep.Engine.PromptIDs)+63 {
+		t.Fatalf("estimate %d for %d ids", prep.Response.PromptTokens, len(prep.Engine.PromptIDs))
+	}
+	hreq, _ := http.NewRequest("POST", vision.URL+"/v1/chat/completions", strings.NewReader(body))
+	hreq.Header.Set("Authorization", "Bearer "+testKey)
+	resp, err := http.DefaultClient.Do(hreq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var usage struct {
+		Usage struct {
+			PromptTokens int `json:"prompt_tokens"`
+		} `json:"usage"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&usage)
+	resp.Body.Close()
+	if err != nil || usage.Usage.PromptTokens != len(prep.Engine.PromptIDs)+1 {
+		t.Errorf("usage prompt_tokens %d (%v), want the engine's %d", usage.Usage.PromptTokens, err, len(prep.Engine.PromptIDs)+1)
+	}
 	for path, tmpl := range imageBodies {
 		t.Run(path, func(t *testing.T) {
 			status, text := postImages(t, vision.URL+path, fmt.Sprintf(tmpl, b64(user), ""))
