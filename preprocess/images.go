@@ -39,15 +39,15 @@ const DefaultImageTokens = 1024
 // familyImageTokens is the token budget reserved for one image of a
 // family's vision models: the prompt holds one placeholder per image and
 // the engine's processor expands it to this order of tokens for the
-// screenshots agents send (about 1200×800 pixels). Qwen-VL and Kimi
-// (one token per 28–32 pixel square): about 1000 for such a screenshot;
-// Gemma 4: 280 by default; Gemma 3: 256; Mistral 3 / Pixtral (one token
+// screenshots agents send (about 1200×800 pixels). Qwen-VL, Kimi and
+// GLM-V (one token per 28–32 pixel square): about 1000 for such a
+// screenshot; Gemma 4: 280 by default; Mistral 3 / Pixtral (one token
 // per 28 pixel square plus row breaks): about 1300; Llama 4 (144 tokens
 // per 336 pixel tile, plus the global tile); LFM2-VL: 256 per 512 pixel
 // tile. An estimate: the engine's usage reports the real count.
 var familyImageTokens = map[string]int{
-	"Qwen3": 1280, "Qwen3.5": 1280, "Holo2": 1280, "Kimi K2.5": 1280,
-	"Gemma 4": 280, "Gemma 3": 256,
+	"Qwen3": 1280, "Qwen3.5": 1280, "Holo2": 1280, "Kimi K2.5": 1280, "Kimi K3": 1280, "GLM-4.5": 1280,
+	"Gemma 4": 280,
 	"Mistral": 1600, "Llama 4": 1200, "LFM2": 768, "LFM2 Thinking": 768,
 }
 
