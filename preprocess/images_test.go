@@ -13,6 +13,7 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -356,4 +357,25 @@ func TestImagesViaChat(t *testing.T) {
 	require.NoError(t, err)
 	require.Nil(t, prep.Engine.Chat)
 	require.Equal(t, "qwen3", prep.Parsers.ReasoningParser)
+}
+
+// BenchmarkDecodeImage: checking a 1200×800 screenshot's data URL (the
+// size Claude Code sends): base64 decoding, the header, SHA-256.
+func BenchmarkDecodeImage(b *testing.B) {
+	src := image.NewNRGBA(image.Rect(0, 0, 1200, 800))
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range src.Pix {
+		src.Pix[i] = uint8(rng.Uint32()) // noise: a worst case, about 3.8 MB
+	}
+	var buf bytes.Buffer
+	require.NoError(b, png.Encode(&buf, src))
+	img := buf.Bytes()
+	u := dataURL(img)
+	b.SetBytes(int64(len(img)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decodeImage(u, DefaultMaxImageBytes); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
