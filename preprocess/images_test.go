@@ -379,3 +379,30 @@ func BenchmarkDecodeImage(b *testing.B) {
 		}
 	}
 }
+
+// TestHarnessImages prepares the requests Claude Code and Codex sent with
+// an image (testdata/harness, recorded by examples/server/e2e.sh): the
+// image reaches the engine request, once, with its one placeholder.
+func TestHarnessImages(t *testing.T) {
+	m := visionModel(t)
+	for _, tc := range []struct {
+		file string
+		api  api.API
+	}{
+		{"claude-code_C-read-image_0096-POST-v1_messages.body.json", api.Messages},
+		{"codex_C-view-image_0104-POST-v1_responses.body.json", api.Responses},
+		{"codex_D-attach-image_0106-POST-v1_responses.body.json", api.Responses},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			body, err := os.ReadFile(harnessDir + tc.file)
+			require.NoError(t, err)
+			prep, err := prepareImages(t, New(m, Options{}), tc.api, string(body))
+			require.NoError(t, err)
+			require.Len(t, prep.Engine.Images, 1)
+			img := prep.Engine.Images[0]
+			require.Equal(t, "image/png", img.MediaType)
+			require.Equal(t, [3]int{24, 16, 96}, [3]int{img.Width, img.Height, img.Bytes})
+			require.Equal(t, 1, strings.Count(prep.Engine.Prompt, "<|vision_start|><|image_pad|><|vision_end|>"))
+		})
+	}
+}
