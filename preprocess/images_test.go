@@ -25,6 +25,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/protocols/anthropic"
 )
 
 // visionModel is Qwen3-VL: the Qwen3 tokenizer (which has the vision
@@ -405,4 +406,19 @@ func TestHarnessImages(t *testing.T) {
 			require.Equal(t, 1, strings.Count(prep.Engine.Prompt, "<|vision_start|><|image_pad|><|vision_end|>"))
 		})
 	}
+}
+
+// TestCountTokensImages: count_tokens counts each image's budget.
+func TestCountTokensImages(t *testing.T) {
+	m := visionModel(t)
+	p := New(m, Options{ImageTokens: 300})
+	img := base64.StdEncoding.EncodeToString(testPNG(t, 4, 4, 8))
+	var req anthropic.CountTokensRequest
+	require.NoError(t, json.Unmarshal([]byte(`{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"hi"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"`+img+`"}}]}]}`), &req))
+	with, err := p.CountTokens(context.Background(), &req)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal([]byte(`{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}`), &req))
+	without, err := p.CountTokens(context.Background(), &req)
+	require.NoError(t, err)
+	require.Equal(t, without+3+299, with, "the placeholder's 3 tokens, and the budget beyond one")
 }

@@ -260,7 +260,8 @@ func (p *Preprocessor) Completion(ctx context.Context, req *openai.CompletionReq
 
 // CountTokens returns the prompt length of an Anthropic count_tokens
 // request: the request rendered through the chat template and tokenized,
-// exactly as Messages would send it.
+// exactly as Messages would send it, plus the per-image budget of its
+// images (Options.ImageTokens).
 func (p *Preprocessor) CountTokens(ctx context.Context, req *anthropic.CountTokensRequest) (int64, error) {
 	mr := &anthropic.MessagesRequest{
 		Model: req.Model, Messages: req.Messages, System: req.System, Tools: req.Tools,
@@ -274,7 +275,7 @@ func (p *Preprocessor) CountTokens(ctx context.Context, req *anthropic.CountToke
 	if err != nil {
 		return 0, err
 	}
-	return int64(len(prep.Engine.PromptIDs)), nil
+	return int64(prep.Response.PromptTokens), nil
 }
 
 // CountChatTokens returns the prompt length of a chat request (vLLM's
