@@ -187,7 +187,7 @@
 //
 //	vLLM          POST /inference/v1/generate, vLLM's token-in endpoint
 //	              (vllm serve --enable-scale-out): token_ids, content_parts
-//	              [{"type":"image_url","image_url":{"url"},"uuid": Hash}]
+//	              [{"type":"image_url","image_url":{"url"},"url","uuid": Hash}]
 //	              (the hash is the image's multimodal cache key), the
 //	              sampling members above under sampling_params, stream,
 //	              stream_options, request_id, ExtraArgs. Its stream carries

@@ -137,8 +137,11 @@ func appendVLLMGenerateRequest(b []byte, req *Request, o completionsOptions) ([]
 }
 
 // appendContentParts appends the images as chat content parts:
-// [{"type":"image_url","image_url":{"url"},"uuid"}], the uuid being the
-// image's hash (vLLM's multimodal cache key) when it has one.
+// [{"type":"image_url","image_url":{"url"},"url","uuid"}], the uuid being
+// the image's hash (vLLM's multimodal cache key) when it has one. The URL
+// is written twice: as a chat part carries it (image_url.url) and at the
+// top of the part, the form clients of the endpoint send; a reader of
+// either form finds it.
 func appendContentParts(b []byte, imgs []Image) []byte {
 	b = append(b, '[')
 	for i := range imgs {
@@ -150,6 +153,7 @@ func appendContentParts(b []byte, imgs []Image) []byte {
 		u := newObj(nil)
 		u.str("url", imgs[i].URL)
 		p.raw("image_url", u.close())
+		p.str("url", imgs[i].URL)
 		if imgs[i].Hash != "" {
 			p.str("uuid", imgs[i].Hash)
 		}
