@@ -2,16 +2,20 @@ package server_test
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentwire/agentwire/preprocess"
@@ -122,7 +126,22 @@ func postImages(t *testing.T, url, body string) (int, string) {
 // sizes; trtllm-serve, which takes no images, is each API's 400.
 func TestImagesOverVLLM(t *testing.T) {
 	m := visionTiny(t)
-	up := scriptedVLLM(t, m, 0)
+	// The scripted agent behind vLLM's protocol, its token-in requests
+	// recorded.
+	var mu sync.Mutex
+	var generated [][]byte
+	v := &scripted.VLLM{Tok: m.Tokenizer, Model: "tiny"}
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/inference/v1/generate" {
+			b, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			generated = append(generated, b)
+			mu.Unlock()
+			r.Body = io.NopCloser(bytes.NewReader(b))
+		}
+		v.ServeHTTP(w, r)
+	}))
+	t.Cleanup(up.Close)
 	vision := newServer(t, server.Config{Backend: &server.ModelBackend{
 		Preprocessor: preprocess.New(m, preprocess.Options{ServedModel: "tiny", ImageTokens: 64}),
 		Engine:       engine.NewVLLM(engine.VLLMConfig{Config: engine.Config{BaseURL: up.URL + "/v1"}, TokenIDsOnly: true}),
@@ -178,6 +197,31 @@ func TestImagesOverVLLM(t *testing.T) {
 			want = fmt.Sprintf("I received 2 images: PNG 64×32 (%d bytes), PNG 20×10 (%d bytes).", len(user), len(tool))
 			if status != 200 || !strings.Contains(text, want) {
 				t.Fatalf("tool image: %d %q, want %q", status, text, want)
+			}
+			// The engine request: the images in order with their bytes and
+			// hashes, one placeholder each in the token ids.
+			mu.Lock()
+			last := generated[len(generated)-1]
+			mu.Unlock()
+			var body struct {
+				TokenIDs     []uint32 `json:"token_ids"`
+				ContentParts []struct {
+					ImageURL struct{ URL string } `json:"image_url"`
+					UUID     string               `json:"uuid"`
+				} `json:"content_parts"`
+			}
+			if err := json.Unmarshal(last, &body); err != nil || len(body.ContentParts) != 2 {
+				t.Fatalf("engine request: %v %.300s", err, last)
+			}
+			for i, img := range [][]byte{user, tool} {
+				sum := sha256.Sum256(img)
+				if p := body.ContentParts[i]; p.ImageURL.URL != "data:image/png;base64,"+b64(img) || p.UUID != hex.EncodeToString(sum[:]) {
+					t.Errorf("content part %d: %.80s %s", i, p.ImageURL.URL, p.UUID)
+				}
+			}
+			prompt, err := m.Tokenizer.Decode(body.TokenIDs, false)
+			if err != nil || strings.Count(prompt, scripted.VisionPlaceholder) != 2 || strings.Index(prompt, "hi") > strings.Index(prompt, scripted.VisionPlaceholder) {
+				t.Errorf("token ids: %v %q", err, prompt)
 			}
 			status, text = postImages(t, trt.URL+path, fmt.Sprintf(tmpl, b64(user), ""))
 			if status != 400 || !strings.Contains(text, "this deployment does not accept images") || !strings.Contains(text, "invalid_request_error") {
