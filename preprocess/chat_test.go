@@ -192,7 +192,7 @@ func TestThinkingKwargs(t *testing.T) {
 	require.False(t, prep.Parsers.InReasoning)
 
 	// Deployment defaults apply first; the request wins.
-	p = New(tinyModel(t, ModelOptions{}), Options{ThinkingDefaults: Args{"enable_thinking": json.RawMessage("false")}})
+	p = New(tinyModel(t, ModelOptions{}), Options{ThinkingDefaults: templateArgs{"enable_thinking": json.RawMessage("false")}})
 	prep, err = p.Chat(context.Background(), chatReq(t, `{"messages":[{"role":"user","content":"hi"}],"chat_template_kwargs":{"enable_thinking":true}}`))
 	require.NoError(t, err)
 	require.True(t, strings.HasSuffix(prep.Engine.Prompt, "<|im_start|>assistant\n"))

@@ -10,7 +10,7 @@
 // string or a list of named templates, chat_template.jinja), the special
 // tokens, the EOS ids of generation_config.json, the context length of
 // config.json, and the tool and reasoning parser names from the
-// model-family table (Families), which the caller may override.
+// model-family table (familyTable), which the caller may override.
 //
 // A Preprocessor serves one Model and is safe for concurrent use. Prepare
 // takes a request of any API (api.Request; Chat, Messages, Responses and
@@ -41,7 +41,7 @@
 //     Responses, and on Anthropic Messages the text the server emitted for
 //     that tool_use id (ToolArgs), else the object.
 //  3. PRE.1–PRE.6 and the tool-parsing jail are decided from one table
-//     keyed by canonical parser name (Rules, Decide); PARSER_CASES.md shows
+//     keyed by canonical parser name (ruleTable, decide); PARSER_CASES.md shows
 //     the same table and a test keeps them equal.
 //  4. The prompt is tokenized (NUL bytes stripped), checked against the
 //     context length (an *engine.Error of kind ErrorContextLength carrying

@@ -113,7 +113,7 @@ func TestLoadModelParserPair(t *testing.T) {
 	require.ErrorContains(t, err, `"qwen3"`)
 	_, err = LoadModel(tinyDir, ModelOptions{ToolParser: "hermes", ReasoningParser: "gpt_oss"})
 	require.ErrorIs(t, err, parsers.ErrParserCombination)
-	for _, f := range Families {
+	for _, f := range familyTable {
 		_, err := LoadModel(tinyDir, ModelOptions{ToolParser: orNone(f.ToolParser), ReasoningParser: orNone(f.ReasoningParser)})
 		require.NoError(t, err, "family %s", f.Name)
 	}
