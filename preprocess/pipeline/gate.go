@@ -1,13 +1,31 @@
 package pipeline
 
-import "bytes"
-
-// Gates run on the raw output before the parser (PRE.4 and PRE.6).
-const (
-	gateOff   uint8 = iota
-	gateThink       // PRE.6: strip one leading <think>
-	gateShape       // PRE.4: decide the output shape from its first non-whitespace byte
+import (
+	"bytes"
+	"strconv"
 )
+
+// gateKind is the gate that runs on the raw output before the parser
+// (PRE.4 and PRE.6).
+type gateKind uint8
+
+const (
+	gateOff   gateKind = iota // no gate: the output goes straight to the parser
+	gateThink                 // PRE.6: strip one leading <think>
+	gateShape                 // PRE.4: decide the output shape from its first non-whitespace byte
+)
+
+func (k gateKind) String() string {
+	switch k {
+	case gateOff:
+		return "off"
+	case gateThink:
+		return "strip <think>"
+	case gateShape:
+		return "shape detection"
+	}
+	return "gateKind(" + strconv.Itoa(int(k)) + ")"
+}
 
 var (
 	thinkOpen   = []byte("<think>")
@@ -17,14 +35,14 @@ var (
 // gate buffers the start of the output until a gate has decided, then
 // passes everything through.
 type gate struct {
-	kind      uint8
+	kind      gateKind
 	stripMist bool // PRE.4 for mistral: look past a complete leading [THINK]
 	decided   bool
 	json      bool // gateShape decided: the output is bare JSON
 	buf       []byte
 }
 
-func (g *gate) reset(kind uint8, stripMistral bool) {
+func (g *gate) reset(kind gateKind, stripMistral bool) {
 	g.kind, g.stripMist = kind, stripMistral
 	g.decided = kind == gateOff
 	g.json = false

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 
 	"github.com/agentwire/agentwire/parsers"
 	"github.com/agentwire/agentwire/protocols"
@@ -29,14 +30,29 @@ type immediate struct {
 	arena  []byte
 	ids    protocols.IDSource
 	done   bool
-	named  uint8 // named form: namedWait, namedCall, namedText
+	named  namedState
 }
 
+// namedState is where the named form stands.
+type namedState uint8
+
 const (
-	namedWait uint8 = iota // only whitespace so far
-	namedCall              // streaming the call's arguments
-	namedText              // not an object: content
+	namedWait namedState = iota // only whitespace so far
+	namedCall                   // streaming the call's arguments
+	namedText                   // not an object: content
 )
+
+func (s namedState) String() string {
+	switch s {
+	case namedWait:
+		return "waiting"
+	case namedCall:
+		return "in the call"
+	case namedText:
+		return "content"
+	}
+	return "namedState(" + strconv.Itoa(int(s)) + ")"
+}
 
 func (m *immediate) reset(name string, limit int, ids protocols.IDSource) {
 	if limit <= 0 {

@@ -23,7 +23,7 @@
 // preprocess/api: its decoder's own 400s, then a model name of at most
 // MaxModelNameBytes, then api.Request.Check: messages, prompt or input
 // present, max_tokens and n at least 1), handed to Backend.Prepare as a
-// Request, and served by the response pipeline (package pipeline) on the
+// Job, and served by the response pipeline (package pipeline) on the
 // engine Prepare names: streamed with one flush per engine step, or unary
 // from the same events. The generation routes are api.All's; nothing here
 // decides by the API.
