@@ -5,6 +5,20 @@ import (
 	"strconv"
 )
 
+// The gates:
+//
+// PRE.4 (ResponsePlan.ShapeDetect). The output is held while it is only
+// whitespace; its first other byte decides once: '[' or '{' sends the whole
+// stream to the tool parser without the reasoning parser, anything else
+// parses normally. With StripThinkFirst (mistral) a complete leading
+// [THINK] is looked past for the decision, and dropped when the decision is
+// JSON.
+//
+// PRE.6 (ResponsePlan.StripLeadingThink). The output is held while its
+// left-trimmed text is empty or a strict prefix of "<think>"; one leading
+// "<think>" is dropped with the whitespace before it; later ones are
+// content. An undecided buffer is flushed unchanged at the end.
+
 // gateKind is the gate that runs on the raw output before the parser
 // (PRE.4 and PRE.6).
 type gateKind uint8

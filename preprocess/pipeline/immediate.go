@@ -20,7 +20,8 @@ import (
 // if they are one valid JSON object, else abandoned. The array form is
 // buffered (bounded by the parser call buffer limit) and emitted as whole
 // calls at the end. Content that is not the expected shape is released as
-// content, unchanged, so nothing is lost.
+// content, unchanged, so nothing is lost. Under PRE.4 (gate.go) the
+// bare-JSON branch goes through it too.
 type immediate struct {
 	name   string // the named tool; "" for the array form
 	limit  int
