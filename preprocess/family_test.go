@@ -2,7 +2,6 @@ package preprocess
 
 import (
 	"fmt"
-	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -159,7 +158,7 @@ func TestLookupFamily(t *testing.T) {
 				t.Errorf("LookupFamily (-want +got):\n%s", diff)
 			}
 			for i := range familyTable {
-				if ok && reflect.DeepEqual(f, familyTable[i]) {
+				if ok && cmp.Equal(f, familyTable[i]) {
 					reached[i] = true
 					break
 				}
