@@ -1,4 +1,4 @@
-package server_test
+package conformance_test
 
 import (
 	"encoding/json"
@@ -35,7 +35,7 @@ import (
 // template in testdata/chattemplate/templates, an agent session runs
 // through the real server path — the route, the request half (chat
 // template, tokenizer), the vLLM adapter against an in-process fake vLLM,
-// the response pipeline — on every client shape (toolloop_clients_test.go),
+// the response pipeline — on every client shape (clients_test.go),
 // streamed and unary. The fake vLLM writes what the model would: each
 // turn's canonical output, derived from the template itself (the rendering
 // of the conversation with the assistant turn, minus the rendering with the
@@ -577,8 +577,8 @@ type loopCell struct {
 }
 
 func TestToolLoop(t *testing.T) {
-	// The suite runs after the package's sequential tests (whose resource
-	// baselines it would disturb), its rows in parallel.
+	// The suite runs beside the package's other tests, its rows in
+	// parallel.
 	t.Parallel()
 	fixed := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
