@@ -78,7 +78,7 @@ func BenchmarkRenderClaudeCode(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := p.render(m.Template(true), chat.Messages, chat.Tools, Args(nil), api.Messages, true); err != nil {
+		if _, err := p.render(m.Template(true), chat.Messages, chat.Tools, templateArgs(nil), api.Messages, true); err != nil {
 			b.Fatal(err)
 		}
 	})

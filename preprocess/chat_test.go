@@ -135,6 +135,7 @@ func TestStopsAndEOS(t *testing.T) {
 // TestToolEndVisible: gpt-oss's <|call|> and <|return|> are EOS ids and
 // Harmony end markers, so they stop the engine visibly.
 func TestToolEndVisible(t *testing.T) {
+	t.Parallel()
 	m := largeModel(t, "gptoss")
 	p := New(m, Options{})
 	prep, err := p.Chat(context.Background(), chatReq(t, toolTurn+`}`))
@@ -191,7 +192,7 @@ func TestThinkingKwargs(t *testing.T) {
 	require.False(t, prep.Parsers.InReasoning)
 
 	// Deployment defaults apply first; the request wins.
-	p = New(tinyModel(t, ModelOptions{}), Options{ThinkingDefaults: Args{"enable_thinking": json.RawMessage("false")}})
+	p = New(tinyModel(t, ModelOptions{}), Options{ThinkingDefaults: templateArgs{"enable_thinking": json.RawMessage("false")}})
 	prep, err = p.Chat(context.Background(), chatReq(t, `{"messages":[{"role":"user","content":"hi"}],"chat_template_kwargs":{"enable_thinking":true}}`))
 	require.NoError(t, err)
 	require.True(t, strings.HasSuffix(prep.Engine.Prompt, "<|im_start|>assistant\n"))
@@ -259,12 +260,15 @@ func TestLegacyAndParts(t *testing.T) {
 // bounds is the API's 400 with a message that names the bound, not the
 // template's internals (it used to be a 500).
 func TestRenderLimit(t *testing.T) {
+	t.Parallel()
 	// Six messages × 2 × 99,999 iterations pass chattemplate.MaxSteps (a
 	// million); each range stays under the sandbox's MAX_RANGE (100,000),
-	// whose OverflowError is the template's own error, not a bound.
-	m := tinyModel(t, ModelOptions{ChatTemplate: `{% for m in messages %}{% for i in range(99999) %}{% for j in range(2) %}{{ m.content }}{% endfor %}{% endfor %}{% endfor %}`})
+	// whose OverflowError is the template's own error, not a bound. The
+	// loop runs only on this test's messages ("limit"), so the probes
+	// LoadModel renders stay cheap (they used to take three seconds).
+	m := tinyModel(t, ModelOptions{ChatTemplate: `{% for m in messages %}{% if m.content == "limit" %}{% for i in range(99999) %}{% for j in range(2) %}{{ m.content }}{% endfor %}{% endfor %}{% endif %}{% endfor %}`})
 	p := New(m, Options{})
-	_, err := p.Chat(context.Background(), chatReq(t, `{"messages":[{"role":"user","content":"a"},{"role":"user","content":"b"},{"role":"user","content":"c"},{"role":"user","content":"d"},{"role":"user","content":"e"},{"role":"user","content":"f"}]}`))
+	_, err := p.Chat(context.Background(), chatReq(t, `{"messages":[{"role":"user","content":"limit"},{"role":"user","content":"limit"},{"role":"user","content":"limit"},{"role":"user","content":"limit"},{"role":"user","content":"limit"},{"role":"user","content":"limit"}]}`))
 	var bad *BadRequestError
 	require.ErrorAs(t, err, &bad)
 	require.ErrorIs(t, err, ErrRenderLimit)

@@ -1,16 +1,32 @@
 // Package preprocess is the request half of serving a model to agent
-// harnesses: from a decoded API request to the engine request and the
-// response plan. (The response half, engine output to API bytes, is
-// package preprocess/pipeline; Prepared in plan.go is the contract between
-// the two; package preprocess/api is the harness APIs' seam, and its
-// documentation says how a request travels through all three.)
+// harnesses. Start at LoadModel and New: a Preprocessor's Prepare turns a
+// decoded API request into a Prepared, the engine request and response plan.
+//
+// # How a request travels
+//
+// Top to bottom through the packages under preprocess/ (package server
+// runs every stage; the README's backend example does it in a few lines):
+//
+//	preprocess/server        HTTP: routes, limits, ids, access; a server.Job to its Backend
+//	preprocess/api           the harness API: decode and check (api.Request), translate to
+//	                         the chat request, later write the answer and the errors
+//	preprocess               this package: chat template, PRE.1–PRE.6, tokens, stops →
+//	                         Prepared (plan.go, the contract with the response half)
+//	preprocess/chattemplate  the chat template, rendered as transformers renders it
+//	preprocess/engine        the engine adapters: Prepared.Engine out, engine.Output steps in
+//	preprocess/pipeline      engine outputs → detokenizer, stops, parsers → the API's
+//	                         emitter (api.Writer): SSE or the unary answer
+//
+// Package preprocess/server/scripted is an embedded engine and Backend for
+// the example server and the tests. The rest of this documentation is the
+// request half in detail.
 //
 // A Model is a Hugging Face model directory loaded once (LoadModel): the
 // tokenizer, the chat templates (tokenizer_config.json's chat_template as a
 // string or a list of named templates, chat_template.jinja), the special
 // tokens, the EOS ids of generation_config.json, the context length of
 // config.json, and the tool and reasoning parser names from the
-// model-family table (Families), which the caller may override.
+// model-family table (family.go), which the caller may override.
 //
 // A Preprocessor serves one Model and is safe for concurrent use. Prepare
 // takes a request of any API (api.Request; Chat, Messages, Responses and
@@ -41,7 +57,7 @@
 //     Responses, and on Anthropic Messages the text the server emitted for
 //     that tool_use id (ToolArgs), else the object.
 //  3. PRE.1–PRE.6 and the tool-parsing jail are decided from one table
-//     keyed by canonical parser name (Rules, Decide); PARSER_CASES.md shows
+//     keyed by canonical parser name (rules.go); PARSER_CASES.md shows
 //     the same table and a test keeps them equal.
 //  4. The prompt is tokenized (NUL bytes stripped), checked against the
 //     context length (an *engine.Error of kind ErrorContextLength carrying

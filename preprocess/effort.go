@@ -2,13 +2,10 @@ package preprocess
 
 import (
 	"encoding/json"
-	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/agentwire/agentwire/preprocess/chattemplate"
-	"github.com/agentwire/agentwire/protocols/convert"
 )
 
 // This file maps a request's reasoning effort to a value the chat
@@ -24,14 +21,14 @@ import (
 // (Template.Effort), so that no value the APIs allow is answered with a
 // 400 and none silently lands on a far-away level.
 
-// Efforts is the reasoning-effort ladder of the APIs, lowest first: Chat
+// effortLadder is the reasoning-effort ladder of the APIs, lowest first: Chat
 // Completions' reasoning_effort and Responses' reasoning.effort take every
 // value, Anthropic's output_config.effort low to max.
-var Efforts = []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"}
+var effortLadder = []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"}
 
-// EffortSupport is what the load-time probe learnt about a template's
+// effortSupport is what the load-time probe learnt about a template's
 // reasoning_effort variable.
-type EffortSupport struct {
+type effortSupport struct {
 	// Known are the values the template tells apart (in ladder order): a
 	// value whose rendered prompt differs from every other value's, or
 	// that the template's code names as a string literal while other
@@ -52,7 +49,7 @@ type EffortSupport struct {
 // Values off the ladder pass unchanged (they come from
 // chat_template_kwargs, where the client speaks to the template directly).
 func (t *Template) Effort(v string) (string, bool) {
-	to, ok := t.Efforts.To[v]
+	to, ok := t.efforts.To[v]
 	if !ok {
 		return v, true
 	}
@@ -105,8 +102,8 @@ func templateLiterals(src string) map[string]bool {
 //
 // If the probe conversation fails to render without any effort, the probe
 // learns nothing and To is nil.
-func probeEfforts(t *chattemplate.Template) EffortSupport {
-	var s EffortSupport
+func probeEfforts(t *chattemplate.Template) effortSupport {
+	var s effortSupport
 	render := func(kwargs string) (string, bool) {
 		in := chattemplate.Input{Messages: json.RawMessage(effortProbe), AddGenerationPrompt: true,
 			BOSToken: "<s>", EOSToken: "</s>"} // placeholders: templates such as Llama 3's print them
@@ -119,9 +116,9 @@ func probeEfforts(t *chattemplate.Template) EffortSupport {
 	if _, ok := render(""); !ok {
 		return s
 	}
-	prompts := make(map[string]string, len(Efforts))
+	prompts := make(map[string]string, len(effortLadder))
 	groups := map[string][]string{} // prompt → the values rendering it
-	for _, v := range Efforts {
+	for _, v := range effortLadder {
 		kw := `{"reasoning_effort":"` + v + `","enable_thinking":` + map[bool]string{true: "true", false: "false"}[v != "none"] + `}`
 		out, ok := render(kw)
 		if !ok {
@@ -134,7 +131,7 @@ func probeEfforts(t *chattemplate.Template) EffortSupport {
 	lits := templateLiterals(t.Source())
 	known := map[string]bool{}
 	named := map[string]bool{} // prompts whose group has a known value
-	for _, v := range Efforts {
+	for _, v := range effortLadder {
 		out, ok := prompts[v]
 		if !ok {
 			continue
@@ -145,8 +142,8 @@ func probeEfforts(t *chattemplate.Template) EffortSupport {
 			s.Known = append(s.Known, v)
 		}
 	}
-	s.To = make(map[string]string, len(Efforts))
-	for _, v := range Efforts {
+	s.To = make(map[string]string, len(effortLadder))
+	for _, v := range effortLadder {
 		out, accepted := prompts[v]
 		switch {
 		case known[v], accepted && (v == "none" || !named[out]):
@@ -162,17 +159,17 @@ func probeEfforts(t *chattemplate.Template) EffortSupport {
 // (ties go up); "none" only for "none" and never for it; "" when there is
 // no candidate.
 func nearestEffort(v string, known []string) string {
-	at := slices.Index(Efforts, v)
-	best, bestDist := "", len(Efforts)
+	at := slices.Index(effortLadder, v)
+	best, bestDist := "", len(effortLadder)
 	for _, k := range known {
 		if (k == "none") != (v == "none") {
 			continue
 		}
-		d := slices.Index(Efforts, k) - at
+		d := slices.Index(effortLadder, k) - at
 		if d < 0 {
 			d = -d
 		}
-		if d < bestDist || d == bestDist && slices.Index(Efforts, k) > slices.Index(Efforts, best) {
+		if d < bestDist || d == bestDist && slices.Index(effortLadder, k) > slices.Index(effortLadder, best) {
 			best, bestDist = k, d
 		}
 	}
@@ -183,7 +180,7 @@ func nearestEffort(v string, known []string) string {
 // the template is given for it (Template.Effort), or removes it. The
 // reasoning gate (PRE.2), the rendered prompt and the engine's reasoner
 // arguments all see the clamped value.
-func clampEffort(t *Template, args Args) {
+func clampEffort(t *Template, args templateArgs) {
 	v, ok := args.String("reasoning_effort")
 	if !ok {
 		return
@@ -196,100 +193,4 @@ func clampEffort(t *Template, args Args) {
 		b, _ := json.Marshal(to)
 		args["reasoning_effort"] = b
 	}
-}
-
-// Markers around the effort section of PARSER_CASES.md; EffortCases renders
-// what lies between them.
-const (
-	EffortBegin = "<!-- BEGIN preprocess effort table (generated by EffortCases; a test keeps it equal) -->"
-	EffortEnd   = "<!-- END preprocess effort table -->"
-)
-
-// EffortCases renders the effort and thinking controls as the Markdown
-// section PARSER_CASES.md holds between EffortBegin and EffortEnd: the
-// normalisation of the three APIs' controls, the mapping onto a template,
-// and what the probe finds on the given templates (by file name).
-func EffortCases(templates map[string]*Template) string {
-	var b strings.Builder
-	b.WriteString(`## Effort and thinking controls
-
-Every API's reasoning controls become two chat template arguments, ` + "`reasoning_effort`" + ` (on the
-ladder ` + "`" + strings.Join(Efforts, "` < `") + "`" + `) and ` + "`enable_thinking`" + ` (` + "`reasoning_effort != none`" + `
-unless the client set it), which the template, the reasoning gate (PRE.2) and the engine's reasoner
-arguments all read:
-
-| API | control | ` + "`reasoning_effort`" + ` |
-|---|---|---|
-| Chat Completions | ` + "`reasoning_effort`" + `, or ` + "`chat_template_kwargs.reasoning_effort`" + ` (the kwargs win) | the value |
-| Responses | ` + "`reasoning.effort`" + ` | the value |
-| Anthropic Messages | ` + "`thinking.type: disabled`" + `, or no ` + "`thinking`" + ` unless the server shows thinking by default | ` + "`none`" + ` |
-| Anthropic Messages | ` + "`output_config.effort`" + ` (` + "`low`" + ` … ` + "`max`" + `), thinking not disabled | the value |
-| Anthropic Messages | ` + "`thinking.type: enabled`" + ` with ` + "`budget_tokens`" + `, no ` + "`output_config.effort`" + ` | by budget: `)
-	lo := 0
-	for i, r := range convert.ThinkingBudgetEfforts {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if r.Below == 0 {
-			fmt.Fprintf(&b, "≥ %d → `%s`", lo, r.Effort)
-			continue
-		}
-		fmt.Fprintf(&b, "< %d → `%s`", r.Below, r.Effort)
-		lo = r.Below
-	}
-	b.WriteString(` (Claude Code: think 4,000 → ` + "`medium`" + `, think hard 10,000 → ` + "`high`" + `, ultrathink 31,999 → ` + "`xhigh`" + `) |
-| Anthropic Messages | ` + "`thinking.type: adaptive`" + `, or ` + "`enabled`" + ` without a budget, no ` + "`output_config.effort`" + ` | ` + "`high`" + ` (Anthropic's default effort) |
-
-Templates know different values, so at load time each template is rendered once per ladder value (one
-user turn, the generation prompt, the two arguments as a request would carry them) and the request's
-value is mapped onto what the template knows:
-
-* a value whose render raises is **rejected**; values are grouped by rendered prompt; a value alone in
-  its group is **known**, and so is a value the template's code spells as a string literal while
-  other values render the same prompt as it (the template folds them into that value);
-* a known value, ` + "`none`" + ` when accepted, and the values of a group with no known value (the
-  template's "no particular effort") are passed as they are;
-* any other value (rejected, or folded into a known value) is **clamped** to the nearest known value on
-  the ladder, ties going up; a thinking level never becomes ` + "`none`" + ` and ` + "`none`" + ` never a thinking
-  level: without a candidate the argument is left out (the template's default; ` + "`enable_thinking`" + `
-  still says whether thinking is on). No value the APIs allow is answered with a 400 for the
-  template's sake; a value off the ladder in ` + "`chat_template_kwargs`" + ` reaches the template unchanged.
-
-A thinking object (Anthropic's ` + "`thinking`" + `, or the same member on Chat Completions) also sets
-` + "`thinking_mode`" + ` to its type (` + "`" + strings.Join(ThinkingModes, "`, `") + "`" + `), which some templates read with
-values of their own (DeepSeek V4.1: ` + "`thinking`" + `, ` + "`chat`" + `) and raise on any other. The probe renders
-each type too; a type the template raises on is left out of the request and its switch passed as
-` + "`enable_thinking`" + ` (` + "`true`" + ` unless the type is ` + "`disabled`" + `; a value the request set is kept), which
-such templates read by default.
-
-What the probe finds on the templates of ` + "`testdata/chattemplate/templates`" + ` (only values that change
-are listed under "mapped"):
-
-| Template | known | rejected | mapped | ` + "`thinking_mode`" + ` left out |
-|---|---|---|---|---|
-`)
-	for _, name := range slices.Sorted(mapsKeys(templates)) {
-		e := templates[name].Efforts
-		var mapped []string
-		for _, v := range Efforts {
-			if to, ok := e.To[v]; ok && to != v {
-				if to == "" {
-					to = "(unset)"
-				}
-				mapped = append(mapped, v+" → "+to)
-			}
-		}
-		cell := func(vs []string) string {
-			if len(vs) == 0 {
-				return "—"
-			}
-			return strings.Join(vs, ", ")
-		}
-		known := cell(e.Known)
-		if e.To == nil {
-			known = "(probe failed: values pass unchanged)"
-		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", name, known, cell(e.Rejected), cell(mapped), cell(templates[name].RejectedThinkingModes))
-	}
-	return b.String()
 }

@@ -43,7 +43,7 @@ func TestEffortProbe(t *testing.T) {
 	all := testdataTemplates(t)
 	identity := func() map[string]string {
 		m := map[string]string{}
-		for _, v := range Efforts {
+		for _, v := range effortLadder {
 			m[v] = v
 		}
 		return m
@@ -57,36 +57,36 @@ func TestEffortProbe(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		file string
-		want EffortSupport
+		want effortSupport
 	}{
 		// raises on anything but none and high: every thinking level is high
-		{"Mistral-Medium-3.5-128B-GGUF.jinja", EffortSupport{Known: []string{"none", "high"},
+		{"Mistral-Medium-3.5-128B-GGUF.jinja", effortSupport{Known: []string{"none", "high"},
 			Rejected: []string{"minimal", "low", "medium", "xhigh", "max"},
 			To:       with("minimal", "high", "low", "high", "medium", "high", "xhigh", "high", "max", "high")}},
 		// knows low/high/max, renders the rest as its default max
-		{"Kimi-K3.jinja", EffortSupport{Known: []string{"none", "low", "high", "max"},
+		{"Kimi-K3.jinja", effortSupport{Known: []string{"none", "low", "high", "max"},
 			To: with("minimal", "low", "medium", "high", "xhigh", "max")}},
 		// knows high, renders the rest as its default max ('max' is a literal)
-		{"GLM-5.2.jinja", EffortSupport{Known: []string{"none", "high", "max"},
+		{"GLM-5.2.jinja", effortSupport{Known: []string{"none", "high", "max"},
 			To: with("minimal", "high", "low", "high", "medium", "high", "xhigh", "max")}},
 		// max adds a prompt; minimal … xhigh render alike and are named nowhere: unchanged
-		{"DeepSeek-V4-Flash.jinja", EffortSupport{Known: []string{"none", "max"}, To: identity()}},
+		{"DeepSeek-V4-Flash.jinja", effortSupport{Known: []string{"none", "max"}, To: identity()}},
 		// prints the value: every value is told apart
-		{"gpt-oss-20b-Q8_0.jinja", EffortSupport{Known: Efforts, To: identity()}},
+		{"gpt-oss-20b-Q8_0.jinja", effortSupport{Known: effortLadder, To: identity()}},
 		// reads enable_thinking only
-		{"Qwen3-8B-Q8_0.jinja", EffortSupport{Known: []string{"none"}, To: identity()}},
+		{"Qwen3-8B-Q8_0.jinja", effortSupport{Known: []string{"none"}, To: identity()}},
 		// reads neither
-		{"Ministral-3-14B-Instruct-2512-Q4_0.jinja", EffortSupport{To: identity()}},
+		{"Ministral-3-14B-Instruct-2512-Q4_0.jinja", effortSupport{To: identity()}},
 	} {
 		tm := all[tc.file]
 		require.NotNil(t, tm, tc.file)
-		if d := cmp.Diff(tc.want, tm.Efforts); d != "" {
+		if d := cmp.Diff(tc.want, tm.efforts); d != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.file, d)
 		}
 	}
 	// Every template: a value is given a value the template renders.
 	for name, tm := range all {
-		for _, v := range Efforts {
+		for _, v := range effortLadder {
 			to, keep := tm.Effort(v)
 			if !keep {
 				continue
@@ -152,7 +152,7 @@ func TestEffortsReachTemplate(t *testing.T) {
 		require.Equal(t, `"`+effort+`"`, string(extra.Kwargs.Args["reasoning_effort"]), "the engine's reasoner sees the clamped value")
 	}
 	want := map[string]string{"none": "none", "minimal": "high", "low": "high", "medium": "high", "high": "high", "xhigh": "high", "max": "high"}
-	for _, v := range Efforts {
+	for _, v := range effortLadder {
 		t.Run("chat/"+v, func(t *testing.T) {
 			prep, err := p.Chat(ctx, chatReq(t, `{"model":"m","reasoning_effort":"`+v+`","messages":[{"role":"user","content":"hi"}]}`))
 			require.NoError(t, err)
@@ -191,17 +191,17 @@ func TestEffortsReachTemplate(t *testing.T) {
 }
 
 // TestEffortCasesDoc keeps PARSER_CASES.md's effort section equal to
-// EffortCases over the testdata templates.
+// effortCases over the testdata templates.
 func TestEffortCasesDoc(t *testing.T) {
 	b, err := os.ReadFile("../PARSER_CASES.md")
 	require.NoError(t, err)
 	doc := string(b)
-	i, j := strings.Index(doc, EffortBegin), strings.Index(doc, EffortEnd)
+	i, j := strings.Index(doc, effortBegin), strings.Index(doc, effortEnd)
 	require.True(t, i >= 0 && j > i, "PARSER_CASES.md lacks the effort section markers")
-	got := doc[i+len(EffortBegin)+1 : j]
-	want := EffortCases(testdataTemplates(t))
+	got := doc[i+len(effortBegin)+1 : j]
+	want := effortCases(testdataTemplates(t))
 	if *updateCases {
-		doc = doc[:i+len(EffortBegin)+1] + want + doc[j:]
+		doc = doc[:i+len(effortBegin)+1] + want + doc[j:]
 		require.NoError(t, os.WriteFile("../PARSER_CASES.md", []byte(doc), 0o644))
 		return
 	}
@@ -220,7 +220,7 @@ func TestThinkingModeReachesTemplate(t *testing.T) {
 	src, err := os.ReadFile("../testdata/chattemplate/templates/DeepSeek-V4.1-Flash.jinja")
 	require.NoError(t, err)
 	m := tinyModel(t, ModelOptions{ChatTemplate: string(src), ContextLength: 1 << 20})
-	require.Equal(t, ThinkingModes, m.Template(false).RejectedThinkingModes)
+	require.Equal(t, thinkingModes, m.Template(false).RejectedThinkingModes)
 	p := New(m, Options{PrefixCacheEntries: -1})
 	ctx := context.Background()
 	const on, off = "<｜Assistant｜><think>", "<｜Assistant｜></think>"

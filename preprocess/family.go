@@ -5,9 +5,9 @@ import (
 	"strings"
 )
 
-// Family is one row of the model-family table: how to recognise a model
+// familyRow is one row of the model-family table: how to recognise a model
 // and the parsers it is served with.
-type Family struct {
+type familyRow struct {
 	Name string
 
 	// ModelTypes are config.json model_type values (exact, lower case).
@@ -23,7 +23,7 @@ type Family struct {
 	ToolParser, ReasoningParser string
 }
 
-// Families is the model-family table, most specific rows first: the first
+// familyTable is the model-family table, most specific rows first: the first
 // row that matches wins. Choices where serving stacks differ:
 //   - MiniMax M2 uses the minimax_m2 reasoning parser (reasoning separated;
 //     vLLM's minimax_m2_append_think keeps it in the content instead).
@@ -50,7 +50,7 @@ type Family struct {
 //     config.json model_type was not found published).
 //   - DeepSeek V4.1 (spaced DSML) is told from V4 by its model_type
 //     deepseek_v41, or by its name on V4's config, as V3.1 from V3.
-var Families = []Family{
+var familyTable = []familyRow{
 	// Rows keyed by a name hint on another family's config come first.
 	{Name: "xLAM", ModelTypes: []string{"llama", "qwen2", "mistral", "mixtral"}, NameHints: []string{"xlam"}, ToolParser: "xlam"},
 	{Name: "xLAM", NameHints: []string{"xlam"}, ToolParser: "xlam"},
@@ -187,14 +187,14 @@ var Families = []Family{
 	{Name: "EXAONE 4", NameHints: []string{"exaone-4", "exaone4"}, ToolParser: "hermes", ReasoningParser: "exaone4"},
 }
 
-// LookupFamily returns the family of a model: the first row of Families
+// lookupFamily returns the family of a model: the first row of familyTable
 // whose config.json model_type or architectures match (and one of its
 // NameHints, when it has any); failing that, the first row without config
 // keys whose NameHints match the directory name.
-func LookupFamily(modelType string, architectures []string, dirName string) (Family, bool) {
+func lookupFamily(modelType string, architectures []string, dirName string) (familyRow, bool) {
 	mt := strings.ToLower(modelType)
 	name := strings.ToLower(dirName)
-	hinted := func(f *Family) bool {
+	hinted := func(f *familyRow) bool {
 		for _, h := range f.NameHints {
 			if strings.Contains(name, h) {
 				return true
@@ -202,8 +202,8 @@ func LookupFamily(modelType string, architectures []string, dirName string) (Fam
 		}
 		return false
 	}
-	for i := range Families {
-		f := &Families[i]
+	for i := range familyTable {
+		f := &familyTable[i]
 		byConfig := mt != "" && slices.Contains(f.ModelTypes, mt)
 		for _, a := range f.Architectures {
 			for _, have := range architectures {
@@ -214,11 +214,11 @@ func LookupFamily(modelType string, architectures []string, dirName string) (Fam
 			return *f, true
 		}
 	}
-	for i := range Families {
-		f := &Families[i]
+	for i := range familyTable {
+		f := &familyTable[i]
 		if len(f.ModelTypes) == 0 && len(f.Architectures) == 0 && hinted(f) {
 			return *f, true
 		}
 	}
-	return Family{}, false
+	return familyRow{}, false
 }

@@ -2,7 +2,6 @@ package preprocess
 
 import (
 	"fmt"
-	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,7 +9,7 @@ import (
 )
 
 // TestLookupFamily looks up a model directory (config.json model_type and
-// architectures, the directory name) per row of Families, and checks that
+// architectures, the directory name) per row of familyTable, and checks that
 // every row is reached by a case: a row no case reaches is shadowed by an
 // earlier one or untested.
 func TestLookupFamily(t *testing.T) {
@@ -150,23 +149,23 @@ func TestLookupFamily(t *testing.T) {
 		{"exaone4", []string{"Exaone4ForCausalLM"}, "EXAONE-4.0-32B", want{"EXAONE 4", "hermes", "exaone4"}},
 		{"", nil, "EXAONE-4.0-1.2B", want{"EXAONE 4", "hermes", "exaone4"}},
 	}
-	reached := make([]bool, len(Families))
+	reached := make([]bool, len(familyTable))
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s %v %s", tc.modelType, tc.arch, tc.dir), func(t *testing.T) {
-			f, ok := LookupFamily(tc.modelType, tc.arch, tc.dir)
+			f, ok := lookupFamily(tc.modelType, tc.arch, tc.dir)
 			require.Equal(t, tc.want != want{}, ok)
 			if diff := cmp.Diff(tc.want, want{f.Name, f.ToolParser, f.ReasoningParser}); diff != "" {
 				t.Errorf("LookupFamily (-want +got):\n%s", diff)
 			}
-			for i := range Families {
-				if ok && reflect.DeepEqual(f, Families[i]) {
+			for i := range familyTable {
+				if ok && cmp.Equal(f, familyTable[i]) {
 					reached[i] = true
 					break
 				}
 			}
 		})
 	}
-	for i, f := range Families {
+	for i, f := range familyTable {
 		if !reached[i] {
 			t.Errorf("row %d (%s, model types %v, architectures %v, hints %v) is reached by no case", i, f.Name, f.ModelTypes, f.Architectures, f.NameHints)
 		}
@@ -176,13 +175,13 @@ func TestLookupFamily(t *testing.T) {
 // TestFamilyParsersRegistered keeps every parser name of the table
 // resolvable by the registry and by the PRE table's canonical names.
 func TestFamilyParsersRegistered(t *testing.T) {
-	for _, f := range Families {
+	for _, f := range familyTable {
 		if f.ToolParser != "" {
-			_, ok := CanonicalToolParser(f.ToolParser)
+			_, ok := canonicalToolParser(f.ToolParser)
 			require.True(t, ok, "%s: tool parser %s", f.Name, f.ToolParser)
 		}
 		if f.ReasoningParser != "" {
-			_, ok := CanonicalReasoningParser(f.ReasoningParser)
+			_, ok := canonicalReasoningParser(f.ReasoningParser)
 			require.True(t, ok, "%s: reasoning parser %s", f.Name, f.ReasoningParser)
 		}
 	}

@@ -60,8 +60,8 @@ func FuzzEffortProbe(f *testing.F) {
 		// and a kept one renders wherever the template renders without
 		// one.
 		_, baseErr := tm.Render(probeInput("{}"))
-		for _, v := range ThinkingModes {
-			args := Args{"thinking_mode": json.RawMessage(strconv.Quote(v))}
+		for _, v := range thinkingModes {
+			args := templateArgs{"thinking_mode": json.RawMessage(strconv.Quote(v))}
 			clampThinkingMode(tm, args)
 			kw, _ := json.Marshal(args)
 			_, err := tm.Render(probeInput(string(kw)))
@@ -73,11 +73,11 @@ func FuzzEffortProbe(f *testing.F) {
 				t.Fatalf("thinking_mode %q is not rejected but does not render: %v", v, err)
 			}
 		}
-		e := tm.Efforts
+		e := tm.efforts
 		if e.To == nil {
 			return
 		}
-		for _, v := range Efforts {
+		for _, v := range effortLadder {
 			to, ok := e.To[v]
 			if !ok {
 				t.Fatalf("%q has no mapping", v)

@@ -38,6 +38,7 @@ func harnessModels(t *testing.T, names ...string) map[string]*Model {
 // request and checks the prompt's shape and that its ids are the
 // tokenizer's own encoding of the prompt.
 func TestHarnessCaptures(t *testing.T) {
+	t.Parallel()
 	for name, m := range harnessModels(t, "qwen3", "gptoss", "kimi_k2") {
 		p := New(m, Options{PrefixCacheEntries: -1})
 		for _, c := range conversations {
@@ -94,6 +95,7 @@ func TestHarnessCaptures(t *testing.T) {
 // turn prepared with the prefix cache has exactly the ids of a cold
 // encode, and that the next turn reuses most of the previous one.
 func TestPrefixCacheCaptures(t *testing.T) {
+	t.Parallel()
 	for name, m := range harnessModels(t, largeModels...) {
 		if !m.prefix.ok {
 			t.Logf("%s: tokenizer not prefix-cacheable", name)

@@ -21,20 +21,34 @@ const tinyDir = "../testdata/models/tiny"
 // files of tokenizers/testdata/large (fetched by .ci/setup.d/tokenizers.sh).
 var largeModels = []string{"qwen3", "deepseek_v3", "gptoss", "llama3", "kimi_k2"}
 
+// cachedModel is one entry of the large-model cache: its own lock lets
+// parallel tests load different models at once.
+type cachedModel struct {
+	mu sync.Mutex
+	m  *Model
+}
+
 var (
 	modelMu    sync.Mutex
-	modelCache = map[string]*Model{}
+	modelCache = map[string]*cachedModel{}
 )
 
 // largeModel loads testdata/models/name with the large tokenizer files, or
 // skips the test when they were not fetched. Models are loaded once per
-// test binary.
+// test binary; a load that failed is tried again by the next caller.
 func largeModel(tb testing.TB, name string) *Model {
 	tb.Helper()
 	modelMu.Lock()
-	defer modelMu.Unlock()
-	if m := modelCache[name]; m != nil {
-		return m
+	c := modelCache[name]
+	if c == nil {
+		c = &cachedModel{}
+		modelCache[name] = c
+	}
+	modelMu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m != nil {
+		return c.m
 	}
 	large := filepath.Join("..", "tokenizers", "testdata", "large", name)
 	if _, err := os.Stat(filepath.Join(large, "tokenizer_config.json")); err != nil {
@@ -63,7 +77,7 @@ func largeModel(tb testing.TB, name string) *Model {
 	m, err := LoadModel(dir, ModelOptions{})
 	require.NoError(tb, err)
 	m.Name = name
-	modelCache[name] = m
+	c.m = m
 	return m
 }
 

@@ -53,7 +53,7 @@ var iteratesContent = regexp.MustCompile(`for\s+\w+\s+in\s+(?:message|msg|m|mess
 //     block per non-empty segment, prefixed to the content;
 //   - template arguments become top-level variables (they override
 //     bos_token and friends).
-func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools []openai.Tool, args Args, replay bool) (chattemplate.Input, error) {
+func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools []openai.Tool, args templateArgs, replay bool) (chattemplate.Input, error) {
 	src := t.Source()
 	if t.NormalizeRoles {
 		msgs = normalizeRoles(msgs)

@@ -135,17 +135,17 @@ type Template struct {
 	// ShortToolIDs: a probe at load time showed the template raises on a
 	// tool-call id that is not 9 ASCII letters and digits (the Mistral
 	// templates of the mistral-common v3 era) while it accepts one that
-	// is, so every other id is replaced by ShortToolID's (a call and its
+	// is, so every other id is replaced by shortToolID's (a call and its
 	// result alike) before rendering: Anthropic's toolu_ ids and OpenAI's
 	// call_ ids no longer make the template raise.
 	ShortToolIDs bool
 
-	// Efforts is what a probe at load time learnt about the template's
+	// efforts is what a probe at load time learnt about the template's
 	// reasoning_effort: the values it knows and how every value of the
 	// APIs' ladder maps onto them (see Effort).
-	Efforts EffortSupport
+	efforts effortSupport
 
-	// RejectedThinkingModes are the values of ThinkingModes a probe at
+	// RejectedThinkingModes are the values of thinkingModes a probe at
 	// load time showed the template raises on; such a thinking_mode is
 	// left out of a request's arguments (clampThinkingMode).
 	RejectedThinkingModes []string
@@ -190,7 +190,7 @@ func newTemplate(name, src string, now func() time.Time) (*Template, error) {
 	var te *chattemplate.TemplateError
 	tm.NormalizeRoles = errors.As(err, &te)
 	tm.ShortToolIDs = probeShortToolIDs(t)
-	tm.Efforts = probeEfforts(t)
+	tm.efforts = probeEfforts(t)
 	tm.RejectedThinkingModes = probeThinkingModes(t)
 	tm.ImagePlaceholder, tm.ToolImages = probeImages(t)
 	return tm, nil
@@ -296,7 +296,7 @@ const maxConfigFile = 16 << 20
 // tiktoken.model) is required; tokenizer_config.json, chat_template.jinja,
 // chat_template.json, generation_config.json and config.json are read
 // when present. Parser names come from the model-family table (see
-// Families) unless opts sets them; an unknown parser name, or a tool and
+// familyTable) unless opts sets them; an unknown parser name, or a tool and
 // a reasoning parser that cannot run together (parsers.ErrParserCombination),
 // is an error.
 func LoadModel(dir string, opts ModelOptions) (*Model, error) {
@@ -387,7 +387,7 @@ func LoadModel(dir string, opts ModelOptions) (*Model, error) {
 		m.ContextLength = opts.ContextLength
 	}
 
-	if f, ok := LookupFamily(m.ModelType, m.Architectures, m.Name); ok {
+	if f, ok := lookupFamily(m.ModelType, m.Architectures, m.Name); ok {
 		m.Family, m.ToolParser, m.ReasoningParser = f.Name, f.ToolParser, f.ReasoningParser
 	}
 	if opts.ToolParser != "" {

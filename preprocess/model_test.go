@@ -75,6 +75,7 @@ func TestLoadModelConfigForms(t *testing.T) {
 }
 
 func TestLoadModelLarge(t *testing.T) {
+	t.Parallel()
 	want := map[string]struct {
 		family, tool, reasoning string
 		eos                     []uint32
@@ -88,6 +89,7 @@ func TestLoadModelLarge(t *testing.T) {
 	}
 	for _, name := range largeModels {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			m := largeModel(t, name)
 			w := want[name]
 			got := []any{m.Family, m.ToolParser, m.ReasoningParser, m.EOSIDs, m.ContextLength}
@@ -104,13 +106,14 @@ func TestLoadModelLarge(t *testing.T) {
 // parser) are refused at load, naming both, instead of failing every
 // request with tools; every pair of the family table loads.
 func TestLoadModelParserPair(t *testing.T) {
+	t.Parallel()
 	_, err := LoadModel(tinyDir, ModelOptions{ToolParser: "harmony", ReasoningParser: "qwen3"})
 	require.ErrorIs(t, err, parsers.ErrParserCombination)
 	require.ErrorContains(t, err, `"harmony"`)
 	require.ErrorContains(t, err, `"qwen3"`)
 	_, err = LoadModel(tinyDir, ModelOptions{ToolParser: "hermes", ReasoningParser: "gpt_oss"})
 	require.ErrorIs(t, err, parsers.ErrParserCombination)
-	for _, f := range Families {
+	for _, f := range familyTable {
 		_, err := LoadModel(tinyDir, ModelOptions{ToolParser: orNone(f.ToolParser), ReasoningParser: orNone(f.ReasoningParser)})
 		require.NoError(t, err, "family %s", f.Name)
 	}

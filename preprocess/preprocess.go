@@ -48,7 +48,7 @@ type Options struct {
 	// ThinkingDefaults are deployment-level template arguments applied
 	// before the request's own (the request wins), e.g.
 	// {"enable_thinking": false}.
-	ThinkingDefaults Args
+	ThinkingDefaults map[string]json.RawMessage
 
 	// Anthropic and Responses configure the translation of those APIs to
 	// the chat request (ReasoningParser is set from the model).
@@ -315,7 +315,7 @@ func (p *Preprocessor) completion(ctx context.Context, a api.API, req *openai.Co
 	skip, set := req.SkipSpecialTokens.Get()
 	var err error
 	var warn string
-	prep.Engine.SkipSpecialTokens, warn, err = DecideSkipSpecial("", "", skip, set, p.opts.LenientSkipSpecial)
+	prep.Engine.SkipSpecialTokens, warn, err = decideSkipSpecial("", "", skip, set, p.opts.LenientSkipSpecial)
 	if err != nil {
 		return nil, &BadRequestError{err, a}
 	}
@@ -352,7 +352,7 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 	if err := req.NormalizeThinking(); err != nil {
 		return nil, err
 	}
-	args := Args{}
+	args := templateArgs{}
 	for k, v := range p.opts.ThinkingDefaults {
 		args[k] = v
 	}
@@ -424,7 +424,7 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 	}
 
 	skip, set := req.SkipSpecialTokens.Get()
-	d, err := Decide(Situation{
+	d, err := decide(situation{
 		ToolParser: m.ToolParser, ReasoningParser: m.ReasoningParser,
 		SkipSpecial: skip, SkipSpecialSet: set, Lenient: p.opts.LenientSkipSpecial,
 		Args: args, Prompt: prompt,
@@ -689,7 +689,7 @@ var ErrRenderLimit = errors.New("the request renders to a prompt beyond the chat
 // *chattemplate.TemplateError, a render past the template's bounds one
 // wrapping ErrRenderLimit; other failures of the template are the
 // server's (not the client's) errors.
-func (p *Preprocessor) render(t *Template, msgs []openai.Message, tools []openai.Tool, args Args, a api.API, replay bool) (string, error) {
+func (p *Preprocessor) render(t *Template, msgs []openai.Message, tools []openai.Tool, args templateArgs, a api.API, replay bool) (string, error) {
 	in, err := p.templateInput(t, msgs, tools, args, replay)
 	if err != nil {
 		return "", err

@@ -8,69 +8,97 @@ import (
 	"github.com/agentwire/agentwire/parsers"
 )
 
-// This file is the per-parser decision table PRE.1–PRE.6 as data: one Rule
+// This file is the per-parser decision table PRE.1–PRE.6 as data: one rule
 // per canonical parser name, and the functions that apply it to a request.
-// PARSER_CASES.md renders the same table (CasesTable); a test keeps them
-// equal.
+// PARSER_CASES.md shows the same table (rendered by casesTable in
+// casesdoc_test.go; TestCasesTable keeps them equal).
 
-// Special says whether a parser needs special tokens in the output (PRE.1).
-type Special uint8
+// specialTokens says whether a parser needs special tokens in the output (PRE.1).
+type specialTokens uint8
 
 const (
-	SpecialNo       Special = iota // its markers are ordinary (special:false) tokens or text
-	SpecialYes                     // some marker is a special token: skip_special_tokens must be false
-	SpecialUnstated                // not stated upstream; the markers are special:false, so treated as no
+	specialNo       specialTokens = iota // its markers are ordinary (special:false) tokens or text
+	specialYes                           // some marker is a special token: skip_special_tokens must be false
+	specialUnstated                      // not stated upstream; the markers are special:false, so treated as no
 )
 
-// Gate is PRE.2: when a request's template arguments disable the
+// reasoningGate is PRE.2: when a request's template arguments disable the
 // reasoning parser (the whole output is then content).
-type Gate uint8
+type reasoningGate uint8
 
 const (
-	GateNever       Gate = iota
-	GateKimi             // thinking == false (kimi_k25, holo2)
-	GateNemotron         // enable_thinking == false or force_nonempty_content == true
-	GateDeepSeekOff      // the DeepSeek toggle resolves to off; default off (opt-in)
-	GateDeepSeekOn       // the DeepSeek toggle resolves to off; default on
-	GateGemma4           // enable_thinking (else thinking) resolves to false; default on
-	GateMistral          // unless reasoning_effort is present and not "none"
-	GateMiniMaxM3        // thinking_mode == "disabled"
-	GateMiniMaxM2        // thinking == false or enable_thinking == false
+	gateNever       reasoningGate = iota
+	gateKimi                      // thinking == false (kimi_k25, holo2)
+	gateNemotron                  // enable_thinking == false or force_nonempty_content == true
+	gateDeepSeekOff               // the DeepSeek toggle resolves to off; default off (opt-in)
+	gateDeepSeekOn                // the DeepSeek toggle resolves to off; default on
+	gateGemma4                    // enable_thinking (else thinking) resolves to false; default on
+	gateMistral                   // unless reasoning_effort is present and not "none"
+	gateMiniMaxM3                 // thinking_mode == "disabled"
+	gateMiniMaxM2                 // thinking == false or enable_thinking == false
 )
 
-// AfterTool is PRE.3's rule when the last message is a tool result.
-type AfterTool uint8
+// afterToolRule is PRE.3's rule when the last message is a tool result.
+type afterToolRule uint8
 
 const (
-	AfterToolNormal AfterTool = iota // prompt_injected_reasoning decides, as for any turn
-	AfterToolOff                     // no reasoning parsing after a tool result, unless thinking == true (kimi_k25)
-	AfterToolKeep                    // the injected reasoning is kept after tools (the formatter seeds the opener; deepseek_v4)
+	afterToolNormal afterToolRule = iota // prompt_injected_reasoning decides, as for any turn
+	afterToolOff                         // no reasoning parsing after a tool result, unless thinking == true (kimi_k25)
+	afterToolKeep                        // the injected reasoning is kept after tools (the formatter seeds the opener; deepseek_v4)
 )
 
-// Guided is PRE.4: what tool_choice required/named does to reasoning.
-type Guided uint8
+// guidedRule is PRE.4: what tool_choice required/named does to reasoning.
+type guidedRule uint8
 
 const (
-	GuidedNormal          Guided = iota // parse normally
-	GuidedShape                         // shape detection: a leading '[' or '{' bypasses the reasoning parser
-	GuidedShapeIfInjected               // shape detection only when the prompt opened reasoning
-	GuidedLegacyOff                     // reasoning parsing off for the request
+	guidedNormal          guidedRule = iota // parse normally
+	guidedShape                             // shape detection: a leading '[' or '{' bypasses the reasoning parser
+	guidedShapeIfInjected                   // shape detection only when the prompt opened reasoning
+	guidedLegacyOff                         // reasoning parsing off for the request
 )
 
-// Rule is one row of the table, keyed by canonical parser name.
-type Rule struct {
+// The String forms are the cells of PARSER_CASES.md's PRE table.
+
+func (s specialTokens) String() string {
+	return [...]string{"no", "YES", "not stated (markers are special:false) → no"}[s]
+}
+
+func (g reasoningGate) String() string {
+	return [...]string{
+		"never",
+		"`thinking=false`",
+		"`enable_thinking=false` or `force_nonempty_content=true`",
+		"DeepSeek toggle off (`thinking`/`enable_thinking`, else `thinking_mode`); default **off**",
+		"DeepSeek toggle off (`thinking`/`enable_thinking`, else `thinking_mode`); default on",
+		"`enable_thinking` (else `thinking`) `=false`; default on",
+		"unless `reasoning_effort` is present and not `none`",
+		"`thinking_mode=disabled`",
+		"`thinking=false` or `enable_thinking=false`",
+	}[g]
+}
+
+func (a afterToolRule) String() string {
+	return [...]string{"as any turn", "OFF (unless `thinking=true`)", "stays ON (the template seeds the opener after tools)"}[a]
+}
+
+func (g guidedRule) String() string {
+	return [...]string{"parse normally", "shape detection", "shape detection only if prompt-injected", "reasoning OFF (legacy)"}[g]
+}
+
+// rule is one row of the table, keyed by canonical parser name.
+type rule struct {
 	Name string
 	// Tool and Reasoning say which registry the name is canonical in.
 	Tool, Reasoning bool
 
-	Special Special
+	Special specialTokens
 	// SpecialWhy names the markers that are special tokens (PRE.1's error
 	// quotes it).
 	SpecialWhy string
 
-	Gate      Gate
-	AfterTool AfterTool
-	Guided    Guided
+	Gate      reasoningGate
+	AfterTool afterToolRule
+	Guided    guidedRule
 	// StripThink: shape detection strips a complete leading [THINK] first.
 	StripThink bool
 	// StripLeadingThink is PRE.6: when Gate fired, one leading <think> of
@@ -85,39 +113,39 @@ type Rule struct {
 	Unforced bool
 }
 
-// Rules is the PRE.1–PRE.6 table. Rows are in the order PARSER_CASES.md
-// shows them; every name is canonical (see CanonicalToolParser and
-// CanonicalReasoningParser). Every registered reasoning parser name
+// ruleTable is the PRE.1–PRE.6 table. Rows are in the order PARSER_CASES.md
+// shows them; every name is canonical (see canonicalToolParser and
+// canonicalReasoningParser). Every registered reasoning parser name
 // resolves to a row (a test keeps it so); tool parsers without a row have
 // no special decisions (PRE.1 no).
-var Rules = []Rule{
-	{Name: "harmony", Tool: true, Special: SpecialYes, SpecialWhy: "<|channel|>, <|message|>, <|call|>, <|end|> are special tokens"},
-	{Name: "gpt_oss", Reasoning: true, Special: SpecialYes, SpecialWhy: "<|channel|>analysis<|message|> … <|end|> are special tokens"},
-	{Name: "gemma4", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: `<|channel>, <channel|>, <|tool_call>, <tool_call|>, <|"|> are special tokens`, Gate: GateGemma4},
-	{Name: "kimi_k2", Tool: true, Special: SpecialYes, SpecialWhy: "<|tool_calls_section_begin|> / <|tool_calls_section_end|> are special tokens"},
-	{Name: "kimi_k25", Reasoning: true, Special: SpecialYes, SpecialWhy: "</think> is a special token", Gate: GateKimi, AfterTool: AfterToolOff, Guided: GuidedShape},
+var ruleTable = []rule{
+	{Name: "harmony", Tool: true, Special: specialYes, SpecialWhy: "<|channel|>, <|message|>, <|call|>, <|end|> are special tokens"},
+	{Name: "gpt_oss", Reasoning: true, Special: specialYes, SpecialWhy: "<|channel|>analysis<|message|> … <|end|> are special tokens"},
+	{Name: "gemma4", Tool: true, Reasoning: true, Special: specialYes, SpecialWhy: `<|channel>, <channel|>, <|tool_call>, <tool_call|>, <|"|> are special tokens`, Gate: gateGemma4},
+	{Name: "kimi_k2", Tool: true, Special: specialYes, SpecialWhy: "<|tool_calls_section_begin|> / <|tool_calls_section_end|> are special tokens"},
+	{Name: "kimi_k25", Reasoning: true, Special: specialYes, SpecialWhy: "</think> is a special token", Gate: gateKimi, AfterTool: afterToolOff, Guided: guidedShape},
 	{Name: "kimi", Reasoning: true},
-	{Name: "deepseek_r1", Reasoning: true, Gate: GateDeepSeekOn, Guided: GuidedShape},
-	{Name: "deepseek_v3", Reasoning: true, Special: SpecialUnstated, Gate: GateDeepSeekOff, Guided: GuidedShape},
-	{Name: "deepseek_v3_1", Reasoning: true, Special: SpecialUnstated, Gate: GateDeepSeekOff, Guided: GuidedShape},
-	{Name: "deepseek_v3_2", Reasoning: true, Special: SpecialUnstated, Gate: GateDeepSeekOn, Guided: GuidedShape},
-	{Name: "deepseek_v4", Tool: true, Reasoning: true, Special: SpecialUnstated, Gate: GateDeepSeekOn, AfterTool: AfterToolKeep, Guided: GuidedShapeIfInjected},
-	{Name: "nemotron_nano", Reasoning: true, Special: SpecialUnstated, Gate: GateNemotron, Guided: GuidedShape, StripLeadingThink: true},
-	{Name: "nemotron3", Reasoning: true, Special: SpecialUnstated, Gate: GateNemotron, Guided: GuidedShape, StripLeadingThink: true},
-	{Name: "nemotron_v3", Reasoning: true, Special: SpecialUnstated, Gate: GateNemotron, Guided: GuidedShape, StripLeadingThink: true},
-	{Name: "nemotron_deci", Tool: true, Reasoning: true, Special: SpecialUnstated},
-	{Name: "mistral", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "[THINK], [/THINK], [TOOL_CALLS], [ARGS], [CALL_ID] are special tokens", Gate: GateMistral, Guided: GuidedShape, StripThink: true, Unforced: true},
-	{Name: "minimax_m2", Tool: true, Reasoning: true, Gate: GateMiniMaxM2, Guided: GuidedShape},
-	{Name: "minimax_m3", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "the ]<]minimax[>[ namespace token and <mm:think> are special tokens", Gate: GateMiniMaxM3, Guided: GuidedShapeIfInjected},
-	{Name: "minimax_append_think", Reasoning: true, Guided: GuidedLegacyOff},
-	{Name: "glm45", Reasoning: true, Guided: GuidedShapeIfInjected},
+	{Name: "deepseek_r1", Reasoning: true, Gate: gateDeepSeekOn, Guided: guidedShape},
+	{Name: "deepseek_v3", Reasoning: true, Special: specialUnstated, Gate: gateDeepSeekOff, Guided: guidedShape},
+	{Name: "deepseek_v3_1", Reasoning: true, Special: specialUnstated, Gate: gateDeepSeekOff, Guided: guidedShape},
+	{Name: "deepseek_v3_2", Reasoning: true, Special: specialUnstated, Gate: gateDeepSeekOn, Guided: guidedShape},
+	{Name: "deepseek_v4", Tool: true, Reasoning: true, Special: specialUnstated, Gate: gateDeepSeekOn, AfterTool: afterToolKeep, Guided: guidedShapeIfInjected},
+	{Name: "nemotron_nano", Reasoning: true, Special: specialUnstated, Gate: gateNemotron, Guided: guidedShape, StripLeadingThink: true},
+	{Name: "nemotron3", Reasoning: true, Special: specialUnstated, Gate: gateNemotron, Guided: guidedShape, StripLeadingThink: true},
+	{Name: "nemotron_v3", Reasoning: true, Special: specialUnstated, Gate: gateNemotron, Guided: guidedShape, StripLeadingThink: true},
+	{Name: "nemotron_deci", Tool: true, Reasoning: true, Special: specialUnstated},
+	{Name: "mistral", Tool: true, Reasoning: true, Special: specialYes, SpecialWhy: "[THINK], [/THINK], [TOOL_CALLS], [ARGS], [CALL_ID] are special tokens", Gate: gateMistral, Guided: guidedShape, StripThink: true, Unforced: true},
+	{Name: "minimax_m2", Tool: true, Reasoning: true, Gate: gateMiniMaxM2, Guided: guidedShape},
+	{Name: "minimax_m3", Tool: true, Reasoning: true, Special: specialYes, SpecialWhy: "the ]<]minimax[>[ namespace token and <mm:think> are special tokens", Gate: gateMiniMaxM3, Guided: guidedShapeIfInjected},
+	{Name: "minimax_append_think", Reasoning: true, Guided: guidedLegacyOff},
+	{Name: "glm45", Reasoning: true, Guided: guidedShapeIfInjected},
 	{Name: "glm47", Tool: true},
 	{Name: "qwen3", Reasoning: true},
 	{Name: "basic", Reasoning: true},
-	{Name: "step3", Tool: true, Reasoning: true, Special: SpecialUnstated, Guided: GuidedShape},
+	{Name: "step3", Tool: true, Reasoning: true, Special: specialUnstated, Guided: guidedShape},
 	{Name: "granite", Tool: true, Reasoning: true, SpecialWhy: "<|tool_call|> (Granite 3.0) is a special token: with skip_special_tokens only the bare JSON list at the start of the output is recognised"},
-	{Name: "kimi_k3", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "the reserved control tokens <|open|>, <|sep|>, <|close|> are special tokens"},
-	{Name: "inkling", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "<|content_thinking|>, <|content_invoke_tool_json|>, <|end_message|> are special tokens"},
+	{Name: "kimi_k3", Tool: true, Reasoning: true, Special: specialYes, SpecialWhy: "the reserved control tokens <|open|>, <|sep|>, <|close|> are special tokens"},
+	{Name: "inkling", Tool: true, Reasoning: true, Special: specialYes, SpecialWhy: "<|content_thinking|>, <|content_invoke_tool_json|>, <|end_message|> are special tokens"},
 	{Name: "llama3_json", Tool: true, SpecialWhy: "<|python_tag|> is a special token in Llama 3.1+ tokenizers: with skip_special_tokens only tag-less JSON at the start of the output is recognised"},
 	{Name: "hermes", Tool: true},
 	{Name: "qwen3_coder", Tool: true},
@@ -130,40 +158,40 @@ var Rules = []Rule{
 	// output would otherwise be read as reasoning), an unforced one only
 	// when the prompt opened reasoning; none is gated unless its template
 	// has a documented thinking switch.
-	{Name: "deepseek_v41", Tool: true, Reasoning: true, Special: SpecialUnstated, Gate: GateDeepSeekOn, AfterTool: AfterToolKeep, Guided: GuidedShapeIfInjected},
-	{Name: "muse_glimmer", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "<|start|>, <|message|>, <|eom|>, <|eot|> are special tokens", Guided: GuidedShapeIfInjected},
-	{Name: "cohere_command4", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "<|START_THINKING|>, <|END_THINKING|>, <|START_ACTION|>, <|END_ACTION|>, <|START_RESPONSE|>, <|START_TEXT|> are special tokens", Guided: GuidedShape},
-	{Name: "hy_v3", Tool: true, Reasoning: true, Special: SpecialUnstated, Guided: GuidedShapeIfInjected},
-	{Name: "hunyuan_a13b", Reasoning: true, Special: SpecialUnstated, Guided: GuidedShapeIfInjected},
-	{Name: "k2_horizon", Tool: true, Reasoning: true, Special: SpecialUnstated, Guided: GuidedShape},
-	{Name: "gigachat3", Tool: true, Special: SpecialYes, SpecialWhy: "<|function_call|>, <|role_sep|>, <|message_sep|> are special tokens"},
-	{Name: "gigachat35", Tool: true, Special: SpecialYes, SpecialWhy: "the <｜GCML｜…> call tags and <|message_sep|> are special tokens"},
-	{Name: "lfm2", Tool: true, Special: SpecialYes, SpecialWhy: "<|tool_call_start|>, <|tool_call_end|> are special tokens"},
-	{Name: "olmo3", Tool: true, Reasoning: true, Special: SpecialUnstated, Guided: GuidedShape},
-	{Name: "functiongemma", Tool: true, Special: SpecialYes, SpecialWhy: "<start_function_call>, <end_function_call>, <escape> are special tokens"},
-	{Name: "minicpm5", Tool: true, Special: SpecialYes, SpecialWhy: "MiniCPM5's tool-call tags are special tokens"},
-	{Name: "granite_20b_fc", Tool: true, Special: SpecialUnstated},
-	{Name: "internlm", Tool: true, Special: SpecialYes, SpecialWhy: "<|action_start|>, <|plugin|>, <|action_end|> are special tokens"},
-	{Name: "interns1", Reasoning: true, Special: SpecialUnstated, Guided: GuidedShapeIfInjected},
+	{Name: "deepseek_v41", Tool: true, Reasoning: true, Special: specialUnstated, Gate: gateDeepSeekOn, AfterTool: afterToolKeep, Guided: guidedShapeIfInjected},
+	{Name: "muse_glimmer", Tool: true, Reasoning: true, Special: specialYes, SpecialWhy: "<|start|>, <|message|>, <|eom|>, <|eot|> are special tokens", Guided: guidedShapeIfInjected},
+	{Name: "cohere_command4", Tool: true, Reasoning: true, Special: specialYes, SpecialWhy: "<|START_THINKING|>, <|END_THINKING|>, <|START_ACTION|>, <|END_ACTION|>, <|START_RESPONSE|>, <|START_TEXT|> are special tokens", Guided: guidedShape},
+	{Name: "hy_v3", Tool: true, Reasoning: true, Special: specialUnstated, Guided: guidedShapeIfInjected},
+	{Name: "hunyuan_a13b", Reasoning: true, Special: specialUnstated, Guided: guidedShapeIfInjected},
+	{Name: "k2_horizon", Tool: true, Reasoning: true, Special: specialUnstated, Guided: guidedShape},
+	{Name: "gigachat3", Tool: true, Special: specialYes, SpecialWhy: "<|function_call|>, <|role_sep|>, <|message_sep|> are special tokens"},
+	{Name: "gigachat35", Tool: true, Special: specialYes, SpecialWhy: "the <｜GCML｜…> call tags and <|message_sep|> are special tokens"},
+	{Name: "lfm2", Tool: true, Special: specialYes, SpecialWhy: "<|tool_call_start|>, <|tool_call_end|> are special tokens"},
+	{Name: "olmo3", Tool: true, Reasoning: true, Special: specialUnstated, Guided: guidedShape},
+	{Name: "functiongemma", Tool: true, Special: specialYes, SpecialWhy: "<start_function_call>, <end_function_call>, <escape> are special tokens"},
+	{Name: "minicpm5", Tool: true, Special: specialYes, SpecialWhy: "MiniCPM5's tool-call tags are special tokens"},
+	{Name: "granite_20b_fc", Tool: true, Special: specialUnstated},
+	{Name: "internlm", Tool: true, Special: specialYes, SpecialWhy: "<|action_start|>, <|plugin|>, <|action_end|> are special tokens"},
+	{Name: "interns1", Reasoning: true, Special: specialUnstated, Guided: guidedShapeIfInjected},
 	{Name: "xlam", Tool: true},
-	{Name: "apertus", Tool: true, Reasoning: true, Special: SpecialYes, SpecialWhy: "<|tools_prefix|>, <|tools_suffix|>, <|inner_prefix|>, <|inner_suffix|> are special tokens", Guided: GuidedShapeIfInjected},
-	{Name: "ernie45", Reasoning: true, Special: SpecialUnstated, Guided: GuidedShape},
-	{Name: "longcat", Tool: true, Reasoning: true, Special: SpecialUnstated, Guided: GuidedShape},
-	{Name: "dots", Tool: true, Special: SpecialUnstated},
-	{Name: "solar_open2", Tool: true, Reasoning: true, Special: SpecialUnstated, Guided: GuidedShapeIfInjected},
-	{Name: "holo2", Reasoning: true, Gate: GateKimi, Guided: GuidedShape},
-	{Name: "qwen3_thinking", Reasoning: true, Guided: GuidedShape},
-	{Name: "seed_oss", Tool: true, Reasoning: true, Special: SpecialUnstated},
+	{Name: "apertus", Tool: true, Reasoning: true, Special: specialYes, SpecialWhy: "<|tools_prefix|>, <|tools_suffix|>, <|inner_prefix|>, <|inner_suffix|> are special tokens", Guided: guidedShapeIfInjected},
+	{Name: "ernie45", Reasoning: true, Special: specialUnstated, Guided: guidedShape},
+	{Name: "longcat", Tool: true, Reasoning: true, Special: specialUnstated, Guided: guidedShape},
+	{Name: "dots", Tool: true, Special: specialUnstated},
+	{Name: "solar_open2", Tool: true, Reasoning: true, Special: specialUnstated, Guided: guidedShapeIfInjected},
+	{Name: "holo2", Reasoning: true, Gate: gateKimi, Guided: guidedShape},
+	{Name: "qwen3_thinking", Reasoning: true, Guided: guidedShape},
+	{Name: "seed_oss", Tool: true, Reasoning: true, Special: specialUnstated},
 }
 
 var (
-	toolRules      = map[string]*Rule{}
-	reasoningRules = map[string]*Rule{}
+	toolRules      = map[string]*rule{}
+	reasoningRules = map[string]*rule{}
 )
 
 func init() {
-	for i := range Rules {
-		r := &Rules[i]
+	for i := range ruleTable {
+		r := &ruleTable[i]
 		if r.Tool {
 			toolRules[r.Name] = r
 		}
@@ -210,11 +238,11 @@ var reasoningAliases = map[string]string{
 	"telechat4":     "basic",
 }
 
-// CanonicalToolParser returns the canonical name of a registered tool
+// canonicalToolParser returns the canonical name of a registered tool
 // parser name (its grammar's name in the parsers registry: "gpt-oss" and
 // "openai" → "harmony", "qwen" → "hermes"), or false if it is not
 // registered.
-func CanonicalToolParser(name string) (string, bool) {
+func canonicalToolParser(name string) (string, bool) {
 	if name == "" {
 		return "", false
 	}
@@ -225,13 +253,13 @@ func CanonicalToolParser(name string) (string, bool) {
 	return info.Grammar, true
 }
 
-// CanonicalReasoningParser returns the canonical name of a registered
+// canonicalReasoningParser returns the canonical name of a registered
 // reasoning parser name: lower case, '-' read as '_', then the alias
 // table ("deepseekv4" → "deepseek_v4", "kimi_k2" → "kimi_k25", …). The
 // reasoning registry shares grammars between parsers whose decisions
 // differ (nemotron_v3 runs deepseek_r1's grammar but has its own gate), so
 // the canonical name is not the grammar's name.
-func CanonicalReasoningParser(name string) (string, bool) {
+func canonicalReasoningParser(name string) (string, bool) {
 	if name == "" {
 		return "", false
 	}
@@ -245,39 +273,39 @@ func CanonicalReasoningParser(name string) (string, bool) {
 	return n, true
 }
 
-// ToolRule and ReasoningRule return the rule of a (possibly aliased)
-// parser name; parsers without a row get the zero Rule with their
+// toolRule and reasoningRule return the rule of a (possibly aliased)
+// parser name; parsers without a row get the zero rule with their
 // canonical name.
-func ToolRule(name string) Rule {
-	c, _ := CanonicalToolParser(name)
+func toolRule(name string) rule {
+	c, _ := canonicalToolParser(name)
 	if r := toolRules[c]; r != nil {
 		return *r
 	}
-	return Rule{Name: c, Tool: true}
+	return rule{Name: c, Tool: true}
 }
 
-func ReasoningRule(name string) Rule {
-	c, _ := CanonicalReasoningParser(name)
+func reasoningRule(name string) rule {
+	c, _ := canonicalReasoningParser(name)
 	if r := reasoningRules[c]; r != nil {
 		return *r
 	}
-	return Rule{Name: c, Reasoning: true}
+	return rule{Name: c, Reasoning: true}
 }
 
-// SkipSpecialError is PRE.1's rejection: the request set
+// skipSpecialError is PRE.1's rejection: the request set
 // skip_special_tokens=true but a configured parser needs special tokens.
-type SkipSpecialError struct {
-	Needs []SpecialNeed // the parsers that need them (tool first)
+type skipSpecialError struct {
+	Needs []specialNeed // the parsers that need them (tool first)
 }
 
-// SpecialNeed is one parser that needs special tokens.
-type SpecialNeed struct {
+// specialNeed is one parser that needs special tokens.
+type specialNeed struct {
 	Parser string // the parser name as configured
 	Kind   string // "tool" or "reasoning"
 	Why    string // which markers are special tokens
 }
 
-func (e *SkipSpecialError) Error() string {
+func (e *skipSpecialError) Error() string {
 	var b strings.Builder
 	b.WriteString("skip_special_tokens=true cannot be used with ")
 	for i, n := range e.Needs {
@@ -290,22 +318,22 @@ func (e *SkipSpecialError) Error() string {
 	return b.String()
 }
 
-// DecideSkipSpecial is PRE.1. requested is the request's
+// decideSkipSpecial is PRE.1. requested is the request's
 // skip_special_tokens (set says whether it was sent). When a configured
 // parser needs special tokens, unset → false and an explicit true is a
-// *SkipSpecialError, or with lenient false and a warning. Without such a
+// *skipSpecialError, or with lenient false and a warning. Without such a
 // parser the request's value is kept and unset means true (the engines'
 // default: a template's control tokens are not shown).
-func DecideSkipSpecial(toolParser, reasoningParser string, requested, set, lenient bool) (skip bool, warning string, err error) {
-	var needs []SpecialNeed
+func decideSkipSpecial(toolParser, reasoningParser string, requested, set, lenient bool) (skip bool, warning string, err error) {
+	var needs []specialNeed
 	if toolParser != "" {
-		if r := ToolRule(toolParser); r.Special == SpecialYes {
-			needs = append(needs, SpecialNeed{toolParser, "tool", r.SpecialWhy})
+		if r := toolRule(toolParser); r.Special == specialYes {
+			needs = append(needs, specialNeed{toolParser, "tool", r.SpecialWhy})
 		}
 	}
 	if reasoningParser != "" {
-		if r := ReasoningRule(reasoningParser); r.Special == SpecialYes {
-			needs = append(needs, SpecialNeed{reasoningParser, "reasoning", r.SpecialWhy})
+		if r := reasoningRule(reasoningParser); r.Special == specialYes {
+			needs = append(needs, specialNeed{reasoningParser, "reasoning", r.SpecialWhy})
 		}
 	}
 	switch {
@@ -316,18 +344,18 @@ func DecideSkipSpecial(toolParser, reasoningParser string, requested, set, lenie
 	case !set || !requested:
 		return false, "", nil
 	case lenient:
-		e := &SkipSpecialError{Needs: needs}
+		e := &skipSpecialError{Needs: needs}
 		return false, "skip_special_tokens overridden to false: " + e.Error(), nil
 	}
-	return false, "", &SkipSpecialError{Needs: needs}
+	return false, "", &skipSpecialError{Needs: needs}
 }
 
-// Args are a request's chat template arguments (chat_template_kwargs
+// templateArgs are a request's chat template arguments (chat_template_kwargs
 // merged with the API's thinking options), as raw JSON values.
-type Args map[string]json.RawMessage
+type templateArgs map[string]json.RawMessage
 
 // Bool returns the argument as a boolean when it is one.
-func (a Args) Bool(key string) (v, ok bool) {
+func (a templateArgs) Bool(key string) (v, ok bool) {
 	switch string(a[key]) {
 	case "true":
 		return true, true
@@ -338,7 +366,7 @@ func (a Args) Bool(key string) (v, ok bool) {
 }
 
 // String returns the argument as a string when it is one.
-func (a Args) String(key string) (string, bool) {
+func (a templateArgs) String(key string) (string, bool) {
 	raw := a[key]
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
@@ -353,7 +381,7 @@ func (a Args) String(key string) (string, bool) {
 // deepSeekThinking resolves the DeepSeek toggle: thinking (or its vLLM
 // alias enable_thinking) wins; else thinking_mode chat → off, thinking →
 // on; else def.
-func deepSeekThinking(a Args, def bool) bool {
+func deepSeekThinking(a templateArgs, def bool) bool {
 	if v, ok := a.Bool("thinking"); ok {
 		return v
 	}
@@ -371,32 +399,32 @@ func deepSeekThinking(a Args, def bool) bool {
 
 // Disabled is PRE.2: whether the request's arguments turn this reasoning
 // parser off.
-func (g Gate) Disabled(a Args) bool {
+func (g reasoningGate) Disabled(a templateArgs) bool {
 	switch g {
-	case GateKimi:
+	case gateKimi:
 		v, ok := a.Bool("thinking")
 		return ok && !v
-	case GateNemotron:
+	case gateNemotron:
 		e, eok := a.Bool("enable_thinking")
 		f, _ := a.Bool("force_nonempty_content")
 		return (eok && !e) || f
-	case GateDeepSeekOff:
+	case gateDeepSeekOff:
 		return !deepSeekThinking(a, false)
-	case GateDeepSeekOn:
+	case gateDeepSeekOn:
 		return !deepSeekThinking(a, true)
-	case GateGemma4:
+	case gateGemma4:
 		if v, ok := a.Bool("enable_thinking"); ok {
 			return !v
 		}
 		v, ok := a.Bool("thinking")
 		return ok && !v
-	case GateMistral:
+	case gateMistral:
 		e, ok := a.String("reasoning_effort")
 		return !ok || e == "none"
-	case GateMiniMaxM3:
+	case gateMiniMaxM3:
 		m, _ := a.String("thinking_mode")
 		return m == "disabled"
-	case GateMiniMaxM2:
+	case gateMiniMaxM2:
 		t, tok := a.Bool("thinking")
 		e, eok := a.Bool("enable_thinking")
 		return (tok && !t) || (eok && !e)
@@ -404,10 +432,10 @@ func (g Gate) Disabled(a Args) bool {
 	return false
 }
 
-// PromptInjectedReasoning is the input of PRE.3: the rendered prompt, with
+// promptInjectedReasoning is the input of PRE.3: the rendered prompt, with
 // trailing whitespace trimmed, ends with the reasoning parser's own opener
 // (<think>, <mm:think>, [THINK], ◁think▷, <|open|>think<|sep|> …).
-func PromptInjectedReasoning(prompt, reasoningParser string) bool {
+func promptInjectedReasoning(prompt, reasoningParser string) bool {
 	info, ok := parsers.ReasoningParser(reasoningParser)
 	if !ok {
 		return false
@@ -421,8 +449,8 @@ func PromptInjectedReasoning(prompt, reasoningParser string) bool {
 	return false
 }
 
-// Decision is what the table decides for one request.
-type Decision struct {
+// decision is what the table decides for one request.
+type decision struct {
 	// ToolParser and ReasoningParser are the parsers that run ("" when
 	// off: the jail for tools, PRE.2/PRE.3/PRE.4 for reasoning).
 	ToolParser, ReasoningParser string
@@ -433,7 +461,7 @@ type Decision struct {
 	Injected    bool // prompt_injected_reasoning
 	InReasoning bool // PRE.3
 	// Unforced: the reasoning parser does not start inside reasoning by
-	// itself (Rule.Unforced, and the prompt did not open reasoning).
+	// itself (rule.Unforced, and the prompt did not open reasoning).
 	Unforced bool
 	Gated    bool // PRE.2 fired
 
@@ -446,15 +474,15 @@ type Decision struct {
 	ImmediateToolName string
 }
 
-// Situation is the request-side input of Decide.
-type Situation struct {
+// situation is the request-side input of decide.
+type situation struct {
 	ToolParser, ReasoningParser string // configured (model or caller)
 
 	// SkipSpecial/SkipSpecialSet: the request's skip_special_tokens.
 	SkipSpecial, SkipSpecialSet bool
 	Lenient                     bool // PRE.1 lenient mode
 
-	Args       Args
+	Args       templateArgs
 	Prompt     string // the rendered prompt (PRE.3)
 	LastIsTool bool   // the last message is a tool result
 
@@ -469,11 +497,11 @@ type Situation struct {
 	ReasoningAwareGuided bool
 }
 
-// Decide applies PRE.1–PRE.6 and the tool-parsing jail to one request.
-func Decide(s Situation) (Decision, error) {
-	var d Decision
+// decide applies PRE.1–PRE.6 and the tool-parsing jail to one request.
+func decide(s situation) (decision, error) {
+	var d decision
 	var err error
-	d.SkipSpecialTokens, d.Warning, err = DecideSkipSpecial(s.ToolParser, s.ReasoningParser, s.SkipSpecial, s.SkipSpecialSet, s.Lenient)
+	d.SkipSpecialTokens, d.Warning, err = decideSkipSpecial(s.ToolParser, s.ReasoningParser, s.SkipSpecial, s.SkipSpecialSet, s.Lenient)
 	if err != nil {
 		return d, err
 	}
@@ -499,8 +527,8 @@ func Decide(s Situation) (Decision, error) {
 	if s.ReasoningParser == "" {
 		return d, nil
 	}
-	r := ReasoningRule(s.ReasoningParser)
-	d.Injected = PromptInjectedReasoning(s.Prompt, s.ReasoningParser)
+	r := reasoningRule(s.ReasoningParser)
+	d.Injected = promptInjectedReasoning(s.Prompt, s.ReasoningParser)
 	d.ReasoningParser = s.ReasoningParser
 
 	// PRE.2
@@ -511,7 +539,7 @@ func Decide(s Situation) (Decision, error) {
 		return d, nil
 	}
 	// PRE.3
-	if r.AfterTool == AfterToolOff && s.LastIsTool {
+	if r.AfterTool == afterToolOff && s.LastIsTool {
 		if v, ok := s.Args.Bool("thinking"); !ok || !v {
 			d.ReasoningParser = ""
 			return d, nil
@@ -522,11 +550,11 @@ func Decide(s Situation) (Decision, error) {
 	// PRE.4
 	if guided && !s.StructuralTag && !s.ReasoningAwareGuided {
 		switch r.Guided {
-		case GuidedShape:
+		case guidedShape:
 			d.ShapeDetect = true
-		case GuidedShapeIfInjected:
+		case guidedShapeIfInjected:
 			d.ShapeDetect = d.Injected
-		case GuidedLegacyOff:
+		case guidedLegacyOff:
 			d.ReasoningParser = ""
 			d.InReasoning = false
 		}

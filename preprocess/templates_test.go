@@ -20,6 +20,7 @@ import (
 // with effort "medium" mapped onto the values the template knows), and the
 // conversation's text must reach the prompt.
 func TestCapturesOnRealTemplates(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../testdata/chattemplate/templates/*.jinja")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)

@@ -8,15 +8,15 @@ import (
 	"github.com/agentwire/agentwire/preprocess/chattemplate"
 )
 
-// ThinkingModes are the values a request's normalisation gives the
+// thinkingModes are the values a request's normalisation gives the
 // thinking_mode template argument: Anthropic's thinking.type (Anthropic
 // Messages, and Chat Completions' thinking object). MiniMax M3's
 // templates read them; DeepSeek V4.1's raises on anything but its own
 // "chat" and "thinking".
-var ThinkingModes = []string{"enabled", "disabled", "adaptive"}
+var thinkingModes = []string{"enabled", "disabled", "adaptive"}
 
 // probeThinkingModes renders the effort probe's conversation once per
-// value of ThinkingModes and returns the values the template raises on
+// value of thinkingModes and returns the values the template raises on
 // (nil when the template fails without the argument too: the probe then
 // learns nothing).
 func probeThinkingModes(t *chattemplate.Template) []string {
@@ -33,7 +33,7 @@ func probeThinkingModes(t *chattemplate.Template) []string {
 		return nil
 	}
 	var rejected []string
-	for _, v := range ThinkingModes {
+	for _, v := range thinkingModes {
 		if !render(`{"thinking_mode":"` + v + `"}`) {
 			rejected = append(rejected, v)
 		}
@@ -48,7 +48,7 @@ func probeThinkingModes(t *chattemplate.Template) []string {
 // set that already: DeepSeek V4.1's template derives its mode from
 // enable_thinking. The reasoning gate (PRE.2) reads the arguments after
 // the clamp.
-func clampThinkingMode(t *Template, args Args) {
+func clampThinkingMode(t *Template, args templateArgs) {
 	if len(t.RejectedThinkingModes) == 0 {
 		return
 	}

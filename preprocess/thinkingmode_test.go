@@ -17,7 +17,7 @@ func TestThinkingModeProbe(t *testing.T) {
 	for name, tm := range testdataTemplates(t) {
 		var want []string
 		if name == "DeepSeek-V4.1-Flash.jinja" {
-			want = ThinkingModes
+			want = thinkingModes
 		}
 		if diff := cmp.Diff(want, tm.RejectedThinkingModes); diff != "" {
 			t.Errorf("%s: rejected thinking modes (-want +got):\n%s", name, diff)
@@ -43,7 +43,7 @@ func TestClampThinkingMode(t *testing.T) {
 			a := args(tc.args)
 			clampThinkingMode(tm, a)
 			require.Equal(t, args(tc.want), a)
-			require.Equal(t, tc.gated, ReasoningRule("deepseek_v41").Gate.Disabled(a))
+			require.Equal(t, tc.gated, reasoningRule("deepseek_v41").Gate.Disabled(a))
 		})
 	}
 }
@@ -67,12 +67,12 @@ func FuzzThinkingModeProbe(f *testing.F) {
 			require.Empty(t, tm.RejectedThinkingModes)
 			return
 		}
-		for _, v := range ThinkingModes {
+		for _, v := range thinkingModes {
 			_, err := tm.Render(probeInput(`{"thinking_mode":"` + v + `"}`))
 			if rejected := slices.Contains(tm.RejectedThinkingModes, v); rejected != (err != nil) {
 				t.Fatalf("%q: rejected %v, render error %v", v, rejected, err)
 			}
-			a := Args{"thinking_mode": json.RawMessage(`"` + v + `"`)}
+			a := templateArgs{"thinking_mode": json.RawMessage(`"` + v + `"`)}
 			clampThinkingMode(tm, a)
 			kw, _ := json.Marshal(a)
 			if _, err := tm.Render(probeInput(string(kw))); err != nil {

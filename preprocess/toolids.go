@@ -36,14 +36,14 @@ func probeShortToolIDs(t *chattemplate.Template) bool {
 	return false
 }
 
-// ShortToolID returns the 9-character alphanumeric id a template with
+// shortToolID returns the 9-character alphanumeric id a template with
 // Template.ShortToolIDs gets for a tool-call id: the id itself when it is
 // one; else its last nine letters and digits (vLLM truncates a Mistral
 // tool-call id to its last nine characters the same way: toolu_ and
 // call_ ids end in hex digits); an id with fewer than nine gets them from
 // a hash of the whole id. The same id always gives the same result, so a
 // call and its result still match.
-func ShortToolID(id string) string {
+func shortToolID(id string) string {
 	if isShortID(id) {
 		return id
 	}
@@ -88,7 +88,7 @@ func isAlnum(c byte) bool {
 // toolID is the id the template gets for a tool-call id (ShortToolIDs).
 func (t *Template) toolID(id string) string {
 	if t.ShortToolIDs && id != "" {
-		return ShortToolID(id)
+		return shortToolID(id)
 	}
 	return id
 }

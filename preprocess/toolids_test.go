@@ -16,14 +16,14 @@ func TestShortToolID(t *testing.T) {
 		"call_0123456789abcdef01234567":          "abcdef01234567"[5:],
 		"functions.Bash:10":                      "tionsBash10"[2:],
 	} {
-		require.Equal(t, want, ShortToolID(in), in)
+		require.Equal(t, want, shortToolID(in), in)
 	}
 	for _, in := range []string{"call_1", "", "x-y", "日本語"} {
-		got := ShortToolID(in)
+		got := shortToolID(in)
 		require.True(t, isShortID(got), "%q → %q", in, got)
-		require.Equal(t, got, ShortToolID(in), "deterministic")
+		require.Equal(t, got, shortToolID(in), "deterministic")
 	}
-	require.NotEqual(t, ShortToolID("call_1"), ShortToolID("call_2"))
+	require.NotEqual(t, shortToolID("call_1"), shortToolID("call_2"))
 }
 
 // TestShortToolIDsProbe: only the template that validates 9-character ids

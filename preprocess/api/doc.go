@@ -39,7 +39,7 @@
 // translation to the chat request, its Writer over an emitter that
 // implements protocols.Emitter, its error shape) and its line in All. The
 // server routes it, the metrics label it, and TestEveryAPIConforms in
-// preprocess/server runs it through the conformance suite (streamed and
+// internal/conformance runs it through the conformance suite (streamed and
 // unary answers agree, errors in shape, the official SDK accepts the
 // answers) once the suite has a client for it. TestOneSeam keeps every
 // other package from deciding by the API.

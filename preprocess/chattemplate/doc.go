@@ -1,8 +1,9 @@
 // Package chattemplate renders a model's chat template the way Hugging Face
-// transformers' apply_chat_template renders it, byte for byte.
+// transformers' apply_chat_template renders it, byte for byte. Start at
+// Parse: it compiles a template once; Template.Render renders it for one
+// request and is safe for concurrent use.
 //
-// Parse compiles a template once; Template.Render renders it for one
-// request and is safe for concurrent use. The engine (internal/jinja, grown
+// The engine (internal/jinja, grown
 // from github.com/ardanlabs/jinja; its README lists the changes) has
 // Python's jinja2 semantics, configured as transformers configures jinja2:
 //

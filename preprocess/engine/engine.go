@@ -1,8 +1,11 @@
-// Package engine is the contract between agentwire and an inference engine:
-// the Request the request half (package preprocess) builds, the Output steps
-// an engine adapter yields, and the Engine and Stream interfaces every
-// adapter (vLLM, SGLang, TensorRT-LLM, OpenAI-compatible chat, the in-process
-// replay engine) implements. The response pipeline consumes Streams.
+// Package engine is the contract between agentwire and an inference engine.
+// Start at the adapter of your engine (NewVLLM, below): its Generate takes
+// a Request (preprocess.Prepared.Engine) and returns a Stream of Outputs.
+//
+// The request half (package preprocess) builds the Request, an adapter
+// yields the Output steps, and the response pipeline consumes the Stream;
+// every adapter (vLLM, SGLang, TensorRT-LLM, OpenAI-compatible chat, the
+// in-process replay engine) implements Engine and Stream.
 //
 // Ownership: an Output returned by Stream.Next, and every slice in it, is
 // owned by the stream and valid until the next call to Next or Close. An

@@ -13,6 +13,67 @@ import (
 // and the request carries no tokenizer to decode them.
 var errNoTokenizer = errors.New("pipeline: the engine sent token ids without text and the request has no tokenizer")
 
+// The rules of one choice, applied in the order of the flow (the gates are
+// in gate.go, immediate mode in immediate.go):
+//
+// Stop handling (token-id engines: tokenizers.StopDecoder over the
+// detokenizer). Hidden stop ids (EOS, stop_token_ids)
+// end the choice and emit nothing; visible stop ids (tool-call end tokens
+// that are also EOS, such as Harmony's <|call|>) are emitted and then end
+// it. A stop string is never partially emitted: the longest suffix of
+// unemitted text that is a proper prefix of a stop string is held back
+// until it either completes (the text before the match is emitted, or
+// through it with Stop.IncludeStrings) or can no longer match. The earliest
+// match wins, the longest among matches at one position. min_tokens defers
+// every stop condition. A choice that stopped here ignores the engine's
+// later output; finish_reason is stop and, for a stop string, Anthropic's
+// stop_reason is stop_sequence.
+//
+// Whitespace framing. Parsers keep content byte for byte; the pipeline
+// never opens a content block for whitespace alone. While no content block
+// is open (at the start, after reasoning, after a tool call),
+// whitespace-only content is held; it is emitted, in order, with the next
+// non-whitespace content, and dropped when reasoning, a tool call or the
+// end of the turn comes first. The whitespace run right after reasoning is
+// dropped. Once a block is open, whitespace passes through. Completions
+// carry raw text: no gate, parser or framing runs for them.
+//
+// Reasoning visibility. With ResponsePlan.HideReasoning the reasoning is
+// parsed (so it never leaks into content) and counted, but not sent.
+//
+// Pass-through. Outputs that carry Reasoning or ToolCalls come from an
+// engine that parsed its own output: from the first such output on, the
+// choice bypasses the parser (what the parser held is released first) and
+// the deltas go to the emitter as they are; an engine call ends when the
+// next call index starts or the choice finishes.
+//
+// The max_tokens bound. The pipeline counts each choice's tokens (ids
+// exactly; a text step as one token per 256 bytes, at least one) and ends
+// a choice that runs past Engine.MaxTokens as if the engine had finished
+// it with length: the ids past the limit are dropped, and the engine
+// request is closed once every choice has ended. An engine that ignores
+// max_tokens cannot stream past it, and a unary answer never aggregates
+// more than 256 × MaxTokens bytes of text per choice.
+//
+// Finish reasons. eos and stop map to stop (tool_calls / tool_use when a
+// call completed), length to length (max_tokens on Anthropic, incomplete on
+// Responses), content_filter to content_filter. A failed choice
+// (engine.FinishError), a choice the engine aborted (engine.FinishCancelled,
+// vLLM's and SGLang's "abort": the client is still there, so the output is
+// cut, not finished) or a failed stream ends the whole response with the
+// API's error: its HTTP status and body before the first byte was written
+// (api.API.ErrorBody), its in-stream error event after
+// (protocols.Emitter.FailError). The client sees the detail of bad
+// requests and context overflows only; other failures carry the API's
+// standard text (protocols.ErrorOf).
+//
+// Logprobs. Chat: each step's logprobs are sent in a chunk of their own
+// (empty delta) after the step's events, and collected into the unary
+// choice. Completions: the legacy object (tokens, token_logprobs,
+// top_logprobs, text_offset) rides in the frame of the step's text (a
+// frame of its own when the step's text is held), and the unary choice
+// has the whole arrays.
+
 // choice is the per-choice pipeline: decode → stop → gate → parser →
 // whitespace framing → emitter. It is reused across requests (reset).
 type choice struct {

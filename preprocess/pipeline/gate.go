@@ -1,13 +1,45 @@
 package pipeline
 
-import "bytes"
-
-// Gates run on the raw output before the parser (PRE.4 and PRE.6).
-const (
-	gateOff   uint8 = iota
-	gateThink       // PRE.6: strip one leading <think>
-	gateShape       // PRE.4: decide the output shape from its first non-whitespace byte
+import (
+	"bytes"
+	"strconv"
 )
+
+// The gates:
+//
+// PRE.4 (ResponsePlan.ShapeDetect). The output is held while it is only
+// whitespace; its first other byte decides once: '[' or '{' sends the whole
+// stream to the tool parser without the reasoning parser, anything else
+// parses normally. With StripThinkFirst (mistral) a complete leading
+// [THINK] is looked past for the decision, and dropped when the decision is
+// JSON.
+//
+// PRE.6 (ResponsePlan.StripLeadingThink). The output is held while its
+// left-trimmed text is empty or a strict prefix of "<think>"; one leading
+// "<think>" is dropped with the whitespace before it; later ones are
+// content. An undecided buffer is flushed unchanged at the end.
+
+// gateKind is the gate that runs on the raw output before the parser
+// (PRE.4 and PRE.6).
+type gateKind uint8
+
+const (
+	gateOff   gateKind = iota // no gate: the output goes straight to the parser
+	gateThink                 // PRE.6: strip one leading <think>
+	gateShape                 // PRE.4: decide the output shape from its first non-whitespace byte
+)
+
+func (k gateKind) String() string {
+	switch k {
+	case gateOff:
+		return "off"
+	case gateThink:
+		return "strip <think>"
+	case gateShape:
+		return "shape detection"
+	}
+	return "gateKind(" + strconv.Itoa(int(k)) + ")"
+}
 
 var (
 	thinkOpen   = []byte("<think>")
@@ -17,14 +49,14 @@ var (
 // gate buffers the start of the output until a gate has decided, then
 // passes everything through.
 type gate struct {
-	kind      uint8
+	kind      gateKind
 	stripMist bool // PRE.4 for mistral: look past a complete leading [THINK]
 	decided   bool
 	json      bool // gateShape decided: the output is bare JSON
 	buf       []byte
 }
 
-func (g *gate) reset(kind uint8, stripMistral bool) {
+func (g *gate) reset(kind gateKind, stripMistral bool) {
 	g.kind, g.stripMist = kind, stripMistral
 	g.decided = kind == gateOff
 	g.json = false

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 
 	"github.com/agentwire/agentwire/parsers"
 	"github.com/agentwire/agentwire/protocols"
@@ -19,7 +20,8 @@ import (
 // if they are one valid JSON object, else abandoned. The array form is
 // buffered (bounded by the parser call buffer limit) and emitted as whole
 // calls at the end. Content that is not the expected shape is released as
-// content, unchanged, so nothing is lost.
+// content, unchanged, so nothing is lost. Under PRE.4 (gate.go) the
+// bare-JSON branch goes through it too.
 type immediate struct {
 	name   string // the named tool; "" for the array form
 	limit  int
@@ -29,14 +31,29 @@ type immediate struct {
 	arena  []byte
 	ids    protocols.IDSource
 	done   bool
-	named  uint8 // named form: namedWait, namedCall, namedText
+	named  namedState
 }
 
+// namedState is where the named form stands.
+type namedState uint8
+
 const (
-	namedWait uint8 = iota // only whitespace so far
-	namedCall              // streaming the call's arguments
-	namedText              // not an object: content
+	namedWait namedState = iota // only whitespace so far
+	namedCall                   // streaming the call's arguments
+	namedText                   // not an object: content
 )
+
+func (s namedState) String() string {
+	switch s {
+	case namedWait:
+		return "waiting"
+	case namedCall:
+		return "in the call"
+	case namedText:
+		return "content"
+	}
+	return "namedState(" + strconv.Itoa(int(s)) + ")"
+}
 
 func (m *immediate) reset(name string, limit int, ids protocols.IDSource) {
 	if limit <= 0 {

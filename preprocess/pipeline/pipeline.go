@@ -13,6 +13,42 @@ import (
 	"github.com/agentwire/agentwire/protocols/responses"
 )
 
+// What one Pipeline decides across its choices:
+//
+// Usage. Prompt, completion and cached tokens are the engine's when it
+// reports them; otherwise the prompt comes from ResponsePlan and the
+// completion tokens are the generated ids counted here (one per text step
+// for text engines). Reasoning tokens are estimated: each step's tokens are
+// credited to reasoning in proportion to the reasoning bytes the step
+// produced. An engine that finished every choice by itself is read to the
+// end of its stream, since its usage may follow the finish (vLLM, SGLang's
+// OpenAI API and trtllm-serve send it in a chunk of its own), for at most
+// Options.UsageWait (2 s by default; engines send it at once); after a
+// local stop the engine is not waited for and the counts are the
+// pipeline's. These are the only token counts: Options.Trace hands them
+// (and each engine output, as it is read) to an observer such as the
+// server's metrics and logs.
+//
+// Cached tokens (the engine's prefix-cache hits) are reported as each API
+// does: chat and completions usage.prompt_tokens_details.cached_tokens
+// (when non-zero; prompt_tokens includes them), Responses
+// usage.input_tokens_details.cached_tokens (input_tokens includes them),
+// Anthropic usage.cache_read_input_tokens with input_tokens the uncached
+// rest (input_tokens + cache_read_input_tokens = the prompt;
+// cache_creation_input_tokens 0), streamed and unary alike. Anthropic's
+// message_start carries the prompt counts known when the stream starts:
+// the engine's, when its first output reports them (SGLang's native API,
+// the replay engine with a prefix cache), else ResponsePlan's with no
+// cache reads; message_delta carries the final counts, cumulative as the
+// API's are (clients take its input and cache numbers over
+// message_start's).
+//
+// n > 1 (at most engine.MaxChoices, 128: more is the API's 400). Every
+// choice has its own pipeline; chat and completions interleave
+// the choices' chunks in one stream, write each finish chunk, then one
+// usage chunk and [DONE]. Anthropic Messages and Responses have one output
+// per response: choices past the first are dropped.
+
 // Options configure a Pipeline beyond what Prepared decides.
 type Options struct {
 	// Now returns the current time (created timestamps); nil means

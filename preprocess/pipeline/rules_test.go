@@ -489,3 +489,15 @@ func TestToolCallDispatch(t *testing.T) {
 		p.Release()
 	}
 }
+
+// TestStateNames: the gate kinds and the immediate parser's named-form
+// states print as what they mean, and an unknown value as its number.
+func TestStateNames(t *testing.T) {
+	got := []string{gateOff.String(), gateThink.String(), gateShape.String(), gateKind(9).String(),
+		namedWait.String(), namedCall.String(), namedText.String(), namedState(9).String()}
+	want := []string{"off", "strip <think>", "shape detection", "gateKind(9)",
+		"waiting", "in the call", "content", "namedState(9)"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -14,10 +14,11 @@ import (
 	"github.com/agentwire/agentwire/protocols/openai"
 )
 
-// Request is one generation request as the server decoded it. The values
-// are owned by the request; a Backend may keep them only until Prepare's
-// Prepared has been served.
-type Request struct {
+// Job is one generation request as the server hands it to a Backend: the
+// decoded API request (Body, an api.Request) with what the server knows
+// of the exchange (ids, header). The values are owned by the request; a
+// Backend may keep them only until Prepare's Prepared has been served.
+type Job struct {
 	// ID is the request id, minted by the server for every request
 	// (unique: engines key aborts on it). It is the engine's request id
 	// unless Prepare sets one, the Anthropic request-id header and the
@@ -54,7 +55,7 @@ type Backend interface {
 	// like engine failures (preprocess.ContextLengthError → 400 with the
 	// API's "prompt is too long" message), *protocols.Error values are
 	// shaped per API, and ModelNotFound gives 404.
-	Prepare(ctx context.Context, req *Request) (*preprocess.Prepared, engine.Engine, error)
+	Prepare(ctx context.Context, req *Job) (*preprocess.Prepared, engine.Engine, error)
 }
 
 // TokenCounter is implemented by Backends that count prompt tokens with

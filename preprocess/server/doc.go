@@ -1,8 +1,11 @@
-// Package server is the harness-facing HTTP layer a serving team would
-// otherwise write by hand around agentwire: the route table of the OpenAI,
-// Anthropic and Responses APIs over a Backend (which prepares each request
-// and names its engine) and the response pipeline, with the operations a
-// production endpoint needs.
+// Package server is the harness-facing HTTP layer around agentwire. Start
+// at New: a Config with a Backend (ModelBackend: a preprocess.Preprocessor
+// and an engine) gives a Server to serve with Serve or as an http.Handler.
+//
+// It is what a serving team would otherwise write by hand: the route table
+// of the OpenAI, Anthropic and Responses APIs over a Backend (which
+// prepares each request and names its engine) and the response pipeline,
+// with the operations a production endpoint needs.
 //
 // # Routes
 //
@@ -23,7 +26,7 @@
 // preprocess/api: its decoder's own 400s, then a model name of at most
 // MaxModelNameBytes, then api.Request.Check: messages, prompt or input
 // present, max_tokens and n at least 1), handed to Backend.Prepare as a
-// Request, and served by the response pipeline (package pipeline) on the
+// Job, and served by the response pipeline (package pipeline) on the
 // engine Prepare names: streamed with one flush per engine step, or unary
 // from the same events. The generation routes are api.All's; nothing here
 // decides by the API.

@@ -67,7 +67,7 @@ func (s *Server) generate(route int, a api.API) http.Handler {
 			x.fail(err)
 			return
 		}
-		req := &Request{ID: x.id, ClientID: x.clientID, Model: x.model, Stream: x.stream, Header: r.Header, Body: dec}
+		req := &Job{ID: x.id, ClientID: x.clientID, Model: x.model, Stream: x.stream, Header: r.Header, Body: dec}
 		prep, eng, err := s.cfg.Backend.Prepare(ctx, req)
 		if err != nil {
 			x.fail(err)

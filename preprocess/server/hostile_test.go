@@ -772,7 +772,7 @@ func TestHostileDrainTimeout(t *testing.T) {
 // panicBackend panics in Prepare.
 type panicBackend struct{ scripted.Backend }
 
-func (b *panicBackend) Prepare(ctx context.Context, req *server.Request) (*preprocess.Prepared, engine.Engine, error) {
+func (b *panicBackend) Prepare(ctx context.Context, req *server.Job) (*preprocess.Prepared, engine.Engine, error) {
 	if req.Model == "boom" {
 		panic("a bug")
 	}

@@ -19,6 +19,7 @@ import (
 // the routes run in parallel, and the limits other than the raised one on
 // one route.)
 func TestBodyLimitOwned(t *testing.T) {
+	t.Parallel()
 	pad := strings.Repeat(" ", protocols.MaxRequestBytes)
 	bodies := map[string]string{
 		"/v1/chat/completions":      `{"model":"agent",` + pad + `"messages":[{"role":"user","content":"hi"}]}`,

@@ -45,7 +45,7 @@ func (b *ModelBackend) Models() []ModelCard {
 }
 
 // Prepare hands the request to the Preprocessor.
-func (b *ModelBackend) Prepare(ctx context.Context, req *Request) (*preprocess.Prepared, engine.Engine, error) {
+func (b *ModelBackend) Prepare(ctx context.Context, req *Job) (*preprocess.Prepared, engine.Engine, error) {
 	if req.Model != "" && req.Model != b.name() && !b.AcceptAnyModel {
 		return nil, nil, ModelNotFound(req.Model)
 	}

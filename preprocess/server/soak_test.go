@@ -111,7 +111,7 @@ type soakBackend struct {
 
 func (b *soakBackend) Models() []server.ModelCard { return b.agent.Models() }
 
-func (b *soakBackend) Prepare(ctx context.Context, req *server.Request) (*preprocess.Prepared, engine.Engine, error) {
+func (b *soakBackend) Prepare(ctx context.Context, req *server.Job) (*preprocess.Prepared, engine.Engine, error) {
 	switch req.Model {
 	case "faulty":
 		return b.faulty.Prepare(ctx, req)

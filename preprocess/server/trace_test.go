@@ -40,7 +40,7 @@ type engineBackend struct {
 	eng engine.Engine
 }
 
-func (b *engineBackend) Prepare(ctx context.Context, req *server.Request) (*preprocess.Prepared, engine.Engine, error) {
+func (b *engineBackend) Prepare(ctx context.Context, req *server.Job) (*preprocess.Prepared, engine.Engine, error) {
 	prep, _, err := b.Backend.Prepare(ctx, req)
 	return prep, b.eng, err
 }

@@ -111,7 +111,7 @@ func (b *Backend) maxOut() int {
 
 // Prepare renders the request, decides parsers and reasoning visibility,
 // and picks the engine.
-func (b *Backend) Prepare(ctx context.Context, req *server.Request) (*preprocess.Prepared, engine.Engine, error) {
+func (b *Backend) Prepare(ctx context.Context, req *server.Job) (*preprocess.Prepared, engine.Engine, error) {
 	b.once.Do(func() {
 		b.eng = b.Engine
 		if b.eng == nil {

@@ -1,5 +1,6 @@
 // Package scripted is the embedded engine of the example server and of
-// tests: a server.Backend that needs no model directory, tokenizer or GPU.
+// tests. Start at Backend: a server.Backend that needs no model directory,
+// tokenizer or GPU (its zero value serves the scripted Agent and replays).
 //
 // A request selects what answers it by its model name:
 //

@@ -1,51 +1,34 @@
 package preprocess
 
 import (
+	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/agentwire/agentwire/protocols/convert"
 )
 
-// Markers around the PRE section of PARSER_CASES.md; CasesTable renders
+// The generated sections of PARSER_CASES.md: the PRE table rendered from
+// the rule table (TestCasesTable) and the effort section rendered from the
+// probes of the testdata templates (TestEffortCasesDoc); -update-cases
+// rewrites them.
+
+// Markers around the PRE section of PARSER_CASES.md; casesTable renders
 // what lies between them.
 const (
-	CasesBegin = "<!-- BEGIN preprocess PRE table (generated from preprocess.Rules; a test keeps it equal) -->"
-	CasesEnd   = "<!-- END preprocess PRE table -->"
+	casesBegin = "<!-- BEGIN preprocess PRE table (generated from the rule table of preprocess/rules.go; a test keeps it equal) -->"
+	casesEnd   = "<!-- END preprocess PRE table -->"
 )
 
-func (s Special) String() string {
-	return [...]string{"no", "YES", "not stated (markers are special:false) → no"}[s]
-}
-
-func (g Gate) String() string {
-	return [...]string{
-		"never",
-		"`thinking=false`",
-		"`enable_thinking=false` or `force_nonempty_content=true`",
-		"DeepSeek toggle off (`thinking`/`enable_thinking`, else `thinking_mode`); default **off**",
-		"DeepSeek toggle off (`thinking`/`enable_thinking`, else `thinking_mode`); default on",
-		"`enable_thinking` (else `thinking`) `=false`; default on",
-		"unless `reasoning_effort` is present and not `none`",
-		"`thinking_mode=disabled`",
-		"`thinking=false` or `enable_thinking=false`",
-	}[g]
-}
-
-func (a AfterTool) String() string {
-	return [...]string{"as any turn", "OFF (unless `thinking=true`)", "stays ON (the template seeds the opener after tools)"}[a]
-}
-
-func (g Guided) String() string {
-	return [...]string{"parse normally", "shape detection", "shape detection only if prompt-injected", "reasoning OFF (legacy)"}[g]
-}
-
-// CasesTable renders Rules as the Markdown section PARSER_CASES.md holds
-// between CasesBegin and CasesEnd.
-func CasesTable() string {
+// casesTable renders ruleTable as the Markdown section PARSER_CASES.md holds
+// between casesBegin and casesEnd.
+func casesTable() string {
 	var b strings.Builder
 	b.WriteString(`## Request decisions per parser (PRE.1–PRE.6)
 
 Package preprocess decides, per request, from the configured tool and reasoning parsers (canonical
 names: tool names by their grammar in the parsers registry, reasoning names lower-cased with the
-alias table of ` + "`preprocess.CanonicalReasoningParser`" + `) and the request:
+alias table in ` + "`preprocess/rules.go`" + `) and the request:
 
 * **PRE.1** ` + "`skip_special_tokens`" + `: unset → ` + "`false`" + ` when a parser needs special tokens (else ` + "`true`" + `); an explicit
   ` + "`true`" + ` with such a parser is rejected with an error naming the parser and its markers (a lenient
@@ -68,7 +51,7 @@ alias table of ` + "`preprocess.CanonicalReasoningParser`" + `) and the request:
 | Parser | Kind | PRE.1 special tokens | PRE.2 disabled when | PRE.3 after a tool result | PRE.4 under required/named | PRE.6 |
 |---|---|---|---|---|---|---|
 `)
-	for _, r := range Rules {
+	for _, r := range ruleTable {
 		kind := "tool"
 		switch {
 		case r.Tool && r.Reasoning:
@@ -132,5 +115,101 @@ special tokens). How the rows of the 2026 families were decided:
   immediate mode (vLLM opts Glimmer and K2 Horizon out of its guided path because its generic
   reader would return their framing as arguments; immediate mode reads the JSON itself).
 `)
+	return b.String()
+}
+
+// Markers around the effort section of PARSER_CASES.md; effortCases renders
+// what lies between them.
+const (
+	effortBegin = "<!-- BEGIN preprocess effort table (generated from the effort probes of preprocess/effort.go; a test keeps it equal) -->"
+	effortEnd   = "<!-- END preprocess effort table -->"
+)
+
+// effortCases renders the effort and thinking controls as the Markdown
+// section PARSER_CASES.md holds between effortBegin and effortEnd: the
+// normalisation of the three APIs' controls, the mapping onto a template,
+// and what the probe finds on the given templates (by file name).
+func effortCases(templates map[string]*Template) string {
+	var b strings.Builder
+	b.WriteString(`## Effort and thinking controls
+
+Every API's reasoning controls become two chat template arguments, ` + "`reasoning_effort`" + ` (on the
+ladder ` + "`" + strings.Join(effortLadder, "` < `") + "`" + `) and ` + "`enable_thinking`" + ` (` + "`reasoning_effort != none`" + `
+unless the client set it), which the template, the reasoning gate (PRE.2) and the engine's reasoner
+arguments all read:
+
+| API | control | ` + "`reasoning_effort`" + ` |
+|---|---|---|
+| Chat Completions | ` + "`reasoning_effort`" + `, or ` + "`chat_template_kwargs.reasoning_effort`" + ` (the kwargs win) | the value |
+| Responses | ` + "`reasoning.effort`" + ` | the value |
+| Anthropic Messages | ` + "`thinking.type: disabled`" + `, or no ` + "`thinking`" + ` unless the server shows thinking by default | ` + "`none`" + ` |
+| Anthropic Messages | ` + "`output_config.effort`" + ` (` + "`low`" + ` … ` + "`max`" + `), thinking not disabled | the value |
+| Anthropic Messages | ` + "`thinking.type: enabled`" + ` with ` + "`budget_tokens`" + `, no ` + "`output_config.effort`" + ` | by budget: `)
+	lo := 0
+	for i, r := range convert.ThinkingBudgetEfforts {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if r.Below == 0 {
+			fmt.Fprintf(&b, "≥ %d → `%s`", lo, r.Effort)
+			continue
+		}
+		fmt.Fprintf(&b, "< %d → `%s`", r.Below, r.Effort)
+		lo = r.Below
+	}
+	b.WriteString(` (Claude Code: think 4,000 → ` + "`medium`" + `, think hard 10,000 → ` + "`high`" + `, ultrathink 31,999 → ` + "`xhigh`" + `) |
+| Anthropic Messages | ` + "`thinking.type: adaptive`" + `, or ` + "`enabled`" + ` without a budget, no ` + "`output_config.effort`" + ` | ` + "`high`" + ` (Anthropic's default effort) |
+
+Templates know different values, so at load time each template is rendered once per ladder value (one
+user turn, the generation prompt, the two arguments as a request would carry them) and the request's
+value is mapped onto what the template knows:
+
+* a value whose render raises is **rejected**; values are grouped by rendered prompt; a value alone in
+  its group is **known**, and so is a value the template's code spells as a string literal while
+  other values render the same prompt as it (the template folds them into that value);
+* a known value, ` + "`none`" + ` when accepted, and the values of a group with no known value (the
+  template's "no particular effort") are passed as they are;
+* any other value (rejected, or folded into a known value) is **clamped** to the nearest known value on
+  the ladder, ties going up; a thinking level never becomes ` + "`none`" + ` and ` + "`none`" + ` never a thinking
+  level: without a candidate the argument is left out (the template's default; ` + "`enable_thinking`" + `
+  still says whether thinking is on). No value the APIs allow is answered with a 400 for the
+  template's sake; a value off the ladder in ` + "`chat_template_kwargs`" + ` reaches the template unchanged.
+
+A thinking object (Anthropic's ` + "`thinking`" + `, or the same member on Chat Completions) also sets
+` + "`thinking_mode`" + ` to its type (` + "`" + strings.Join(thinkingModes, "`, `") + "`" + `), which some templates read with
+values of their own (DeepSeek V4.1: ` + "`thinking`" + `, ` + "`chat`" + `) and raise on any other. The probe renders
+each type too; a type the template raises on is left out of the request and its switch passed as
+` + "`enable_thinking`" + ` (` + "`true`" + ` unless the type is ` + "`disabled`" + `; a value the request set is kept), which
+such templates read by default.
+
+What the probe finds on the templates of ` + "`testdata/chattemplate/templates`" + ` (only values that change
+are listed under "mapped"):
+
+| Template | known | rejected | mapped | ` + "`thinking_mode`" + ` left out |
+|---|---|---|---|---|
+`)
+	for _, name := range slices.Sorted(mapsKeys(templates)) {
+		e := templates[name].efforts
+		var mapped []string
+		for _, v := range effortLadder {
+			if to, ok := e.To[v]; ok && to != v {
+				if to == "" {
+					to = "(unset)"
+				}
+				mapped = append(mapped, v+" → "+to)
+			}
+		}
+		cell := func(vs []string) string {
+			if len(vs) == 0 {
+				return "—"
+			}
+			return strings.Join(vs, ", ")
+		}
+		known := cell(e.Known)
+		if e.To == nil {
+			known = "(probe failed: values pass unchanged)"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", name, known, cell(e.Rejected), cell(mapped), cell(templates[name].RejectedThinkingModes))
+	}
 	return b.String()
 }

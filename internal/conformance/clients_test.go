@@ -1,4 +1,4 @@
-package server_test
+package conformance_test
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package server_test
+package conformance_test
 
 import (
 	"encoding/json"
@@ -35,7 +35,7 @@ import (
 // template in testdata/chattemplate/templates, an agent session runs
 // through the real server path — the route, the request half (chat
 // template, tokenizer), the vLLM adapter against an in-process fake vLLM,
-// the response pipeline — on every client shape (toolloop_clients_test.go),
+// the response pipeline — on every client shape (clients_test.go),
 // streamed and unary. The fake vLLM writes what the model would: each
 // turn's canonical output, derived from the template itself (the rendering
 // of the conversation with the assistant turn, minus the rendering with the
@@ -577,6 +577,9 @@ type loopCell struct {
 }
 
 func TestToolLoop(t *testing.T) {
+	// The suite runs beside the package's other tests, its rows in
+	// parallel.
+	t.Parallel()
 	fixed := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
 	table := map[string]map[string]*loopCell{}
@@ -609,46 +612,51 @@ func TestToolLoop(t *testing.T) {
 			ch <- loaded{m, err}
 		}()
 	}
-	for _, fam := range rows {
-		t.Run(fam.label(), func(t *testing.T) {
-			var m *preprocess.Model
-			var err error
-			if fam.useReal {
-				l := <-real[fam.label()]
-				m, err = l.m, l.err
-				if errors.Is(err, errLargeAbsent) && os.Getenv("AGENTWIRE_REQUIRE_LARGE_TOKENIZERS") != "1" {
-					t.Skipf("%v (the row ran on the byte-level tokenizer)", err)
+	// The rows run in parallel inside one group, so the table below is
+	// written once every row has ended.
+	t.Run("rows", func(t *testing.T) {
+		for _, fam := range rows {
+			t.Run(fam.label(), func(t *testing.T) {
+				t.Parallel()
+				var m *preprocess.Model
+				var err error
+				if fam.useReal {
+					l := <-real[fam.label()]
+					m, err = l.m, l.err
+					if errors.Is(err, errLargeAbsent) && os.Getenv("AGENTWIRE_REQUIRE_LARGE_TOKENIZERS") != "1" {
+						t.Skipf("%v (the row ran on the byte-level tokenizer)", err)
+					}
+				} else {
+					m, err = preprocess.LoadModel(loopModelDir(t, fam), opts)
 				}
-			} else {
-				m, err = preprocess.LoadModel(loopModelDir(t, fam), opts)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			mu.Lock()
-			families[m.Family] = true
-			mu.Unlock()
-			tmpl := m.Template(true)
-			ref := &loopRef{m: m, t: tmpl}
-			for _, s := range shapes {
-				for _, stream := range []bool{true, false} {
-					name := fmt.Sprintf("%s/stream=%v", s, stream)
-					t.Run(name, func(t *testing.T) {
-						if why, ok := loopSkips[fam.name+"/"+s.String()]; ok {
-							t.Skip(why)
-						}
-						cell := runLoopCell(t, fam, m, ref, s, stream)
-						mu.Lock()
-						if table[fam.label()] == nil {
-							table[fam.label()] = map[string]*loopCell{}
-						}
-						table[fam.label()][name] = cell
-						mu.Unlock()
-					})
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-		})
-	}
+				mu.Lock()
+				families[m.Family] = true
+				mu.Unlock()
+				tmpl := m.Template(true)
+				ref := &loopRef{m: m, t: tmpl}
+				for _, s := range shapes {
+					for _, stream := range []bool{true, false} {
+						name := fmt.Sprintf("%s/stream=%v", s, stream)
+						t.Run(name, func(t *testing.T) {
+							if why, ok := loopSkips[fam.name+"/"+s.String()]; ok {
+								t.Skip(why)
+							}
+							cell := runLoopCell(t, fam, m, ref, s, stream)
+							mu.Lock()
+							if table[fam.label()] == nil {
+								table[fam.label()] = map[string]*loopCell{}
+							}
+							table[fam.label()][name] = cell
+							mu.Unlock()
+						})
+					}
+				}
+			})
+		}
+	})
 	// The prefix table (go test -run TestToolLoop -v shows it).
 	var b strings.Builder
 	b.WriteString("\n| family | " + strings.Join(shapeNames(), " | ") + " | turns by design |\n|" + strings.Repeat("---|", len(shapes)+2) + "\n")
