@@ -250,7 +250,7 @@ func TestLegacyAndParts(t *testing.T) {
 	// An image is never dropped: a text-only model refuses it.
 	_, err = p.Chat(context.Background(), chatReq(t, `{"messages":[
 		{"role":"user","content":[{"type":"text","text":"see"},{"type":"image_url","image_url":{"url":"https://x/a.png"}}]}]}`))
-	require.ErrorIs(t, err, ErrNoImages)
+	require.ErrorIs(t, err, engine.ErrNoImages)
 	var oe *openai.APIError
 	require.ErrorAs(t, err, &oe)
 	require.Equal(t, 400, oe.Status)

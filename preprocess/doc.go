@@ -75,9 +75,9 @@
 // them as {"type":"image"} parts and writes its own placeholder, which a
 // probe at load time finds (Template.ImagePlaceholder); the prompt must
 // hold one per image. A text-only model or a template without a
-// placeholder refuses images (ErrNoImages, a 400). The context check and
-// max_tokens reserve Options.ImageTokens per image (else the family's,
-// ImageTokens); the engine's processor expands the placeholders.
+// placeholder refuses images (engine.ErrNoImages, a 400). The context
+// check and max_tokens reserve Options.ImageTokens per image (else the
+// family's); the engine's processor expands the placeholders.
 //
 // Request errors (a template's raise_exception, PRE.1's rejection, a
 // tool_choice naming an undeclared tool, a render past the template's

@@ -32,9 +32,9 @@ const (
 	DefaultMaxImages     = 100
 )
 
-// DefaultImageTokens is the per-image token budget of a family not in
+// defaultImageTokens is the per-image token budget of a family not in
 // familyImageTokens.
-const DefaultImageTokens = 1024
+const defaultImageTokens = 1024
 
 // familyImageTokens is the token budget reserved for one image of a
 // family's vision models: the prompt holds one placeholder per image and
@@ -51,18 +51,20 @@ var familyImageTokens = map[string]int{
 	"Mistral": 1600, "Llama 4": 1200, "LFM2": 768, "LFM2 Thinking": 768,
 }
 
-// ImageTokens returns the per-image token budget of m's family
-// (DefaultImageTokens for a family without one).
-func ImageTokens(m *Model) int {
+// imageTokens returns the per-image token budget of m's family
+// (defaultImageTokens for a family without one).
+func imageTokens(m *Model) int {
 	if n, ok := familyImageTokens[m.Family]; ok {
 		return n
 	}
-	return DefaultImageTokens
+	return defaultImageTokens
 }
 
-// ErrNoImages is the refusal of an image by a deployment that cannot see
-// it: a text-only model, or a template that does not render image parts.
-var ErrNoImages = errors.New("this deployment does not accept images")
+// errNoImages is the refusal of an image by a deployment that cannot see
+// it (a text-only model, a template that writes no placeholder): the
+// engine adapters' refusal, engine.ErrNoImages, so that one errors.Is
+// finds both.
+var errNoImages = engine.ErrNoImages
 
 // images collects the images of msgs in prompt order (the image_url parts
 // of user and tool messages), checked against the limits: a data: URL is

@@ -237,7 +237,7 @@ func TestImagePlaceholders(t *testing.T) {
 			c := imageConversations[1] // Anthropic: a user image, a tool_result image
 			prep, err := prepareImages(t, p, c.api, fmt.Sprintf(c.turn, b64, b64, c.next))
 			if tc.refused {
-				require.ErrorIs(t, err, ErrNoImages)
+				require.ErrorIs(t, err, engine.ErrNoImages)
 				require.ErrorContains(t, err, "images in tool results")
 				return
 			}

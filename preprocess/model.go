@@ -84,7 +84,7 @@ type Model struct {
 	// Vision says the model takes images: its config.json has a
 	// vision_config (Qwen-VL, Gemma 3/4, Kimi K2.5, Mistral 3, Llama 4,
 	// LFM2-VL, GLM-V) or an image token id. A text-only model refuses
-	// requests with images (ErrNoImages).
+	// requests with images (engine.ErrNoImages).
 	Vision bool
 
 	// ToolParser and ReasoningParser are the parser names for this model

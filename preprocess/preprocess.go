@@ -83,9 +83,9 @@ type Options struct {
 	MaxImages     int
 
 	// ImageTokens is the token budget reserved for each image in the
-	// context check and the default max_tokens (0 means the family's,
-	// ImageTokens): the prompt holds one placeholder per image, which the
-	// engine expands.
+	// context check and the default max_tokens (0 means the family's:
+	// PARSER_CASES.md, "Images"): the prompt holds one placeholder per
+	// image, which the engine expands.
 	ImageTokens int
 
 	// ImagesViaChat sends requests with images to the engine's own chat
@@ -391,18 +391,18 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 		return nil, &BadRequestError{err, a}
 	}
 	if len(images) > 0 && !m.Vision {
-		return nil, &BadRequestError{fmt.Errorf("%w: the model %s is text-only", ErrNoImages, m.Name), a}
+		return nil, &BadRequestError{fmt.Errorf("%w: the model %s is text-only", errNoImages, m.Name), a}
 	}
 	viaChat := len(images) > 0 && p.opts.ImagesViaChat
 	if len(images) > 0 && tmpl.ImagePlaceholder == "" && !viaChat {
-		return nil, &BadRequestError{fmt.Errorf("%w: the chat template of %s writes no image placeholder", ErrNoImages, m.Name), a}
+		return nil, &BadRequestError{fmt.Errorf("%w: the chat template of %s writes no image placeholder", errNoImages, m.Name), a}
 	}
 	prompt, err := p.render(tmpl, msgs, tools, args, a, t.ReplayToolArgs)
 	var te *chattemplate.TemplateError
 	if err != nil && len(msgs) != len(req.Messages) && errors.As(err, &te) && !viaChat {
 		// The template rejects the user message the tool results' images
 		// moved to (Ministral 3: roles must alternate).
-		return nil, &BadRequestError{fmt.Errorf("%w in tool results: the chat template of %s renders none there (%v)", ErrNoImages, m.Name, err), a}
+		return nil, &BadRequestError{fmt.Errorf("%w in tool results: the chat template of %s renders none there (%v)", errNoImages, m.Name, err), a}
 	}
 	if err != nil {
 		return nil, err
@@ -500,7 +500,7 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 // a request with images (Options.ImagesViaChat): the messages, each image
 // part with its hash as uuid (vLLM's multimodal cache key), the tools,
 // tool_choice and the template arguments.
-func chatRequest(req *openai.ChatRequest, images []engine.Image, args Args) (json.RawMessage, error) {
+func chatRequest(req *openai.ChatRequest, images []engine.Image, args templateArgs) (json.RawMessage, error) {
 	hashes := make(map[string]string, len(images))
 	for _, img := range images {
 		hashes[img.URL] = img.Hash
@@ -523,7 +523,7 @@ func chatRequest(req *openai.ChatRequest, images []engine.Image, args Args) (jso
 		Messages           []openai.Message                 `json:"messages"`
 		Tools              []openai.Tool                    `json:"tools,omitempty"`
 		ToolChoice         protocols.Opt[openai.ToolChoice] `json:"tool_choice,omitzero"`
-		ChatTemplateKwargs Args                             `json:"chat_template_kwargs,omitempty"`
+		ChatTemplateKwargs templateArgs                     `json:"chat_template_kwargs,omitempty"`
 	}{msgs, req.Tools, req.ToolChoice, args}
 	return json.Marshal(body)
 }
@@ -579,7 +579,7 @@ func (p *Preprocessor) imageReserve(n int) int {
 	}
 	per := p.opts.ImageTokens
 	if per <= 0 {
-		per = ImageTokens(p.model)
+		per = imageTokens(p.model)
 	}
 	return n * max(per-1, 0)
 }
