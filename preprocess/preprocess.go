@@ -483,7 +483,7 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 		prep.Engine.ExtraArgs = kw
 	}
 	if viaChat {
-		if prep.Engine.Chat, err = chatRequest(req, images, args); err != nil {
+		if prep.Engine.Chat, err = chatRequest(req, msgs, images, args); err != nil {
 			return nil, err
 		}
 		// The engine parses its own output.
@@ -497,15 +497,16 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 }
 
 // chatRequest is the chat request an engine's own chat endpoint gets for
-// a request with images (Options.ImagesViaChat): the messages, each image
-// part with its hash as uuid (vLLM's multimodal cache key), the tools,
-// tool_choice and the template arguments.
-func chatRequest(req *openai.ChatRequest, images []engine.Image, args templateArgs) (json.RawMessage, error) {
+// a request with images (Options.ImagesViaChat): the messages as rendered
+// here (tool results' images lifted where the template drops them), each
+// image part with its hash as uuid (vLLM's multimodal cache key), the
+// tools, tool_choice and the template arguments.
+func chatRequest(req *openai.ChatRequest, msgs []openai.Message, images []engine.Image, args templateArgs) (json.RawMessage, error) {
 	hashes := make(map[string]string, len(images))
 	for _, img := range images {
 		hashes[img.URL] = img.Hash
 	}
-	msgs := slices.Clone(req.Messages)
+	msgs = slices.Clone(msgs)
 	for i := range msgs {
 		c, ok := msgs[i].Content.Get()
 		if !ok || !c.IsArray() {
