@@ -32,6 +32,11 @@ const (
 	DefaultMaxImages     = 100
 )
 
+// maxImageSide is the longest side an image may have, in pixels (the
+// Anthropic API's limit): a few kilobytes of PNG can claim a gigapixel,
+// which the engine's processor would decode.
+const maxImageSide = 8000
+
 // defaultImageTokens is the per-image token budget of a family not in
 // familyImageTokens.
 const defaultImageTokens = 1024
@@ -152,6 +157,9 @@ func decodeImage(u string, max int) (engine.Image, error) {
 	}
 	if want := imageTypes[format]; media != "" && media != want {
 		return img, fmt.Errorf("image media type %q does not match its data (%s)", media, want)
+	}
+	if cfg.Width > maxImageSide || cfg.Height > maxImageSide {
+		return img, fmt.Errorf("image dimensions exceed max allowed size: %d pixels (%d×%d)", maxImageSide, cfg.Width, cfg.Height)
 	}
 	img.MediaType, img.Hash, img.Bytes = imageTypes[format], hex.EncodeToString(h.Sum(nil)), int(n.n)
 	img.Width, img.Height = cfg.Width, cfg.Height

@@ -287,6 +287,7 @@ func TestDecodeImage(t *testing.T) {
 		{"not base64 data", "data:image/png," + enc(pngb), 0, engine.Image{}, "data:<media type>;base64,<data>"},
 		{"truncated base64", "data:image/png;base64," + enc(pngb)[:9], 0, engine.Image{}, "not valid base64"},
 		{"file URL", "file:///etc/passwd", 0, engine.Image{}, "data: URL or an http(s) URL"},
+		{"a gigapixel claimed in a few bytes", "data:image/gif;base64," + enc([]byte("GIF89a\x40\x9c\x01\x00\x00\x00\x00;")), 0, engine.Image{}, "image dimensions exceed max allowed size: 8000 pixels (40000×1)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -321,7 +322,7 @@ func FuzzDecodeImage(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if img.Bytes != len(data) || img.Hash != hashOf(data) || img.Bytes > 1<<16 || img.MediaType == "" {
+		if img.Bytes != len(data) || img.Hash != hashOf(data) || img.Bytes > 1<<16 || img.MediaType == "" || img.Width > maxImageSide || img.Height > maxImageSide {
 			t.Fatalf("accepted %+v for %d bytes", img, len(data))
 		}
 	})
