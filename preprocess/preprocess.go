@@ -407,10 +407,12 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 	if err != nil {
 		return nil, err
 	}
-	if n := strings.Count(prompt, tmpl.ImagePlaceholder); len(images) > 0 && n != len(images) && !viaChat {
-		// Never a silently lost image: the engine would pair images and
-		// placeholders wrongly.
-		return nil, &BadRequestError{fmt.Errorf("the chat template of %s wrote %d image placeholders for %d images", m.Name, n, len(images)), a}
+	if len(images) > 0 && !viaChat {
+		if n := strings.Count(prompt, tmpl.ImagePlaceholder); n != len(images) {
+			// Never a silently lost image: the engine would pair images
+			// and placeholders wrongly.
+			return nil, &BadRequestError{fmt.Errorf("the chat template of %s wrote %d image placeholders for %d images", m.Name, n, len(images)), a}
+		}
 	}
 
 	prep := &Prepared{API: a, Stream: t.Stream}
@@ -428,7 +430,7 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 		ToolParser: m.ToolParser, ReasoningParser: m.ReasoningParser,
 		SkipSpecial: skip, SkipSpecialSet: set, Lenient: p.opts.LenientSkipSpecial,
 		Args: args, Prompt: prompt,
-		LastIsTool: len(msgs) > 0 && msgs[len(msgs)-1].Role == openai.RoleTool,
+		LastIsTool: len(req.Messages) > 0 && req.Messages[len(req.Messages)-1].Role == openai.RoleTool,
 		HasTools:   len(req.Tools) > 0, ToolChoice: choice, ToolChoiceName: tc.Function,
 		ReasoningAwareGuided: p.opts.ReasoningAwareGuided,
 	})
