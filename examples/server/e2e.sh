@@ -35,7 +35,8 @@
 # tokenizer.json, tokenizer_config.json) every client runs a second time on
 # the real-engine path: the model's chat template and tokenizer, the vLLM
 # adapter, and the scripted agent behind vLLM's protocol (-upstream
-# scripted) as the engine.
+# scripted) as the engine; a vision model directory (Qwen3-VL) also reads
+# the PNG there, through vLLM's token-in endpoint.
 #
 # Then Claude Code and Codex read a PNG (run_images): with their image tool
 # (Read, view_image), the image returning inside the tool result, and Codex
@@ -427,6 +428,10 @@ run_images embedded
 if [ -n "${E2E_MODEL_DIR:-}" ]; then
 	start_server -upstream scripted -model-dir "$E2E_MODEL_DIR" -max-model-len 262144
 	run_clients model-dir
+	# A vision model directory (config.json with a vision_config, a chat
+	# template that writes image placeholders: Qwen3-VL's) also reads the
+	# PNG, through vLLM's token-in endpoint (/inference/v1/generate).
+	grep -q '"vision_config"' "$E2E_MODEL_DIR/config.json" && run_images model-dir
 fi
 
 echo "== results (reasoning back: how turn 2's request carried the reasoning of turn 1 — kept as reasoning, - not at all, as text)"
