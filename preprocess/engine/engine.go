@@ -189,7 +189,9 @@
 // expands them:
 //
 //	vLLM          POST /inference/v1/generate, vLLM's token-in endpoint
-//	              (vllm serve --enable-scale-out): token_ids, content_parts
+//	              (vllm serve --enable-scale-out, or
+//	              VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1 depending on the
+//	              release): token_ids, content_parts
 //	              [{"type":"image_url","image_url":{"url"},"url","uuid": Hash}]
 //	              (the hash is the image's multimodal cache key), the
 //	              sampling members above under sampling_params, stream,

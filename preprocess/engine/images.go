@@ -13,9 +13,11 @@ import (
 // engines:
 //
 //	vLLM          POST /inference/v1/generate (the token-in endpoint, served
-//	              with vllm serve --enable-scale-out): token_ids with one
-//	              placeholder per image, content_parts with the images
-//	              ({"type":"image_url","image_url":{"url"},"uuid": Hash}: the
+//	              with vllm serve --enable-scale-out, or with
+//	              VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1, depending on the
+//	              release): token_ids with one placeholder per image,
+//	              content_parts with the images ({"type":"image_url",
+//	              "image_url":{"url"},"url","uuid": Hash}: the
 //	              hash is the image's multimodal cache key), sampling_params;
 //	              the engine's processor expands the placeholders. The stream
 //	              is data: {"choices":[{"index","token_ids","finish_reason",
@@ -59,7 +61,7 @@ func (e *Completions) generateImages(ctx context.Context, req *Request) (Stream,
 	s, err := generate(ctx, &e.gen, &e.genPool, req, body)
 	var ee *Error
 	if errors.As(err, &ee) && ee.Status == http.StatusNotFound {
-		ee.Message = "vLLM answered 404 on " + vllmGeneratePath + ": requests with images need vLLM's token-in endpoint; run vllm serve with --enable-scale-out"
+		ee.Message = "vLLM answered 404 on " + vllmGeneratePath + ": requests with images need vLLM's token-in endpoint; run vllm serve with --enable-scale-out (or VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1, depending on the release)"
 	}
 	return s, err
 }
@@ -67,7 +69,7 @@ func (e *Completions) generateImages(ctx context.Context, req *Request) (Stream,
 func imagesLen(imgs []Image) int {
 	n := 0
 	for i := range imgs {
-		n += len(imgs[i].URL) + len(imgs[i].Hash) + 64
+		n += 2*len(imgs[i].URL) + len(imgs[i].Hash) + 64
 	}
 	return n
 }
