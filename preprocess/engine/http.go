@@ -250,7 +250,7 @@ func (w *watch) arm(phase int32, d time.Duration) {
 
 // start sends body to the engine and returns the stream once the engine
 // answered with a 2xx status and an event stream.
-func (c *client) start(ctx context.Context, s *httpStream, body []byte, requestID string) error {
+func (c *client) start(ctx context.Context, s *httpStream, body []byte, requestID string, header http.Header) error {
 	if err := ctx.Err(); err != nil {
 		return ctxError(err)
 	}
@@ -274,6 +274,9 @@ func (c *client) start(ctx context.Context, s *httpStream, body []byte, requestI
 	}
 	for k, v := range c.header {
 		req.Header[k] = v
+	}
+	for k, v := range header {
+		req.Header[http.CanonicalHeaderKey(k)] = v
 	}
 	if requestID != "" {
 		req.Header.Set("X-Request-Id", requestID)
@@ -478,7 +481,7 @@ func generate(ctx context.Context, c *client, pool *streamPool, req *Request, bo
 	}
 	s := pool.get()
 	s.dec.reset(req)
-	if err := c.start(ctx, s, body, req.RequestID); err != nil {
+	if err := c.start(ctx, s, body, req.RequestID, req.Header); err != nil {
 		s.closed = true
 		pool.putStream(s)
 		return nil, err
