@@ -166,9 +166,14 @@ type decoder interface {
 	finished() bool
 }
 
+// ErrConnectTimeout is the cause of an ErrorTimeout error whose engine
+// never accepted the connection (Config.ConnectTimeout): nothing reached
+// the engine, so another replica may take the request
+// (errors.Is(err, ErrConnectTimeout)).
+var ErrConnectTimeout = errors.New("engine connect timeout")
+
 // timeout causes, told apart by context.Cause.
 var (
-	errConnectTimeout    = errors.New("engine connect timeout")
 	errFirstTokenTimeout = errors.New("engine first-token timeout")
 	errIdleTimeout       = errors.New("engine idle timeout")
 	errClosed            = errors.New("engine stream closed")
@@ -230,7 +235,7 @@ type watch struct {
 func (w *watch) fire() {
 	switch w.phase.Load() {
 	case phaseConnect:
-		w.cancel(errConnectTimeout)
+		w.cancel(ErrConnectTimeout)
 	case phaseFirst:
 		w.cancel(errFirstTokenTimeout)
 	case phaseIdle:
@@ -400,7 +405,7 @@ func (s *httpStream) mapErr(err error) *Error {
 		return e
 	}
 	switch cause := context.Cause(s.ctx); cause {
-	case errConnectTimeout:
+	case ErrConnectTimeout:
 		return &Error{Kind: ErrorTimeout, Message: "engine: no connection within " + s.c.connect.String(), Err: cause}
 	case errFirstTokenTimeout:
 		return &Error{Kind: ErrorTimeout, Message: "engine: no output within " + s.c.first.String(), Err: cause}
