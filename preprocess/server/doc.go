@@ -105,5 +105,7 @@
 // engine outputs) and agentwire_request_duration_seconds by API. Tokens
 // (and the log's prompt_tokens and completion_tokens) are the usage the
 // answer reports, observed through pipeline.Options.Trace: the pipeline
-// counts them once, for the client and the metrics alike.
+// counts them once, for the client and the metrics alike. Metrics.Add
+// appends series of others to every scrape (the per-upstream series of a
+// balance.Balancer).
 package server
