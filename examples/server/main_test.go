@@ -119,6 +119,7 @@ func TestFlags(t *testing.T) {
 		{"-model-dir", "x"},
 		{"extra"},
 		{"-upstream", "http://127.0.0.1:1/v1", "-model-dir", "../../testdata/models/tiny", "-engine", "nope"},
+		{"-upstream", "http://127.0.0.1:1/v1", "-upstream", "http://127.0.0.1:2/v1", "-model-dir", "../../testdata/models/tiny", "-balance", "random"},
 	} {
 		if err := run(context.Background(), args, io.Discard, nil); err == nil {
 			t.Errorf("%q: no error", args)
