@@ -255,7 +255,12 @@ func newBackend(o *options, log *slog.Logger, metrics *server.Metrics) (server.B
 	}
 	kind := o.engine
 	if kind == "auto" || o.servedName == "" {
-		owner, id := probe(o.upstreams[0], cfg.APIKey)
+		var owner, id string
+		for _, u := range o.upstreams { // the first that answers
+			if owner, id = probe(u, cfg.APIKey); id != "" {
+				break
+			}
+		}
 		if kind == "auto" {
 			kind = map[string]string{"sglang": "sglang-openai", "tensorrt_llm": "trtllm", "trtllm": "trtllm"}[owner]
 			if kind == "" {

@@ -1,0 +1,56 @@
+package server_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/agentwire/agentwire/preprocess/api"
+	"github.com/agentwire/agentwire/preprocess/server"
+)
+
+// FuzzSessionID: for any session header and body, the session id is at
+// most server.MaxSessionIDBytes of printable ASCII (a valid header value),
+// the same for the same request, and the header's own value when that is
+// short and printable.
+func FuzzSessionID(f *testing.F) {
+	f.Add("99bc91c6-7413-4039-84a7-fc0f5a6a5891", `{"model":"m","max_tokens":1,"messages":[{"role":"user","content":"hi"}]}`, uint8(0))
+	f.Add("", `{"model":"m","max_tokens":1,"metadata":{"user_id":"{\"session_id\":\"s\u00e9\"}"},"messages":[{"role":"user","content":"hi"}]}`, uint8(0))
+	f.Add("a\x00b", `{"model":"m","prompt_cache_key":"k k","input":"x"}`, uint8(3))
+	f.Add("", `{"model":"m","messages":[{"role":"system","content":"s"},{"role":"user","content":[{"type":"text","text":"t"}]}]}`, uint8(1))
+	apis := api.All()
+	f.Fuzz(func(t *testing.T, header, body string, which uint8) {
+		a := apis[int(which)%len(apis)]
+		dec, err := a.Decode([]byte(body), api.DecodeOptions{})
+		if err != nil {
+			return
+		}
+		req := &server.Request{Header: http.Header{}, Body: dec}
+		if header != "" {
+			req.Header.Set("X-Session-Affinity", header)
+		}
+		id := server.SessionID(req)
+		if len(id) > server.MaxSessionIDBytes {
+			t.Fatalf("%d bytes: %q", len(id), id)
+		}
+		for i := 0; i < len(id); i++ {
+			if id[i] < 0x21 || id[i] > 0x7e {
+				t.Fatalf("not printable: %q", id)
+			}
+		}
+		if again := server.SessionID(req); again != id {
+			t.Fatalf("%q then %q", id, again)
+		}
+		if h := req.Header.Get("X-Session-Affinity"); h != "" && len(h) <= server.MaxSessionIDBytes && printableASCII(h) && id != h {
+			t.Fatalf("header %q gave %q", h, id)
+		}
+	})
+}
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x21 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
