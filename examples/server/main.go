@@ -19,7 +19,8 @@
 // with package balance: every turn of a session on one replica
 // (-balance affinity) or the least busy (-balance least-in-flight). The
 // session id goes upstream under -session-header for a router in front
-// of the engines; README.md, "Behind a router", has the routers.
+// of the engines; README.md, "Several replicas, and behind a router", has
+// the routers.
 package main
 
 import (

@@ -36,7 +36,9 @@ type SessionConfig struct {
 // --router-session-affinity-ttl-secs), llm-d's router (a session_id
 // affinity source configured with the header x-session-id), and SGLang's
 // model gateway (X-SMG-Routing-Key, consistent hashing or manual policy).
-// examples/server/README.md ("Behind a router") has the versions checked.
+// llm-d's x-session-token is not among them: its router issues that token
+// (an encoded pod name) and reads back only its own. examples/server/README.md,
+// "Several replicas, and behind a router" has the versions checked.
 var DefaultSessionHeaders = []string{"X-Dynamo-Session-ID", "X-Session-Id", "X-SMG-Routing-Key"}
 
 // DefaultForwardPrefixes are the routing-header prefixes passed through to

@@ -1,8 +1,9 @@
 // Package balance spreads generation requests over several engine
-// replicas without a router: a Balancer is an engine.Engine over 2–64
-// upstream engines (the example server's repeated -upstream), for small
-// deployments. Larger ones, or ones whose replicas come and go, belong
-// behind a real router (examples/server/README.md, "Behind a router").
+// replicas without a router: a Balancer is an engine.Engine over up to 64
+// upstream engines (2–8 in practice: the example server's repeated
+// -upstream), for small deployments. Larger ones, or ones whose replicas
+// come and go, belong behind a real router (examples/server/README.md, "Several replicas, and
+// behind a router").
 //
 // # Choosing an upstream
 //
