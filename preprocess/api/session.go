@@ -2,8 +2,10 @@ package api
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"hash"
 	"strings"
 
 	"github.com/agentwire/agentwire/protocols/anthropic"
@@ -23,11 +25,24 @@ func (q messagesRequest) SessionKey() string {
 	if m := q.r.Metadata; m != nil && m.UserID != "" {
 		return userIDSession(m.UserID)
 	}
-	var sys any
-	if v, ok := q.r.System.Get(); ok {
-		sys = v
+	var t turnHash
+	if sys, ok := q.r.System.Get(); ok {
+		t.str(sys.String)
+		for _, b := range sys.Array {
+			t.str(b.Text)
+		}
 	}
-	return firstTurnKey(sys, firstUserTurn(q.r.Messages, func(m anthropic.Message) bool { return m.Role == "user" }))
+	for _, m := range firstUserTurn(q.r.Messages, func(m anthropic.Message) bool { return m.Role == "user" }) {
+		t.str(m.Role)
+		t.str(m.Content.String)
+		for _, b := range m.Content.Array {
+			t.str(b.Type())
+			if b.OfText != nil {
+				t.str(b.OfText.Text)
+			}
+		}
+	}
+	return t.key()
 }
 
 // userIDSession returns the session_id of Claude Code's JSON user_id
@@ -51,32 +66,50 @@ func (q chatRequest) SessionKey() string {
 	if q.r.PromptCacheKey != "" {
 		return q.r.PromptCacheKey
 	}
-	return firstTurnKey(firstUserTurn(q.r.Messages, func(m openai.Message) bool { return m.Role == "user" }))
+	var t turnHash
+	for _, m := range firstUserTurn(q.r.Messages, func(m openai.Message) bool { return m.Role == "user" }) {
+		t.str(m.Role)
+		if c, ok := m.Content.Get(); ok {
+			t.str(c.String)
+			for _, p := range c.Array {
+				t.str(p.Type)
+				t.str(p.Text)
+			}
+		}
+	}
+	return t.key()
 }
 
 // SessionKey of Completions is empty: a prompt carries no turns.
 func (q completionRequest) SessionKey() string { return "" }
 
 // SessionKey of Responses: prompt_cache_key (Codex sends its session id),
-// else the first turn (instructions and the input items up to and
+// else the first turn (instructions and the input messages up to and
 // including the first user message).
 func (q responsesRequest) SessionKey() string {
 	if q.r.PromptCacheKey != "" {
 		return q.r.PromptCacheKey
 	}
-	var instr any
+	var t turnHash
 	if v, ok := q.r.Instructions.Get(); ok {
-		instr = v
+		t.str(v)
 	}
-	var in any
-	if v, ok := q.r.Input.Get(); ok {
-		if v.IsArray() {
-			in = firstUserTurn(v.Array, func(it responses.Item) bool { return it.OfMessage != nil && it.OfMessage.Role == "user" })
-		} else {
-			in = v.String
+	if in, ok := q.r.Input.Get(); ok {
+		t.str(in.String)
+		isUser := func(it responses.Item) bool { return it.OfMessage != nil && it.OfMessage.Role == "user" }
+		for _, it := range firstUserTurn(in.Array, isUser) {
+			if m := it.OfMessage; m != nil {
+				t.str(m.ID) // Codex gives its items ids of the session
+				t.str(m.Role)
+				t.str(m.Content.String)
+				for _, p := range m.Content.Array {
+					t.str(p.Type)
+					t.str(p.Text)
+				}
+			}
 		}
 	}
-	return firstTurnKey(instr, in)
+	return t.key()
 }
 
 // firstUserTurn returns items up to and including the first one isUser
@@ -90,23 +123,47 @@ func firstUserTurn[T any](items []T, isUser func(T) bool) []T {
 	return items
 }
 
-// firstTurnKey hashes the JSON encoding of parts: FirstTurnPrefix and 32
-// hex digits (128 bits of SHA-256). It is "" when there is nothing to
-// hash or a part does not encode.
-func firstTurnKey(parts ...any) string {
-	h := sha256.New()
-	enc := json.NewEncoder(h)
-	empty := true
-	for _, p := range parts {
-		if err := enc.Encode(p); err != nil {
-			return ""
-		}
-		if p != nil {
-			empty = false
-		}
+// maxHashedBytes bounds what one string contributes to a first-turn hash:
+// a longer one contributes its length and its first and last halves of
+// this, so the hash costs and allocates nothing in proportion to the body.
+const maxHashedBytes = 64 << 10
+
+// turnHash hashes the strings of a first turn (SHA-256, each string
+// length-prefixed, so their boundaries count) without copying them.
+type turnHash struct {
+	h   hash.Hash
+	any bool // a non-empty string was written
+	buf [512]byte
+}
+
+func (t *turnHash) str(s string) {
+	if t.h == nil {
+		t.h = sha256.New()
 	}
-	if empty {
+	t.any = t.any || s != ""
+	binary.LittleEndian.PutUint64(t.buf[:8], uint64(len(s)))
+	t.h.Write(t.buf[:8])
+	if len(s) > maxHashedBytes {
+		t.write(s[:maxHashedBytes/2])
+		t.write(s[len(s)-maxHashedBytes/2:])
+		return
+	}
+	t.write(s)
+}
+
+func (t *turnHash) write(s string) {
+	for len(s) > 0 {
+		n := copy(t.buf[:], s)
+		t.h.Write(t.buf[:n])
+		s = s[n:]
+	}
+}
+
+// key is FirstTurnPrefix and 32 hex digits (128 bits of the hash), or ""
+// when the turn had no text.
+func (t *turnHash) key() string {
+	if !t.any {
 		return ""
 	}
-	return FirstTurnPrefix + hex.EncodeToString(h.Sum(nil)[:16])
+	return FirstTurnPrefix + hex.EncodeToString(t.h.Sum(nil)[:16])
 }

@@ -119,3 +119,28 @@ func TestSessionKey(t *testing.T) {
 		t.Errorf("first turn %q, later turn %q, other session %q", base, later, other)
 	}
 }
+
+// TestSessionKeyLongTurn: a first turn of megabytes is hashed from a
+// bounded part of each string (its length, head and tail), allocating
+// nothing in proportion to it.
+func TestSessionKeyLongTurn(t *testing.T) {
+	long := strings.Repeat("a", 4<<20)
+	body := func(text string) api.Request {
+		return decode(t, api.Chat, []byte(`{"model":"m","messages":[{"role":"user","content":"`+text+`"}]}`))
+	}
+	base := body(long)
+	middle := body(long[:2<<20] + "b" + long[2<<20+1:])
+	tail := body(long[:len(long)-1] + "b")
+	shorter := body(long[1:])
+	k := base.SessionKey()
+	if middle.SessionKey() != k {
+		t.Error("a change in the middle of a long string changed the key (it is not hashed)")
+	}
+	if tail.SessionKey() == k || shorter.SessionKey() == k {
+		t.Error("a change of the tail or the length did not change the key")
+	}
+	allocs := testing.AllocsPerRun(10, func() { base.SessionKey() })
+	if allocs > 8 {
+		t.Errorf("%v allocations per SessionKey of a 4 MiB turn", allocs)
+	}
+}
