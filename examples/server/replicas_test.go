@@ -36,7 +36,23 @@ type replica struct {
 	// drops the connection (a replica dying mid-stream); 2 drops it after
 	// the headers, before any event.
 	cut atomic.Int32
+
+	// delay paces the answer: a pause before each write of the stream.
+	delay time.Duration
 }
+
+// slowWriter pauses before each write (a replica generating tokens).
+type slowWriter struct {
+	http.ResponseWriter
+	delay time.Duration
+}
+
+func (w slowWriter) Write(p []byte) (int, error) {
+	time.Sleep(w.delay)
+	return w.ResponseWriter.Write(p)
+}
+
+func (w slowWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
 
 func (r *replica) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if req.URL.Path == "/v1/completions" {
@@ -59,6 +75,9 @@ func (r *replica) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			panic(http.ErrAbortHandler)
 		}
 	}
+	if r.delay > 0 {
+		w = slowWriter{w, r.delay}
+	}
 	r.v.ServeHTTP(w, req)
 }
 
@@ -76,6 +95,10 @@ type replicaSet struct {
 }
 
 func startReplicas(t *testing.T, extra ...string) *replicaSet {
+	return startPacedReplicas(t, 0, extra...)
+}
+
+func startPacedReplicas(t *testing.T, delay time.Duration, extra ...string) *replicaSet {
 	t.Helper()
 	m, err := preprocess.LoadModel("../../testdata/models/tiny", preprocess.ModelOptions{})
 	if err != nil {
@@ -89,7 +112,7 @@ func startReplicas(t *testing.T, extra ...string) *replicaSet {
 	args := []string{"-addr", "127.0.0.1:0", "-model-dir", "../../testdata/models/tiny", "-engine", "vllm",
 		"-served-model-name", "tiny", "-max-model-len", "131072", "-log-json"}
 	for i := range 3 {
-		r := &replica{name: fmt.Sprint("r", i), v: &scripted.VLLM{Tok: m.Tokenizer, Model: "tiny"}, token: int(ids[0])}
+		r := &replica{name: fmt.Sprint("r", i), v: &scripted.VLLM{Tok: m.Tokenizer, Model: "tiny"}, token: int(ids[0]), delay: delay}
 		r.ts = httptest.NewServer(r)
 		t.Cleanup(r.ts.Close)
 		rs.reps = append(rs.reps, r)
@@ -334,5 +357,107 @@ func TestReplicaDiesMidStream(t *testing.T) {
 				t.Errorf("requests running %v", v)
 			}
 		})
+	}
+}
+
+// TestReplicaKilledUnderLoad: 12 sessions of 3 turns each run at once on
+// three paced replicas; one replica is killed while streams are running
+// on it. Every answer is complete or ends with the API's error (a stream
+// cut after its first byte is never replayed), every turn started after
+// the kill is answered, the sessions of the live replicas never move, the
+// dead one's move to one other each, and nothing is left in flight.
+func TestReplicaKilledUnderLoad(t *testing.T) {
+	rs := startPacedReplicas(t, 2*time.Millisecond)
+	const sessions, turns = 12, 3
+	var (
+		wg       sync.WaitGroup
+		answered atomic.Int64
+		cut      atomic.Int64
+		killed   = make(chan struct{})
+	)
+	for i := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for turn := range turns {
+				after := false
+				select {
+				case <-killed:
+					after = true
+				default:
+				}
+				req, _ := http.NewRequest("POST", "http://"+rs.addr+"/v1/chat/completions", strings.NewReader(
+					fmt.Sprintf(`{"model":"tiny","stream":true,"max_tokens":200,"messages":[{"role":"user","content":"session %d turn %d: say something"}]}`, i, turn)))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("X-Session-Affinity", fmt.Sprint("load-", i))
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				body := string(b)
+				switch {
+				case resp.StatusCode == 200 && strings.HasSuffix(body, "data: [DONE]\n\n") && !strings.Contains(body, `"error"`):
+					answered.Add(1)
+				case resp.StatusCode == 200 && strings.Contains(body, `"error":{`) && !after:
+					cut.Add(1) // cut mid-stream by the kill: the chat API's in-stream error
+				default:
+					t.Errorf("session %d turn %d (after the kill %v): %d %.400s", i, turn, after, resp.StatusCode, body)
+				}
+			}
+		}()
+	}
+	// Kill replica 0 once it has streams running.
+	dead := rs.reps[0]
+	deadline := time.Now().Add(10 * time.Second)
+	for dead.count() == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	dead.ts.Listener.Close()
+	dead.ts.CloseClientConnections()
+	close(killed)
+	wg.Wait()
+	if got := answered.Load() + cut.Load(); got != sessions*turns {
+		t.Fatalf("%d of %d turns accounted for", got, sessions*turns)
+	}
+	t.Logf("%d turns answered, %d cut by the kill", answered.Load(), cut.Load())
+	// Where each session went: a live replica's sessions stayed; the dead
+	// one's moved to one other each.
+	where := map[string]map[string]bool{}
+	for _, r := range rs.reps {
+		r.mu.Lock()
+		for _, h := range r.headers {
+			id := h.Get("X-Session-Id")
+			if where[id] == nil {
+				where[id] = map[string]bool{}
+			}
+			where[id][r.name] = true
+		}
+		r.mu.Unlock()
+	}
+	if len(where) != sessions {
+		t.Errorf("%d sessions seen upstream; want %d", len(where), sessions)
+	}
+	for id, reps := range where {
+		live := 0
+		for name := range reps {
+			if name != dead.name {
+				live++
+			}
+		}
+		if live > 1 || reps[dead.name] && len(reps) > 2 {
+			t.Errorf("session %s on %v", id, reps)
+		}
+	}
+	m := rs.metrics()
+	for _, r := range rs.reps {
+		if v := metric(m, `agentwire_upstream_in_flight{upstream="`+r.ts.URL+`/v1"}`); v != 0 {
+			t.Errorf("%s: in flight %v", r.name, v)
+		}
+	}
+	if v := metric(m, "agentwire_requests_running"); v != 0 {
+		t.Errorf("requests running %v", v)
 	}
 }
