@@ -311,7 +311,8 @@ type stream struct {
 	cur     *upstream // holds an in-flight slot of cur while not nil
 	s       engine.Stream
 	started bool  // an output was returned: never retried from here on
-	err     error // the terminal error once every attempt failed
+	ended   bool  // the stream ended (err): Next answers err again
+	err     error // the terminal error (io.EOF after the end)
 }
 
 // open starts the request on the next upstreams of the ranking until one
@@ -348,7 +349,7 @@ func (s *stream) open() error {
 // Next implements engine.Stream.
 func (s *stream) Next() (*engine.Output, error) {
 	for {
-		if s.s == nil {
+		if s.s == nil || s.ended {
 			return nil, s.err
 		}
 		out, err := s.s.Next()
@@ -357,12 +358,16 @@ func (s *stream) Next() (*engine.Output, error) {
 				s.started = true
 				s.b.succeeded(s.cur)
 			}
+			if err == io.EOF {
+				s.ended, s.err = true, io.EOF
+			}
 			return out, err
 		}
 		if s.started || s.ctx.Err() != nil || !retryable(err) || s.next >= s.n {
 			if s.ctx.Err() == nil && (!s.started || healthFailure(err)) {
 				s.b.failed(s.cur, err)
 			}
+			s.ended, s.err = true, err // recorded once, answered again
 			return nil, err
 		}
 		// Nothing reached the client: try the next upstream.
@@ -388,8 +393,8 @@ func (s *stream) release() {
 
 // Close implements engine.Stream.
 func (s *stream) Close() error {
-	if s.err == nil {
-		s.err = &engine.Error{Kind: engine.ErrorCanceled, Message: "engine stream closed"}
+	if !s.ended && s.s != nil {
+		s.ended, s.err = true, &engine.Error{Kind: engine.ErrorCanceled, Message: "engine stream closed"}
 	}
 	s.release()
 	return nil

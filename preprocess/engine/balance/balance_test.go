@@ -503,3 +503,30 @@ func BenchmarkGenerate(b *testing.B) {
 		st.Close()
 	}
 }
+
+// TestTerminalErrorOnce: Next after a stream's end answers the same again,
+// and the failure is counted once.
+func TestTerminalErrorOnce(t *testing.T) {
+	f := &fake{name: "a", midErr: errDropped}
+	b, _ := newBalancer(t, Affinity, f)
+	st, err := b.Generate(context.Background(), &engine.Request{SessionID: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Next(); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := st.Next(); !errors.Is(err, errDropped) {
+			t.Fatalf("error %v", err)
+		}
+	}
+	st.Close()
+	if _, err := st.Next(); !errors.Is(err, errDropped) {
+		t.Errorf("after Close: %v", err)
+	}
+	if s := stats(b, "a"); s.Failures != 1 {
+		t.Errorf("failures %d; want 1", s.Failures)
+	}
+	checkIdle(t, b)
+}
