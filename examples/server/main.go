@@ -57,6 +57,7 @@ type options struct {
 	upstreams                      stringList
 	modelDir, engine               string
 	balance, sessionHeaders        string
+	healthInterval                 time.Duration
 	forwardPrefixes, saltHeader    string
 	servedName, toolParser         string
 	reasoningParser, captures      string
@@ -79,6 +80,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
 	fs.Var(&o.upstreams, "upstream", "engine API root, e.g. http://127.0.0.1:8000/v1 (none: the embedded engine; \"scripted\": the scripted agent behind vLLM's protocol on a loopback port, to try the real-engine path without an engine); repeat it for several replicas of one model without a router (2–8; see -balance)")
 	fs.StringVar(&o.balance, "balance", "affinity", "with several -upstream: affinity (every turn of a session on one replica, by rendezvous hash of the session id; least in flight without one) or least-in-flight")
+	fs.DurationVar(&o.healthInterval, "health-interval", balance.DefaultProbeInterval, "with several -upstream: how often each replica's GET /health is checked (a failing one is ejected until it passes; 0: only failed requests eject)")
 	fs.StringVar(&o.sessionHeaders, "session-header", strings.Join(server.DefaultSessionHeaders, ","), "comma-separated header names the session id is sent upstream under (for a router in front of the engines; \"none\": none)")
 	fs.StringVar(&o.forwardPrefixes, "forward-header-prefix", strings.Join(server.DefaultForwardPrefixes, ","), "comma-separated prefixes of client headers passed through to the engine as they are (routing hints; \"none\": none)")
 	fs.StringVar(&o.saltHeader, "cache-salt-header", "", "request header naming the tenant (set by the gateway in front): its hash becomes the request's vLLM cache_salt, so tenants never share prefix-cache blocks")
@@ -146,7 +148,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready chan<- stri
 	}
 	log := slog.New(h)
 	metrics := server.NewMetrics()
-	backend, desc, err := newBackend(o, log, metrics)
+	backend, desc, background, err := newBackend(o, log, metrics)
 	if err != nil {
 		return err
 	}
@@ -171,7 +173,16 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready chan<- stri
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
-	return srv.Serve(ctx, ln)
+	if background == nil {
+		return srv.Serve(ctx, ln)
+	}
+	bg, bgStop := context.WithCancel(ctx)
+	bgDone := make(chan struct{})
+	go func() { defer close(bgDone); background(bg) }()
+	err = srv.Serve(ctx, ln)
+	bgStop()
+	<-bgDone
+	return err
 }
 
 // noneIfZero maps a flag's 0 ("none") to server.Config's "none" (< 0; 0
@@ -218,8 +229,10 @@ func sessionConfig(o *options) server.SessionConfig {
 
 // newBackend builds the embedded backend or a model directory on one
 // engine or, with several -upstream, on a balance.Balancer over them
-// (whose per-upstream series are added to metrics).
-func newBackend(o *options, log *slog.Logger, metrics *server.Metrics) (server.Backend, string, error) {
+// (whose per-upstream series are added to metrics, and whose health
+// probes are the returned background function, run until its context
+// ends; nil when there is none).
+func newBackend(o *options, log *slog.Logger, metrics *server.Metrics) (server.Backend, string, func(context.Context), error) {
 	if len(o.upstreams) == 0 {
 		b := &scripted.Backend{PerToken: o.tokenDelay, StripBillingHeader: o.stripPreamble, ShowThinkingByDefault: o.showThinking}
 		if o.captures != "" {
@@ -229,12 +242,12 @@ func newBackend(o *options, log *slog.Logger, metrics *server.Metrics) (server.B
 			}
 			b.Recordings = recs
 		}
-		return b, fmt.Sprintf("embedded (scripted agent, %d replays)", len(b.Models())-1), nil
+		return b, fmt.Sprintf("embedded (scripted agent, %d replays)", len(b.Models())-1), nil, nil
 	}
 	m, err := preprocess.LoadModel(o.modelDir, preprocess.ModelOptions{ToolParser: o.toolParser, ReasoningParser: o.reasoningParser,
 		ContextLength: o.maxModelLen})
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	for i, u := range o.upstreams {
 		if u != "scripted" {
@@ -242,7 +255,7 @@ func newBackend(o *options, log *slog.Logger, metrics *server.Metrics) (server.B
 		}
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		name := cmp.Or(o.servedName, m.Name)
 		go func() { _ = http.Serve(ln, &scripted.VLLM{Tok: m.Tokenizer, Model: name}) }()
@@ -292,22 +305,30 @@ func newBackend(o *options, log *slog.Logger, metrics *server.Metrics) (server.B
 		case "trtllm":
 			eng = engine.NewTRTLLM(engine.TRTLLMConfig{Config: cfg})
 		default:
-			return nil, "", fmt.Errorf("-engine %q: want auto, vllm, sglang, sglang-openai or trtllm", o.engine)
+			return nil, "", nil, fmt.Errorf("-engine %q: want auto, vllm, sglang, sglang-openai or trtllm", o.engine)
 		}
 		ups = append(ups, balance.Upstream{Name: u, Engine: eng})
 	}
 	eng := ups[0].Engine
 	where := ups[0].Name
+	var background func(context.Context)
 	if len(ups) > 1 {
 		// Several replicas without a router: the hot path of one upstream
 		// stays the adapter itself.
 		policy, _ := balance.ParsePolicy(o.balance)
-		bal, err := balance.New(balance.Config{Upstreams: ups, Policy: policy})
+		bcfg := balance.Config{Upstreams: ups, Policy: policy}
+		if o.healthInterval > 0 {
+			bcfg.Probe, bcfg.ProbeInterval = healthProbe(cfg.APIKey, o.healthInterval), o.healthInterval
+		}
+		bal, err := balance.New(bcfg)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		metrics.Add(bal)
 		eng = bal
+		if bcfg.Probe != nil {
+			background = bal.Run
+		}
 		where = fmt.Sprintf("%d upstreams (%s: %s)", len(ups), o.balance, strings.Join(o.upstreams, ", "))
 	}
 	name := o.servedName
@@ -315,7 +336,37 @@ func newBackend(o *options, log *slog.Logger, metrics *server.Metrics) (server.B
 		name = m.Name
 	}
 	desc := fmt.Sprintf("%s at %s, model %s (tool parser %q, reasoning parser %q)", kind, where, name, m.ToolParser, m.ReasoningParser)
-	return &server.ModelBackend{Preprocessor: pre, Engine: eng, Name: name, AcceptAnyModel: o.anyModel}, desc, nil
+	return &server.ModelBackend{Preprocessor: pre, Engine: eng, Name: name, AcceptAnyModel: o.anyModel}, desc, background, nil
+}
+
+// healthProbe checks an upstream with GET <root>/health (vLLM, SGLang
+// and trtllm-serve answer it): a transport error or a 5xx fails, anything
+// else (a server without the route, 404) passes. Each probe ends within
+// the interval, at most 2 s.
+func healthProbe(key string, interval time.Duration) func(context.Context, balance.Upstream) error {
+	timeout := min(interval, 2*time.Second)
+	return func(ctx context.Context, u balance.Upstream) error {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		root := strings.TrimSuffix(strings.TrimRight(u.Name, "/"), "/v1")
+		req, err := http.NewRequestWithContext(ctx, "GET", root+"/health", nil)
+		if err != nil {
+			return err
+		}
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
+		resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			return fmt.Errorf("health: %s", resp.Status)
+		}
+		return nil
+	}
 }
 
 // probe asks the upstream's OpenAI-compatible /v1/models which server it

@@ -39,6 +39,8 @@ type replica struct {
 
 	// delay paces the answer: a pause before each write of the stream.
 	delay time.Duration
+
+	unhealthy atomic.Bool // GET /health answers 503
 }
 
 // slowWriter pauses before each write (a replica generating tokens).
@@ -55,6 +57,12 @@ func (w slowWriter) Write(p []byte) (int, error) {
 func (w slowWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
 
 func (r *replica) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if req.URL.Path == "/health" {
+		if r.unhealthy.Load() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+		return
+	}
 	if req.URL.Path == "/v1/completions" {
 		r.mu.Lock()
 		r.sessions = append(r.sessions, req.Header.Get("X-Dynamo-Session-Id"))
@@ -459,5 +467,56 @@ func TestReplicaKilledUnderLoad(t *testing.T) {
 	}
 	if v := metric(m, "agentwire_requests_running"); v != 0 {
 		t.Errorf("requests running %v", v)
+	}
+}
+
+// TestHealthProbe: a replica whose GET /health fails is ejected by the
+// probes before any request is sent to it, and readmitted once it passes.
+func TestHealthProbe(t *testing.T) {
+	rs := startReplicas(t, "-health-interval", "10ms")
+	sick := rs.reps[0]
+	sick.unhealthy.Store(true)
+	series := `{upstream="` + sick.ts.URL + `/v1"}`
+	waitFor := func(what string, ok func(m string) bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			if ok(rs.metrics()) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: metrics\n%s", what, rs.metrics())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	waitFor("ejected", func(m string) bool { return metric(m, "agentwire_upstream_healthy"+series) == 0 })
+	send := func(n int) {
+		for i := range n {
+			req, _ := http.NewRequest("POST", "http://"+rs.addr+"/v1/chat/completions", strings.NewReader(`{"model":"tiny","max_tokens":50,"messages":[{"role":"user","content":"hi"}]}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("X-Session-Id", fmt.Sprint("probe-", i))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("status %d", resp.StatusCode)
+			}
+		}
+	}
+	send(30)
+	if n := sick.count(); n != 0 {
+		t.Errorf("the ejected replica got %d requests", n)
+	}
+	sick.unhealthy.Store(false)
+	waitFor("readmitted", func(m string) bool { return metric(m, "agentwire_upstream_healthy"+series) == 1 })
+	send(30)
+	if sick.count() == 0 {
+		t.Error("the readmitted replica got none of 30 sessions")
+	}
+	if v := metric(rs.metrics(), "agentwire_upstream_failures_total"+series); v != 0 {
+		t.Errorf("failures %v: no request should have failed on it", v)
 	}
 }

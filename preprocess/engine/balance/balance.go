@@ -33,11 +33,14 @@
 // retried. At most Config.Attempts upstreams are tried; the last error is
 // the answer.
 //
-// Health is passive: Config.EjectAfter consecutive failures of an
-// upstream (ErrorUpstream or a connect timeout; overload and rate limits
-// do not count) eject it for Config.EjectFor. An ejected upstream is
-// tried only after every healthy one; once EjectFor has passed it takes
-// requests again, and its next failure ejects it again at once. Every
+// Health: Config.EjectAfter consecutive failures of an upstream
+// (ErrorUpstream or a connect timeout; overload and rate limits do not
+// count) eject it for Config.EjectFor. An ejected upstream is tried only
+// after every healthy one; once EjectFor has passed it takes requests
+// again, and its next failure ejects it again at once. With Config.Probe,
+// Balancer.Run also checks every upstream each ProbeInterval: a failed
+// probe ejects it (so a replica that stopped answering costs no client
+// its connect timeout), a passing one readmits it. Every
 // request holds exactly one in-flight slot of the upstream serving it,
 // released when its stream is closed or its start failed.
 //
@@ -46,7 +49,8 @@
 // Balancer.WriteTo writes per-upstream series in the Prometheus text
 // format: agentwire_upstream_requests_total (attempts started),
 // agentwire_upstream_failures_total, agentwire_upstream_ejections_total,
-// agentwire_upstream_in_flight, agentwire_upstream_healthy, and
+// agentwire_upstream_probe_failures_total, agentwire_upstream_in_flight,
+// agentwire_upstream_healthy, and
 // agentwire_upstream_retries_total (attempts that moved a request to
 // another upstream), all labelled upstream="<name>".
 package balance
@@ -104,6 +108,8 @@ const (
 	DefaultAttempts   = 3
 	DefaultEjectAfter = 2
 	DefaultEjectFor   = 10 * time.Second
+
+	DefaultProbeInterval = 5 * time.Second
 )
 
 // Upstream is one engine replica.
@@ -128,6 +134,15 @@ type Config struct {
 	EjectAfter int
 	EjectFor   time.Duration
 
+	// Probe, when not nil, checks one upstream's health for Run (the
+	// example server asks GET /health): an error ejects the upstream for
+	// EjectFor (a blackholed replica then costs no client its connect
+	// timeout), a success after an ejection readmits it. ProbeInterval is
+	// the time between two rounds (0: DefaultProbeInterval); a probe
+	// should end within it.
+	Probe         func(ctx context.Context, up Upstream) error
+	ProbeInterval time.Duration
+
 	// Now is the clock (nil: time.Now); tests set it.
 	Now func() time.Time
 }
@@ -136,10 +151,11 @@ type Config struct {
 type upstream struct {
 	name     string
 	eng      engine.Engine
-	seed     uint64 // the rendezvous seed: a hash of name
+	probes   Upstream // what Config.Probe is given
+	seed     uint64   // the rendezvous seed: a hash of name
 	inFlight atomic.Int64
 
-	requests, failures, ejections, retries atomic.Uint64
+	requests, failures, ejections, retries, probeFailures atomic.Uint64
 
 	mu           sync.Mutex
 	consecutive  int       // failures since the last success
@@ -156,6 +172,8 @@ type Balancer struct {
 	ejectFor   time.Duration
 	now        func() time.Time
 	turn       atomic.Uint64 // rotates ties of least-in-flight
+	probe      func(context.Context, Upstream) error
+	interval   time.Duration
 }
 
 // New returns a Balancer for cfg.
@@ -178,6 +196,10 @@ func New(cfg Config) (*Balancer, error) {
 	if b.now == nil {
 		b.now = time.Now
 	}
+	b.probe, b.interval = cfg.Probe, cfg.ProbeInterval
+	if b.interval <= 0 {
+		b.interval = DefaultProbeInterval
+	}
 	seen := map[string]bool{}
 	for _, u := range cfg.Upstreams {
 		if u.Engine == nil {
@@ -187,7 +209,7 @@ func New(cfg Config) (*Balancer, error) {
 			return nil, fmt.Errorf("balance: upstream name %q is not unique", u.Name)
 		}
 		seen[u.Name] = true
-		b.ups = append(b.ups, &upstream{name: u.Name, eng: u.Engine, seed: hashString(u.Name)})
+		b.ups = append(b.ups, &upstream{name: u.Name, eng: u.Engine, seed: hashString(u.Name), probes: u})
 	}
 	return b, nil
 }
@@ -271,6 +293,58 @@ func (b *Balancer) failed(u *upstream, err error) {
 		u.ejectedUntil = now.Add(b.ejectFor)
 	}
 	u.mu.Unlock()
+}
+
+// Run probes every upstream with Config.Probe every ProbeInterval until
+// ctx ends (at once when there is no Probe). The probes of one round run
+// one after another.
+func (b *Balancer) Run(ctx context.Context) {
+	if b.probe == nil {
+		return
+	}
+	t := time.NewTicker(b.interval)
+	defer t.Stop()
+	for {
+		b.ProbeAll(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// ProbeAll runs one round of Config.Probe over the upstreams (none
+// without a Probe).
+func (b *Balancer) ProbeAll(ctx context.Context) {
+	if b.probe == nil {
+		return
+	}
+	for _, u := range b.ups {
+		if ctx.Err() != nil {
+			return
+		}
+		if err := b.probe(ctx, u.probes); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			u.probeFailures.Add(1)
+			now := b.now()
+			u.mu.Lock()
+			if u.ejectedUntil.IsZero() || !now.Before(u.ejectedUntil) {
+				u.ejections.Add(1)
+			}
+			u.consecutive = max(u.consecutive, b.ejectAfter)
+			u.ejectedUntil = now.Add(b.ejectFor)
+			u.mu.Unlock()
+			continue
+		}
+		u.mu.Lock()
+		if !u.ejectedUntil.IsZero() {
+			u.consecutive, u.ejectedUntil = 0, time.Time{}
+		}
+		u.mu.Unlock()
+	}
 }
 
 // retryable reports whether a failure before the first output may be
@@ -402,10 +476,10 @@ func (s *stream) Close() error {
 
 // Stats is one upstream's counters.
 type Stats struct {
-	Name                                   string
-	Healthy                                bool
-	InFlight                               int64
-	Requests, Failures, Ejections, Retries uint64
+	Name                                                  string
+	Healthy                                               bool
+	InFlight                                              int64
+	Requests, Failures, Ejections, Retries, ProbeFailures uint64
 }
 
 // Stats returns every upstream's counters, in Config order.
@@ -414,7 +488,7 @@ func (b *Balancer) Stats() []Stats {
 	out := make([]Stats, len(b.ups))
 	for i, u := range b.ups {
 		out[i] = Stats{Name: u.name, Healthy: u.healthy(now), InFlight: u.inFlight.Load(), Requests: u.requests.Load(),
-			Failures: u.failures.Load(), Ejections: u.ejections.Load(), Retries: u.retries.Load()}
+			Failures: u.failures.Load(), Ejections: u.ejections.Load(), Retries: u.retries.Load(), ProbeFailures: u.probeFailures.Load()}
 	}
 	return out
 }
@@ -430,7 +504,8 @@ func (b *Balancer) WriteTo(w io.Writer) (int64, error) {
 		{"agentwire_upstream_requests_total", "counter", "Attempts started on the upstream.", func(s Stats) string { return fmt.Sprint(s.Requests) }},
 		{"agentwire_upstream_failures_total", "counter", "Attempts on the upstream that failed.", func(s Stats) string { return fmt.Sprint(s.Failures) }},
 		{"agentwire_upstream_retries_total", "counter", "Requests moved from the upstream to another before their first output.", func(s Stats) string { return fmt.Sprint(s.Retries) }},
-		{"agentwire_upstream_ejections_total", "counter", "Times the upstream was ejected for consecutive failures.", func(s Stats) string { return fmt.Sprint(s.Ejections) }},
+		{"agentwire_upstream_ejections_total", "counter", "Times the upstream was ejected for consecutive failures or a failed probe.", func(s Stats) string { return fmt.Sprint(s.Ejections) }},
+		{"agentwire_upstream_probe_failures_total", "counter", "Health probes of the upstream that failed.", func(s Stats) string { return fmt.Sprint(s.ProbeFailures) }},
 		{"agentwire_upstream_in_flight", "gauge", "Requests in flight on the upstream.", func(s Stats) string { return fmt.Sprint(s.InFlight) }},
 		{"agentwire_upstream_healthy", "gauge", "1 unless the upstream is ejected.", func(s Stats) string {
 			if s.Healthy {

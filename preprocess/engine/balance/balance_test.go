@@ -433,6 +433,8 @@ func TestMetrics(t *testing.T) {
 		`agentwire_upstream_retries_total{upstream="we\"ird"} 0`,
 		`agentwire_upstream_ejections_total{upstream="http://a/v1"} 0`,
 		`agentwire_upstream_ejections_total{upstream="we\"ird"} 0`,
+		`agentwire_upstream_probe_failures_total{upstream="http://a/v1"} 0`,
+		`agentwire_upstream_probe_failures_total{upstream="we\"ird"} 0`,
 		`agentwire_upstream_in_flight{upstream="http://a/v1"} 0`,
 		`agentwire_upstream_in_flight{upstream="we\"ird"} 0`,
 		`agentwire_upstream_healthy{upstream="http://a/v1"} 1`,
@@ -529,4 +531,73 @@ func TestTerminalErrorOnce(t *testing.T) {
 		t.Errorf("failures %d; want 1", s.Failures)
 	}
 	checkIdle(t, b)
+}
+
+// TestProbe: a failed probe ejects an upstream before any request pays
+// for it; a passing probe readmits it; Run stops with its context.
+func TestProbe(t *testing.T) {
+	fs := fakes("a", "b", "c")
+	var mu sync.Mutex
+	down := map[string]bool{}
+	probes := atomic.Int64{}
+	c := &clock{t: time.Unix(1e9, 0)}
+	var ups []Upstream
+	for _, f := range fs {
+		ups = append(ups, Upstream{Name: f.name, Engine: f})
+	}
+	b, err := New(Config{Upstreams: ups, Policy: Affinity, Now: c.now, ProbeInterval: time.Millisecond,
+		Probe: func(_ context.Context, u Upstream) error {
+			probes.Add(1)
+			mu.Lock()
+			defer mu.Unlock()
+			if down[u.Name] {
+				return errRefused
+			}
+			return nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, err := serve(t, b, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	down[home] = true
+	mu.Unlock()
+	b.ProbeAll(context.Background())
+	if st := stats(b, home); st.Healthy || st.ProbeFailures != 1 || st.Ejections != 1 {
+		t.Fatalf("after a failed probe: %+v", st)
+	}
+	calls := fs[0].calls.Load() + fs[1].calls.Load() + fs[2].calls.Load()
+	if who, err := serve(t, b, "s"); err != nil || who == home {
+		t.Fatalf("served by %q, %v; the ejected home is %s", who, err, home)
+	}
+	if got := fs[0].calls.Load() + fs[1].calls.Load() + fs[2].calls.Load(); got != calls+1 {
+		t.Errorf("%d attempts; want 1 (the ejected upstream not tried)", got-calls)
+	}
+	mu.Lock()
+	down[home] = false
+	mu.Unlock()
+	b.ProbeAll(context.Background())
+	if who, err := serve(t, b, "s"); err != nil || who != home {
+		t.Errorf("after a passing probe: %q, %v; want %s", who, err, home)
+	}
+	// Run probes until its context ends.
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	before := probes.Load()
+	go func() { b.Run(ctx); close(done) }()
+	for probes.Load() < before+6 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not stop")
+	}
+	// Without a Probe, Run returns at once.
+	b2, _ := newBalancer(t, Affinity, fakes("x")...)
+	b2.Run(context.Background())
 }
