@@ -122,6 +122,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if _, err := balance.ParsePolicy(o.balance); err != nil {
 		return nil, fmt.Errorf("-balance: %w", err)
 	}
+	for _, name := range append(list(o.sessionHeaders), list(o.forwardPrefixes)...) {
+		if !headerToken(name) {
+			return nil, fmt.Errorf("header name %q: not an HTTP token", name)
+		}
+	}
 	if (len(o.upstreams) == 0) != (o.modelDir == "") {
 		return nil, errors.New("-upstream and -model-dir go together (the server renders and tokenizes with the model directory)")
 	}
@@ -209,6 +214,17 @@ func list(v string) []string {
 		}
 	}
 	return out
+}
+
+// headerToken reports whether name can be a header name (an HTTP token).
+func headerToken(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return name != ""
 }
 
 // sessionConfig is the server's session configuration from the flags.
