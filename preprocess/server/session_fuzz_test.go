@@ -2,6 +2,9 @@ package server_test
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/agentwire/agentwire/preprocess/api"
@@ -53,4 +56,43 @@ func printableASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// BenchmarkSessionID: the session id of the recorded 49 KB Claude Code
+// turn, from its header, from metadata.user_id, and from the first-turn
+// hash (metadata removed).
+func BenchmarkSessionID(b *testing.B) {
+	raw := harnessBodyB(b, "claude-code_B-bash_0002-POST-v1_messages.body.json")
+	noMeta := regexp.MustCompile(`"metadata":\{"user_id":"(\\.|[^"\\])*"\},?`).ReplaceAll(raw, nil)
+	for _, bc := range []struct {
+		name   string
+		body   []byte
+		header http.Header
+	}{
+		{"header", raw, http.Header{"X-Claude-Code-Session-Id": {"99bc91c6-7413-4039-84a7-fc0f5a6a5891"}}},
+		{"user_id", raw, http.Header{}},
+		{"first turn", noMeta, http.Header{}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			dec, err := api.Messages.Decode(bc.body, api.DecodeOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			req := &server.Request{Header: bc.header, Body: dec}
+			b.ReportAllocs()
+			for b.Loop() {
+				if server.SessionID(req) == "" {
+					b.Fatal("no session id")
+				}
+			}
+		})
+	}
+}
+
+func harnessBodyB(b *testing.B, name string) []byte {
+	raw, err := os.ReadFile(filepath.Join("..", "testdata", "harness", name))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return raw
 }
