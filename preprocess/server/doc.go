@@ -35,8 +35,9 @@
 // x-claude-code-agent-id for a subagent, else x-claude-code-session-id;
 // OpenCode's x-session-affinity and x-session-id; Codex's session-id or
 // session_id), else the identity its body carries
-// (api.Request.SessionKey: metadata.user_id, prompt_cache_key), else a
-// hash of the conversation's first turn. It is the same on every turn of
+// (api.Request.SessionKey: metadata.user_id, prompt_cache_key, hashed so
+// that a user id never leaves in clear), else a hash of the
+// conversation's first turn. It is the same on every turn of
 // an agent session, so a router in front of several engines can keep the
 // session on the replica that holds its KV cache. The id is set as
 // engine.Request.SessionID (package balance keys its affinity on it) and

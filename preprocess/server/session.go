@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 )
 
@@ -70,9 +71,11 @@ const MaxSessionIDBytes = 128
 // OpenCode's x-session-affinity and x-session-id; Codex's session-id, or
 // session_id before Codex 0.131), else the body's identity
 // (api.Request.SessionKey: metadata.user_id, prompt_cache_key, or a hash
-// of the first turn), else "". An id longer than MaxSessionIDBytes or not
-// printable ASCII is replaced by "h-" and 32 hex digits of its SHA-256,
-// so it is a valid header value of bounded size.
+// of the first turn), else "". An identity from the body is replaced by
+// "h-" and 32 hex digits of its SHA-256 (metadata.user_id names a user:
+// it is never sent upstream or logged as it is), and so is a header's
+// longer than MaxSessionIDBytes or not printable ASCII, so the id is a
+// valid header value of bounded size.
 func SessionID(r *Request) string {
 	id := ""
 	for _, h := range sessionHeaders {
@@ -81,13 +84,15 @@ func SessionID(r *Request) string {
 			break
 		}
 	}
+	fromBody := false
 	if id == "" && r.Body != nil {
-		id = r.Body.SessionKey()
+		id, fromBody = r.Body.SessionKey(), true
 	}
-	if id == "" {
+	switch {
+	case id == "":
 		return ""
-	}
-	if len(id) > MaxSessionIDBytes || !printable(id) {
+	case fromBody && !strings.HasPrefix(id, api.FirstTurnPrefix),
+		len(id) > MaxSessionIDBytes, !printable(id):
 		sum := sha256.Sum256([]byte(id))
 		id = "h-" + hex.EncodeToString(sum[:16])
 	}

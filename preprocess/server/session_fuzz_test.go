@@ -70,7 +70,7 @@ func BenchmarkSessionID(b *testing.B) {
 		header http.Header
 	}{
 		{"header", raw, http.Header{"X-Claude-Code-Session-Id": {"99bc91c6-7413-4039-84a7-fc0f5a6a5891"}}},
-		{"user_id", raw, http.Header{}},
+		{"user_id, hashed", raw, http.Header{}},
 		{"first turn", noMeta, http.Header{}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -112,8 +114,11 @@ func TestSessionHeaders(t *testing.T) {
 		header: map[string]string{"X-Claude-Code-Session-Id": ccSession, "X-Claude-Code-Agent-Id": "agent-7"},
 		want:   "agent-7",
 	}, {
-		name: "claude code body only", path: "/v1/messages", body: harnessBody(t, "claude-code_B-bash_0001-POST-v1_messages.body.json"),
-		want: ccSession,
+		name: "claude code body only: the session_id of metadata.user_id, hashed", path: "/v1/messages", body: harnessBody(t, "claude-code_B-bash_0001-POST-v1_messages.body.json"),
+		want: hashOf(ccSession),
+	}, {
+		name: "prompt_cache_key, hashed", path: "/v1/chat/completions", body: `{"model":"m","prompt_cache_key":"user@example.com","messages":[{"role":"user","content":"hi"}]}`,
+		want: hashOf("user@example.com"),
 	}, {
 		name: "codex header", path: "/v1/responses", body: harnessBody(t, "codex_B-gpt-5.5_0005-POST-v1_responses.body.json"),
 		header: map[string]string{"Session-Id": codexSession},
@@ -198,4 +203,10 @@ func TestSessionHeaders(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hashOf is the session id of an identity the body carries.
+func hashOf(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return "h-" + hex.EncodeToString(sum[:16])
 }
