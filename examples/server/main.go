@@ -230,6 +230,9 @@ func headerToken(name string) bool {
 // sessionConfig is the server's session configuration from the flags.
 func sessionConfig(o *options) server.SessionConfig {
 	c := server.SessionConfig{Headers: list(o.sessionHeaders), ForwardPrefixes: list(o.forwardPrefixes)}
+	if len(c.Headers) > 0 {
+		c.ParentHeaders = server.DefaultParentHeaders
+	}
 	if h := o.saltHeader; h != "" {
 		c.CacheSalt = func(r *server.Request) string {
 			v := r.Header.Get(h)

@@ -43,7 +43,8 @@
 // engine.Request.SessionID (package balance keys its affinity on it) and
 // sent upstream under each of Config.Session.Headers
 // (DefaultSessionHeaders: Dynamo's, llm-d's and SGLang's gateway's
-// names); client headers under Config.Session.ForwardPrefixes (x-dynamo-*,
+// names), a subagent's parent session (ParentSessionID) under
+// Config.Session.ParentHeaders; client headers under Config.Session.ForwardPrefixes (x-dynamo-*,
 // x-llm-d-*) pass through, credentials never; Config.Session.CacheSalt
 // gives a request its vLLM cache_salt (one salt per tenant keeps tenants'
 // prefix-cache blocks apart).

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
@@ -18,6 +19,10 @@ type SessionConfig struct {
 	// Headers are the header names the session id is sent upstream under,
 	// each of them (DefaultSessionHeaders: the names the routers read).
 	Headers []string
+
+	// ParentHeaders are the header names a subagent's parent session id
+	// is sent under (ParentSessionID; DefaultParentHeaders: Dynamo's).
+	ParentHeaders []string
 
 	// ForwardPrefixes: client request headers whose names start with one
 	// of these (case-insensitively) are sent to the engine as they are —
@@ -41,6 +46,31 @@ type SessionConfig struct {
 // (an encoded pod name) and reads back only its own. examples/server/README.md,
 // "Several replicas, and behind a router" has the versions checked.
 var DefaultSessionHeaders = []string{"X-Dynamo-Session-ID", "X-Session-Id", "X-SMG-Routing-Key"}
+
+// DefaultParentHeaders are the parent-session headers: Dynamo's, which
+// its router can use to place a subagent's first request.
+var DefaultParentHeaders = []string{"X-Dynamo-Parent-Session-ID"}
+
+// ParentSessionID returns the session id of the agent that started the
+// request's session, for a subagent's requests: Dynamo's
+// X-Dynamo-Parent-Session-ID as sent; Claude Code's
+// x-claude-code-parent-agent-id, else its x-claude-code-session-id when the
+// request is a subagent's (x-claude-code-agent-id); OpenCode's
+// x-parent-session-id; else "". Bounded as SessionID.
+func ParentSessionID(r *Request) string {
+	id := strings.TrimSpace(r.Header.Get("X-Dynamo-Parent-Session-Id"))
+	if id == "" && r.Header.Get("X-Claude-Code-Agent-Id") != "" {
+		id = strings.TrimSpace(cmp.Or(r.Header.Get("X-Claude-Code-Parent-Agent-Id"), r.Header.Get("X-Claude-Code-Session-Id")))
+	}
+	if id == "" {
+		id = strings.TrimSpace(r.Header.Get("X-Parent-Session-Id"))
+	}
+	if id != "" && (len(id) > MaxSessionIDBytes || !printable(id)) {
+		sum := sha256.Sum256([]byte(id))
+		id = "h-" + hex.EncodeToString(sum[:16])
+	}
+	return id
+}
 
 // DefaultForwardPrefixes are the routing-header prefixes passed through to
 // the engine: Dynamo's x-dynamo-* (session, parent session, priority
@@ -136,6 +166,16 @@ func (s *Server) applySession(req *Request, er *engine.Request) {
 		}
 		for _, name := range c.Headers {
 			h.Set(name, er.SessionID)
+		}
+	}
+	if len(c.ParentHeaders) > 0 {
+		if parent := ParentSessionID(req); parent != "" {
+			if h == nil {
+				h = http.Header{}
+			}
+			for _, name := range c.ParentHeaders {
+				h.Set(name, parent)
+			}
 		}
 	}
 	if h == nil {

@@ -87,6 +87,7 @@ func TestSessionHeaders(t *testing.T) {
 	}
 	srv := newServer(t, server.Config{Backend: backend, Session: server.SessionConfig{
 		Headers:         server.DefaultSessionHeaders,
+		ParentHeaders:   server.DefaultParentHeaders,
 		ForwardPrefixes: server.DefaultForwardPrefixes,
 		CacheSalt:       func(r *server.Request) string { return r.Header.Get("X-Tenant") },
 	}})
@@ -99,9 +100,9 @@ func TestSessionHeaders(t *testing.T) {
 		path    string
 		body    string
 		header  map[string]string
-		want    string         // the session id, when exact
-		wantRe  *regexp.Regexp // else its form
-		forward map[string]string
+		want    string            // the session id, when exact
+		wantRe  *regexp.Regexp    // else its form
+		forward map[string]string // x-dynamo-* and x-llm-d-* upstream, the session id aside
 		salt    string
 	}{{
 		name: "claude code header", path: "/v1/messages", body: harnessBody(t, "claude-code_B-bash_0002-POST-v1_messages.body.json"),
@@ -111,8 +112,19 @@ func TestSessionHeaders(t *testing.T) {
 		salt:    "acme",
 	}, {
 		name: "claude code subagent", path: "/v1/messages", body: harnessBody(t, "claude-code_B-bash_0001-POST-v1_messages.body.json"),
-		header: map[string]string{"X-Claude-Code-Session-Id": ccSession, "X-Claude-Code-Agent-Id": "agent-7"},
-		want:   "agent-7",
+		header:  map[string]string{"X-Claude-Code-Session-Id": ccSession, "X-Claude-Code-Agent-Id": "agent-7"},
+		want:    "agent-7",
+		forward: map[string]string{"X-Dynamo-Parent-Session-Id": ccSession},
+	}, {
+		name: "claude code nested subagent", path: "/v1/messages", body: harnessBody(t, "claude-code_B-bash_0001-POST-v1_messages.body.json"),
+		header:  map[string]string{"X-Claude-Code-Session-Id": ccSession, "X-Claude-Code-Agent-Id": "agent-8", "X-Claude-Code-Parent-Agent-Id": "agent-7"},
+		want:    "agent-8",
+		forward: map[string]string{"X-Dynamo-Parent-Session-Id": "agent-7"},
+	}, {
+		name: "opencode subtask", path: "/v1/chat/completions", body: `{"model":"m","messages":[{"role":"user","content":"hi"}]}`,
+		header:  map[string]string{"X-Session-Id": "ses_2", "X-Parent-Session-Id": "ses_1"},
+		want:    "ses_2",
+		forward: map[string]string{"X-Dynamo-Parent-Session-Id": "ses_1"},
 	}, {
 		name: "claude code body only: the session_id of metadata.user_id, hashed", path: "/v1/messages", body: harnessBody(t, "claude-code_B-bash_0001-POST-v1_messages.body.json"),
 		want: hashOf(ccSession),
