@@ -11,8 +11,9 @@ import (
 	"github.com/agentwire/agentwire/preprocess/server"
 )
 
-// FuzzSessionID: for any session header and body, the session id is at
-// most server.MaxSessionIDBytes of printable ASCII (a valid header value),
+// FuzzSessionID: for any session header and body, the session id (and the
+// parent session id) is at most server.MaxSessionIDBytes of printable
+// ASCII (a valid header value),
 // the same for the same request, and the header's own value when that is
 // short and printable.
 func FuzzSessionID(f *testing.F) {
@@ -30,14 +31,17 @@ func FuzzSessionID(f *testing.F) {
 		req := &server.Request{Header: http.Header{}, Body: dec}
 		if header != "" {
 			req.Header.Set("X-Session-Affinity", header)
+			req.Header.Set("X-Parent-Session-Id", header)
 		}
 		id := server.SessionID(req)
-		if len(id) > server.MaxSessionIDBytes {
-			t.Fatalf("%d bytes: %q", len(id), id)
-		}
-		for i := 0; i < len(id); i++ {
-			if id[i] < 0x21 || id[i] > 0x7e {
-				t.Fatalf("not printable: %q", id)
+		for _, v := range []string{id, server.ParentSessionID(req)} {
+			if len(v) > server.MaxSessionIDBytes {
+				t.Fatalf("%d bytes: %q", len(v), v)
+			}
+			for i := 0; i < len(v); i++ {
+				if v[i] < 0x21 || v[i] > 0x7e {
+					t.Fatalf("not printable: %q", v)
+				}
 			}
 		}
 		if again := server.SessionID(req); again != id {
