@@ -2,8 +2,8 @@
 // replicas without a router: a Balancer is an engine.Engine over up to 64
 // upstream engines (2–8 in practice: the example server's repeated
 // -upstream), for small deployments. Larger ones, or ones whose replicas
-// come and go, belong behind a real router (examples/server/README.md, "Several replicas, and
-// behind a router").
+// come and go, belong behind a real router (examples/server/README.md,
+// "Several replicas, and behind a router").
 //
 // # Choosing an upstream
 //
@@ -40,9 +40,9 @@
 // again, and its next failure ejects it again at once. With Config.Probe,
 // Balancer.Run also checks every upstream each ProbeInterval: a failed
 // probe ejects it (so a replica that stopped answering costs no client
-// its connect timeout), a passing one readmits it. Every
-// request holds exactly one in-flight slot of the upstream serving it,
-// released when its stream is closed or its start failed.
+// its connect timeout), a passing one readmits it. Every request holds
+// exactly one in-flight slot of the upstream serving it, released when
+// its stream is closed or its start failed.
 //
 // # Metrics
 //
@@ -50,9 +50,9 @@
 // format: agentwire_upstream_requests_total (attempts started),
 // agentwire_upstream_failures_total, agentwire_upstream_ejections_total,
 // agentwire_upstream_probe_failures_total, agentwire_upstream_in_flight,
-// agentwire_upstream_healthy, and
-// agentwire_upstream_retries_total (attempts that moved a request to
-// another upstream), all labelled upstream="<name>".
+// agentwire_upstream_healthy, and agentwire_upstream_retries_total
+// (attempts that moved a request to another upstream), all labelled
+// upstream="<name>".
 package balance
 
 import (
