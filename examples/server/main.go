@@ -234,7 +234,7 @@ func sessionConfig(o *options) server.SessionConfig {
 		c.ParentHeaders = server.DefaultParentHeaders
 	}
 	if h := o.saltHeader; h != "" {
-		c.CacheSalt = func(r *server.Request) string {
+		c.CacheSalt = func(r *server.Job) string {
 			v := r.Header.Get(h)
 			if v == "" {
 				return ""

@@ -148,7 +148,7 @@ func TestSessionConfig(t *testing.T) {
 		if tenant != "" {
 			h.Set("X-Tenant", tenant)
 		}
-		return c.CacheSalt(&server.Request{Header: h})
+		return c.CacheSalt(&server.Job{Header: h})
 	}
 	if a, b := salt("acme"), salt("other"); len(a) != 32 || a == b || a == "acme" || salt("acme") != a {
 		t.Errorf("salts %q, %q", a, b)

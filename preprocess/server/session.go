@@ -34,7 +34,7 @@ type SessionConfig struct {
 	// (engine.Request.CacheSalt: vLLM's cache_salt, which keeps the
 	// prefix-cache blocks of one tenant from serving another's requests);
 	// "" for none.
-	CacheSalt func(*Request) string
+	CacheSalt func(*Job) string
 }
 
 // DefaultSessionHeaders are the session headers the routers in front of
@@ -57,7 +57,7 @@ var DefaultParentHeaders = []string{"X-Dynamo-Parent-Session-ID"}
 // x-claude-code-parent-agent-id, else its x-claude-code-session-id when the
 // request is a subagent's (x-claude-code-agent-id); OpenCode's
 // x-parent-session-id; else "". Bounded as SessionID.
-func ParentSessionID(r *Request) string {
+func ParentSessionID(r *Job) string {
 	id := strings.TrimSpace(r.Header.Get("X-Dynamo-Parent-Session-Id"))
 	if id == "" && r.Header.Get("X-Claude-Code-Agent-Id") != "" {
 		id = strings.TrimSpace(cmp.Or(r.Header.Get("X-Claude-Code-Parent-Agent-Id"), r.Header.Get("X-Claude-Code-Session-Id")))
@@ -106,7 +106,7 @@ const MaxSessionIDBytes = 128
 // it is never sent upstream or logged as it is), and so is a header's
 // longer than MaxSessionIDBytes or not printable ASCII, so the id is a
 // valid header value of bounded size.
-func SessionID(r *Request) string {
+func SessionID(r *Job) string {
 	id := ""
 	for _, h := range sessionHeaders {
 		if v := strings.TrimSpace(r.Header.Get(h)); v != "" {
@@ -143,7 +143,7 @@ var credentialHeaders = map[string]bool{"Authorization": true, "X-Api-Key": true
 
 // applySession sets the engine request's session id, session headers,
 // forwarded routing headers and cache salt.
-func (s *Server) applySession(req *Request, er *engine.Request) {
+func (s *Server) applySession(req *Job, er *engine.Request) {
 	c := &s.cfg.Session
 	er.SessionID = SessionID(req)
 	if c.CacheSalt != nil {

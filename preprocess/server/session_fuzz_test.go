@@ -28,7 +28,7 @@ func FuzzSessionID(f *testing.F) {
 		if err != nil {
 			return
 		}
-		req := &server.Request{Header: http.Header{}, Body: dec}
+		req := &server.Job{Header: http.Header{}, Body: dec}
 		if header != "" {
 			req.Header.Set("X-Session-Affinity", header)
 			req.Header.Set("X-Parent-Session-Id", header)
@@ -82,7 +82,7 @@ func BenchmarkSessionID(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			req := &server.Request{Header: bc.header, Body: dec}
+			req := &server.Job{Header: bc.header, Body: dec}
 			b.ReportAllocs()
 			for b.Loop() {
 				if server.SessionID(req) == "" {

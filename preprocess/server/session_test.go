@@ -89,7 +89,7 @@ func TestSessionHeaders(t *testing.T) {
 		Headers:         server.DefaultSessionHeaders,
 		ParentHeaders:   server.DefaultParentHeaders,
 		ForwardPrefixes: server.DefaultForwardPrefixes,
-		CacheSalt:       func(r *server.Request) string { return r.Header.Get("X-Tenant") },
+		CacheSalt:       func(r *server.Job) string { return r.Header.Get("X-Tenant") },
 	}})
 	const ccSession = "99bc91c6-7413-4039-84a7-fc0f5a6a5891"    // the recorded x-claude-code-session-id
 	const codexSession = "01a2027a-3ec1-7bc2-8bf2-3b85ebd63cc7" // the recorded session-id and prompt_cache_key
