@@ -5,6 +5,7 @@
 //
 //	go run ./examples/server                       # 127.0.0.1:8080, embedded engine
 //	go run ./examples/server -upstream http://127.0.0.1:8000/v1 -model-dir DIR
+//	go run ./examples/server -upstream http://10.0.0.1:8000/v1 -upstream http://10.0.0.2:8000/v1 -model-dir DIR
 //
 // The embedded engine serves the scripted agent under any model name (it
 // calls a declared tool, preferring a shell tool with "echo hello", and
@@ -13,12 +14,20 @@
 // the repository root, or point -captures at them). With -upstream and
 // -model-dir the server renders the model's chat template, tokenizes, and
 // streams from the engine's completions API (vLLM by default; the engine
-// runs without its own reasoning and tool parsers).
+// runs without its own reasoning and tool parsers). With several -upstream
+// (replicas of one model, no router) it spreads the requests over them
+// with package balance: every turn of a session on one replica
+// (-balance affinity) or the least busy (-balance least-in-flight). The
+// session id goes upstream under -session-header for a router in front
+// of the engines; README.md, "Several replicas, and behind a router", has
+// the routers.
 package main
 
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -35,6 +44,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/preprocess/engine/balance"
 	"github.com/agentwire/agentwire/preprocess/pipeline"
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
@@ -44,7 +54,11 @@ import (
 
 type options struct {
 	addr, apiKey                   string
-	upstream, modelDir, engine     string
+	upstreams                      stringList
+	modelDir, engine               string
+	balance, sessionHeaders        string
+	healthInterval                 time.Duration
+	forwardPrefixes, saltHeader    string
 	servedName, toolParser         string
 	reasoningParser, captures      string
 	maxConcurrent, maxModelLen     int
@@ -67,7 +81,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
-	fs.StringVar(&o.upstream, "upstream", "", "engine API root, e.g. http://127.0.0.1:8000/v1 (empty: the embedded engine; \"scripted\": the scripted agent behind vLLM's protocol on a loopback port, to try the real-engine path without an engine)")
+	fs.Var(&o.upstreams, "upstream", "engine API root, e.g. http://127.0.0.1:8000/v1 (none: the embedded engine; \"scripted\": the scripted agent behind vLLM's protocol on a loopback port, to try the real-engine path without an engine); repeat it for several replicas of one model without a router (2–8; see -balance)")
+	fs.StringVar(&o.balance, "balance", "affinity", "with several -upstream: affinity (every turn of a session on one replica, by rendezvous hash of the session id; least in flight without one) or least-in-flight")
+	fs.DurationVar(&o.healthInterval, "health-interval", balance.DefaultProbeInterval, "with several -upstream: how often each replica's GET /health is checked (a failing one is ejected until it passes; 0: only failed requests eject)")
+	fs.StringVar(&o.sessionHeaders, "session-header", strings.Join(server.DefaultSessionHeaders, ","), "comma-separated header names the session id is sent upstream under (for a router in front of the engines; \"none\": none)")
+	fs.StringVar(&o.forwardPrefixes, "forward-header-prefix", strings.Join(server.DefaultForwardPrefixes, ","), "comma-separated prefixes of client headers passed through to the engine as they are (routing hints; \"none\": none)")
+	fs.StringVar(&o.saltHeader, "cache-salt-header", "", "request header naming the tenant (set by the gateway in front): its hash becomes the request's vLLM cache_salt, so tenants never share prefix-cache blocks")
 	fs.StringVar(&o.modelDir, "model-dir", "", "Hugging Face model directory (tokenizer.json, tokenizer_config.json, …); required with -upstream")
 	fs.StringVar(&o.engine, "engine", "auto", "engine protocol: vllm (/v1/completions), sglang (native /generate), sglang-openai, trtllm; auto asks the upstream's /v1/models (owned_by) and falls back to vllm")
 	fs.StringVar(&o.servedName, "served-model-name", "", "model name the engine serves and the server lists (default: the upstream's first model, else the model directory's name)")
@@ -104,7 +123,18 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if (o.upstream == "") != (o.modelDir == "") {
+	if len(o.upstreams) > balance.MaxUpstreams {
+		return nil, fmt.Errorf("%d upstreams: at most %d", len(o.upstreams), balance.MaxUpstreams)
+	}
+	if _, err := balance.ParsePolicy(o.balance); err != nil {
+		return nil, fmt.Errorf("-balance: %w", err)
+	}
+	for _, name := range append(list(o.sessionHeaders), list(o.forwardPrefixes)...) {
+		if !headerToken(name) {
+			return nil, fmt.Errorf("header name %q: not an HTTP token", name)
+		}
+	}
+	if (len(o.upstreams) == 0) != (o.modelDir == "") {
 		return nil, errors.New("-upstream and -model-dir go together (the server renders and tokenizes with the model directory)")
 	}
 	return o, nil
@@ -129,11 +159,13 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready chan<- stri
 		h = slog.NewJSONHandler(stderr, nil)
 	}
 	log := slog.New(h)
-	backend, desc, err := newBackend(o, log)
+	metrics := server.NewMetrics()
+	backend, desc, background, err := newBackend(o, log, metrics)
 	if err != nil {
 		return err
 	}
 	srv, err := server.New(server.Config{
+		Metrics: metrics, Session: sessionConfig(o),
 		Backend: backend, APIKey: o.apiKey, MaxBodyBytes: o.maxBody, RequestTimeout: o.requestTimeout,
 		MaxConcurrent: o.maxConcurrent, Strict: o.strict, Logger: log, DrainTimeout: o.drainTimeout,
 		BodyTimeout: noneIfZero(o.bodyTimeout), WriteTimeout: noneIfZero(o.writeTimeout),
@@ -153,7 +185,16 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready chan<- stri
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
-	return srv.Serve(ctx, ln)
+	if background == nil {
+		return srv.Serve(ctx, ln)
+	}
+	bg, bgStop := context.WithCancel(ctx)
+	bgDone := make(chan struct{})
+	go func() { defer close(bgDone); background(bg) }()
+	err = srv.Serve(ctx, ln)
+	bgStop()
+	<-bgDone
+	return err
 }
 
 // noneIfZero maps a flag's 0 ("none") to server.Config's "none" (< 0; 0
@@ -165,9 +206,60 @@ func noneIfZero(d time.Duration) time.Duration {
 	return d
 }
 
-// newBackend builds the embedded backend or a model directory on an engine.
-func newBackend(o *options, log *slog.Logger) (server.Backend, string, error) {
-	if o.upstream == "" {
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// list splits a comma-separated flag value ("none": empty).
+func list(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" && s != "none" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// headerToken reports whether name can be a header name (an HTTP token).
+func headerToken(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// sessionConfig is the server's session configuration from the flags.
+func sessionConfig(o *options) server.SessionConfig {
+	c := server.SessionConfig{Headers: list(o.sessionHeaders), ForwardPrefixes: list(o.forwardPrefixes)}
+	if len(c.Headers) > 0 {
+		c.ParentHeaders = server.DefaultParentHeaders
+	}
+	if h := o.saltHeader; h != "" {
+		c.CacheSalt = func(r *server.Job) string {
+			v := r.Header.Get(h)
+			if v == "" {
+				return ""
+			}
+			sum := sha256.Sum256([]byte(v))
+			return hex.EncodeToString(sum[:16])
+		}
+	}
+	return c
+}
+
+// newBackend builds the embedded backend or a model directory on one
+// engine or, with several -upstream, on a balance.Balancer over them
+// (whose per-upstream series are added to metrics, and whose health
+// probes are the returned background function, run until its context
+// ends; nil when there is none).
+func newBackend(o *options, log *slog.Logger, metrics *server.Metrics) (server.Backend, string, func(context.Context), error) {
+	if len(o.upstreams) == 0 {
 		b := &scripted.Backend{PerToken: o.tokenDelay, StripBillingHeader: o.stripPreamble, ShowThinkingByDefault: o.showThinking,
 			MaxImages: o.maxImages, MaxImageBytes: o.maxImageBytes}
 		if o.captures != "" {
@@ -177,31 +269,39 @@ func newBackend(o *options, log *slog.Logger) (server.Backend, string, error) {
 			}
 			b.Recordings = recs
 		}
-		return b, fmt.Sprintf("embedded (scripted agent, %d replays)", len(b.Models())-1), nil
+		return b, fmt.Sprintf("embedded (scripted agent, %d replays)", len(b.Models())-1), nil, nil
 	}
 	m, err := preprocess.LoadModel(o.modelDir, preprocess.ModelOptions{ToolParser: o.toolParser, ReasoningParser: o.reasoningParser,
 		ContextLength: o.maxModelLen})
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
-	if o.upstream == "scripted" {
+	for i, u := range o.upstreams {
+		if u != "scripted" {
+			continue
+		}
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		name := cmp.Or(o.servedName, m.Name)
 		go func() { _ = http.Serve(ln, &scripted.VLLM{Tok: m.Tokenizer, Model: name}) }()
-		o.upstream = "http://" + ln.Addr().String() + "/v1"
+		o.upstreams[i] = "http://" + ln.Addr().String() + "/v1"
 	}
 	// Keep as many idle connections to the engine as requests may be in
 	// flight (net/http keeps 2 per host: the rest would be reopened).
-	cfg := engine.Config{BaseURL: o.upstream, APIKey: os.Getenv("AGENTWIRE_UPSTREAM_API_KEY"), MaxIdleConns: o.maxConcurrent}
+	cfg := engine.Config{APIKey: os.Getenv("AGENTWIRE_UPSTREAM_API_KEY"), MaxIdleConns: o.maxConcurrent}
 	if o.maxConcurrent <= 0 {
 		cfg.MaxIdleConns = 256
 	}
 	kind := o.engine
 	if kind == "auto" || o.servedName == "" {
-		owner, id := probe(o.upstream, cfg.APIKey)
+		var owner, id string
+		for _, u := range o.upstreams { // the first that answers
+			if owner, id = probe(u, cfg.APIKey); id != "" {
+				break
+			}
+		}
 		if kind == "auto" {
 			kind = map[string]string{"sglang": "sglang-openai", "tensorrt_llm": "trtllm", "trtllm": "trtllm"}[owner]
 			if kind == "" {
@@ -222,29 +322,88 @@ func newBackend(o *options, log *slog.Logger) (server.Backend, string, error) {
 		Anthropic:        convert.AnthropicOptions{StripBillingHeader: o.stripPreamble, ShowThinkingByDefault: o.showThinking},
 		Warn:             func(msg string) { log.Warn(msg) },
 	})
-	var eng engine.Engine
-	switch kind {
-	case "vllm":
-		eng = engine.NewVLLM(engine.VLLMConfig{Config: cfg, TokenIDsOnly: true})
-	case "sglang":
-		eng = engine.NewSGLang(engine.SGLangConfig{Config: cfg, TokenIDsOnly: true})
-	case "sglang-openai":
-		eng = engine.NewSGLangCompletions(cfg)
-	case "trtllm":
-		eng = engine.NewTRTLLM(engine.TRTLLMConfig{Config: cfg})
-	default:
-		return nil, "", fmt.Errorf("-engine %q: want auto, vllm, sglang, sglang-openai or trtllm", o.engine)
+	var ups []balance.Upstream
+	for _, u := range o.upstreams {
+		cfg.BaseURL = u
+		var eng engine.Engine
+		switch kind {
+		case "vllm":
+			eng = engine.NewVLLM(engine.VLLMConfig{Config: cfg, TokenIDsOnly: true})
+		case "sglang":
+			eng = engine.NewSGLang(engine.SGLangConfig{Config: cfg, TokenIDsOnly: true})
+		case "sglang-openai":
+			eng = engine.NewSGLangCompletions(cfg)
+		case "trtllm":
+			eng = engine.NewTRTLLM(engine.TRTLLMConfig{Config: cfg})
+		default:
+			return nil, "", nil, fmt.Errorf("-engine %q: want auto, vllm, sglang, sglang-openai or trtllm", o.engine)
+		}
+		if o.imagesViaChat { // requests with images to this upstream's own chat endpoint
+			eng = engine.ImageRouter{Engine: eng, Chat: engine.NewChat(engine.ChatConfig{Config: cfg})}
+		}
+		ups = append(ups, balance.Upstream{Name: u, Engine: eng})
 	}
 	if o.imagesViaChat {
-		eng = engine.ImageRouter{Engine: eng, Chat: engine.NewChat(engine.ChatConfig{Config: cfg})}
 		kind += " (images: chat)"
+	}
+	eng := ups[0].Engine
+	where := ups[0].Name
+	var background func(context.Context)
+	if len(ups) > 1 {
+		// Several replicas without a router: the hot path of one upstream
+		// stays the adapter itself.
+		policy, _ := balance.ParsePolicy(o.balance)
+		bcfg := balance.Config{Upstreams: ups, Policy: policy}
+		if o.healthInterval > 0 {
+			bcfg.Probe, bcfg.ProbeInterval = healthProbe(cfg.APIKey, o.healthInterval), o.healthInterval
+		}
+		bal, err := balance.New(bcfg)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		metrics.Add(bal)
+		eng = bal
+		if bcfg.Probe != nil {
+			background = bal.Run
+		}
+		where = fmt.Sprintf("%d upstreams (%s: %s)", len(ups), o.balance, strings.Join(o.upstreams, ", "))
 	}
 	name := o.servedName
 	if name == "" {
 		name = m.Name
 	}
-	desc := fmt.Sprintf("%s at %s, model %s (tool parser %q, reasoning parser %q)", kind, o.upstream, name, m.ToolParser, m.ReasoningParser)
-	return &server.ModelBackend{Preprocessor: pre, Engine: eng, Name: name, AcceptAnyModel: o.anyModel}, desc, nil
+	desc := fmt.Sprintf("%s at %s, model %s (tool parser %q, reasoning parser %q)", kind, where, name, m.ToolParser, m.ReasoningParser)
+	return &server.ModelBackend{Preprocessor: pre, Engine: eng, Name: name, AcceptAnyModel: o.anyModel}, desc, background, nil
+}
+
+// healthProbe checks an upstream with GET <root>/health (vLLM, SGLang
+// and trtllm-serve answer it): a transport error or a 5xx fails, anything
+// else (a server without the route, 404) passes. Each probe ends within
+// the interval, at most 2 s.
+func healthProbe(key string, interval time.Duration) func(context.Context, balance.Upstream) error {
+	timeout := min(interval, 2*time.Second)
+	return func(ctx context.Context, u balance.Upstream) error {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		root := strings.TrimSuffix(strings.TrimRight(u.Name, "/"), "/v1")
+		req, err := http.NewRequestWithContext(ctx, "GET", root+"/health", nil)
+		if err != nil {
+			return err
+		}
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
+		resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			return fmt.Errorf("health: %s", resp.Status)
+		}
+		return nil
+	}
 }
 
 // probe asks the upstream's OpenAI-compatible /v1/models which server it

@@ -16,7 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/agentwire/agentwire/preprocess"
+	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
 )
 
@@ -126,6 +129,9 @@ func TestFlags(t *testing.T) {
 		{"-model-dir", "x"},
 		{"extra"},
 		{"-upstream", "http://127.0.0.1:1/v1", "-model-dir", "../../testdata/models/tiny", "-engine", "nope"},
+		{"-upstream", "http://127.0.0.1:1/v1", "-upstream", "http://127.0.0.1:2/v1", "-model-dir", "../../testdata/models/tiny", "-balance", "random"},
+		{"-session-header", "X-Session Id"},
+		{"-forward-header-prefix", "X-Dynamo-,x:y"},
 	} {
 		if err := run(context.Background(), args, io.Discard, nil); err == nil {
 			t.Errorf("%q: no error", args)
@@ -225,4 +231,34 @@ func mustBase64(t *testing.T, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestSessionConfig: the session flags become the server's configuration;
+// the cache salt is a hash of the tenant header, none without it.
+func TestSessionConfig(t *testing.T) {
+	o, err := parseFlags([]string{"-session-header", "X-A, x-b", "-forward-header-prefix", "none", "-cache-salt-header", "X-Tenant"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := sessionConfig(o)
+	if d := cmp.Diff([]string{"X-A", "x-b"}, c.Headers); d != "" || c.ForwardPrefixes != nil {
+		t.Errorf("headers (-want +got):\n%s; prefixes %q", d, c.ForwardPrefixes)
+	}
+	salt := func(tenant string) string {
+		h := http.Header{}
+		if tenant != "" {
+			h.Set("X-Tenant", tenant)
+		}
+		return c.CacheSalt(&server.Job{Header: h})
+	}
+	if a, b := salt("acme"), salt("other"); len(a) != 32 || a == b || a == "acme" || salt("acme") != a {
+		t.Errorf("salts %q, %q", a, b)
+	}
+	if s := salt(""); s != "" {
+		t.Errorf("no tenant: salt %q", s)
+	}
+	o, _ = parseFlags(nil, io.Discard)
+	if c := sessionConfig(o); c.CacheSalt != nil || len(c.Headers) != 3 || len(c.ForwardPrefixes) != 2 {
+		t.Errorf("defaults: %+v", c)
+	}
 }

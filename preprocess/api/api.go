@@ -77,6 +77,16 @@ type Request interface {
 	// Translate narrows the request to what the preprocessor works on
 	// (see Translation). Errors are the API's own.
 	Translate(opts TranslateOptions) (*Translation, error)
+	// SessionKey is the conversation identity the body carries, the same
+	// on every turn of a session: the API's own field (Messages
+	// metadata.user_id, Claude Code's session_id inside it; Chat and
+	// Responses prompt_cache_key), else a hash of the conversation's
+	// first turn (FirstTurnPrefix and hex digits: the text of the system
+	// prompt and of the messages up to and including the first user
+	// message, 64 KiB of each string at most), else ""
+	// (Completions: a prompt has no turns). Not bounded or sanitized: the
+	// caller does that before sending it anywhere.
+	SessionKey() string
 }
 
 // TranslateOptions configure Request.Translate: the translation of the

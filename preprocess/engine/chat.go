@@ -106,6 +106,9 @@ func appendChatRequest(b []byte, req *Request, strict bool) ([]byte, error) {
 				return j.b, err
 			}
 		}
+		if req.CacheSalt != "" {
+			j.str("cache_salt", req.CacheSalt)
+		}
 	}
 	j.bool("stream", true)
 	j.raw("stream_options", []byte(`{"include_usage":true}`))

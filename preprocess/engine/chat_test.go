@@ -109,7 +109,7 @@ func TestChatRequestMapping(t *testing.T) {
 		Chat:     json.RawMessage(`{"model":"client-name","messages":[{"role":"user","content":"hi"}],"tools":[],"max_tokens":5}`),
 		Sampling: Sampling{Temperature: ptr(0.2), TopK: ptr(40)},
 		Stop:     Stop{Strings: []string{"END"}, HiddenIDs: []uint32{7}},
-		Logprobs: true, TopLogprobs: 2}
+		Logprobs: true, TopLogprobs: 2, CacheSalt: "t1"}
 	body, err := appendChatRequest(nil, &req, false)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestChatRequestMapping(t *testing.T) {
 	// encoding/json.
 	checkJSON(t, `{"model":"served","messages":[{"role":"user","content":"hi"}],"tools":[],"max_tokens":64,"n":2,"temperature":0.2,"top_k":40,
 		"stop":["END"],"logprobs":true,"top_logprobs":2,"min_tokens":2,"stop_token_ids":[7],"skip_special_tokens":false,
-		"stream":true,"stream_options":{"include_usage":true}}`, body)
+		"cache_salt":"t1","stream":true,"stream_options":{"include_usage":true}}`, body)
 	body, err = appendChatRequest(nil, &req, true)
 	if err != nil {
 		t.Fatal(err)

@@ -453,6 +453,9 @@ func appendCompletionsRequest(b []byte, req *Request, o completionsOptions) ([]b
 		if req.RequestID != "" {
 			j.str("request_id", req.RequestID)
 		}
+		if req.CacheSalt != "" {
+			j.str("cache_salt", req.CacheSalt)
+		}
 	case flavorSGLang:
 		if req.RequestID != "" {
 			j.str("rid", req.RequestID)

@@ -28,7 +28,8 @@
 //
 // Config carries the base URL, the *http.Client, the API key (sent as a
 // Bearer token), extra headers and the limits. Request.RequestID is also
-// sent as X-Request-Id. The caller's context cancels the upstream request:
+// sent as X-Request-Id, and Request.Header (per-request session and
+// routing headers) after Config.Header. The caller's context cancels the upstream request:
 // a client that goes away stops the generation, and so does Close. Three
 // timeouts, each an ErrorTimeout: connect (until a connection is obtained),
 // first token (from the connection to the first event) and idle (between
@@ -95,6 +96,7 @@
 //	                      structural_tag (JSON text)}; guided_json, guided_regex,
 //	                      guided_choice, guided_grammar with LegacyGuidedDecoding
 //	RequestID             request_id
+//	CacheSalt             cache_salt (when set)
 //	(always)              stream true, stream_options.include_usage true,
 //	                      return_token_ids true (unless NoTokenIDs)
 //	ExtraArgs             merged last: its members override the above
@@ -195,9 +197,10 @@
 //	              [{"type":"image_url","image_url":{"url"},"url","uuid": Hash}]
 //	              (the hash is the image's multimodal cache key), the
 //	              sampling members above under sampling_params, stream,
-//	              stream_options, request_id, ExtraArgs. Its stream carries
-//	              token ids only (read as TokenIDsOnly). A 404 names the
-//	              flag to enable; logprobs are refused.
+//	              stream_options, request_id, cache_salt, ExtraArgs; Header
+//	              as on every request. Its stream carries token ids only
+//	              (read as TokenIDsOnly). A 404 names the flag to enable;
+//	              logprobs are refused.
 //	SGLang        /generate: image_data, the URLs in order
 //	SGLang OpenAI, trtllm-serve   a 400 (ErrNoImages): their completions
 //	              APIs take text only
@@ -211,7 +214,7 @@
 // model, max_tokens, n, the sampling fields, stop, logprobs/top_logprobs,
 // and unless ChatConfig.Strict the vLLM extensions (min_tokens,
 // stop_token_ids, include_stop_str_in_output, ignore_eos,
-// skip_special_tokens false, structured_outputs); stream and
+// skip_special_tokens false, structured_outputs, cache_salt); stream and
 // stream_options.include_usage; ExtraArgs last. Read: delta.content →
 // Text, delta.reasoning_content (or delta.reasoning) → Reasoning,
 // delta.tool_calls → ToolCalls, chat logprobs, finish_reason, vLLM's
@@ -234,6 +237,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 
 	"github.com/agentwire/agentwire/protocols"
 )
@@ -294,6 +298,26 @@ type Request struct {
 
 	// RequestID identifies the request in engine logs (optional).
 	RequestID string
+
+	// SessionID identifies the conversation the request belongs to (the
+	// same on every turn of an agent session; "" when unknown). The HTTP
+	// adapters do not send it themselves: a router in front of several
+	// engines keys its affinity on it (package balance), and the caller
+	// puts it into Header under the names its router reads.
+	SessionID string
+
+	// Header holds request headers for this request only (session and
+	// routing hints for a router in front of the engines), sent after
+	// Config.Header, whose values of the same names they replace. nil for
+	// none. Values must be valid header values (no control bytes).
+	Header http.Header
+
+	// CacheSalt, when not empty, isolates the request's prefix-cache
+	// entries from those of requests with another salt (vLLM's
+	// cache_salt: a tenant never hits blocks another tenant computed).
+	// Sent by the vLLM adapter and by the chat adapter unless Strict; the
+	// SGLang and trtllm-serve adapters have no such member and ignore it.
+	CacheSalt string
 
 	// Images are the request's images in prompt order: the prompt holds
 	// one placeholder for each (the template's own), which the engine's

@@ -166,9 +166,14 @@ type decoder interface {
 	finished() bool
 }
 
+// ErrConnectTimeout is the cause of an ErrorTimeout error whose engine
+// never accepted the connection (Config.ConnectTimeout): nothing reached
+// the engine, so another replica may take the request
+// (errors.Is(err, ErrConnectTimeout)).
+var ErrConnectTimeout = errors.New("engine connect timeout")
+
 // timeout causes, told apart by context.Cause.
 var (
-	errConnectTimeout    = errors.New("engine connect timeout")
 	errFirstTokenTimeout = errors.New("engine first-token timeout")
 	errIdleTimeout       = errors.New("engine idle timeout")
 	errClosed            = errors.New("engine stream closed")
@@ -230,7 +235,7 @@ type watch struct {
 func (w *watch) fire() {
 	switch w.phase.Load() {
 	case phaseConnect:
-		w.cancel(errConnectTimeout)
+		w.cancel(ErrConnectTimeout)
 	case phaseFirst:
 		w.cancel(errFirstTokenTimeout)
 	case phaseIdle:
@@ -250,7 +255,7 @@ func (w *watch) arm(phase int32, d time.Duration) {
 
 // start sends body to the engine and returns the stream once the engine
 // answered with a 2xx status and an event stream.
-func (c *client) start(ctx context.Context, s *httpStream, body []byte, requestID string) error {
+func (c *client) start(ctx context.Context, s *httpStream, body []byte, requestID string, header http.Header) error {
 	if err := ctx.Err(); err != nil {
 		return ctxError(err)
 	}
@@ -274,6 +279,9 @@ func (c *client) start(ctx context.Context, s *httpStream, body []byte, requestI
 	}
 	for k, v := range c.header {
 		req.Header[k] = v
+	}
+	for k, v := range header {
+		req.Header[http.CanonicalHeaderKey(k)] = v
 	}
 	if requestID != "" {
 		req.Header.Set("X-Request-Id", requestID)
@@ -397,7 +405,7 @@ func (s *httpStream) mapErr(err error) *Error {
 		return e
 	}
 	switch cause := context.Cause(s.ctx); cause {
-	case errConnectTimeout:
+	case ErrConnectTimeout:
 		return &Error{Kind: ErrorTimeout, Message: "engine: no connection within " + s.c.connect.String(), Err: cause}
 	case errFirstTokenTimeout:
 		return &Error{Kind: ErrorTimeout, Message: "engine: no output within " + s.c.first.String(), Err: cause}
@@ -478,7 +486,7 @@ func generate(ctx context.Context, c *client, pool *streamPool, req *Request, bo
 	}
 	s := pool.get()
 	s.dec.reset(req)
-	if err := c.start(ctx, s, body, req.RequestID); err != nil {
+	if err := c.start(ctx, s, body, req.RequestID, req.Header); err != nil {
 		s.closed = true
 		pool.putStream(s)
 		return nil, err

@@ -132,6 +132,9 @@ func appendVLLMGenerateRequest(b []byte, req *Request, o completionsOptions) ([]
 	if req.RequestID != "" {
 		j.str("request_id", req.RequestID)
 	}
+	if req.CacheSalt != "" {
+		j.str("cache_salt", req.CacheSalt)
+	}
 	if err := j.extra(req.ExtraArgs); err != nil {
 		return j.b, err
 	}

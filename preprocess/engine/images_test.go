@@ -24,6 +24,8 @@ func imageRequest() *Request {
 		Guided:    &Guided{JSONSchema: json.RawMessage(`{"type":"object"}`)},
 		ExtraArgs: json.RawMessage(`{"reasoning_parser_kwargs":{"chat_template_kwargs":{"enable_thinking":false}}}`),
 		RequestID: "req-1",
+		CacheSalt: "tenant-a",
+		Header:    http.Header{"X-Session-Id": {"s1"}},
 		Images: []Image{
 			{URL: "data:image/png;base64,iVBORw0KGgo=", MediaType: "image/png", Hash: "4f1c", Bytes: 8},
 			{URL: "https://example.com/b.png", Hash: "9a2e"},
@@ -72,6 +74,9 @@ func TestVLLMImages(t *testing.T) {
 		}
 		if p := u.paths[len(u.paths)-1]; p != "/inference/v1/generate" {
 			t.Errorf("path %q", p)
+		}
+		if h := u.header[len(u.header)-1].Get("X-Session-Id"); h != "s1" {
+			t.Errorf("session header %q", h)
 		}
 		sameJSON(t, "testdata/images/vllm-generate.request.json", u.lastBody())
 		if d := cmp.Diff([]uint32{785, 2168, 374, 151645}, got.ids[0]); d != "" {

@@ -172,6 +172,11 @@ func TestVLLMRequestMapping(t *testing.T) {
 		want: `{"model":"m","prompt":"p","max_tokens":8,"stop":["END"],"include_stop_str_in_output":true,"ignore_eos":true,
 			"skip_special_tokens":true,"structured_outputs":{"json":{"type":"object"}},"stream":true,"stream_options":{"include_usage":true}}`,
 	}, {
+		name: "cache salt",
+		cfg:  VLLMConfig{NoTokenIDs: true},
+		req:  Request{Model: "m", Prompt: "p", MaxTokens: 8, SkipSpecialTokens: true, CacheSalt: "tenant-7", SessionID: "s1"},
+		want: `{"model":"m","prompt":"p","max_tokens":8,"skip_special_tokens":true,"stream":true,"stream_options":{"include_usage":true},"cache_salt":"tenant-7"}`,
+	}, {
 		name: "legacy guided choice",
 		cfg:  VLLMConfig{LegacyGuidedDecoding: true, NoTokenIDs: true},
 		req:  Request{Model: "m", Prompt: "p", MaxTokens: 8, SkipSpecialTokens: true, Guided: &Guided{Choice: []string{"yes", "no"}}},
@@ -215,11 +220,14 @@ func checkJSON(t *testing.T, want string, got []byte) {
 	}
 }
 
-// TestVLLMHeaders checks the API key, extra headers and the request id.
+// TestVLLMHeaders checks the API key, extra headers, the request's own
+// headers (which replace the configured ones of the same name) and the
+// request id.
 func TestVLLMHeaders(t *testing.T) {
 	u := newUpstream(t, sseHandler([]byte(`data: {"choices":[{"index":0,"text":"","finish_reason":"length"}]}`+"\n\ndata: [DONE]\n\n")))
-	e := NewVLLM(VLLMConfig{Config: Config{BaseURL: u.URL + "/v1/", APIKey: "sk-1", Header: http.Header{"X-Route": {"a"}}}})
-	st, err := e.Generate(ctxTimeout(t, 5*time.Second), &Request{Model: "m", Prompt: "p", MaxTokens: 1, RequestID: "r9"})
+	e := NewVLLM(VLLMConfig{Config: Config{BaseURL: u.URL + "/v1/", APIKey: "sk-1", Header: http.Header{"X-Route": {"a"}, "X-Session-Id": {"config"}}}})
+	st, err := e.Generate(ctxTimeout(t, 5*time.Second), &Request{Model: "m", Prompt: "p", MaxTokens: 1, RequestID: "r9",
+		Header: http.Header{"x-session-id": {"s-1"}, "X-Dynamo-Session-Id": {"s-1"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +236,8 @@ func TestVLLMHeaders(t *testing.T) {
 	}
 	st.Close()
 	h := u.header[0]
-	if h.Get("Authorization") != "Bearer sk-1" || h.Get("X-Route") != "a" || h.Get("X-Request-Id") != "r9" || h.Get("Accept") != "text/event-stream" {
+	if h.Get("Authorization") != "Bearer sk-1" || h.Get("X-Route") != "a" || h.Get("X-Request-Id") != "r9" || h.Get("Accept") != "text/event-stream" ||
+		len(h.Values("X-Session-Id")) != 1 || h.Get("X-Session-Id") != "s-1" || h.Get("X-Dynamo-Session-Id") != "s-1" {
 		t.Errorf("headers %v", h)
 	}
 	if u.paths[0] != "/v1/completions" {

@@ -31,6 +31,27 @@
 // from the same events. The generation routes are api.All's; nothing here
 // decides by the API.
 //
+// # Sessions and routers
+//
+// Every generation request gets a session id (SessionID): the harness's
+// own session header (X-Dynamo-Session-ID; Claude Code's
+// x-claude-code-agent-id for a subagent, else x-claude-code-session-id;
+// OpenCode's x-session-affinity and x-session-id; Codex's session-id or
+// session_id), else the identity its body carries
+// (api.Request.SessionKey: metadata.user_id, prompt_cache_key, hashed so
+// that a user id never leaves in clear), else a hash of the
+// conversation's first turn. It is the same on every turn of
+// an agent session, so a router in front of several engines can keep the
+// session on the replica that holds its KV cache. The id is set as
+// engine.Request.SessionID (package balance keys its affinity on it) and
+// sent upstream under each of Config.Session.Headers
+// (DefaultSessionHeaders: Dynamo's, llm-d's and SGLang's gateway's
+// names), a subagent's parent session (ParentSessionID) under
+// Config.Session.ParentHeaders; client headers under Config.Session.ForwardPrefixes (x-dynamo-*,
+// x-llm-d-*) pass through, credentials never; Config.Session.CacheSalt
+// gives a request its vLLM cache_salt (one salt per tenant keeps tenants'
+// prefix-cache blocks apart).
+//
 // # Operations
 //
 // Access control (Config.APIKey) works as vLLM's --api-key: every API
@@ -75,7 +96,7 @@
 // Logs: one log/slog record per request ("request") with request_id (minted
 // by the server for every request and sent to the engine as its request
 // id; Anthropic's request-id header), client_request_id (the client's
-// X-Request-Id, echoed back in X-Request-Id), route, status, duration,
+// X-Request-Id, echoed back in X-Request-Id), session_id, route, status, duration,
 // model (at most MaxModelNameBytes), stream, prompt_tokens,
 // completion_tokens, ttft and error. Failures log at Warn, the server's own
 // failures (5xx other than overloaded) at Error.
@@ -89,5 +110,7 @@
 // engine outputs) and agentwire_request_duration_seconds by API. Tokens
 // (and the log's prompt_tokens and completion_tokens) are the usage the
 // answer reports, observed through pipeline.Options.Trace: the pipeline
-// counts them once, for the client and the metrics alike.
+// counts them once, for the client and the metrics alike. Metrics.Add
+// appends series of others to every scrape (the per-upstream series of a
+// balance.Balancer).
 package server

@@ -31,6 +31,7 @@ type exchange struct {
 	api      api.API // the API errors are answered in
 	id       string  // minted here: the engine's request id
 	clientID string  // the client's X-Request-Id, when usable
+	session  string  // the session id sent upstream (SessionID)
 	model    string
 	stream   bool
 	start    time.Time
@@ -127,7 +128,7 @@ func (s *Server) end(x *exchange) {
 	if !s.log.Enabled(context.Background(), level) {
 		return
 	}
-	attrs := make([]slog.Attr, 0, 13)
+	attrs := make([]slog.Attr, 0, 14)
 	attrs = append(attrs,
 		slog.String("request_id", x.id),
 		slog.String("route", routeNames[x.route]),
@@ -135,6 +136,9 @@ func (s *Server) end(x *exchange) {
 		slog.Duration("duration", d))
 	if x.clientID != "" {
 		attrs = append(attrs, slog.String("client_request_id", x.clientID))
+	}
+	if x.session != "" {
+		attrs = append(attrs, slog.String("session_id", x.session))
 	}
 	if x.model != "" {
 		attrs = append(attrs, slog.String("model", truncate(x.model, MaxModelNameBytes)))

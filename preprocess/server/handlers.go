@@ -76,6 +76,8 @@ func (s *Server) generate(route int, a api.API) http.Handler {
 		if prep.Engine.RequestID == "" {
 			prep.Engine.RequestID = x.id
 		}
+		s.applySession(req, &prep.Engine)
+		x.session = prep.Engine.SessionID
 		x.err = x.serve(ctx, eng, prep, s.pipelineOpts)
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -118,6 +119,18 @@ type Metrics struct {
 	ttft         []*histogram  // by API
 	itl          []*histogram
 	duration     []*histogram
+
+	extraMu sync.Mutex
+	extra   []io.WriterTo // more series, written after the server's (Add)
+}
+
+// Add appends w's series (Prometheus text format: HELP, TYPE and
+// samples of metric names of its own) to every scrape of /metrics, after
+// the server's: a balance.Balancer's per-upstream series, for one.
+func (m *Metrics) Add(w io.WriterTo) {
+	m.extraMu.Lock()
+	m.extra = append(m.extra, w)
+	m.extraMu.Unlock()
 }
 
 // NewMetrics returns an empty registry.
@@ -207,6 +220,14 @@ func (m *Metrics) WriteTo(w io.Writer) (int64, error) {
 	writeHist("agentwire_time_to_first_token_seconds", "Time from request arrival to the first engine output.", m.ttft)
 	writeHist("agentwire_inter_token_latency_seconds", "Time between consecutive engine outputs of one request.", m.itl)
 	writeHist("agentwire_request_duration_seconds", "Time from request arrival to the end of the answer.", m.duration)
+	m.extraMu.Lock()
+	extra := m.extra
+	m.extraMu.Unlock()
+	for _, e := range extra {
+		if _, err := e.WriteTo(b); err != nil {
+			return cw.n, err
+		}
+	}
 	err := b.Flush()
 	return cw.n, err
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -59,5 +60,26 @@ func BenchmarkObserve(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m.itl[routeChat].observe(0.004)
+	}
+}
+
+type fixedSeries string
+
+func (s fixedSeries) WriteTo(w io.Writer) (int64, error) {
+	n, err := io.WriteString(w, string(s))
+	return int64(n), err
+}
+
+// TestMetricsAdd: added series follow the server's on every scrape.
+func TestMetricsAdd(t *testing.T) {
+	m := NewMetrics()
+	m.Add(fixedSeries("# TYPE x_total counter\nx_total 1\n"))
+	m.Add(fixedSeries("y 2\n"))
+	var b strings.Builder
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(b.String(), "agentwire_request_duration_seconds_count{api=\"responses\"} 0\n# TYPE x_total counter\nx_total 1\ny 2\n") {
+		t.Errorf("added series not at the end:\n%s", b.String()[max(0, b.Len()-300):])
 	}
 }

@@ -62,6 +62,11 @@ type Config struct {
 	// Pipeline configures the response pipeline.
 	Pipeline pipeline.Options
 
+	// Session configures the session id, session and routing headers and
+	// cache salt sent to the engine (SessionConfig; the zero value sends
+	// none of them).
+	Session SessionConfig
+
 	// DrainTimeout bounds how long Serve waits for in-flight requests
 	// (streams included) after its context is canceled; the streams still
 	// running then end with the API's error event (overloaded: the
