@@ -62,6 +62,7 @@ type options struct {
 	servedName, toolParser         string
 	reasoningParser, captures      string
 	maxConcurrent, maxModelLen     int
+	maxConnections                 int
 	maxBody, prefixCacheBytes      int64
 	requestTimeout, drainTimeout   time.Duration
 	bodyTimeout, writeTimeout      time.Duration
@@ -101,6 +102,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on SIGINT/SIGTERM, wait this long for in-flight streams, then end them with the API's error event")
 	fs.DurationVar(&o.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "a request body must arrive within this (408 past it; the concurrency slot is taken after the body)")
 	fs.DurationVar(&o.writeTimeout, "write-timeout", server.DefaultWriteTimeout, "each write to a client must complete within this: a client that stops reading is cut off and its engine request canceled")
+	fs.IntVar(&o.maxConnections, "max-connections", server.DefaultMaxConnections, "client connections held open at once; past it new connections wait in the listen queue (0: no limit)")
 	fs.DurationVar(&o.idleTimeout, "idle-timeout", server.DefaultIdleTimeout, "close keep-alive connections idle for this long")
 	fs.DurationVar(&o.headerTimeout, "read-header-timeout", server.DefaultReadHeaderTimeout, "a request's headers must arrive within this")
 	fs.Int64Var(&o.prefixCacheBytes, "prefix-cache-bytes", preprocess.DefaultPrefixCacheBytes, "with -model-dir: memory bound of the prompt prefix cache (token ids of recent accepted prompts)")
@@ -170,7 +172,8 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready chan<- stri
 		MaxConcurrent: o.maxConcurrent, Strict: o.strict, Logger: log, DrainTimeout: o.drainTimeout,
 		BodyTimeout: noneIfZero(o.bodyTimeout), WriteTimeout: noneIfZero(o.writeTimeout),
 		IdleTimeout: noneIfZero(o.idleTimeout), ReadHeaderTimeout: noneIfZero(o.headerTimeout),
-		Pipeline: pipeline.Options{Reasoning: responses.ReasoningPolicy{DefaultSummary: o.reasoningSummary, DefaultPassback: o.reasoningPassback}, ToolCallDispatch: o.toolDispatch},
+		MaxConnections: noneIfZero(o.maxConnections),
+		Pipeline:       pipeline.Options{Reasoning: responses.ReasoningPolicy{DefaultSummary: o.reasoningSummary, DefaultPassback: o.reasoningPassback}, ToolCallDispatch: o.toolDispatch},
 	})
 	if err != nil {
 		return err
@@ -199,7 +202,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready chan<- stri
 
 // noneIfZero maps a flag's 0 ("none") to server.Config's "none" (< 0; 0
 // there means the default).
-func noneIfZero(d time.Duration) time.Duration {
+func noneIfZero[T int | time.Duration](d T) T {
 	if d == 0 {
 		return -1
 	}

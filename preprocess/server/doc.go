@@ -74,7 +74,8 @@
 // cut off and its engine request canceled, as is the engine request of a
 // client that disconnects. Serve's http.Server closes connections whose
 // headers take longer than ReadHeaderTimeout and keep-alive connections
-// idle for IdleTimeout. A panic in a handler (a bug) is logged with its
+// idle for IdleTimeout, and holds at most Config.MaxConnections open (the
+// rest wait in the listen queue). A panic in a handler (a bug) is logged with its
 // stack and answered 500 in the API's shape. examples/server/README.md
 // has the resource model: what each limit bounds and the memory a request
 // and a connection can hold.

@@ -2,10 +2,12 @@ package server_test
 
 import (
 	"io"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/protocols"
@@ -64,5 +66,48 @@ func TestBodyLimitOwned(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// TestMaxConnections: at Config.MaxConnections open connections Serve
+// accepts no more; a request on a new connection waits in the listen queue
+// and is served once a held connection closes.
+func TestMaxConnections(t *testing.T) {
+	t.Parallel()
+	l := startLive(t, server.Config{MaxConnections: 2, ReadHeaderTimeout: time.Minute})
+	var held []net.Conn
+	for range 2 {
+		c, err := net.Dial("tcp", l.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		held = append(held, c)
+	}
+	// A request on a fresh connection cannot be served while both are held.
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	got := make(chan int, 1)
+	go func() {
+		resp, err := hc.Get(l.url + "/health")
+		if err != nil {
+			got <- -1
+			return
+		}
+		resp.Body.Close()
+		got <- resp.StatusCode
+	}()
+	select {
+	case code := <-got:
+		t.Fatalf("served (%d) past MaxConnections", code)
+	case <-time.After(300 * time.Millisecond):
+	}
+	held[0].Close()
+	select {
+	case code := <-got:
+		if code != http.StatusOK {
+			t.Fatalf("after a held connection closed: %d, want 200", code)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the queued connection was never served after a slot freed")
 	}
 }

@@ -98,6 +98,15 @@ type Config struct {
 	ReadHeaderTimeout time.Duration
 	IdleTimeout       time.Duration
 	MaxHeaderBytes    int
+
+	// MaxConnections bounds the client connections Serve holds open at
+	// once (0: DefaultMaxConnections, < 0: none). At the bound Serve stops
+	// accepting: new connections wait in the kernel's listen queue until
+	// one closes (an idle keep-alive connection within IdleTimeout, one
+	// that is slow to send its headers within ReadHeaderTimeout). A client
+	// that opens connections without end thus cannot take the process's
+	// file descriptors, which the connections to the engine need too.
+	MaxConnections int
 }
 
 // Defaults of Config.
@@ -107,6 +116,7 @@ const (
 	DefaultReadHeaderTimeout = 10 * time.Second
 	DefaultIdleTimeout       = 120 * time.Second
 	DefaultMaxHeaderBytes    = 64 << 10
+	DefaultMaxConnections    = 4096
 )
 
 // MaxModelNameBytes bounds the model name of a request: a name is echoed
@@ -174,8 +184,9 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// orDefault resolves a Config duration: 0 is def, negative is none (0).
-func orDefault(d, def time.Duration) time.Duration {
+// orDefault resolves a Config duration or bound: 0 is def, negative is
+// none (0).
+func orDefault[T int | time.Duration](d, def T) T {
 	switch {
 	case d == 0:
 		return def
@@ -256,7 +267,8 @@ func (s *Server) release() {
 // still running then end with the API's error event (overloaded, "the
 // server is shutting down"), and the connections still open after a short
 // grace are closed (their engines stop). The http.Server it runs has
-// Config's ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes. It returns
+// Config's ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes, and holds
+// at most Config.MaxConnections connections open. It returns
 // nil after a graceful shutdown.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	base, stop := context.WithCancelCause(context.Background())
@@ -271,6 +283,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	if s.cfg.MaxHeaderBytes == 0 {
 		hs.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	if n := orDefault(s.cfg.MaxConnections, DefaultMaxConnections); n > 0 {
+		ln = limitListener(ln, n)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
