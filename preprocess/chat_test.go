@@ -240,12 +240,20 @@ func TestLegacyAndParts(t *testing.T) {
 	var warnings []string
 	p := New(tinyModel(t, ModelOptions{ChatTemplate: tmpl}), Options{Warn: func(s string) { warnings = append(warnings, s) }})
 	prep, err := p.Chat(context.Background(), chatReq(t, `{"messages":[
-		{"role":"user","content":[{"type":"text","text":"see"},{"type":"image_url","image_url":{"url":"data:,"}}]},
+		{"role":"user","content":[{"type":"text","text":"see"},{"type":"video_url","video_url":{"url":"https://x/v.mp4"}}]},
 		{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{\"x\": 1}"}}]}`))
 	require.NoError(t, err)
 	require.Equal(t, `[user]see[assistant]<f {"x": 1}>`, prep.Engine.Prompt)
 	require.Len(t, warnings, 1)
-	require.Contains(t, warnings[0], "image_url")
+	require.Contains(t, warnings[0], "video_url")
+
+	// An image is never dropped: a text-only model refuses it.
+	_, err = p.Chat(context.Background(), chatReq(t, `{"messages":[
+		{"role":"user","content":[{"type":"text","text":"see"},{"type":"image_url","image_url":{"url":"https://x/a.png"}}]}]}`))
+	require.ErrorIs(t, err, engine.ErrNoImages)
+	var oe *openai.APIError
+	require.ErrorAs(t, err, &oe)
+	require.Equal(t, 400, oe.Status)
 }
 
 // TestRenderLimit: a request that drives the chat template past its

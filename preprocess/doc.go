@@ -68,6 +68,17 @@
 //     request's stop_token_ids hidden), sampling, and guided decoding for
 //     tool_choice required/named.
 //
+// Images (images.go; PARSER_CASES.md, "Images"): the image parts of user
+// and tool messages become engine.Request.Images in prompt order (data or
+// http(s) URL, media type, SHA-256, size, dimensions read from the header
+// only), bounded by Options.MaxImageBytes and MaxImages. The template gets
+// them as {"type":"image"} parts and writes its own placeholder, which a
+// probe at load time finds (Template.ImagePlaceholder); the prompt must
+// hold one per image. A text-only model or a template without a
+// placeholder refuses images (engine.ErrNoImages, a 400). The context
+// check and max_tokens reserve Options.ImageTokens per image (else the
+// family's); the engine's processor expands the placeholders.
+//
 // Request errors (a template's raise_exception, PRE.1's rejection, a
 // tool_choice naming an undeclared tool, a render past the template's
 // bounds: ErrRenderLimit) are *BadRequestError values: a client reads them

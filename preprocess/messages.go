@@ -37,8 +37,11 @@ var iteratesContent = regexp.MustCompile(`for\s+\w+\s+in\s+(?:message|msg|m|mess
 //   - tool results: {"role":"tool","tool_call_id","name","content"}, the
 //     name taken from the assistant call with that id;
 //   - the deprecated function_call becomes a tool call (arguments parsed);
-//   - content parts other than text are left out, with a warning
-//     (Options.Warn): the prompt is text;
+//   - image parts become {"type":"image"} for templates that iterate
+//     content parts (each writes its own placeholder; the request's
+//     images travel beside the prompt, engine.Request.Images); other
+//     parts than text and images are left out, with a warning
+//     (Options.Warn);
 //   - developer messages become system messages unless the template knows
 //     the developer role;
 //   - reasoning of earlier assistant turns is replayed: passed as
@@ -55,7 +58,10 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 	if t.NormalizeRoles {
 		msgs = normalizeRoles(msgs)
 	}
-	parts := iteratesContent.MatchString(src)
+	// A template that writes an image placeholder iterates parts even
+	// when the regular expression misses its loop (Qwen3.5's macro, Kimi
+	// K3's): requests with images give it parts.
+	parts := iteratesContent.MatchString(src) || t.ImagePlaceholder != "" && hasImages(msgs)
 	developer := strings.Contains(src, "developer")
 	open, close := p.replayMarkers()
 
@@ -77,7 +83,7 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 		content, hasContent := m.Content.Get()
 		if hasContent && content.IsArray() {
 			for _, part := range content.Array {
-				if part.Type != openai.PartText {
+				if part.Type != openai.PartText && part.Type != openai.PartImageURL {
 					p.warn("message " + strconv.Itoa(i) + ": a " + part.Type + " content part was left out of the prompt (text-only model input)")
 				}
 			}
@@ -115,6 +121,16 @@ func (p *Preprocessor) templateInput(t *Template, msgs []openai.Message, tools [
 				n++
 			}
 			for _, part := range content.Array {
+				if part.Type == openai.PartImageURL && part.ImageURL != nil {
+					// The template writes its own placeholder for an
+					// image part, as vLLM passes it: {"type":"image"}.
+					if n > 0 {
+						b = append(b, ',')
+					}
+					b = append(b, `{"type":"image"}`...)
+					n++
+					continue
+				}
 				if part.Type != openai.PartText {
 					continue
 				}
@@ -304,10 +320,32 @@ func normalizeRoles(msgs []openai.Message) []openai.Message {
 			m.Role = openai.RoleUser
 		}
 		if m.Role == openai.RoleUser && last >= 0 && out[last].Role == openai.RoleUser && mergeable(&out[last]) && mergeable(&m) {
-			out[last].Content = openai.TextContent(text(&out[last]) + "\n\n" + text(&m))
+			if hasImages(out[last:]) || hasImages([]openai.Message{m}) {
+				out[last].Content = joinParts(out[last].Content, m.Content)
+			} else {
+				out[last].Content = openai.TextContent(text(&out[last]) + "\n\n" + text(&m))
+			}
 			continue
 		}
 		out = append(out, m)
 	}
 	return out
+}
+
+// joinParts joins two user contents of which one has images: the parts of
+// a, "\n\n", the parts of b (a string content is one text part).
+func joinParts(a, b protocols.Opt[openai.Content]) protocols.Opt[openai.Content] {
+	var parts []openai.ContentPart
+	add := func(o protocols.Opt[openai.Content]) {
+		c, _ := o.Get()
+		if c.IsArray() {
+			parts = append(parts, c.Array...)
+		} else if c.String != "" {
+			parts = append(parts, openai.ContentPart{Type: openai.PartText, Text: c.String})
+		}
+	}
+	add(a)
+	parts = append(parts, openai.ContentPart{Type: openai.PartText, Text: "\n\n"})
+	add(b)
+	return protocols.Some(protocols.Array(parts...))
 }

@@ -81,6 +81,12 @@ type Model struct {
 	ModelType     string
 	Architectures []string
 
+	// Vision says the model takes images: its config.json has a
+	// vision_config (Qwen-VL, Gemma 3/4, Kimi K2.5, Mistral 3, Llama 4,
+	// LFM2-VL, GLM-V) or an image token id. A text-only model refuses
+	// requests with images (engine.ErrNoImages).
+	Vision bool
+
 	// ToolParser and ReasoningParser are the parser names for this model
 	// (the family table's, unless ModelOptions overrode them); "" for none.
 	ToolParser, ReasoningParser string
@@ -143,6 +149,17 @@ type Template struct {
 	// load time showed the template raises on; such a thinking_mode is
 	// left out of a request's arguments (clampThinkingMode).
 	RejectedThinkingModes []string
+
+	// ImagePlaceholder is the text the template writes for an image part
+	// of a user message ("<|vision_start|><|image_pad|><|vision_end|>",
+	// "[IMG]", "<|image|>", …), found by a probe at load time; "" when it
+	// writes none (the model cannot be sent images). ToolImages: it also
+	// writes it for an image part of a tool message (Qwen-VL, Kimi K3 and
+	// LFM2-VL do; Gemma 4's and Mistral's templates drop them, so such
+	// images are moved to a user message right after the tool results;
+	// see liftToolImages).
+	ImagePlaceholder string
+	ToolImages       bool
 }
 
 // roleProbe is a conversation real harnesses send (Claude Code: system
@@ -175,7 +192,38 @@ func newTemplate(name, src string, now func() time.Time) (*Template, error) {
 	tm.ShortToolIDs = probeShortToolIDs(t)
 	tm.efforts = probeEfforts(t)
 	tm.RejectedThinkingModes = probeThinkingModes(t)
+	tm.ImagePlaceholder, tm.ToolImages = probeImages(t)
 	return tm, nil
+}
+
+// probeImages renders a user message with text, an image part and text,
+// and the same without the image: what the image added (less the
+// separator the template writes between parts) is the placeholder. A
+// tool result with an image part then shows whether tool messages render
+// images.
+func probeImages(t *chattemplate.Template) (placeholder string, tool bool) {
+	const a, b = "Zq7imgA", "Zq7imgB"
+	between := func(msgs string) (string, bool) {
+		out, err := t.Render(chattemplate.Input{Messages: json.RawMessage(msgs), AddGenerationPrompt: true})
+		i, j := strings.Index(out, a), strings.LastIndex(out, b)
+		if err != nil || i < 0 || j < i {
+			return "", false
+		}
+		return out[i+len(a) : j], true
+	}
+	with, ok1 := between(`[{"role":"user","content":[{"type":"text","text":"` + a + `"},{"type":"image"},{"type":"text","text":"` + b + `"}]}]`)
+	without, ok2 := between(`[{"role":"user","content":[{"type":"text","text":"` + a + `"},{"type":"text","text":"` + b + `"}]}]`)
+	if !ok1 || !ok2 {
+		return "", false
+	}
+	placeholder = strings.TrimSpace(strings.Replace(with, without, "", 1))
+	if placeholder == "" || strings.Contains(with, "type") {
+		return "", false // no placeholder, or the parts printed as a list
+	}
+	out, err := t.Render(chattemplate.Input{Messages: json.RawMessage(`[{"role":"user","content":"u"},` +
+		`{"role":"assistant","content":"","tool_calls":[{"id":"abcDEF123","type":"function","function":{"name":"f","arguments":{}}}]},` +
+		`{"role":"tool","tool_call_id":"abcDEF123","name":"f","content":[{"type":"text","text":"x"},{"type":"image"}]}]`), AddGenerationPrompt: true})
+	return placeholder, err == nil && strings.Contains(out, placeholder)
 }
 
 // reasoningProbe is the reasoning of the probe reasoningSeparators renders.
@@ -330,6 +378,7 @@ func LoadModel(dir string, opts ModelOptions) (*Model, error) {
 	}
 
 	m.ModelType, m.Architectures = cfg.ModelType, cfg.Architectures
+	m.Vision = len(cfg.VisionConfig) > 0 && string(cfg.VisionConfig) != "null" || cfg.ImageTokenID != nil || cfg.ImageTokenIndex != nil
 	m.ContextLength = cfg.contextLength()
 	if m.ContextLength == 0 && tc.ModelMaxLength > 0 && tc.ModelMaxLength < 1<<30 {
 		m.ContextLength = int(tc.ModelMaxLength)
@@ -484,11 +533,15 @@ func (l *intOrList) UnmarshalJSON(b []byte) error {
 }
 
 type modelConfig struct {
-	ModelType     string       `json:"model_type"`
-	Architectures []string     `json:"architectures"`
-	EOS           intOrList    `json:"eos_token_id"`
-	lengths       lengthFields // embedded fields below
-	TextConfig    *struct {
+	ModelType     string    `json:"model_type"`
+	Architectures []string  `json:"architectures"`
+	EOS           intOrList `json:"eos_token_id"`
+	// VisionConfig and the image token ids mark a vision model.
+	VisionConfig    json.RawMessage `json:"vision_config"`
+	ImageTokenID    *int64          `json:"image_token_id"`
+	ImageTokenIndex *int64          `json:"image_token_index"`
+	lengths         lengthFields    // embedded fields below
+	TextConfig      *struct {
 		lengthFields
 		ModelType string `json:"model_type"`
 	} `json:"text_config"`

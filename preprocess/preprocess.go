@@ -76,6 +76,29 @@ type Options struct {
 	// negative disables it).
 	ToolArgsEntries int
 
+	// MaxImageBytes bounds each image's decoded size (0 means
+	// DefaultMaxImageBytes) and MaxImages the images of one request (0
+	// means DefaultMaxImages); a request past them is the client's error.
+	MaxImageBytes int
+	MaxImages     int
+
+	// ImageTokens is the token budget reserved for each image in the
+	// context check and the default max_tokens (0 means the family's:
+	// PARSER_CASES.md, "Images"): the prompt holds one placeholder per
+	// image, which the engine expands.
+	ImageTokens int
+
+	// ImagesViaChat sends requests with images to the engine's own chat
+	// endpoint: such a request carries the chat request
+	// (engine.Request.Chat: the messages with their image parts, each
+	// with its hash as uuid, the tools, tool_choice and the template
+	// arguments) and no parsers, for an engine.ImageRouter to pass to an
+	// OpenAI-compatible chat adapter (engine.NewChat) whose engine renders,
+	// processes and parses it itself. For engines whose token endpoint
+	// takes no images (trtllm-serve, SGLang's OpenAI API). The prompt is
+	// still rendered and tokenized for the context check.
+	ImagesViaChat bool
+
 	// Warn receives warnings (PRE.1 lenient overrides, tool_choice auto
 	// without a tool parser, content parts left out of the prompt). nil
 	// drops them. It is called from the goroutines that prepare requests.
@@ -237,7 +260,8 @@ func (p *Preprocessor) Completion(ctx context.Context, req *openai.CompletionReq
 
 // CountTokens returns the prompt length of an Anthropic count_tokens
 // request: the request rendered through the chat template and tokenized,
-// exactly as Messages would send it.
+// exactly as Messages would send it, plus the per-image budget of its
+// images (Options.ImageTokens).
 func (p *Preprocessor) CountTokens(ctx context.Context, req *anthropic.CountTokensRequest) (int64, error) {
 	mr := &anthropic.MessagesRequest{
 		Model: req.Model, Messages: req.Messages, System: req.System, Tools: req.Tools,
@@ -251,7 +275,7 @@ func (p *Preprocessor) CountTokens(ctx context.Context, req *anthropic.CountToke
 	if err != nil {
 		return 0, err
 	}
-	return int64(len(prep.Engine.PromptIDs)), nil
+	return int64(prep.Response.PromptTokens), nil
 }
 
 // CountChatTokens returns the prompt length of a chat request (vLLM's
@@ -358,16 +382,45 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 	}
 	clampEffort(tmpl, args)
 	clampThinkingMode(tmpl, args)
-	prompt, err := p.render(tmpl, req.Messages, tools, args, a, t.ReplayToolArgs)
+	msgs := req.Messages
+	if !tmpl.ToolImages && hasImages(msgs) {
+		msgs = liftToolImages(msgs)
+	}
+	images, err := p.images(msgs)
+	if err != nil {
+		return nil, &BadRequestError{err, a}
+	}
+	if len(images) > 0 && !m.Vision {
+		return nil, &BadRequestError{fmt.Errorf("%w: the model %s is text-only", errNoImages, m.Name), a}
+	}
+	viaChat := len(images) > 0 && p.opts.ImagesViaChat
+	if len(images) > 0 && tmpl.ImagePlaceholder == "" && !viaChat {
+		return nil, &BadRequestError{fmt.Errorf("%w: the chat template of %s writes no image placeholder", errNoImages, m.Name), a}
+	}
+	prompt, err := p.render(tmpl, msgs, tools, args, a, t.ReplayToolArgs)
+	var te *chattemplate.TemplateError
+	if err != nil && len(msgs) != len(req.Messages) && errors.As(err, &te) && !viaChat {
+		// The template rejects the user message the tool results' images
+		// moved to (Ministral 3: roles must alternate).
+		return nil, &BadRequestError{fmt.Errorf("%w in tool results: the chat template of %s renders none there (%v)", errNoImages, m.Name, err), a}
+	}
 	if err != nil {
 		return nil, err
+	}
+	if len(images) > 0 && !viaChat {
+		if n := strings.Count(prompt, tmpl.ImagePlaceholder); n != len(images) {
+			// Never a silently lost image: the engine would pair images
+			// and placeholders wrongly.
+			return nil, &BadRequestError{fmt.Errorf("the chat template of %s wrote %d image placeholders for %d images", m.Name, n, len(images)), a}
+		}
 	}
 
 	prep := &Prepared{API: a, Stream: t.Stream}
 	prep.Engine.Prompt = prompt
+	prep.Engine.Images = images
 	var entry *prefixEntry
 	prep.Engine.PromptIDs, entry = p.encode(strings.ReplaceAll(prompt, "\x00", ""))
-	prep.Response.PromptTokens = len(prep.Engine.PromptIDs)
+	prep.Response.PromptTokens = len(prep.Engine.PromptIDs) + p.imageReserve(len(images))
 	if countOnly {
 		return prep, nil // counted, not accepted: the cache does not keep it
 	}
@@ -431,8 +484,51 @@ func (p *Preprocessor) chat(ctx context.Context, t *api.Translation, a api.API, 
 		kw, _ := json.Marshal(map[string]any{"reasoning_parser_kwargs": map[string]any{"chat_template_kwargs": args}})
 		prep.Engine.ExtraArgs = kw
 	}
+	if viaChat {
+		if prep.Engine.Chat, err = chatRequest(req, msgs, images, args); err != nil {
+			return nil, err
+		}
+		// The engine parses its own output.
+		prep.Parsers = parsers.Config{}
+		prep.Engine.Guided = nil
+		prep.Response.ShapeDetect, prep.Response.StripThinkFirst, prep.Response.StripLeadingThink = false, false, false
+		prep.Response.ImmediateTool, prep.Response.ImmediateToolName = false, ""
+	}
 	p.remember(entry)
 	return prep, nil
+}
+
+// chatRequest is the chat request an engine's own chat endpoint gets for
+// a request with images (Options.ImagesViaChat): the messages as rendered
+// here (tool results' images lifted where the template drops them), each
+// image part with its hash as uuid (vLLM's multimodal cache key), the
+// tools, tool_choice and the template arguments.
+func chatRequest(req *openai.ChatRequest, msgs []openai.Message, images []engine.Image, args templateArgs) (json.RawMessage, error) {
+	hashes := make(map[string]string, len(images))
+	for _, img := range images {
+		hashes[img.URL] = img.Hash
+	}
+	msgs = slices.Clone(msgs)
+	for i := range msgs {
+		c, ok := msgs[i].Content.Get()
+		if !ok || !c.IsArray() {
+			continue
+		}
+		parts := slices.Clone(c.Array)
+		for j := range parts {
+			if parts[j].Type == openai.PartImageURL && parts[j].ImageURL != nil && parts[j].UUID == "" {
+				parts[j].UUID = hashes[parts[j].ImageURL.URL]
+			}
+		}
+		msgs[i].Content = protocols.Some(protocols.Array(parts...))
+	}
+	body := struct {
+		Messages           []openai.Message                 `json:"messages"`
+		Tools              []openai.Tool                    `json:"tools,omitempty"`
+		ToolChoice         protocols.Opt[openai.ToolChoice] `json:"tool_choice,omitzero"`
+		ChatTemplateKwargs templateArgs                     `json:"chat_template_kwargs,omitempty"`
+	}{msgs, req.Tools, req.ToolChoice, args}
+	return json.Marshal(body)
 }
 
 // finish assembles stops (PRE.5, visible tool end tokens, hidden and visible stops), checks the context length
@@ -441,7 +537,8 @@ func (p *Preprocessor) finish(prep *Prepared, ext *openai.EngineExt, stop openai
 	m := p.model
 	e := &prep.Engine
 	e.Model = p.opts.ServedModel
-	prep.Response.PromptTokens = len(e.PromptIDs)
+	prompt := len(e.PromptIDs) + p.imageReserve(len(e.Images))
+	prep.Response.PromptTokens = prompt
 	e.MinTokens = ext.MinTokens.Or(0)
 	e.IgnoreEOS = ext.IgnoreEOS.Or(false)
 	if !e.IgnoreEOS {
@@ -472,8 +569,22 @@ func (p *Preprocessor) finish(prep *Prepared, ext *openai.EngineExt, stop openai
 		def = p.opts.DefaultMaxTokens
 	}
 	var err error
-	e.MaxTokens, err = OutputLimit(len(e.PromptIDs), m.ContextLength, maxTokens.Or(0), def)
+	e.MaxTokens, err = OutputLimit(prompt, m.ContextLength, maxTokens.Or(0), def)
 	return err
+}
+
+// imageReserve is the number of tokens n images add to the prompt beyond
+// their placeholders: the per-image budget (Options.ImageTokens, else the
+// family's) less the placeholder token counted already.
+func (p *Preprocessor) imageReserve(n int) int {
+	if n == 0 {
+		return 0
+	}
+	per := p.opts.ImageTokens
+	if per <= 0 {
+		per = imageTokens(p.model)
+	}
+	return n * max(per-1, 0)
 }
 
 // OutputLimit decides a request's max_tokens, for the Preprocessor and the

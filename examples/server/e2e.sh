@@ -35,7 +35,13 @@
 # tokenizer.json, tokenizer_config.json) every client runs a second time on
 # the real-engine path: the model's chat template and tokenizer, the vLLM
 # adapter, and the scripted agent behind vLLM's protocol (-upstream
-# scripted) as the engine.
+# scripted) as the engine; a vision model directory (Qwen3-VL) also reads
+# the PNG there, through vLLM's token-in endpoint.
+#
+# Then Claude Code and Codex read a PNG (run_images): with their image tool
+# (Read, view_image), the image returning inside the tool result, and Codex
+# also with the image attached to the user turn (exec -i); the scripted
+# agent acknowledges it ("I received 1 image: PNG 24×16 (96 bytes).").
 #
 # Needs go, node (>= 18) and npm. Every CLI run is bounded by `timeout`.
 set -euo pipefail
@@ -151,6 +157,9 @@ cat >"$WORK/inspect.js" <<-'JS'
 			}
 		}
 	}
+	// images: the image parts anywhere in the request (user turns and tool
+	// results alike): Anthropic image blocks, input_image, image_url.
+	s.images = (JSON.stringify(b).match(/"type":"(image|input_image|image_url)"/g) || []).length;
 	console.log(Object.entries(s).map(([k, v]) => k + '=' + v).join(' '));
 JS
 SERVER= RECORDER=
@@ -360,11 +369,69 @@ run_clients() { # arg: label
 	done
 }
 
+# run_images: Claude Code and Codex read a PNG with their own image tool
+# (Read, view_image: the image comes back inside the tool result), and Codex
+# attaches one to the user turn (exec -i); the scripted agent answers
+# "I received 1 image: PNG 24×16 (96 bytes)." A run passes when that answer
+# arrived and a recorded request carried the image.
+IMAGE=$PROJECT/screenshot.png
+echo 'iVBORw0KGgoAAAANSUhEUgAAABgAAAAQCAAAAAApT+BJAAAAJ0lEQVR4nGNg4BKR0zCycQuISsmraOqZtmDVln0nLt15xjAqMRASAP59rIFLevlGAAAAAElFTkSuQmCC' | base64 -d >"$IMAGE"
+run_images() {
+	local label=$1 client how
+	for client in claude codex; do
+		wants "$client" || continue
+		for how in tool attach; do
+			[ "$client/$how" = claude/attach ] && continue
+			fresh "$client"
+			local name="$client-image-$how-$label" before
+			out=$WORK/$name.out
+			before=$(ls "$WORK/requests" | grep -c '\.headers\.json$' || true)
+			echo "== $client image ($how, $label)"
+			case $client/$how in
+			claude/tool)
+				(cd "$PROJECT" && HOME="$WORK/home-claude" ANTHROPIC_BASE_URL="$BASE" ANTHROPIC_API_KEY="$KEY" \
+					ANTHROPIC_MODEL=agent ANTHROPIC_SMALL_FAST_MODEL=agent \
+					timeout "$TIMEOUT" "$BIN/claude" -p "What is in $IMAGE?" --allowedTools "Read" --output-format json \
+					>"$out" 2>"$WORK/$name.err") || echo "claude exited with $?" ;;
+			codex/tool)
+				(cd "$PROJECT" && HOME="$WORK/home-codex" CODEX_HOME="$CODEX_HOME_DIR" \
+					timeout "$TIMEOUT" "$BIN/codex" exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox \
+					"What is in $IMAGE?" >"$out" 2>"$WORK/$name.err") || echo "codex exited with $?" ;;
+			codex/attach)
+				(cd "$PROJECT" && HOME="$WORK/home-codex" CODEX_HOME="$CODEX_HOME_DIR" \
+					timeout "$TIMEOUT" "$BIN/codex" exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox \
+					"Describe this screenshot." -i "$IMAGE" >"$out" 2>"$WORK/$name.err") || echo "codex exited with $?" ;;
+			esac
+			tail -3 "$out"
+			local new f images=0 why=()
+			new=$(ls "$WORK/requests" | grep '\.json$' | grep -v '\.headers\.json$' | sort | tail -n +"$((before + 1))")
+			for f in $new; do
+				[[ $(node "$WORK/inspect.js" "$WORK/requests/$f") =~ images=([1-9]) ]] && images=1
+			done
+			grep -q 'I received 1 image' "$out" || why+=("no acknowledgement of the image")
+			[ "$images" = 1 ] || why+=("no request carried an image")
+			if [ ${#why[@]} -eq 0 ]; then
+				echo "$client image ($how, $label): PASS"
+				summary+=("$(printf '%-9s %-10s %-10s' "$client" "image/$how" "$label") PASS")
+			else
+				echo "$client image ($how, $label): FAIL: ${why[*]} (see $out, $WORK/$name.err, $WORK/server.log)"
+				summary+=("$(printf '%-9s %-10s %-10s' "$client" "image/$how" "$label") FAIL")
+				fail=1
+			fi
+		done
+	done
+}
+
 start_server
 run_clients embedded
+run_images embedded
 if [ -n "${E2E_MODEL_DIR:-}" ]; then
 	start_server -upstream scripted -model-dir "$E2E_MODEL_DIR" -max-model-len 262144
 	run_clients model-dir
+	# A vision model directory (config.json with a vision_config, a chat
+	# template that writes image placeholders: Qwen3-VL's) also reads the
+	# PNG, through vLLM's token-in endpoint (/inference/v1/generate).
+	grep -q '"vision_config"' "$E2E_MODEL_DIR/config.json" && run_images model-dir
 fi
 
 echo "== results (reasoning back: how turn 2's request carried the reasoning of turn 1 — kept as reasoning, - not at all, as text)"

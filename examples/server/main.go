@@ -72,6 +72,9 @@ type options struct {
 	reasoningSummary, anyModel     bool
 	reasoningPassback              bool
 	showThinking, toolDispatch     bool
+	maxImages, maxImageBytes       int
+	imageTokens                    int
+	imagesViaChat                  bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -111,6 +114,10 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.reasoningPassback, "responses-reasoning-passback", true, "Responses: give every reasoning item its text as encrypted_content, asked for or not, so stateless clients (Qwen Code, OpenCode) send the reasoning back on the next turn")
 	fs.BoolVar(&o.showThinking, "anthropic-thinking-default", false, "Anthropic: show thinking blocks to requests that do not set thinking (off: as the real API, reasoning is parsed and counted but not sent)")
 	fs.BoolVar(&o.toolDispatch, "enable-streaming-tool-dispatch", false, "chat streams: add a tool_call_dispatch event as each tool call completes, so a harness can start the tool before the turn ends")
+	fs.IntVar(&o.maxImageBytes, "max-image-bytes", preprocess.DefaultMaxImageBytes, "largest image a request may carry, decoded (Anthropic's limit: 5 MB); larger ones are the API's 400")
+	fs.IntVar(&o.maxImages, "max-images", preprocess.DefaultMaxImages, "most images one request may carry (Anthropic's limit: 100)")
+	fs.IntVar(&o.imageTokens, "image-tokens", 0, "with -model-dir: tokens reserved per image in the context check and the default max_tokens (0: the model family's; the engine expands each image's placeholder and reports the real count)")
+	fs.BoolVar(&o.imagesViaChat, "images-via-chat", false, "with -upstream: send requests with images to the engine's own /v1/chat/completions (it renders, processes and parses them), for engines whose completions API takes no images (trtllm-serve, sglang-openai); other requests keep -engine's adapter")
 	fs.BoolVar(&o.anyModel, "accept-any-model", true, "serve requests for any model name with the model (harnesses send their own names); false answers 404 as vLLM does")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -256,7 +263,8 @@ func sessionConfig(o *options) server.SessionConfig {
 // ends; nil when there is none).
 func newBackend(o *options, log *slog.Logger, metrics *server.Metrics) (server.Backend, string, func(context.Context), error) {
 	if len(o.upstreams) == 0 {
-		b := &scripted.Backend{PerToken: o.tokenDelay, StripBillingHeader: o.stripPreamble, ShowThinkingByDefault: o.showThinking}
+		b := &scripted.Backend{PerToken: o.tokenDelay, StripBillingHeader: o.stripPreamble, ShowThinkingByDefault: o.showThinking,
+			MaxImages: o.maxImages, MaxImageBytes: o.maxImageBytes}
 		if o.captures != "" {
 			recs, err := engine.LoadRecordings(o.captures)
 			if err != nil {
@@ -310,6 +318,10 @@ func newBackend(o *options, log *slog.Logger, metrics *server.Metrics) (server.B
 	pre := preprocess.New(m, preprocess.Options{
 		ServedModel:      o.servedName,
 		PrefixCacheBytes: o.prefixCacheBytes,
+		MaxImages:        o.maxImages,
+		MaxImageBytes:    o.maxImageBytes,
+		ImageTokens:      o.imageTokens,
+		ImagesViaChat:    o.imagesViaChat,
 		Anthropic:        convert.AnthropicOptions{StripBillingHeader: o.stripPreamble, ShowThinkingByDefault: o.showThinking},
 		Warn:             func(msg string) { log.Warn(msg) },
 	})
@@ -329,7 +341,13 @@ func newBackend(o *options, log *slog.Logger, metrics *server.Metrics) (server.B
 		default:
 			return nil, "", nil, fmt.Errorf("-engine %q: want auto, vllm, sglang, sglang-openai or trtllm", o.engine)
 		}
+		if o.imagesViaChat { // requests with images to this upstream's own chat endpoint
+			eng = engine.ImageRouter{Engine: eng, Chat: engine.NewChat(engine.ChatConfig{Config: cfg})}
+		}
 		ups = append(ups, balance.Upstream{Name: u, Engine: eng})
+	}
+	if o.imagesViaChat {
+		kind += " (images: chat)"
 	}
 	eng := ups[0].Engine
 	where := ups[0].Name

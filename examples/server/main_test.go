@@ -2,10 +2,17 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -130,6 +137,100 @@ func TestFlags(t *testing.T) {
 			t.Errorf("%q: no error", args)
 		}
 	}
+}
+
+// TestRunImagesViaChat: on trtllm-serve (whose completions API takes no
+// images) a request with an image is the API's 400, and with
+// -images-via-chat it goes to the engine's own chat endpoint, the image
+// part with its hash as uuid.
+func TestRunImagesViaChat(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"tokenizer.json", "tokenizer_config.json", "generation_config.json"} {
+		abs, err := filepath.Abs(filepath.Join("../../testdata/models/tiny", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(abs, filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tmpl, err := os.ReadFile("../../testdata/chattemplate/templates/Qwen3-VL-30B-A3B-Instruct-Q8_0.jinja")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"config.json":         `{"model_type":"qwen3_vl","vision_config":{},"max_position_embeddings":32768,"eos_token_id":263}`,
+		"chat_template.jinja": string(tmpl),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	var chats []string
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1/models":
+			fmt.Fprint(w, `{"object":"list","data":[{"id":"Qwen/vl","object":"model","owned_by":"tensorrt_llm"}]}`)
+		case "/v1/chat/completions":
+			b, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			chats = append(chats, string(b))
+			mu.Unlock()
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"I see it.\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+		default:
+			http.Error(w, "not here", http.StatusTeapot)
+		}
+	}))
+	defer up.Close()
+	const png = "iVBORw0KGgoAAAANSUhEUgAAABgAAAAQCAAAAAApT+BJAAAAJ0lEQVR4nGNg4BKR0zCycQuISsmraOqZtmDVln0nLt15xjAqMRASAP59rIFLevlGAAAAAElFTkSuQmCC"
+	req := `{"model":"m","max_tokens":50,"messages":[{"role":"user","content":[{"type":"text","text":"what is this?"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + png + `"}}]}]}`
+	for _, viaChat := range []bool{false, true} {
+		args := []string{"-addr", "127.0.0.1:0", "-upstream", up.URL + "/v1", "-model-dir", dir}
+		if viaChat {
+			args = append(args, "-images-via-chat")
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		ready, done := make(chan string, 1), make(chan error, 1)
+		go func() { done <- run(ctx, args, io.Discard, ready) }()
+		var addr string
+		select {
+		case addr = <-ready:
+		case err := <-done:
+			t.Fatal(err)
+		}
+		resp, err := http.Post("http://"+addr+"/v1/messages", "application/json", strings.NewReader(req))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		switch {
+		case !viaChat && (resp.StatusCode != 400 || !strings.Contains(string(body), "this deployment does not accept images")):
+			t.Errorf("trtllm: %d %s", resp.StatusCode, body)
+		case viaChat && (resp.StatusCode != 200 || !strings.Contains(string(body), "I see it.")):
+			t.Errorf("via chat: %d %s", resp.StatusCode, body)
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	sum := sha256.Sum256(mustBase64(t, png))
+	if len(chats) != 1 || !strings.Contains(chats[0], `"uuid":"`+hex.EncodeToString(sum[:])+`"`) || !strings.Contains(chats[0], "data:image/png;base64,"+png) {
+		t.Errorf("chat requests: %q", chats)
+	}
+}
+
+func mustBase64(t *testing.T, s string) []byte {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestSessionConfig: the session flags become the server's configuration;

@@ -492,3 +492,43 @@ func TestJSONEscapeArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestImageParts renders conversations with image parts ({"type":"image"},
+// as vLLM passes them to a template) in user and tool messages with every
+// template (images/, oracle.py -images): each vision template writes its
+// own placeholder, byte for byte as jinja2 does.
+func TestImageParts(t *testing.T) {
+	dir := filepath.Join(testdataDir, "images")
+	lines := readJSONLines[line](t, filepath.Join(dir, "request.jsonl"))
+	type golden struct {
+		goldenResult
+		Template string `json:"template"`
+		Case     string `json:"case"`
+	}
+	goldens := readJSONLines[golden](t, filepath.Join(dir, "golden.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(testdataDir, "templates", "*.jinja"))
+	if len(goldens) != len(files)*len(lines) {
+		t.Fatalf("%d goldens for %d templates × %d cases (regenerate with oracle.py -images)", len(goldens), len(files), len(lines))
+	}
+	placeholders := 0
+	for i, g := range goldens {
+		src, err := os.ReadFile(filepath.Join(testdataDir, "templates", g.Template+".jinja"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmpl, err := Parse(string(src), Options{Now: goldenNow})
+		var got string
+		if err == nil {
+			got, err = tmpl.Render(lines[i%len(lines)].input())
+		}
+		if diff := compare(got, err, g.goldenResult); diff != "" {
+			t.Errorf("%s / %s: %s", g.Template, g.Case, diff)
+		}
+		if strings.Contains(got, "<|image_pad|>") || strings.Contains(got, "[IMG]") || strings.Contains(got, "<|image|>") {
+			placeholders++
+		}
+	}
+	if placeholders < 10 {
+		t.Errorf("only %d renders hold a Qwen, Mistral or Gemma image placeholder", placeholders)
+	}
+}

@@ -156,6 +156,7 @@
 // # Request mapping: SGLang /generate
 //
 //	PromptIDs | Prompt    input_ids | text
+//	Images                image_data (the URLs, in order)
 //	MaxTokens, MinTokens  sampling_params.max_new_tokens, min_new_tokens
 //	N                     sampling_params.n
 //	Sampling              sampling_params.temperature, top_p, top_k, min_p,
@@ -182,6 +183,30 @@
 // message) and, on each finishing event, Usage from prompt_tokens,
 // cached_tokens and the choices' completion_tokens (on the first event
 // that has cached_tokens, Usage with the prompt's two counts only).
+//
+// # Images
+//
+// Request.Images travel beside the prompt, which holds one placeholder
+// per image (the chat template's own); the engine's multimodal processor
+// expands them:
+//
+//	vLLM          POST /inference/v1/generate, vLLM's token-in endpoint
+//	              (vllm serve --enable-scale-out, or
+//	              VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1 depending on the
+//	              release): token_ids, content_parts
+//	              [{"type":"image_url","image_url":{"url"},"url","uuid": Hash}]
+//	              (the hash is the image's multimodal cache key), the
+//	              sampling members above under sampling_params, stream,
+//	              stream_options, request_id, cache_salt, ExtraArgs; Header
+//	              as on every request. Its stream carries token ids only
+//	              (read as TokenIDsOnly). A 404 names the flag to enable;
+//	              logprobs are refused.
+//	SGLang        /generate: image_data, the URLs in order
+//	SGLang OpenAI, trtllm-serve   a 400 (ErrNoImages): their completions
+//	              APIs take text only
+//	chat          the images stay in Request.Chat's messages; ImageRouter
+//	              sends requests with images there, the rest to another
+//	              adapter (preprocess.Options.ImagesViaChat)
 //
 // # Request mapping: OpenAI-compatible chat
 //
@@ -294,6 +319,13 @@ type Request struct {
 	// SGLang and trtllm-serve adapters have no such member and ignore it.
 	CacheSalt string
 
+	// Images are the request's images in prompt order: the prompt holds
+	// one placeholder for each (the template's own), which the engine's
+	// multimodal processor expands. An adapter that cannot send images
+	// refuses a request that has any (ErrorBadRequest, "this deployment
+	// does not accept images") rather than dropping them.
+	Images []Image
+
 	// Chat (added) is for adapters that call an OpenAI-compatible chat
 	// endpoint, whose engine renders the template and parses the output
 	// itself: a JSON object of chat-completions members (at least
@@ -302,6 +334,28 @@ type Request struct {
 	// Request (limits, sampling, stops) are added to it. Prompt and
 	// PromptIDs are not used by those adapters.
 	Chat json.RawMessage
+}
+
+// Image is one image of a request as the engine receives it.
+type Image struct {
+	// URL is the image as the client sent it: a data: URL with the bytes
+	// (base64) or an http(s) URL the engine fetches.
+	URL string
+
+	// MediaType is the image's type ("image/png"), "" when unknown (a
+	// remote URL).
+	MediaType string
+
+	// Hash identifies the image: the hex SHA-256 of its bytes (of the URL
+	// for a remote image). Engines that take one use it as the image's
+	// multimodal cache key, so a screenshot sent again on every turn is
+	// processed once.
+	Hash string
+
+	// Bytes is the size of the decoded image (0 for a remote URL); Width
+	// and Height its dimensions in pixels (0 when not known).
+	Bytes         int
+	Width, Height int
 }
 
 // Sampling holds the sampling options; nil pointers are "engine default".

@@ -78,6 +78,9 @@ func appendSGLangRequest(b []byte, req *Request) ([]byte, error) {
 	} else {
 		j.str("text", req.Prompt)
 	}
+	if len(req.Images) > 0 {
+		appendImageData(&j, req.Images)
+	}
 	sp := newObj(nil)
 	sp.int("max_new_tokens", int64(req.MaxTokens))
 	if req.MinTokens > 0 {

@@ -32,6 +32,11 @@ type Completions struct {
 	c    client
 	opts completionsOptions
 	pool streamPool
+
+	// gen and genPool serve requests with images on vLLM's token-in
+	// endpoint (see generateImages).
+	gen     client
+	genPool streamPool
 }
 
 // NewVLLM returns the vLLM adapter. cfg.BaseURL is the API root
@@ -53,12 +58,22 @@ func newCompletions(cfg Config, o completionsOptions) *Completions {
 	e.c.url = openAIBase(cfg.BaseURL) + "/completions"
 	idsOnly := o.idsOnly
 	e.pool.newDecoder = func() decoder { return &completionsDecoder{stopField: stopField, idsOnly: idsOnly} }
+	if o.flavor == flavorVLLM {
+		e.gen = e.c
+		e.gen.url = vllmGenerateURL(cfg.BaseURL)
+		e.genPool.newDecoder = func() decoder { return &completionsDecoder{stopField: "stop_reason", idsOnly: true} }
+	}
 	return e
 }
 
 // Generate implements Engine: it posts req to /v1/completions and returns
-// the stream once the engine answered.
+// the stream once the engine answered. A request with images goes to
+// vLLM's token-in endpoint instead; the other flavors refuse it (see
+// ErrNoImages).
 func (e *Completions) Generate(ctx context.Context, req *Request) (Stream, error) {
+	if len(req.Images) > 0 {
+		return e.generateImages(ctx, req)
+	}
 	body, err := appendCompletionsRequest(make([]byte, 0, 512+8*len(req.PromptIDs)+len(req.Prompt)), req, e.opts)
 	if err != nil {
 		return nil, err

@@ -437,22 +437,11 @@ func userMessages(m *anthropic.Message, mi int, record recorder, ctx *AnthropicC
 		case b.OfToolResult != nil:
 			flush()
 			r := b.OfToolResult
-			content := ""
-			if c, ok := r.Content.Get(); ok {
-				if !c.IsArray() {
-					content = c.String
-				} else {
-					for i := range c.Array {
-						switch {
-						case c.Array[i].OfText != nil:
-							content += c.Array[i].OfText.Text
-						default:
-							ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("messages.%d.content.%d: %s block in tool_result dropped", mi-1, bi, c.Array[i].Type()))
-						}
-					}
-				}
+			content, err := toolResultContent(r, mi, bi, ctx)
+			if err != nil {
+				return nil, err
 			}
-			out = append(out, openai.Message{Role: openai.RoleTool, ToolCallID: r.ToolUseID, Content: openai.TextContent(content)})
+			out = append(out, openai.Message{Role: openai.RoleTool, ToolCallID: r.ToolUseID, Content: content})
 		case b.OfToolUse != nil, b.OfThinking != nil, b.OfRedactedThinking != nil, b.OfServerToolUse != nil, b.OfWebSearchToolResult != nil:
 			// assistant-side blocks in a user turn are ignored
 		default:
@@ -461,6 +450,49 @@ func userMessages(m *anthropic.Message, mi int, record recorder, ctx *AnthropicC
 	}
 	flush()
 	return out, nil
+}
+
+// toolResultContent converts a tool_result's content: its text blocks
+// concatenated without separator (a string content stays as it is); when
+// it holds image blocks (Claude Code's Read tool on an image file), the
+// content is parts in their order: the text between images as text parts,
+// each image an image_url part (a data: URL for a base64 source). Other
+// blocks are dropped with a warning.
+func toolResultContent(r *anthropic.ToolResultBlock, mi, bi int, ctx *AnthropicContext) (protocols.Opt[openai.Content], error) {
+	c, ok := r.Content.Get()
+	if !ok {
+		return openai.TextContent(""), nil
+	}
+	if !c.IsArray() {
+		return openai.TextContent(c.String), nil
+	}
+	var text strings.Builder
+	var parts []openai.ContentPart
+	for i := range c.Array {
+		switch blk := &c.Array[i]; {
+		case blk.OfText != nil:
+			text.WriteString(blk.OfText.Text)
+		case blk.OfImage != nil:
+			url, err := imageURL(blk.OfImage)
+			if err != nil {
+				return protocols.Opt[openai.Content]{}, err
+			}
+			if text.Len() > 0 {
+				parts = append(parts, openai.ContentPart{Type: openai.PartText, Text: text.String()})
+				text.Reset()
+			}
+			parts = append(parts, openai.ContentPart{Type: openai.PartImageURL, ImageURL: &openai.MediaURL{URL: url}})
+		default:
+			ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("messages.%d.content.%d: %s block in tool_result dropped", mi-1, bi, blk.Type()))
+		}
+	}
+	if parts == nil {
+		return openai.TextContent(text.String()), nil
+	}
+	if text.Len() > 0 {
+		parts = append(parts, openai.ContentPart{Type: openai.PartText, Text: text.String()})
+	}
+	return protocols.Some(protocols.Array(parts...)), nil
 }
 
 func imageURL(img *anthropic.ImageBlock) (string, error) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/agentwire/agentwire/protocols"
@@ -392,7 +393,11 @@ func (b *msgBuilder) item(it *responses.Item, i int, ctx *ResponsesContext) erro
 		o := it.OfFunctionCallOutput
 		b.flush()
 		b.start()
-		b.msgs = append(b.msgs, openai.Message{Role: openai.RoleTool, ToolCallID: o.CallID, Content: openai.TextContent(partsText(o.Output, "\n"))})
+		content, err := toolOutputContent(o.Output, i)
+		if err != nil {
+			return err
+		}
+		b.msgs = append(b.msgs, openai.Message{Role: openai.RoleTool, ToolCallID: o.CallID, Content: content})
 	default:
 		b.flush()
 		if t := it.Type(); t != responses.ItemReference {
@@ -400,6 +405,52 @@ func (b *msgBuilder) item(it *responses.Item, i int, ctx *ResponsesContext) erro
 		}
 	}
 	return nil
+}
+
+// toolOutputContent converts a function_call_output's output: its text
+// (parts joined with "\n"), or, when it holds input_image parts (Codex's
+// view_image), parts in their order: text parts and image_url parts,
+// checked as a user message's images are.
+func toolOutputContent(c responses.MessageContent, i int) (protocols.Opt[openai.Content], error) {
+	if !c.IsArray() || !slices.ContainsFunc(c.Array, func(p responses.ContentPart) bool { return p.Type == responses.PartInputImage }) {
+		return openai.TextContent(partsText(c, "\n")), nil
+	}
+	parts := make([]openai.ContentPart, 0, len(c.Array))
+	for j := range c.Array {
+		p := &c.Array[j]
+		switch p.Type {
+		case responses.PartInputText, responses.PartOutputText:
+			parts = append(parts, openai.ContentPart{Type: openai.PartText, Text: p.Text})
+		case responses.PartInputImage:
+			part, err := imagePart(p, i, j)
+			if err != nil {
+				return protocols.Opt[openai.Content]{}, err
+			}
+			parts = append(parts, part)
+		}
+	}
+	return protocols.Some(protocols.Array(parts...)), nil
+}
+
+// imagePart converts input_image part j of input item i: an http(s) or
+// data: URL and a detail of auto, low or high; file ids are refused.
+func imagePart(p *responses.ContentPart, i, j int) (openai.ContentPart, error) {
+	switch {
+	case p.ImageURL != "":
+		if u, err := url.Parse(p.ImageURL); err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "data") {
+			return openai.ContentPart{}, responsesError(http.StatusBadRequest, "Invalid image URL in input.%d.content.%d", i, j)
+		}
+		detail := p.Detail
+		switch detail {
+		case "", "auto", "low", "high":
+		default:
+			return openai.ContentPart{}, responsesError(http.StatusBadRequest, "Invalid image detail '%s' in input.%d.content.%d", detail, i, j)
+		}
+		return openai.ContentPart{Type: openai.PartImageURL, ImageURL: &openai.MediaURL{URL: p.ImageURL, Detail: detail}}, nil
+	case p.FileID != "":
+		return openai.ContentPart{}, responsesError(http.StatusBadRequest, "Image input by file_id is not yet supported")
+	}
+	return openai.ContentPart{}, responsesError(http.StatusBadRequest, "input_image requires file_id or image_url")
 }
 
 // partsText returns the string, or the text of the parts joined with sep.
@@ -460,23 +511,11 @@ func userMessage(m *responses.MessageItem, i int) (openai.Message, error) {
 		case responses.PartInputText, responses.PartOutputText:
 			parts = append(parts, openai.ContentPart{Type: openai.PartText, Text: p.Text})
 		case responses.PartInputImage:
-			switch {
-			case p.ImageURL != "":
-				if u, err := url.Parse(p.ImageURL); err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "data") {
-					return out, responsesError(http.StatusBadRequest, "Invalid image URL in input.%d.content.%d", i, j)
-				}
-				detail := p.Detail
-				switch detail {
-				case "", "auto", "low", "high":
-				default:
-					return out, responsesError(http.StatusBadRequest, "Invalid image detail '%s' in input.%d.content.%d", detail, i, j)
-				}
-				parts = append(parts, openai.ContentPart{Type: openai.PartImageURL, ImageURL: &openai.MediaURL{URL: p.ImageURL, Detail: detail}})
-			case p.FileID != "":
-				return out, responsesError(http.StatusBadRequest, "Image input by file_id is not yet supported")
-			default:
-				return out, responsesError(http.StatusBadRequest, "input_image requires file_id or image_url")
+			part, err := imagePart(p, i, j)
+			if err != nil {
+				return out, err
 			}
+			parts = append(parts, part)
 		case responses.PartInputFile:
 			if p.FileID == "" && p.FileData == "" && p.FileURL == "" {
 				return out, responsesError(http.StatusBadRequest, "input_file requires file_id, file_data or file_url")

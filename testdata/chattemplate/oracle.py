@@ -31,6 +31,8 @@ Usage:  oracle.py -template FILE [-now YYYY-MM-DD] < in.jsonl > out.jsonl
                     filters, tests and globals of the environment)
         oracle.py -escapes (rewrite json-escapes/golden.jsonl: the request
                     with JSON-escaped string arguments with every template)
+        oracle.py -images  (rewrite images/golden.jsonl: conversations
+                    with image parts with every template)
         oracle.py -random  (rewrite golden/random.jsonl: 2500 random small
                     templates, seed 18, minus those printing an object's
                     address)
@@ -303,6 +305,23 @@ def main(argv):
                 run(os.path.join(tdir, name), now, lines, buf)
                 res = json.loads(buf.getvalue())
                 out.write(json.dumps({"template": name[: -len(".jinja")], **res}, ensure_ascii=False) + "\n")
+        if "-regen" not in argv:
+            return
+    if "-images" in argv or "-regen" in argv:
+        # Conversations with image parts ({"type": "image"}, as vLLM passes
+        # them) in user and tool messages, with every template: each vision
+        # template writes its own placeholder per image.
+        tdir = os.path.join(here, "templates")
+        with open(os.path.join(here, "images", "request.jsonl"), encoding="utf-8") as f:
+            lines = f.readlines()
+        with open(os.path.join(here, "images", "golden.jsonl"), "w", encoding="utf-8") as out:
+            for name in sorted(os.listdir(tdir)):
+                if not name.endswith(".jinja"):
+                    continue
+                buf = io.StringIO()
+                run(os.path.join(tdir, name), now, lines, buf)
+                for line, res in zip(lines, buf.getvalue().splitlines()):
+                    out.write(json.dumps({"template": name[: -len(".jinja")], "case": json.loads(line)["name"], **json.loads(res)}, ensure_ascii=False) + "\n")
         if "-regen" not in argv:
             return
     if "-claude" in argv or "-regen" in argv:

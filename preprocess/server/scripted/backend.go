@@ -53,6 +53,12 @@ type Backend struct {
 	ContextWindow   int
 	MaxOutputTokens int
 
+	// MaxImages and MaxImageBytes bound a request's images (0: the
+	// defaults, preprocess.DefaultMaxImages and DefaultMaxImageBytes).
+	// The scripted agent acknowledges the images it received (count,
+	// type, dimensions, size).
+	MaxImages, MaxImageBytes int
+
 	// StripBillingHeader removes Claude Code's per-session billing line
 	// from the system prompt.
 	StripBillingHeader bool
@@ -158,6 +164,11 @@ func (b *Backend) Prepare(ctx context.Context, req *server.Job) (*preprocess.Pre
 	if tc, ok := chat.ToolChoice.Get(); ok && tc.Mode == "none" {
 		opts.OmitTools = true
 	}
+	images, err := preprocess.Images(chat.Messages, b.MaxImages, b.MaxImageBytes)
+	if err != nil {
+		return nil, nil, server.BadRequest(err.Error())
+	}
+	prep.Engine.Images = images
 	prep.Engine.Prompt = RenderChatML(chat, opts)
 	if len(chat.Tools) > 0 && !opts.OmitTools {
 		for _, t := range chat.Tools {

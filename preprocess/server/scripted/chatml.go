@@ -112,10 +112,33 @@ func RenderChatML(chat *openai.ChatRequest, opts RenderOptions) string {
 	return b.String()
 }
 
+// text is m's text: the string, or its text parts joined with "\n", an
+// image part written as Qwen-VL's placeholder (VisionPlaceholder).
 func text(m openai.Message) string {
 	c, ok := m.Content.Get()
 	if !ok {
 		return ""
 	}
-	return openai.ContentText(c, "\n")
+	if !c.IsArray() {
+		return c.String
+	}
+	var b strings.Builder
+	n := 0
+	for _, p := range c.Array {
+		var s string
+		switch p.Type {
+		case openai.PartText:
+			s = p.Text
+		case openai.PartImageURL:
+			s = VisionPlaceholder
+		default:
+			continue
+		}
+		if n > 0 {
+			b.WriteByte('\n')
+		}
+		n++
+		b.WriteString(s)
+	}
+	return b.String()
 }

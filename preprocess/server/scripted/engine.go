@@ -42,7 +42,7 @@ import (
 // opened it. The output is model-format text, so it flows through the
 // real reasoning (qwen3) and tool-call (hermes) parsers and the emitters.
 var Agent engine.Source = engine.SourceFunc(func(req *engine.Request) (*engine.Recording, error) {
-	out, err := Answer(req.Prompt)
+	out, err := respond(req.Prompt, req.Images)
 	if err != nil {
 		return nil, err
 	}

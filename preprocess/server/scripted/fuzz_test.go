@@ -87,6 +87,12 @@ func FuzzRequest(f *testing.F) {
 	f.Add(uint8(1), []byte(`{"model":"agent","prompt":"hi","max_tokens":0}`))
 	f.Add(uint8(3), []byte(`{"model":"agent","input":[]}`))
 	f.Add(uint8(4), []byte(`{"model":"agent","messages":[{"role":"user","content":"hi"}]}`))
+	// Images: a user image and one inside a tool result on each API, and
+	// a request to read an image file.
+	const png = `iVBORw0KGgoAAAANSUhEUgAAABgAAAAQCAAAAAApT+BJAAAAJ0lEQVR4nGNg4BKR0zCycQuISsmraOqZtmDVln0nLt15xjAqMRASAP59rIFLevlGAAAAAElFTkSuQmCC`
+	f.Add(uint8(0), []byte(`{"model":"agent","messages":[{"role":"user","content":[{"type":"text","text":"what is in a.png?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,`+png+`"}}]},{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"view_image","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","content":[{"type":"image_url","image_url":{"url":"https://x/b.png"}}]}],"tools":[{"type":"function","function":{"name":"view_image","parameters":{"type":"object","properties":{"path":{"type":"string"}}}}}]}`))
+	f.Add(uint8(2), []byte(`{"model":"agent","max_tokens":64,"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"`+png+`"}}]},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"Read","input":{"file_path":"/a.png"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"`+png+`"}}]}]}]}`))
+	f.Add(uint8(3), []byte(`{"model":"agent","input":[{"role":"user","content":[{"type":"input_image","image_url":"data:image/png;base64,`+png+`"}]},{"type":"function_call","call_id":"c","name":"view_image","arguments":"{}"},{"type":"function_call_output","call_id":"c","output":[{"type":"input_image","image_url":"data:image/png;base64,`+png+`"}]}]}`))
 	var logs bytes.Buffer
 	s, err := server.New(server.Config{Backend: &Backend{}, MaxBodyBytes: 1 << 20,
 		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelError}))})

@@ -211,8 +211,59 @@ var ErrArgumentsTooLarge = errors.New("scripted: the tool's schema asks for argu
 // arguments past MaxArgumentBytes is an error wrapping
 // ErrArgumentsTooLarge, an *engine.Error of kind ErrorBadRequest (the
 // server answers it as the API's 400).
-func Answer(prompt string) (string, error) {
+func Answer(prompt string) (string, error) { return respond(prompt, nil) }
+
+// VisionPlaceholder is what RenderChatML writes for an image part: the
+// Qwen-VL chat templates' placeholder.
+const VisionPlaceholder = "<|vision_start|><|image_pad|><|vision_end|>"
+
+// maxImageNotes bounds the images an answer describes.
+const maxImageNotes = 8
+
+// imageNote acknowledges the prompt's images: their count (the
+// placeholders in the prompt) and, for those images describes (the
+// engine request's, in prompt order), type, dimensions and size.
+func imageNote(prompt string, images []engine.Image) string {
+	n := strings.Count(prompt, VisionPlaceholder)
+	if n == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("I received " + strconv.Itoa(n) + " image")
+	if n > 1 {
+		b.WriteByte('s')
+	}
+	for i, img := range images {
+		if i == maxImageNotes {
+			b.WriteString(", …")
+			break
+		}
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString(", ")
+		}
+		kind := strings.ToUpper(strings.TrimPrefix(img.MediaType, "image/"))
+		if kind == "" {
+			kind = "remote image"
+		}
+		b.WriteString(kind)
+		if img.Width > 0 {
+			b.WriteString(" " + strconv.Itoa(img.Width) + "×" + strconv.Itoa(img.Height))
+		}
+		if img.Bytes > 0 {
+			b.WriteString(" (" + strconv.Itoa(img.Bytes) + " bytes)")
+		}
+	}
+	b.WriteByte('.')
+	return b.String()
+}
+
+// respond is Answer with the engine request's images, which the answer
+// acknowledges (imageNote).
+func respond(prompt string, images []engine.Image) (string, error) {
 	c := readPrompt(prompt)
+	note := imageNote(prompt, images)
 	var think, answer string
 	user := c.lastUserText()
 	switch results := c.toolResults(); {
@@ -228,9 +279,16 @@ func Answer(prompt string) (string, error) {
 			if i > 0 {
 				b.WriteString("\n\n")
 			}
-			b.WriteString(quote(r, 400))
+			b.WriteString(quote(strings.ReplaceAll(r, VisionPlaceholder, "[image]"), 400))
+		}
+		if note != "" {
+			b.WriteString("\n\n" + note)
 		}
 		answer = b.String()
+	case len(c.tools) > 0 && imageCall(c.tools, user) != "":
+		call := imageCall(c.tools, user)
+		think = "The user wants me to look at an image file. I will read it."
+		answer = callOpen + "\n" + call + "\n" + callClose
 	case len(c.tools) > 0:
 		t, ok := pickTool(c.tools, user)
 		if !ok {
@@ -260,6 +318,9 @@ func Answer(prompt string) (string, error) {
 	default:
 		think = "The user said hello. I will greet them back."
 		answer = "Hello! I am the agentwire scripted agent. You said: " + quote(strings.TrimSpace(user), 200)
+		if note != "" {
+			answer += "\n\n" + note
+		}
 	}
 	switch c.reasoning {
 	case thinkOff:
@@ -279,6 +340,54 @@ var shellNames = []string{"bash", "exec_command", "shell_command", "shell", "loc
 
 func isShell(name string) bool {
 	return slices.Contains(shellNames, strings.ToLower(name))
+}
+
+// imageTools are the tools that read an image file into the conversation,
+// by their lower-case name, with the argument that takes the path:
+// Claude Code's Read (its result is an image block inside tool_result)
+// and Codex's view_image (an input_image inside function_call_output).
+var imageTools = []struct{ name, arg string }{{"read", "file_path"}, {"view_image", "path"}}
+
+// imageExts are the file name endings imagePath takes for an image.
+var imageExts = []string{".png", ".jpg", ".jpeg", ".gif", ".webp"}
+
+// imagePath returns the first word of text that names an image file
+// (quotes, backticks, a leading @ and trailing punctuation removed).
+func imagePath(text string) string {
+	for _, w := range strings.Fields(text) {
+		w = strings.TrimRight(strings.Trim(w, "\"'`"), ".,;:!?)")
+		w = strings.TrimPrefix(w, "@")
+		lw := strings.ToLower(w)
+		for _, ext := range imageExts {
+			if strings.HasSuffix(lw, ext) && len(w) > len(ext) {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+// imageCall is the hermes call body that reads the image file the user's
+// words name with a declared image tool ("" when there is no such file or
+// tool): the agent looks at the image, and the harness sends it back
+// inside the tool result.
+func imageCall(tools []tool, user string) string {
+	path := imagePath(user)
+	if path == "" {
+		return ""
+	}
+	for _, it := range imageTools {
+		for _, t := range tools {
+			if strings.ToLower(t.Name) != it.name || !bytes.Contains(t.Parameters, []byte(`"`+it.arg+`"`)) {
+				continue
+			}
+			name, _ := json.Marshal(t.Name)
+			arg, _ := json.Marshal(it.arg)
+			p, _ := json.Marshal(path)
+			return "{\"name\": " + string(name) + ", \"arguments\": {" + string(arg) + ": " + string(p) + "}}"
+		}
+	}
+	return ""
 }
 
 // agentNames are the names (lower case) of tools that start another agent:

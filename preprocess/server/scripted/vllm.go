@@ -8,7 +8,10 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/agentwire/agentwire/protocols"
+	"github.com/agentwire/agentwire/protocols/openai"
 	"github.com/agentwire/agentwire/tokenizers"
 )
 
@@ -24,6 +27,14 @@ import (
 // --enable-prompt-tokens-details (prompt_tokens_details.cached_tokens,
 // only when there are any), from an engine.PrefixCache over the prompt's
 // token ids (Cache; nil: one with the defaults, made on first use).
+//
+// POST /inference/v1/generate is vLLM's token-in endpoint (vllm serve
+// --enable-scale-out), which serves requests with images: token_ids with
+// one placeholder per image, content_parts with the images. The agent
+// acknowledges the images (their count, type, dimensions and size); the
+// stream carries token ids only, and the usage counts each image as a
+// Qwen-VL processor would size it (one token per 32×32 pixels, at least
+// one) in place of its placeholder.
 type VLLM struct {
 	Tok   tokenizers.Tokenizer
 	Model string // the served model name
@@ -40,6 +51,8 @@ func (v *VLLM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"object":"list","data":[{"id":%s,"object":"model","created":0,"owned_by":"vllm"}]}`, name)
 	case r.Method == "POST" && r.URL.Path == "/v1/completions":
 		v.complete(w, r)
+	case r.Method == "POST" && r.URL.Path == "/inference/v1/generate":
+		v.generate(w, r)
 	default:
 		http.NotFound(w, r)
 	}
@@ -120,4 +133,78 @@ func (v *VLLM) complete(w http.ResponseWriter, r *http.Request) {
 	}
 	fmt.Fprintf(w, "data: {\"id\":\"cmpl-scripted\",\"object\":\"text_completion\",\"created\":0,\"model\":%q,\"choices\":[],\"usage\":{\"prompt_tokens\":%d,\"total_tokens\":%s,\"completion_tokens\":%d%s}}\n\ndata: [DONE]\n\n",
 		v.Model, len(ids), strconv.Itoa(len(ids)+generated), generated, details)
+}
+
+func badGenerate(w http.ResponseWriter, msg string) {
+	m, _ := json.Marshal(msg)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	fmt.Fprintf(w, `{"object":"error","message":%s,"type":"BadRequestError","code":400}`, m)
+}
+
+// generate serves /inference/v1/generate (see VLLM).
+func (v *VLLM) generate(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		TokenIDs     []uint32 `json:"token_ids"`
+		ContentParts []struct {
+			ImageURL struct {
+				URL string `json:"url"`
+			} `json:"image_url"`
+		} `json:"content_parts"`
+		SamplingParams struct {
+			MaxTokens int `json:"max_tokens"`
+		} `json:"sampling_params"`
+		Stream bool `json:"stream"`
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	if err != nil || json.Unmarshal(body, &req) != nil || !req.Stream || req.SamplingParams.MaxTokens <= 0 || len(req.TokenIDs) == 0 {
+		badGenerate(w, "want a streamed request with token_ids and sampling_params.max_tokens")
+		return
+	}
+	prompt, err := v.Tok.Decode(req.TokenIDs, false)
+	if err != nil {
+		badGenerate(w, err.Error())
+		return
+	}
+	parts := make([]openai.ContentPart, len(req.ContentParts))
+	for i, p := range req.ContentParts {
+		parts[i] = openai.ContentPart{Type: openai.PartImageURL, ImageURL: &openai.MediaURL{URL: p.ImageURL.URL}}
+	}
+	images, err := preprocess.Images([]openai.Message{{Role: openai.RoleUser, Content: protocols.Some(protocols.Array(parts...))}}, len(parts)+1, 0)
+	if err != nil {
+		badGenerate(w, err.Error())
+		return
+	}
+	out, err := respond(prompt, images)
+	if err != nil {
+		badGenerate(w, err.Error())
+		return
+	}
+	promptTokens := len(req.TokenIDs)
+	for _, img := range images {
+		promptTokens += max((img.Width+31)/32*((img.Height+31)/32), 1) - 1
+	}
+	pieces := Pieces(out)
+	finish := `"stop"`
+	if len(pieces) > req.SamplingParams.MaxTokens {
+		pieces, finish = pieces[:req.SamplingParams.MaxTokens], `"length"`
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	flusher, _ := w.(http.Flusher)
+	generated := 0
+	for i, p := range pieces {
+		f := "null"
+		if i == len(pieces)-1 {
+			f = finish
+		}
+		pids, _ := v.Tok.Encode(p, false)
+		generated += len(pids)
+		ids, _ := json.Marshal(pids)
+		fmt.Fprintf(w, "data: {\"request_id\":\"generate-tokens-scripted\",\"choices\":[{\"index\":0,\"finish_reason\":%s,\"stop_reason\":null,\"token_ids\":%s}],\"output_mode\":\"tokens\"}\n\n", f, ids)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	fmt.Fprintf(w, "data: {\"request_id\":\"generate-tokens-scripted\",\"choices\":[],\"usage\":{\"prompt_tokens\":%d,\"total_tokens\":%d,\"completion_tokens\":%d},\"output_mode\":\"tokens\"}\n\ndata: [DONE]\n\n",
+		promptTokens, promptTokens+generated, generated)
 }

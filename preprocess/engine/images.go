@@ -1,0 +1,201 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/agentwire/agentwire/protocols"
+)
+
+// This file holds how requests with images (Request.Images) reach the
+// engines:
+//
+//	vLLM          POST /inference/v1/generate (the token-in endpoint, served
+//	              with vllm serve --enable-scale-out, or with
+//	              VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1, depending on the
+//	              release): token_ids with one placeholder per image,
+//	              content_parts with the images ({"type":"image_url",
+//	              "image_url":{"url"},"url","uuid": Hash}: the
+//	              hash is the image's multimodal cache key), sampling_params;
+//	              the engine's processor expands the placeholders. The stream
+//	              is data: {"choices":[{"index","token_ids","finish_reason",
+//	              "stop_reason"}],"usage"} events, token ids only, then
+//	              [DONE]. A 404 there says the endpoint is not enabled.
+//	SGLang        /generate with input_ids and image_data (the URLs, in
+//	              order); SGLang takes no client cache key.
+//	SGLang OpenAI, trtllm-serve   their /v1/completions take no images: a
+//	              request with images is refused (ErrNoImages, a 400).
+//	chat          the images stay in the messages (Request.Chat); an
+//	              ImageRouter sends requests with images there.
+
+// ErrNoImages is the refusal of a request with images by an adapter whose
+// endpoint takes none; the client reads it as a 400.
+var ErrNoImages = errors.New("this deployment does not accept images")
+
+// noImages is the refusal of req's images by the named endpoint.
+func noImages(endpoint string) error {
+	return &Error{Kind: ErrorBadRequest, Status: http.StatusBadRequest,
+		Message: ErrNoImages.Error() + " (" + endpoint + " takes text only)", Err: ErrNoImages}
+}
+
+// vllmGeneratePath is vLLM's token-in endpoint, at the server root.
+const vllmGeneratePath = "/inference/v1/generate"
+
+// generateImages starts a request with images on vLLM's token-in endpoint.
+func (e *Completions) generateImages(ctx context.Context, req *Request) (Stream, error) {
+	switch e.opts.flavor {
+	case flavorSGLang:
+		return nil, noImages("SGLang's /v1/completions")
+	case flavorTRT:
+		return nil, noImages("trtllm-serve's /v1/completions")
+	}
+	if req.Logprobs {
+		return nil, newError(ErrorBadRequest, http.StatusBadRequest, "logprobs are not available with images on vLLM's token-in endpoint")
+	}
+	body, err := appendVLLMGenerateRequest(make([]byte, 0, 1024+8*len(req.PromptIDs)+imagesLen(req.Images)), req, e.opts)
+	if err != nil {
+		return nil, err
+	}
+	s, err := generate(ctx, &e.gen, &e.genPool, req, body)
+	var ee *Error
+	if errors.As(err, &ee) && ee.Status == http.StatusNotFound {
+		ee.Message = "vLLM answered 404 on " + vllmGeneratePath + ": requests with images need vLLM's token-in endpoint; run vllm serve with --enable-scale-out (or VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1, depending on the release)"
+	}
+	return s, err
+}
+
+func imagesLen(imgs []Image) int {
+	n := 0
+	for i := range imgs {
+		n += 2*len(imgs[i].URL) + len(imgs[i].Hash) + 64
+	}
+	return n
+}
+
+// vllmGenerateURL is the token-in endpoint of the vLLM server at base
+// (the API root, with or without /v1).
+func vllmGenerateURL(base string) string {
+	return strings.TrimSuffix(openAIBase(base), "/v1") + vllmGeneratePath
+}
+
+// appendVLLMGenerateRequest appends the /inference/v1/generate body of
+// req: the completions request's members, with the sampling members under
+// sampling_params.
+func appendVLLMGenerateRequest(b []byte, req *Request, o completionsOptions) ([]byte, error) {
+	if req.MaxTokens <= 0 {
+		return b, newError(ErrorBadRequest, 0, "engine request: MaxTokens must be set (> 0)")
+	}
+	if len(req.PromptIDs) == 0 {
+		return b, newError(ErrorBadRequest, 0, "engine request: images need the prompt's token ids")
+	}
+	j := newObj(b)
+	j.str("model", req.Model)
+	j.ids("token_ids", req.PromptIDs)
+	j.key("content_parts")
+	j.b = appendContentParts(j.b, req.Images)
+	sp := newObj(nil)
+	sp.int("max_tokens", int64(req.MaxTokens))
+	if req.MinTokens > 0 {
+		sp.int("min_tokens", int64(req.MinTokens))
+	}
+	if req.N > 1 {
+		sp.int("n", int64(req.N))
+	}
+	appendSampling(&sp, &req.Sampling, false)
+	if len(req.Stop.Strings) > 0 {
+		sp.strs("stop", req.Stop.Strings)
+	}
+	if len(req.Stop.HiddenIDs)+len(req.Stop.VisibleIDs) > 0 && !req.IgnoreEOS {
+		sp.ids("stop_token_ids", req.Stop.HiddenIDs, req.Stop.VisibleIDs)
+	}
+	if req.Stop.IncludeStrings || len(req.Stop.VisibleIDs) > 0 && len(req.Stop.Strings) == 0 {
+		sp.bool("include_stop_str_in_output", true)
+	}
+	if req.IgnoreEOS {
+		sp.bool("ignore_eos", true)
+	}
+	sp.bool("skip_special_tokens", req.SkipSpecialTokens)
+	if !req.SkipSpecialTokens {
+		sp.bool("spaces_between_special_tokens", false)
+	}
+	if g := req.Guided; g != nil {
+		o.legacyGuided = false // sampling_params take structured_outputs
+		if err := appendGuided(&sp, g, o); err != nil {
+			return j.b, err
+		}
+	}
+	j.raw("sampling_params", sp.close())
+	j.bool("stream", true)
+	j.raw("stream_options", []byte(`{"include_usage":true}`))
+	if req.RequestID != "" {
+		j.str("request_id", req.RequestID)
+	}
+	if req.CacheSalt != "" {
+		j.str("cache_salt", req.CacheSalt)
+	}
+	if err := j.extra(req.ExtraArgs); err != nil {
+		return j.b, err
+	}
+	return j.close(), nil
+}
+
+// appendContentParts appends the images as chat content parts:
+// [{"type":"image_url","image_url":{"url"},"url","uuid"}], the uuid being
+// the image's hash (vLLM's multimodal cache key) when it has one. The URL
+// is written twice: as a chat part carries it (image_url.url) and at the
+// top of the part, the form clients of the endpoint send; a reader of
+// either form finds it.
+func appendContentParts(b []byte, imgs []Image) []byte {
+	b = append(b, '[')
+	for i := range imgs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		p := newObj(b)
+		p.str("type", "image_url")
+		u := newObj(nil)
+		u.str("url", imgs[i].URL)
+		p.raw("image_url", u.close())
+		p.str("url", imgs[i].URL)
+		if imgs[i].Hash != "" {
+			p.str("uuid", imgs[i].Hash)
+		}
+		b = p.close()
+	}
+	return append(b, ']')
+}
+
+// appendImageData appends SGLang's image_data: the images' URLs in order.
+func appendImageData(j *jsonObj, imgs []Image) {
+	j.key("image_data")
+	j.b = append(j.b, '[')
+	for i := range imgs {
+		if i > 0 {
+			j.b = append(j.b, ',')
+		}
+		j.b = protocols.AppendJSONString(j.b, imgs[i].URL)
+	}
+	j.b = append(j.b, ']')
+}
+
+// ImageRouter sends the requests with images that carry a chat request
+// (Request.Images and Request.Chat: preprocess.Options.ImagesViaChat) to
+// Chat, an OpenAI-compatible chat adapter whose engine renders, processes
+// and parses them itself, and every other request to Engine. It lets an
+// operator serve images from an engine whose token endpoint takes none
+// (trtllm-serve, SGLang's OpenAI API). It is safe for concurrent use when
+// both engines are.
+type ImageRouter struct {
+	Engine Engine
+	Chat   Engine
+}
+
+// Generate implements Engine.
+func (r ImageRouter) Generate(ctx context.Context, req *Request) (Stream, error) {
+	if len(req.Images) > 0 && len(req.Chat) > 0 {
+		return r.Chat.Generate(ctx, req)
+	}
+	return r.Engine.Generate(ctx, req)
+}

@@ -1,0 +1,191 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// imageRequest is a request with two images (a data URL and a remote
+// one) and one placeholder in its ids, as package preprocess builds it.
+func imageRequest() *Request {
+	return &Request{
+		Model:     "Qwen/Qwen3-VL-30B-A3B-Instruct",
+		PromptIDs: []uint32{151644, 872, 198, 151652, 151655, 151653, 151645},
+		MaxTokens: 100, MinTokens: 2,
+		Sampling:  Sampling{Temperature: ptr(0.7)},
+		Stop:      Stop{HiddenIDs: []uint32{151645, 151643}},
+		Guided:    &Guided{JSONSchema: json.RawMessage(`{"type":"object"}`)},
+		ExtraArgs: json.RawMessage(`{"reasoning_parser_kwargs":{"chat_template_kwargs":{"enable_thinking":false}}}`),
+		RequestID: "req-1",
+		CacheSalt: "tenant-a",
+		Header:    http.Header{"X-Session-Id": {"s1"}},
+		Images: []Image{
+			{URL: "data:image/png;base64,iVBORw0KGgo=", MediaType: "image/png", Hash: "4f1c", Bytes: 8},
+			{URL: "https://example.com/b.png", Hash: "9a2e"},
+		},
+	}
+}
+
+func sameJSON(t *testing.T, wantFile string, got []byte) {
+	t.Helper()
+	wb, err := os.ReadFile(wantFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, have any
+	if err := json.Unmarshal(wb, &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(got, &have); err != nil {
+		t.Fatalf("body is not JSON: %v\n%s", err, got)
+	}
+	if d := cmp.Diff(want, have); d != "" {
+		t.Errorf("body (-%s +got):\n%s", wantFile, d)
+	}
+}
+
+// TestVLLMImages: a request with images goes to vLLM's token-in endpoint
+// with its ids, the images as content parts (hash as uuid) and the
+// sampling parameters; the token stream is read as ids with the engine's
+// usage (the expanded prompt's count).
+func TestVLLMImages(t *testing.T) {
+	wire, err := os.ReadFile("testdata/images/vllm-generate.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := newUpstream(t, sseHandler(wire))
+	for _, base := range []string{u.URL + "/v1", u.URL} {
+		e := NewVLLM(VLLMConfig{Config: Config{BaseURL: base}})
+		st, err := e.Generate(ctxTimeout(t, 10*time.Second), imageRequest())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := drain(st)
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := u.paths[len(u.paths)-1]; p != "/inference/v1/generate" {
+			t.Errorf("path %q", p)
+		}
+		if h := u.header[len(u.header)-1].Get("X-Session-Id"); h != "s1" {
+			t.Errorf("session header %q", h)
+		}
+		sameJSON(t, "testdata/images/vllm-generate.request.json", u.lastBody())
+		if d := cmp.Diff([]uint32{785, 2168, 374, 151645}, got.ids[0]); d != "" {
+			t.Errorf("ids (-want +got):\n%s", d)
+		}
+		if got.text[0] != "" || got.finish[0] != FinishEOS {
+			t.Errorf("text %q finish %v", got.text[0], got.finish[0])
+		}
+		if want := (Usage{PromptTokens: 1290, CompletionTokens: 4, CachedTokens: 1024}); got.usage == nil || *got.usage != want {
+			t.Errorf("usage %+v, want %+v", got.usage, want)
+		}
+	}
+
+	// Without images the completions endpoint is used as before.
+	req := imageRequest()
+	req.Images = nil
+	e := NewVLLM(VLLMConfig{Config: Config{BaseURL: u.URL + "/v1"}})
+	if st, err := e.Generate(ctxTimeout(t, 10*time.Second), req); err == nil {
+		_, _ = drain(st)
+		st.Close()
+	}
+	if p := u.paths[len(u.paths)-1]; p != "/v1/completions" {
+		t.Errorf("text-only path %q", p)
+	}
+}
+
+// TestVLLMImagesNotEnabled: vLLM without --enable-scale-out answers 404
+// on the token-in endpoint; the error says what to enable.
+func TestVLLMImagesNotEnabled(t *testing.T) {
+	u := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"detail":"Not Found"}`, http.StatusNotFound)
+	})
+	e := NewVLLM(VLLMConfig{Config: Config{BaseURL: u.URL + "/v1"}})
+	_, err := e.Generate(ctxTimeout(t, 10*time.Second), imageRequest())
+	var ee *Error
+	if !errors.As(err, &ee) || ee.Status != 404 || ee.Kind != ErrorUpstream || !strings.Contains(ee.Message, "--enable-scale-out") {
+		t.Fatalf("err = %#v", err)
+	}
+	req := imageRequest()
+	req.Logprobs = true
+	if _, err := e.Generate(ctxTimeout(t, 10*time.Second), req); errKind(err) != int(ErrorBadRequest) {
+		t.Errorf("logprobs with images: %v", err)
+	}
+}
+
+// TestSGLangImages: SGLang's /generate takes the ids and image_data.
+func TestSGLangImages(t *testing.T) {
+	u := newUpstream(t, sseHandler([]byte("data: {\"text\":\"\",\"output_ids\":[1],\"meta_info\":{\"id\":\"x\",\"finish_reason\":{\"type\":\"stop\"},\"prompt_tokens\":1290,\"completion_tokens\":1,\"cached_tokens\":0}}\n\ndata: [DONE]\n\n")))
+	e := NewSGLang(SGLangConfig{Config: Config{BaseURL: u.URL}, TokenIDsOnly: true})
+	st, err := e.Generate(ctxTimeout(t, 10*time.Second), imageRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = drain(st)
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameJSON(t, "testdata/images/sglang-generate.request.json", u.lastBody())
+}
+
+// TestNoImageAdapters: completions APIs that take no images refuse a
+// request with images with a 400 and send nothing.
+func TestNoImageAdapters(t *testing.T) {
+	u := newUpstream(t, func(w http.ResponseWriter, r *http.Request) { t.Errorf("request sent to %s", r.URL.Path) })
+	for name, e := range map[string]Engine{
+		"trtllm":        NewTRTLLM(TRTLLMConfig{Config: Config{BaseURL: u.URL + "/v1"}}),
+		"sglang-openai": NewSGLangCompletions(Config{BaseURL: u.URL + "/v1"}),
+	} {
+		_, err := e.Generate(ctxTimeout(t, 10*time.Second), imageRequest())
+		var ee *Error
+		if !errors.Is(err, ErrNoImages) || !errors.As(err, &ee) || ee.Kind != ErrorBadRequest || ee.Status != 400 {
+			t.Errorf("%s: err = %v", name, err)
+			continue
+		}
+		if c := ee.ClientError(); c.Message != ee.Message || !strings.Contains(c.Message, "this deployment does not accept images") {
+			t.Errorf("%s: client reads %+v", name, c)
+		}
+	}
+}
+
+// TestImageRouter: requests with images and a chat request go to the chat
+// adapter, the rest to the token adapter.
+func TestImageRouter(t *testing.T) {
+	chatUp := newUpstream(t, sseHandler([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"seen\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")))
+	tokUp := newUpstream(t, func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", http.StatusServiceUnavailable) })
+	r := ImageRouter{Engine: NewTRTLLM(TRTLLMConfig{Config: Config{BaseURL: tokUp.URL}}), Chat: NewChat(ChatConfig{Config: Config{BaseURL: chatUp.URL}})}
+	req := imageRequest()
+	req.Guided = nil
+	req.Chat = json.RawMessage(`{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://example.com/b.png"},"uuid":"9a2e"}]}]}`)
+	st, err := r.Generate(ctxTimeout(t, 10*time.Second), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := drain(st)
+	st.Close()
+	if err != nil || got.text[0] != "seen" {
+		t.Fatalf("chat: %v %q", err, got.text[0])
+	}
+	if p := chatUp.paths[0]; p != "/v1/chat/completions" || !strings.Contains(string(chatUp.lastBody()), `"uuid":"9a2e"`) {
+		t.Errorf("chat request %s: %s", p, chatUp.lastBody())
+	}
+	// Without a chat request the token adapter answers (here: refuses).
+	req.Chat = nil
+	if _, err := r.Generate(ctxTimeout(t, 10*time.Second), req); !errors.Is(err, ErrNoImages) {
+		t.Errorf("no chat request: %v", err)
+	}
+	req.Images = nil
+	if _, err := r.Generate(ctxTimeout(t, 10*time.Second), req); errKind(err) != int(ErrorOverloaded) {
+		t.Errorf("text request: %v", err)
+	}
+}
