@@ -12,7 +12,6 @@ require (
 	github.com/openai/openai-go/v3 v3.44.0
 	github.com/stretchr/testify v1.11.1
 	github.com/valyala/fastjson v1.6.10
-	golang.org/x/image v0.30.0
 	golang.org/x/text v0.28.0
 )
 

@@ -1,6 +1,7 @@
 package preprocess
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -14,8 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	_ "golang.org/x/image/webp" // and WebP (the fourth format the harness APIs accept)
 
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols"
@@ -74,8 +73,8 @@ var errNoImages = engine.ErrNoImages
 // images collects the images of msgs in prompt order (the image_url parts
 // of user and tool messages), checked against the limits: a data: URL is
 // decoded (base64), bounded by MaxImageBytes before decoding, its
-// dimensions read with image.DecodeConfig (the header only; PNG, JPEG,
-// GIF, WebP) and its bytes hashed; an http(s) URL is passed on for the
+// dimensions read from the header only (image.DecodeConfig for PNG, JPEG
+// and GIF; webpConfig for WebP) and its bytes hashed; an http(s) URL is passed on for the
 // engine to fetch, hashed by its text. Errors are the client's.
 func (p *Preprocessor) images(msgs []openai.Message) ([]engine.Image, error) {
 	return Images(msgs, p.opts.MaxImages, p.opts.MaxImageBytes)
@@ -144,8 +143,18 @@ func decodeImage(u string, max int) (engine.Image, error) {
 	// image.DecodeConfig and everything to the hash.
 	h := sha256.New()
 	n := &countingWriter{w: h}
-	r := io.TeeReader(base64.NewDecoder(base64.StdEncoding, strings.NewReader(data)), n)
-	cfg, format, cfgErr := image.DecodeConfig(r)
+	r := bufio.NewReader(io.TeeReader(base64.NewDecoder(base64.StdEncoding, strings.NewReader(data)), n))
+	var (
+		cfg    image.Config
+		format string
+		cfgErr error
+	)
+	if head, _ := r.Peek(webpHeaderLen); isWebP(head) {
+		cfg, cfgErr = webpConfig(head)
+		format = "webp"
+	} else {
+		cfg, format, cfgErr = image.DecodeConfig(r)
+	}
 	if _, err := io.Copy(io.Discard, r); err != nil {
 		return img, errors.New("image data is not valid base64")
 	}

@@ -269,6 +269,7 @@ func TestDecodeImage(t *testing.T) {
 	require.NoError(t, jpeg.Encode(&jpg, src, nil))
 	require.NoError(t, gif.Encode(&gf, src, nil))
 	pngb := testPNG(t, 7, 5, 0)
+	lossy, lossless, alpha := readWebP(t, "lossy.webp"), readWebP(t, "lossless.webp"), readWebP(t, "alpha.webp")
 	enc := base64.StdEncoding.EncodeToString
 	cases := []struct {
 		name, url string
@@ -287,6 +288,12 @@ func TestDecodeImage(t *testing.T) {
 		{"not base64 data", "data:image/png," + enc(pngb), 0, engine.Image{}, "data:<media type>;base64,<data>"},
 		{"truncated base64", "data:image/png;base64," + enc(pngb)[:9], 0, engine.Image{}, "not valid base64"},
 		{"file URL", "file:///etc/passwd", 0, engine.Image{}, "data: URL or an http(s) URL"},
+		{"webp lossy (VP8)", "data:image/webp;base64," + enc(lossy), 0, engine.Image{MediaType: "image/webp", Hash: hashOf(lossy), Bytes: len(lossy), Width: 37, Height: 21}, ""},
+		{"webp lossless (VP8L)", "data:image/webp;base64," + enc(lossless), 0, engine.Image{MediaType: "image/webp", Hash: hashOf(lossless), Bytes: len(lossless), Width: 37, Height: 21}, ""},
+		{"webp extended (VP8X)", "data:;base64," + enc(alpha), 0, engine.Image{MediaType: "image/webp", Hash: hashOf(alpha), Bytes: len(alpha), Width: 300, Height: 2}, ""},
+		{"webp labelled png", "data:image/png;base64," + enc(lossy), 0, engine.Image{}, `media type "image/png" does not match its data (image/webp)`},
+		{"webp with a broken frame header", "data:image/webp;base64," + enc(append(lossy[:23:23], 0, 0, 0)), 0, engine.Image{}, "not a PNG, JPEG, GIF or WebP image"},
+		{"webp canvas claimed past the side limit", "data:image/webp;base64," + enc(vp8x(16000, 1)), 0, engine.Image{}, "image dimensions exceed max allowed size: 8000 pixels (16000×1)"},
 		{"a gigapixel claimed in a few bytes", "data:image/gif;base64," + enc([]byte("GIF89a\x40\x9c\x01\x00\x00\x00\x00;")), 0, engine.Image{}, "image dimensions exceed max allowed size: 8000 pixels (40000×1)"},
 	}
 	for _, tc := range cases {
@@ -315,6 +322,10 @@ func FuzzDecodeImage(f *testing.F) {
 	f.Add(testPNG(f, 3, 2, 1), "image/png")
 	f.Add([]byte("GIF89a\x01\x00\x01\x00"), "image/gif")
 	f.Add([]byte("RIFF\x00\x00\x00\x00WEBPVP8 "), "image/webp")
+	for _, name := range []string{"lossy.webp", "lossless.webp", "alpha.webp"} {
+		f.Add(readWebP(f, name), "image/webp")
+	}
+	f.Add(vp8x(1, 1), "")
 	f.Add([]byte{0xff, 0xd8, 0xff}, "")
 	f.Fuzz(func(t *testing.T, data []byte, media string) {
 		u := "data:" + media + ";base64," + base64.StdEncoding.EncodeToString(data)
@@ -422,4 +433,20 @@ func TestCountTokensImages(t *testing.T) {
 	without, err := p.CountTokens(context.Background(), &req)
 	require.NoError(t, err)
 	require.Equal(t, without+3+299, with, "the placeholder's 3 tokens, and the budget beyond one")
+}
+
+// readWebP reads a WebP file of testdata/webp (made with cwebp; see its
+// README).
+func readWebP(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "webp", name))
+	require.NoError(t, err)
+	return b
+}
+
+// vp8x is the header of an extended WebP file whose canvas is w×h (the
+// bytes after the header are not read for the dimensions).
+func vp8x(w, h int) []byte {
+	b := []byte("RIFF\x16\x00\x00\x00WEBPVP8X\x0a\x00\x00\x00\x10\x00\x00\x00")
+	return append(b, byte(w-1), byte((w-1)>>8), byte((w-1)>>16), byte(h-1), byte((h-1)>>8), byte((h-1)>>16))
 }
