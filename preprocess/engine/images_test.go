@@ -136,6 +136,26 @@ func TestSGLangImages(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameJSON(t, "testdata/images/sglang-generate.request.json", u.lastBody())
+
+	// n > 1: SGLang turns the request into a batch of n, whose image_data
+	// must hold one list per request (a flat list of two images would be
+	// read as one image for each of two requests).
+	req := imageRequest()
+	req.N = 2
+	body, err := appendSGLangRequest(nil, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		ImageData [][]string `json:"image_data"`
+		MMHashes  any        `json:"mm_hashes"`
+	}
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	if d := cmp.Diff([][]string{{"data:image/png;base64,iVBORw0KGgo=", "https://example.com/b.png"}}, got.ImageData); d != "" || got.MMHashes != nil {
+		t.Errorf("n=2 image_data (-want +got):\n%s mm_hashes %v", d, got.MMHashes)
+	}
 }
 
 // TestNoImageAdapters: completions APIs that take no images refuse a

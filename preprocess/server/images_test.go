@@ -206,8 +206,7 @@ func TestImagesOverVLLM(t *testing.T) {
 			var body struct {
 				TokenIDs     []uint32 `json:"token_ids"`
 				ContentParts []struct {
-					ImageURL struct{ URL string } `json:"image_url"`
-					UUID     string               `json:"uuid"`
+					Type, URL, UUID string
 				} `json:"content_parts"`
 			}
 			if err := json.Unmarshal(last, &body); err != nil || len(body.ContentParts) != 2 {
@@ -215,8 +214,8 @@ func TestImagesOverVLLM(t *testing.T) {
 			}
 			for i, img := range [][]byte{user, tool} {
 				sum := sha256.Sum256(img)
-				if p := body.ContentParts[i]; p.ImageURL.URL != "data:image/png;base64,"+b64(img) || p.UUID != hex.EncodeToString(sum[:]) {
-					t.Errorf("content part %d: %.80s %s", i, p.ImageURL.URL, p.UUID)
+				if p := body.ContentParts[i]; p.Type != "image_url" || p.URL != "data:image/png;base64,"+b64(img) || p.UUID != hex.EncodeToString(sum[:]) {
+					t.Errorf("content part %d: %s %.80s %s", i, p.Type, p.URL, p.UUID)
 				}
 			}
 			prompt, err := m.Tokenizer.Decode(body.TokenIDs, false)

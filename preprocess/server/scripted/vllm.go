@@ -30,7 +30,8 @@ import (
 //
 // POST /inference/v1/generate is vLLM's token-in endpoint (vllm serve
 // --enable-scale-out), which serves requests with images: token_ids with
-// one placeholder per image, content_parts with the images. The agent
+// one placeholder per image, content_parts with the images
+// ({"type":"image_url","url","uuid"}, read as vLLM reads them). The agent
 // acknowledges the images (their count, type, dimensions and size); the
 // stream carries token ids only, and the usage counts each image as a
 // Qwen-VL processor would size it (one token per 32×32 pixels, at least
@@ -147,9 +148,9 @@ func (v *VLLM) generate(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		TokenIDs     []uint32 `json:"token_ids"`
 		ContentParts []struct {
-			ImageURL struct {
-				URL string `json:"url"`
-			} `json:"image_url"`
+			Type string `json:"type"`
+			URL  string `json:"url"`
+			UUID string `json:"uuid"`
 		} `json:"content_parts"`
 		SamplingParams struct {
 			MaxTokens int `json:"max_tokens"`
@@ -166,9 +167,14 @@ func (v *VLLM) generate(w http.ResponseWriter, r *http.Request) {
 		badGenerate(w, err.Error())
 		return
 	}
-	parts := make([]openai.ContentPart, len(req.ContentParts))
-	for i, p := range req.ContentParts {
-		parts[i] = openai.ContentPart{Type: openai.PartImageURL, ImageURL: &openai.MediaURL{URL: p.ImageURL.URL}}
+	// vLLM reads a part's type, its top-level url and uuid.
+	parts := make([]openai.ContentPart, 0, len(req.ContentParts))
+	for _, p := range req.ContentParts {
+		if p.Type != openai.PartImageURL {
+			badGenerate(w, "content part type "+strconv.Quote(p.Type)+": want image_url")
+			return
+		}
+		parts = append(parts, openai.ContentPart{Type: openai.PartImageURL, ImageURL: &openai.MediaURL{URL: p.URL}})
 	}
 	images, err := preprocess.Images([]openai.Message{{Role: openai.RoleUser, Content: protocols.Some(protocols.Array(parts...))}}, len(parts)+1, 0)
 	if err != nil {
