@@ -259,7 +259,9 @@ func (c *PrefixCache) useIDs(ids []uint32, marks imageMarks) int {
 		for k, id := range ids[i*bt : (i+1)*bt] {
 			binary.LittleEndian.PutUint32(blk[8+4*k:], id)
 		}
-		blk = marks.appendHashes(blk[:8+4*bt], (i+1)*bt)
+		if len(marks.imgs) > 0 {
+			blk = marks.appendHashes(blk[:8+4*bt], (i+1)*bt)
+		}
 		h = c.chain(blk, h)
 		if c.record(h) && !missed && i < counted {
 			hits++
@@ -283,7 +285,9 @@ func (c *PrefixCache) useText(text string, marks imageMarks) int {
 	c.touched = c.touched[:0]
 	for i := 0; i < n; i++ {
 		copy(blk[8:], text[i*bb:(i+1)*bb])
-		blk = marks.appendHashes(blk[:8+bb], (i+1)*bb)
+		if len(marks.imgs) > 0 {
+			blk = marks.appendHashes(blk[:8+bb], (i+1)*bb)
+		}
 		h = c.chain(blk, h)
 		if c.record(h) && !missed && i < counted {
 			hits++

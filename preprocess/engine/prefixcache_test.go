@@ -388,9 +388,11 @@ func BenchmarkPrefixCacheUse(b *testing.B) {
 	}{
 		{"ids-20k", &Request{PromptIDs: seq(1, 20000)}, 20000},
 		{"text-80KB", &Request{Prompt: strings.Repeat("You are Claude Code. ", 4000)[:80000]}, 20000},
+		{"text-80KB-3-images", &Request{Prompt: strings.Repeat("You are Claude Code. <img>", 3) + strings.Repeat("You are Claude Code. ", 4000)[:80000-3*26],
+			Images: []Image{{Hash: strings.Repeat("a", 64)}, {Hash: strings.Repeat("b", 64)}, {Hash: strings.Repeat("c", 64)}}}, 20000},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			c := NewPrefixCache(PrefixCacheConfig{})
+			c := NewPrefixCache(PrefixCacheConfig{ImagePlaceholder: "<img>"})
 			c.Use(tc.req)
 			b.ReportAllocs()
 			b.ResetTimer()
