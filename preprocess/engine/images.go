@@ -24,7 +24,9 @@ import (
 //	              placeholders. The stream is data: {"choices":[{"index",
 //	              "token_ids","finish_reason","stop_reason"}],"usage"}
 //	              events, token ids only, then [DONE]. A 404 there says the
-//	              endpoint is not enabled.
+//	              endpoint is not enabled: the client reads a 400 "this
+//	              deployment is not configured for images"
+//	              (ErrImagesNotConfigured), the log what to enable.
 //	SGLang        /generate with input_ids and image_data (the URLs, in
 //	              order; nested in a one-request batch, [[…]], when n > 1,
 //	              as SGLang turns an n > 1 request into a batch). No cache
@@ -69,8 +71,29 @@ func (e *Completions) generateImages(ctx context.Context, req *Request) (Stream,
 	var ee *Error
 	if errors.As(err, &ee) && ee.Status == http.StatusNotFound {
 		ee.Message = "vLLM answered 404 on " + vllmGeneratePath + ": requests with images need vLLM's token-in endpoint; run vllm serve with --enable-scale-out (vLLM 0.30 and later; VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1 on the releases before)"
+		return nil, &imagesNotConfigured{ee}
 	}
 	return s, err
+}
+
+// ErrImagesNotConfigured is what a client reads when the engine would take
+// images but is not set up for them (vLLM without its token-in endpoint):
+// a 400 in the API's shape, like ErrNoImages, so that a harness does not
+// retry; the server's log has the engine's answer and what to enable.
+var ErrImagesNotConfigured = errors.New("this deployment is not configured for images")
+
+// imagesNotConfigured is vLLM's 404 on its token-in endpoint. Its Error()
+// is the operator's text (the path and the flag to enable, no address);
+// the client reads ErrImagesNotConfigured. It unwraps to the engine's
+// *Error (ErrorUpstream, status 404) and to ErrImagesNotConfigured.
+type imagesNotConfigured struct{ e *Error }
+
+func (n *imagesNotConfigured) Error() string   { return n.e.Message }
+func (n *imagesNotConfigured) Unwrap() []error { return []error{n.e, ErrImagesNotConfigured} }
+
+// ClientError implements protocols.ClientError.
+func (n *imagesNotConfigured) ClientError() *protocols.Error {
+	return &protocols.Error{Kind: protocols.ErrorBadRequest, Message: ErrImagesNotConfigured.Error()}
 }
 
 func imagesLen(imgs []Image) int {

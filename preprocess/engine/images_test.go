@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentwire/agentwire/protocols"
 )
 
 // imageRequest is a request with two images (a data URL and a remote
@@ -112,8 +114,17 @@ func TestVLLMImagesNotEnabled(t *testing.T) {
 	e := NewVLLM(VLLMConfig{Config: Config{BaseURL: u.URL + "/v1"}})
 	_, err := e.Generate(ctxTimeout(t, 10*time.Second), imageRequest())
 	var ee *Error
-	if !errors.As(err, &ee) || ee.Status != 404 || ee.Kind != ErrorUpstream || !strings.Contains(ee.Message, "--enable-scale-out") {
+	if !errors.As(err, &ee) || ee.Status != 404 || ee.Kind != ErrorUpstream || !strings.Contains(err.Error(), "--enable-scale-out") ||
+		!strings.Contains(err.Error(), "VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1") || !errors.Is(err, ErrImagesNotConfigured) {
 		t.Fatalf("err = %#v", err)
+	}
+	// The client reads a 400 that says so, without the engine's address.
+	ce := protocols.ErrorOf(err)
+	if ce.Kind != protocols.ErrorBadRequest || ce.Message != "this deployment is not configured for images" {
+		t.Errorf("client error %+v", ce)
+	}
+	if host := strings.TrimPrefix(u.URL, "http://"); strings.Contains(err.Error(), host) || strings.Contains(ce.Message, host) {
+		t.Errorf("the engine's address leaks: %q / %q", err.Error(), ce.Message)
 	}
 	req := imageRequest()
 	req.Logprobs = true
