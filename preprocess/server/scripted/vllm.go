@@ -199,7 +199,7 @@ func (v *VLLM) generate(w http.ResponseWriter, r *http.Request) {
 	}
 	// The uuid, when sent, is the image's cache key, as in vLLM.
 	for i, p := range req.ContentParts {
-		if p.UUID != "" {
+		if p.UUID != "" && i < len(images) {
 			images[i].Hash = p.UUID
 		}
 	}
