@@ -58,7 +58,13 @@ func sameJSON(t *testing.T, wantFile string, got []byte) {
 // sampling parameters; the token stream is read as ids with the engine's
 // usage (the expanded prompt's count).
 func TestVLLMImages(t *testing.T) {
-	wire, err := os.ReadFile("testdata/images/vllm-generate.sse")
+	for _, sse := range []string{"vllm-generate.sse", "vllm-generate-omitnull.sse"} {
+		t.Run(sse, func(t *testing.T) { testVLLMImages(t, "testdata/images/"+sse) })
+	}
+}
+
+func testVLLMImages(t *testing.T, sse string) {
+	wire, err := os.ReadFile(sse)
 	if err != nil {
 		t.Fatal(err)
 	}
