@@ -191,17 +191,17 @@
 // expands them:
 //
 //	vLLM          POST /inference/v1/generate, vLLM's token-in endpoint
-//	              (vllm serve --enable-scale-out, or
-//	              VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1 depending on the
-//	              release): token_ids, content_parts
-//	              [{"type":"image_url","image_url":{"url"},"url","uuid": Hash}]
+//	              (vllm serve --enable-scale-out from vLLM 0.30,
+//	              VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1 before): token_ids,
+//	              content_parts [{"type":"image_url","url","uuid": Hash}]
 //	              (the hash is the image's multimodal cache key), the
 //	              sampling members above under sampling_params, stream,
 //	              stream_options, request_id, cache_salt, ExtraArgs; Header
 //	              as on every request. Its stream carries token ids only
 //	              (read as TokenIDsOnly). A 404 names the flag to enable;
 //	              logprobs are refused.
-//	SGLang        /generate: image_data, the URLs in order
+//	SGLang        /generate: image_data, the URLs in order ([[…]] when
+//	              n > 1); no cache key
 //	SGLang OpenAI, trtllm-serve   a 400 (ErrNoImages): their completions
 //	              APIs take text only
 //	chat          the images stay in Request.Chat's messages; ImageRouter

@@ -12,19 +12,28 @@ import (
 // This file holds how requests with images (Request.Images) reach the
 // engines:
 //
-//	vLLM          POST /inference/v1/generate (the token-in endpoint, served
-//	              with vllm serve --enable-scale-out, or with
-//	              VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1, depending on the
-//	              release): token_ids with one placeholder per image,
-//	              content_parts with the images ({"type":"image_url",
-//	              "image_url":{"url"},"url","uuid": Hash}: the
-//	              hash is the image's multimodal cache key), sampling_params;
-//	              the engine's processor expands the placeholders. The stream
-//	              is data: {"choices":[{"index","token_ids","finish_reason",
-//	              "stop_reason"}],"usage"} events, token ids only, then
-//	              [DONE]. A 404 there says the endpoint is not enabled.
+//	vLLM          POST /inference/v1/generate (the token-in endpoint; vLLM
+//	              0.30 registers it with vllm serve --enable-scale-out, the
+//	              releases before with VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1,
+//	              older ones always): token_ids with one placeholder per
+//	              image, content_parts with the images
+//	              ({"type":"image_url","url","uuid": Hash}: vLLM's
+//	              serving_tokens reads the part's top-level url and uuid,
+//	              and the uuid is the image's multimodal cache key),
+//	              sampling_params; the engine's processor expands the
+//	              placeholders. The stream is data: {"choices":[{"index",
+//	              "token_ids","finish_reason","stop_reason"}],"usage"}
+//	              events, token ids only, then [DONE]. A 404 there says the
+//	              endpoint is not enabled: the client reads a 400 "this
+//	              deployment is not configured for images"
+//	              (ErrImagesNotConfigured), the log what to enable.
 //	SGLang        /generate with input_ids and image_data (the URLs, in
-//	              order); SGLang takes no client cache key.
+//	              order; nested in a one-request batch, [[…]], when n > 1,
+//	              as SGLang turns an n > 1 request into a batch). No cache
+//	              key is sent: SGLang's mm_hashes replaces its own
+//	              feature hash and some of its processors (Kimi) refuse it;
+//	              SGLang hashes the processed image itself, so a resent
+//	              screenshot still hits its cache.
 //	SGLang OpenAI, trtllm-serve   their /v1/completions take no images: a
 //	              request with images is refused (ErrNoImages, a 400).
 //	chat          the images stay in the messages (Request.Chat); an
@@ -61,15 +70,36 @@ func (e *Completions) generateImages(ctx context.Context, req *Request) (Stream,
 	s, err := generate(ctx, &e.gen, &e.genPool, req, body)
 	var ee *Error
 	if errors.As(err, &ee) && ee.Status == http.StatusNotFound {
-		ee.Message = "vLLM answered 404 on " + vllmGeneratePath + ": requests with images need vLLM's token-in endpoint; run vllm serve with --enable-scale-out (or VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1, depending on the release)"
+		ee.Message = "vLLM answered 404 on " + vllmGeneratePath + ": requests with images need vLLM's token-in endpoint; run vllm serve with --enable-scale-out (vLLM 0.30 and later; VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1 on the releases before)"
+		return nil, &imagesNotConfigured{ee}
 	}
 	return s, err
+}
+
+// ErrImagesNotConfigured is what a client reads when the engine would take
+// images but is not set up for them (vLLM without its token-in endpoint):
+// a 400 in the API's shape, like ErrNoImages, so that a harness does not
+// retry; the server's log has the engine's answer and what to enable.
+var ErrImagesNotConfigured = errors.New("this deployment is not configured for images")
+
+// imagesNotConfigured is vLLM's 404 on its token-in endpoint. Its Error()
+// is the operator's text (the path and the flag to enable, no address);
+// the client reads ErrImagesNotConfigured. It unwraps to the engine's
+// *Error (ErrorUpstream, status 404) and to ErrImagesNotConfigured.
+type imagesNotConfigured struct{ e *Error }
+
+func (n *imagesNotConfigured) Error() string   { return n.e.Message }
+func (n *imagesNotConfigured) Unwrap() []error { return []error{n.e, ErrImagesNotConfigured} }
+
+// ClientError implements protocols.ClientError.
+func (n *imagesNotConfigured) ClientError() *protocols.Error {
+	return &protocols.Error{Kind: protocols.ErrorBadRequest, Message: ErrImagesNotConfigured.Error()}
 }
 
 func imagesLen(imgs []Image) int {
 	n := 0
 	for i := range imgs {
-		n += 2*len(imgs[i].URL) + len(imgs[i].Hash) + 64
+		n += len(imgs[i].URL) + len(imgs[i].Hash) + 48
 	}
 	return n
 }
@@ -141,12 +171,11 @@ func appendVLLMGenerateRequest(b []byte, req *Request, o completionsOptions) ([]
 	return j.close(), nil
 }
 
-// appendContentParts appends the images as chat content parts:
-// [{"type":"image_url","image_url":{"url"},"url","uuid"}], the uuid being
-// the image's hash (vLLM's multimodal cache key) when it has one. The URL
-// is written twice: as a chat part carries it (image_url.url) and at the
-// top of the part, the form clients of the endpoint send; a reader of
-// either form finds it.
+// appendContentParts appends the images as vLLM's token-in content parts:
+// [{"type":"image_url","url","uuid"}], the uuid being the image's hash
+// (vLLM's multimodal cache key) when it has one. vLLM reads the URL at the
+// top of the part, not under image_url as a chat part carries it
+// (testdata/images/README.md names the source).
 func appendContentParts(b []byte, imgs []Image) []byte {
 	b = append(b, '[')
 	for i := range imgs {
@@ -155,9 +184,6 @@ func appendContentParts(b []byte, imgs []Image) []byte {
 		}
 		p := newObj(b)
 		p.str("type", "image_url")
-		u := newObj(nil)
-		u.str("url", imgs[i].URL)
-		p.raw("image_url", u.close())
 		p.str("url", imgs[i].URL)
 		if imgs[i].Hash != "" {
 			p.str("uuid", imgs[i].Hash)
@@ -167,9 +193,15 @@ func appendContentParts(b []byte, imgs []Image) []byte {
 	return append(b, ']')
 }
 
-// appendImageData appends SGLang's image_data: the images' URLs in order.
-func appendImageData(j *jsonObj, imgs []Image) {
+// appendImageData appends SGLang's image_data: the images' URLs in order,
+// as one request's list of a batch when batch is set (a request with
+// n > 1, which SGLang expands into a batch whose image_data must have one
+// entry per request).
+func appendImageData(j *jsonObj, imgs []Image, batch bool) {
 	j.key("image_data")
+	if batch {
+		j.b = append(j.b, '[')
+	}
 	j.b = append(j.b, '[')
 	for i := range imgs {
 		if i > 0 {
@@ -178,6 +210,9 @@ func appendImageData(j *jsonObj, imgs []Image) {
 		j.b = protocols.AppendJSONString(j.b, imgs[i].URL)
 	}
 	j.b = append(j.b, ']')
+	if batch {
+		j.b = append(j.b, ']')
+	}
 }
 
 // ImageRouter sends the requests with images that carry a chat request

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentwire/agentwire/protocols"
 )
 
 // imageRequest is a request with two images (a data URL and a remote
@@ -56,7 +58,13 @@ func sameJSON(t *testing.T, wantFile string, got []byte) {
 // sampling parameters; the token stream is read as ids with the engine's
 // usage (the expanded prompt's count).
 func TestVLLMImages(t *testing.T) {
-	wire, err := os.ReadFile("testdata/images/vllm-generate.sse")
+	for _, sse := range []string{"vllm-generate.sse", "vllm-generate-omitnull.sse"} {
+		t.Run(sse, func(t *testing.T) { testVLLMImages(t, "testdata/images/"+sse) })
+	}
+}
+
+func testVLLMImages(t *testing.T, sse string) {
+	wire, err := os.ReadFile(sse)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,8 +120,17 @@ func TestVLLMImagesNotEnabled(t *testing.T) {
 	e := NewVLLM(VLLMConfig{Config: Config{BaseURL: u.URL + "/v1"}})
 	_, err := e.Generate(ctxTimeout(t, 10*time.Second), imageRequest())
 	var ee *Error
-	if !errors.As(err, &ee) || ee.Status != 404 || ee.Kind != ErrorUpstream || !strings.Contains(ee.Message, "--enable-scale-out") {
+	if !errors.As(err, &ee) || ee.Status != 404 || ee.Kind != ErrorUpstream || !strings.Contains(err.Error(), "--enable-scale-out") ||
+		!strings.Contains(err.Error(), "VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1") || !errors.Is(err, ErrImagesNotConfigured) {
 		t.Fatalf("err = %#v", err)
+	}
+	// The client reads a 400 that says so, without the engine's address.
+	ce := protocols.ErrorOf(err)
+	if ce.Kind != protocols.ErrorBadRequest || ce.Message != "this deployment is not configured for images" {
+		t.Errorf("client error %+v", ce)
+	}
+	if host := strings.TrimPrefix(u.URL, "http://"); strings.Contains(err.Error(), host) || strings.Contains(ce.Message, host) {
+		t.Errorf("the engine's address leaks: %q / %q", err.Error(), ce.Message)
 	}
 	req := imageRequest()
 	req.Logprobs = true
@@ -136,6 +153,26 @@ func TestSGLangImages(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameJSON(t, "testdata/images/sglang-generate.request.json", u.lastBody())
+
+	// n > 1: SGLang turns the request into a batch of n, whose image_data
+	// must hold one list per request (a flat list of two images would be
+	// read as one image for each of two requests).
+	req := imageRequest()
+	req.N = 2
+	body, err := appendSGLangRequest(nil, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		ImageData [][]string `json:"image_data"`
+		MMHashes  any        `json:"mm_hashes"`
+	}
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	if d := cmp.Diff([][]string{{"data:image/png;base64,iVBORw0KGgo=", "https://example.com/b.png"}}, got.ImageData); d != "" || got.MMHashes != nil {
+		t.Errorf("n=2 image_data (-want +got):\n%s mm_hashes %v", d, got.MMHashes)
+	}
 }
 
 // TestNoImageAdapters: completions APIs that take no images refuse a

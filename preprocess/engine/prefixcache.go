@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"strings"
 	"sync"
 )
 
@@ -30,6 +31,17 @@ type PrefixCacheConfig struct {
 	// without PromptIDs) count as one token (default 4, at most 64), as
 	// the scripted backend counts its untokenized prompts.
 	TextBytesPerToken int
+
+	// ImagePlaceholder and ImageTokenID locate a request's images
+	// (Request.Images, in order) in its prompt: the text the chat
+	// template writes for one image, in a text prompt, and the token id
+	// that marks one image in token ids (Qwen-VL's <|image_pad|>; 0:
+	// none). A block holding an image's placeholder is keyed by the
+	// image's hash too. When the prompt does not hold exactly one
+	// placeholder per image (or none is set), every block is keyed by
+	// all the images, so a hit is never reported for a different image.
+	ImagePlaceholder string
+	ImageTokenID     uint32
 }
 
 // PrefixCache reports what an engine with automatic prefix caching (vLLM's
@@ -40,8 +52,10 @@ type PrefixCacheConfig struct {
 //
 //   - A prompt is cut into blocks of BlockTokens tokens (token ids, or
 //     TextBytesPerToken bytes a token for a text prompt); block i is known
-//     by a 64-bit hash of block i−1's hash and its own tokens, so a block
-//     hits only when the whole prefix up to its end was seen before.
+//     by a 64-bit hash of block i−1's hash, its own tokens and the hashes
+//     of the images whose placeholder it holds (as vLLM's block hashes
+//     include the multimodal hashes), so a block hits only when the whole
+//     prefix up to its end, images included, was seen before.
 //   - Use reports the leading blocks that hit, as tokens, and records the
 //     prompt's blocks, as an engine keeps a prompt's KV blocks after its
 //     prefill. As in vLLM, the last prompt token is always computed: the
@@ -65,6 +79,8 @@ type PrefixCache struct {
 	blockTokens int
 	textBytes   int
 	maxBlocks   int
+	placeholder string
+	imageToken  uint32
 	seed        maphash.Seed
 
 	mu      sync.Mutex
@@ -85,6 +101,7 @@ type prefixSlot struct {
 // NewPrefixCache returns an empty PrefixCache.
 func NewPrefixCache(cfg PrefixCacheConfig) *PrefixCache {
 	c := &PrefixCache{blockTokens: cfg.BlockTokens, textBytes: cfg.TextBytesPerToken, maxBlocks: cfg.MaxBlocks,
+		placeholder: cfg.ImagePlaceholder, imageToken: cfg.ImageTokenID,
 		seed: maphash.MakeSeed(), index: map[uint64]int32{}, head: -1, tail: -1}
 	if c.blockTokens <= 0 {
 		c.blockTokens = DefaultPrefixBlockTokens
@@ -121,11 +138,104 @@ func (c *PrefixCache) Use(req *Request) (prompt, cached int64) {
 	defer c.mu.Unlock()
 	var hits int
 	if len(req.PromptIDs) > 0 {
-		hits = c.useIDs(req.PromptIDs)
+		hits = c.useIDs(req.PromptIDs, c.idMarks(req.PromptIDs, req.Images))
 	} else {
-		hits = c.useText(req.Prompt)
+		hits = c.useText(req.Prompt, c.textMarks(req.Prompt, req.Images))
 	}
 	return prompt, int64(hits * c.blockTokens)
+}
+
+// imageMarks walks a prompt's images in order with the position (token
+// or byte) of each one's placeholder. all means the placeholders were not
+// found: every block carries every image.
+type imageMarks struct {
+	imgs []Image
+	next int  // the next image not yet keyed
+	pos  int  // its placeholder's position, -1 when none is left
+	all  bool // key every block by every image
+
+	ids  []uint32 // a token-id prompt and its image token, or
+	tok  uint32
+	text string // a text prompt and its placeholder
+	ph   string
+}
+
+// idMarks returns the marks of imgs in ids (ImageTokenID).
+func (c *PrefixCache) idMarks(ids []uint32, imgs []Image) imageMarks {
+	m := imageMarks{imgs: imgs, pos: -1, ids: ids, tok: c.imageToken}
+	if len(imgs) == 0 {
+		return m
+	}
+	n := 0
+	if c.imageToken != 0 {
+		for _, id := range ids {
+			if id == c.imageToken {
+				n++
+			}
+		}
+	}
+	if n != len(imgs) {
+		m.all = true
+		return m
+	}
+	m.pos = m.find(0)
+	return m
+}
+
+// textMarks returns the marks of imgs in text (ImagePlaceholder).
+func (c *PrefixCache) textMarks(text string, imgs []Image) imageMarks {
+	m := imageMarks{imgs: imgs, pos: -1, text: text, ph: c.placeholder}
+	if len(imgs) == 0 {
+		return m
+	}
+	if c.placeholder == "" || strings.Count(text, c.placeholder) != len(imgs) {
+		m.all = true
+		return m
+	}
+	m.pos = m.find(0)
+	return m
+}
+
+// find returns the position of the first placeholder at or after from,
+// -1 if there is none.
+func (m *imageMarks) find(from int) int {
+	if m.ph == "" {
+		for k := from; k < len(m.ids); k++ {
+			if m.ids[k] == m.tok {
+				return k
+			}
+		}
+		return -1
+	}
+	if from > len(m.text) {
+		return -1
+	}
+	k := strings.Index(m.text[from:], m.ph)
+	if k < 0 {
+		return -1
+	}
+	return from + k
+}
+
+// appendHashes appends to blk the hashes of the images the block ending
+// before end carries: with all, every image; else those whose placeholder
+// starts before end that no earlier block carried. Each hash ends with a
+// 0 byte.
+func (m *imageMarks) appendHashes(blk []byte, end int) []byte {
+	if m.all {
+		for i := range m.imgs {
+			blk = append(blk, m.imgs[i].Hash...)
+			blk = append(blk, 0)
+		}
+		return blk
+	}
+	for m.pos >= 0 && m.pos < end && m.next < len(m.imgs) {
+		blk = append(blk, m.imgs[m.next].Hash...)
+		blk = append(blk, 0)
+		m.next++
+		m.pos = m.find(m.pos + max(len(m.ph), 1))
+	}
+	return blk
 }
 
 // Len returns the number of blocks held.
@@ -137,7 +247,7 @@ func (c *PrefixCache) Len() int {
 
 // useIDs records the blocks of a token-id prompt and returns how many
 // leading blocks hit. The last id is never part of a counted block.
-func (c *PrefixCache) useIDs(ids []uint32) int {
+func (c *PrefixCache) useIDs(ids []uint32, marks imageMarks) int {
 	bt := c.blockTokens
 	n := len(ids) / bt
 	counted := (len(ids) - 1) / bt
@@ -149,6 +259,9 @@ func (c *PrefixCache) useIDs(ids []uint32) int {
 		for k, id := range ids[i*bt : (i+1)*bt] {
 			binary.LittleEndian.PutUint32(blk[8+4*k:], id)
 		}
+		if len(marks.imgs) > 0 {
+			blk = marks.appendHashes(blk[:8+4*bt], (i+1)*bt)
+		}
 		h = c.chain(blk, h)
 		if c.record(h) && !missed && i < counted {
 			hits++
@@ -156,12 +269,13 @@ func (c *PrefixCache) useIDs(ids []uint32) int {
 			missed = true
 		}
 	}
+	c.block = blk // keep what the image hashes grew it to
 	c.touch()
 	return hits
 }
 
 // useText is useIDs for a text prompt: TextBytesPerToken bytes a token.
-func (c *PrefixCache) useText(text string) int {
+func (c *PrefixCache) useText(text string, marks imageMarks) int {
 	bb := c.blockTokens * c.textBytes
 	n := len(text) / bb
 	counted := (len(text) - 1) / bb
@@ -171,6 +285,9 @@ func (c *PrefixCache) useText(text string) int {
 	c.touched = c.touched[:0]
 	for i := 0; i < n; i++ {
 		copy(blk[8:], text[i*bb:(i+1)*bb])
+		if len(marks.imgs) > 0 {
+			blk = marks.appendHashes(blk[:8+bb], (i+1)*bb)
+		}
 		h = c.chain(blk, h)
 		if c.record(h) && !missed && i < counted {
 			hits++
@@ -178,6 +295,7 @@ func (c *PrefixCache) useText(text string) int {
 			missed = true
 		}
 	}
+	c.block = blk // keep what the image hashes grew it to
 	c.touch()
 	return hits
 }

@@ -101,6 +101,72 @@ func TestPrefixCache(t *testing.T) {
 	}
 }
 
+// TestPrefixCacheImages: a block holding an image's placeholder is keyed
+// by the image's hash, so the same text with a different image hits only
+// the blocks before the image, and the same image resent hits as text
+// does. Without a way to find the placeholders every block is keyed by
+// the images.
+func TestPrefixCacheImages(t *testing.T) {
+	const img = 9999
+	// 4-token blocks: the image is in block 1 (tokens 4-7), the prompt
+	// has 4 whole blocks, the last one holding the last token.
+	ids := cat(seq(100, 6), []uint32{img}, seq(200, 9))
+	two := cat(seq(100, 2), []uint32{img}, seq(300, 6), []uint32{img}, seq(400, 7)) // images in blocks 0 and 2
+	text := "sys:<img>user text ok"                                                 // 21 bytes: blocks of 4 bytes, the image in block 1
+	a, b := Image{Hash: "aaaa"}, Image{Hash: "bbbb"}
+	type use struct {
+		ids            []uint32
+		text           string
+		imgs           []Image
+		prompt, cached int64
+	}
+	cases := []struct {
+		name string
+		cfg  PrefixCacheConfig
+		uses []use
+	}{
+		{name: "ids", cfg: PrefixCacheConfig{BlockTokens: 4, ImageTokenID: img}, uses: []use{
+			{ids: ids, imgs: []Image{a}, prompt: 16, cached: 0},
+			{ids: ids, imgs: []Image{b}, prompt: 16, cached: 4}, // the block before the image
+			{ids: ids, imgs: []Image{a}, prompt: 16, cached: 12},
+			{ids: ids, imgs: []Image{b}, prompt: 16, cached: 12},
+			{ids: ids, prompt: 16, cached: 4}, // no image: the placeholder token alone
+		}},
+		{name: "two images", cfg: PrefixCacheConfig{BlockTokens: 4, ImageTokenID: img}, uses: []use{
+			{ids: two, imgs: []Image{a, b}, prompt: 17, cached: 0},
+			{ids: two, imgs: []Image{a, a}, prompt: 17, cached: 8}, // blocks 0 and 1; block 2 holds the second image
+			{ids: two, imgs: []Image{b, a}, prompt: 17, cached: 0}, // the first block holds the first image
+			{ids: two, imgs: []Image{a, b}, prompt: 17, cached: 16},
+		}},
+		{name: "text", cfg: PrefixCacheConfig{BlockTokens: 4, TextBytesPerToken: 1, ImagePlaceholder: "<img>"}, uses: []use{
+			{text: text, imgs: []Image{a}, prompt: 21, cached: 0},
+			{text: text, imgs: []Image{b}, prompt: 21, cached: 4},
+			{text: text, imgs: []Image{a}, prompt: 21, cached: 20},
+		}},
+		{name: "placeholder unknown", cfg: PrefixCacheConfig{BlockTokens: 4}, uses: []use{
+			{ids: ids, imgs: []Image{a}, prompt: 16, cached: 0},
+			{ids: ids, imgs: []Image{b}, prompt: 16, cached: 0}, // every block keyed by the image
+			{ids: ids, imgs: []Image{a}, prompt: 16, cached: 12},
+		}},
+		{name: "placeholders miscounted", cfg: PrefixCacheConfig{BlockTokens: 4, ImageTokenID: img}, uses: []use{
+			{ids: ids, imgs: []Image{a, b}, prompt: 16, cached: 0},
+			{ids: ids, imgs: []Image{a, a}, prompt: 16, cached: 0},
+			{ids: ids, imgs: []Image{a, b}, prompt: 16, cached: 12},
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := NewPrefixCache(tc.cfg)
+			for i, u := range tc.uses {
+				prompt, cached := c.Use(&Request{PromptIDs: u.ids, Prompt: u.text, Images: u.imgs})
+				if prompt != u.prompt || cached != u.cached {
+					t.Errorf("use %d: prompt %d cached %d, want %d %d", i, prompt, cached, u.prompt, u.cached)
+				}
+			}
+		})
+	}
+}
+
 func TestPrefixCacheNil(t *testing.T) {
 	var c *PrefixCache
 	if p, cached := c.Use(&Request{Prompt: "abcdefghi"}); p != 3 || cached != 0 {
@@ -176,6 +242,18 @@ func TestPrefixCacheAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { c.Use(ids); c.Use(text) }); n != 0 {
 		t.Errorf("%.1f allocations per repeated prompt", n)
 	}
+	// with images, found by their placeholders or not
+	imgs := []Image{{Hash: strings.Repeat("ab", 32)}, {Hash: strings.Repeat("cd", 32)}}
+	c = NewPrefixCache(PrefixCacheConfig{ImageTokenID: 7, ImagePlaceholder: "<img>"})
+	withIDs := &Request{PromptIDs: cat(seq(10, 900), []uint32{7}, seq(10, 900), []uint32{7}, seq(10, 30)), Images: imgs}
+	withText := &Request{Prompt: strings.Repeat("the quick brown fox ", 400) + "<img>" + strings.Repeat("jumps ", 100) + "<img>.", Images: imgs}
+	unknown := &Request{PromptIDs: seq(1, 4000), Images: imgs}
+	c.Use(withIDs)
+	c.Use(withText)
+	c.Use(unknown)
+	if n := testing.AllocsPerRun(20, func() { c.Use(withIDs); c.Use(withText); c.Use(unknown) }); n != 0 {
+		t.Errorf("%.1f allocations per repeated prompt with images", n)
+	}
 }
 
 // FuzzPrefixCache checks the cache against a model that keeps every
@@ -185,19 +263,30 @@ func TestPrefixCacheAllocs(t *testing.T) {
 func FuzzPrefixCache(f *testing.F) {
 	f.Add([]byte("\x03abcabcabdab\x00abcabcabcabcabcab\x00zzabcabc"), uint8(2))
 	f.Add([]byte("aaaaaaaaaaaaaaaa\x00aaaaaaaaaaaaaaaaaaaa\x00aaaa"), uint8(4))
+	f.Add([]byte("abIcdefIgh1\x00abIcdefIgh2\x00abIcdefIgh1"), uint8(3))
 	f.Fuzz(func(t *testing.T, data []byte, block uint8) {
+		// An 'I' is an image placeholder; the k-th image of a prompt has
+		// the hash (its last byte)+k, so prompts that differ only after
+		// an image differ in that image too.
 		bt := int(block%8) + 1
-		c := NewPrefixCache(PrefixCacheConfig{BlockTokens: bt, MaxBlocks: 1 << 16})
+		c := NewPrefixCache(PrefixCacheConfig{BlockTokens: bt, MaxBlocks: 1 << 16, ImageTokenID: 'I'})
 		var seen [][]uint32
+		var seenHash [][]string
 		for _, p := range strings.Split(string(data), "\x00") {
 			ids := make([]uint32, len(p))
+			hash := make([]string, len(p)) // the image's hash at its placeholder
+			var imgs []Image
 			for i := range ids {
 				ids[i] = uint32(p[i])
+				if p[i] == 'I' {
+					hash[i] = string(rune(int(p[len(p)-1]) + len(imgs)))
+					imgs = append(imgs, Image{Hash: hash[i]})
+				}
 			}
 			best := 0
-			for _, s := range seen {
+			for k, s := range seen {
 				n := 0
-				for n < len(s) && n < len(ids) && s[n] == ids[n] {
+				for n < len(s) && n < len(ids) && s[n] == ids[n] && seenHash[k][n] == hash[n] {
 					n++
 				}
 				// only whole blocks of the earlier prompt were recorded
@@ -207,12 +296,13 @@ func FuzzPrefixCache(f *testing.F) {
 			if len(ids) >= 2 {
 				want = int64(min(best, len(ids)-1) / bt * bt)
 			}
-			prompt, got := c.Use(&Request{PromptIDs: ids})
+			prompt, got := c.Use(&Request{PromptIDs: ids, Images: imgs})
 			if prompt != int64(len(ids)) || got != want {
 				t.Fatalf("prompt %q (block %d): %d cached %d, want %d %d", p, bt, prompt, got, len(ids), want)
 			}
 			if len(ids) >= 2 {
 				seen = append(seen, ids)
+				seenHash = append(seenHash, hash)
 			}
 		}
 	})
@@ -298,9 +388,11 @@ func BenchmarkPrefixCacheUse(b *testing.B) {
 	}{
 		{"ids-20k", &Request{PromptIDs: seq(1, 20000)}, 20000},
 		{"text-80KB", &Request{Prompt: strings.Repeat("You are Claude Code. ", 4000)[:80000]}, 20000},
+		{"text-80KB-3-images", &Request{Prompt: strings.Repeat("You are Claude Code. <img>", 3) + strings.Repeat("You are Claude Code. ", 4000)[:80000-3*26],
+			Images: []Image{{Hash: strings.Repeat("a", 64)}, {Hash: strings.Repeat("b", 64)}, {Hash: strings.Repeat("c", 64)}}}, 20000},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			c := NewPrefixCache(PrefixCacheConfig{})
+			c := NewPrefixCache(PrefixCacheConfig{ImagePlaceholder: "<img>"})
 			c.Use(tc.req)
 			b.ReportAllocs()
 			b.ResetTimer()

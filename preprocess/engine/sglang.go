@@ -79,7 +79,7 @@ func appendSGLangRequest(b []byte, req *Request) ([]byte, error) {
 		j.str("text", req.Prompt)
 	}
 	if len(req.Images) > 0 {
-		appendImageData(&j, req.Images)
+		appendImageData(&j, req.Images, req.N > 1)
 	}
 	sp := newObj(nil)
 	sp.int("max_new_tokens", int64(req.MaxTokens))

@@ -10,6 +10,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -206,8 +207,7 @@ func TestImagesOverVLLM(t *testing.T) {
 			var body struct {
 				TokenIDs     []uint32 `json:"token_ids"`
 				ContentParts []struct {
-					ImageURL struct{ URL string } `json:"image_url"`
-					UUID     string               `json:"uuid"`
+					Type, URL, UUID string
 				} `json:"content_parts"`
 			}
 			if err := json.Unmarshal(last, &body); err != nil || len(body.ContentParts) != 2 {
@@ -215,8 +215,8 @@ func TestImagesOverVLLM(t *testing.T) {
 			}
 			for i, img := range [][]byte{user, tool} {
 				sum := sha256.Sum256(img)
-				if p := body.ContentParts[i]; p.ImageURL.URL != "data:image/png;base64,"+b64(img) || p.UUID != hex.EncodeToString(sum[:]) {
-					t.Errorf("content part %d: %.80s %s", i, p.ImageURL.URL, p.UUID)
+				if p := body.ContentParts[i]; p.Type != "image_url" || p.URL != "data:image/png;base64,"+b64(img) || p.UUID != hex.EncodeToString(sum[:]) {
+					t.Errorf("content part %d: %s %.80s %s", i, p.Type, p.URL, p.UUID)
 				}
 			}
 			prompt, err := m.Tokenizer.Decode(body.TokenIDs, false)
@@ -245,4 +245,51 @@ func TestImagesEmbedded(t *testing.T) {
 			t.Errorf("%s: bad image: %d %q", path, status, text)
 		}
 	}
+}
+
+// TestImagesNotConfigured: vLLM without its token-in endpoint answers 404
+// there; on every API the client reads a 400 saying the deployment is not
+// configured for images, without the engine's address, and the server's
+// log has what to enable.
+func TestImagesNotConfigured(t *testing.T) {
+	m := visionTiny(t)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"detail":"Not Found"}`, http.StatusNotFound)
+	}))
+	t.Cleanup(up.Close)
+	var logs bytes.Buffer
+	var mu sync.Mutex
+	s, err := server.New(server.Config{APIKey: testKey, Backend: &server.ModelBackend{
+		Preprocessor: preprocess.New(m, preprocess.Options{ServedModel: "tiny", ImageTokens: 64}),
+		Engine:       engine.NewVLLM(engine.VLLMConfig{Config: engine.Config{BaseURL: up.URL + "/v1"}, TokenIDsOnly: true}),
+		Name:         "Qwen/tiny", AcceptAnyModel: true,
+	}, Logger: slog.New(slog.NewTextHandler(lockedWriter{&mu, &logs}, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	host := strings.TrimPrefix(up.URL, "http://")
+	for path, tmpl := range imageBodies {
+		status, text := postImages(t, ts.URL+path, fmt.Sprintf(tmpl, base64.StdEncoding.EncodeToString(pngOf(t, 8, 8)), ""))
+		if status != http.StatusBadRequest || !strings.Contains(text, "this deployment is not configured for images") || strings.Contains(text, host) {
+			t.Errorf("%s: %d %q", path, status, text)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if l := logs.String(); strings.Count(l, "--enable-scale-out") != len(imageBodies) || strings.Contains(l, host) {
+		t.Errorf("log:\n%s", l)
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

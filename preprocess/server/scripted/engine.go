@@ -55,10 +55,11 @@ var Agent engine.Source = engine.SourceFunc(func(req *engine.Request) (*engine.R
 // steps (0: as fast as the reader takes them). It reports prefix-cache
 // hits as vLLM would with prefix caching on (engine.PrefixCache with its
 // defaults: 16-token blocks, at most 65536 of them, 4 prompt bytes a
-// token), so the next turn of a conversation shows the previous prompt as
-// cache reads.
+// token, images keyed by their hash at their VisionPlaceholder), so the
+// next turn of a conversation shows the previous prompt as cache reads,
+// and a different image with the same text does not.
 func NewEngine(recordings map[string]*engine.Recording, perToken time.Duration) *engine.Replay {
-	cache := engine.NewPrefixCache(engine.PrefixCacheConfig{})
+	cache := engine.NewPrefixCache(engine.PrefixCacheConfig{ImagePlaceholder: VisionPlaceholder})
 	return &engine.Replay{PerToken: perToken, PrefixCache: cache, Select: func(req *engine.Request) (engine.Source, error) {
 		name, ok := strings.CutPrefix(req.Model, ReplayPrefix)
 		if !ok {

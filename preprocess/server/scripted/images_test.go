@@ -1,6 +1,8 @@
 package scripted
 
 import (
+	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -55,4 +57,59 @@ func TestImageRoundTrip(t *testing.T) {
 
 func quoteJSON(s string) string {
 	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"`
+}
+
+// TestEngineImageCache: the embedded engine's prefix cache keys the block
+// holding an image's placeholder by the image's hash: the same text with
+// another image hits only the blocks before the image; the same image
+// resent hits as text does.
+func TestEngineImageCache(t *testing.T) {
+	chat := chatRequest(t, `{"model":"m","messages":[{"role":"system","content":"`+strings.Repeat("You are a coding agent. ", 12)+`"},
+		{"role":"user","content":[{"type":"text","text":"What is in this screenshot?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}},{"type":"text","text":"`+strings.Repeat("Describe it in detail. ", 8)+`"}]}]}`)
+	prompt := RenderChatML(chat, RenderOptions{})
+	at := strings.Index(prompt, VisionPlaceholder)
+	if at < 0 || strings.Count(prompt, VisionPlaceholder) != 1 {
+		t.Fatalf("prompt: %s", prompt)
+	}
+	const block = 16 * 4 // the default cache's block: 16 tokens of 4 bytes
+	before := int64(at / block * 16)
+	whole := int64((len(prompt) - 1) / block * 16)
+	if before == 0 || before >= whole {
+		t.Fatalf("the image must sit inside the prompt: at %d of %d bytes", at, len(prompt))
+	}
+	img := func(h string) []engine.Image {
+		return []engine.Image{{MediaType: "image/png", Width: 64, Height: 32, Bytes: 100, Hash: h}}
+	}
+	e := NewEngine(nil, 0)
+	for i, tc := range []struct {
+		imgs   []engine.Image
+		cached int64
+	}{
+		{img("aaaa"), 0},
+		{img("bbbb"), before}, // another image, the same text
+		{img("aaaa"), whole},  // the first image resent
+		{img("bbbb"), whole},
+	} {
+		st, err := e.Generate(context.Background(), &engine.Request{Model: "m", Prompt: prompt, Images: tc.imgs, MaxTokens: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var last *engine.Usage
+		for {
+			out, err := st.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Usage != nil {
+				last = out.Usage
+			}
+		}
+		st.Close()
+		if last == nil || last.CachedTokens != tc.cached {
+			t.Errorf("request %d: usage %+v, want %d cached tokens", i, last, tc.cached)
+		}
+	}
 }

@@ -30,7 +30,8 @@ import (
 //
 // POST /inference/v1/generate is vLLM's token-in endpoint (vllm serve
 // --enable-scale-out), which serves requests with images: token_ids with
-// one placeholder per image, content_parts with the images. The agent
+// one placeholder per image, content_parts with the images
+// ({"type":"image_url","url","uuid"}, read as vLLM reads them). The agent
 // acknowledges the images (their count, type, dimensions and size); the
 // stream carries token ids only, and the usage counts each image as a
 // Qwen-VL processor would size it (one token per 32×32 pixels, at least
@@ -92,12 +93,7 @@ func (v *VLLM) complete(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"object":"error","message":%s,"type":"BadRequestError","code":400}`, msg)
 		return
 	}
-	v.once.Do(func() {
-		if v.Cache == nil {
-			v.Cache = engine.NewPrefixCache(engine.PrefixCacheConfig{})
-		}
-	})
-	_, cached := v.Cache.Use(&engine.Request{PromptIDs: ids})
+	_, cached := v.cache().Use(&engine.Request{PromptIDs: ids})
 	pieces := Pieces(out)
 	finish := `"stop"`
 	if len(pieces) > req.MaxTokens {
@@ -135,6 +131,22 @@ func (v *VLLM) complete(w http.ResponseWriter, r *http.Request) {
 		v.Model, len(ids), strconv.Itoa(len(ids)+generated), generated, details)
 }
 
+// cache returns v.Cache, made on first use when nil: the defaults, with
+// the tokenizer's <|image_pad|> as the image token (vLLM's block hashes
+// include the images' hashes).
+func (v *VLLM) cache() *engine.PrefixCache {
+	v.once.Do(func() {
+		if v.Cache == nil {
+			id, _ := v.Tok.TokenToID(imagePad)
+			v.Cache = engine.NewPrefixCache(engine.PrefixCacheConfig{ImageTokenID: id})
+		}
+	})
+	return v.Cache
+}
+
+// imagePad is the token of VisionPlaceholder that the engine expands.
+const imagePad = "<|image_pad|>"
+
 func badGenerate(w http.ResponseWriter, msg string) {
 	m, _ := json.Marshal(msg)
 	w.Header().Set("Content-Type", "application/json")
@@ -147,9 +159,9 @@ func (v *VLLM) generate(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		TokenIDs     []uint32 `json:"token_ids"`
 		ContentParts []struct {
-			ImageURL struct {
-				URL string `json:"url"`
-			} `json:"image_url"`
+			Type string `json:"type"`
+			URL  string `json:"url"`
+			UUID string `json:"uuid"`
 		} `json:"content_parts"`
 		SamplingParams struct {
 			MaxTokens int `json:"max_tokens"`
@@ -166,9 +178,14 @@ func (v *VLLM) generate(w http.ResponseWriter, r *http.Request) {
 		badGenerate(w, err.Error())
 		return
 	}
-	parts := make([]openai.ContentPart, len(req.ContentParts))
-	for i, p := range req.ContentParts {
-		parts[i] = openai.ContentPart{Type: openai.PartImageURL, ImageURL: &openai.MediaURL{URL: p.ImageURL.URL}}
+	// vLLM reads a part's type, its top-level url and uuid.
+	parts := make([]openai.ContentPart, 0, len(req.ContentParts))
+	for _, p := range req.ContentParts {
+		if p.Type != openai.PartImageURL {
+			badGenerate(w, "content part type "+strconv.Quote(p.Type)+": want image_url")
+			return
+		}
+		parts = append(parts, openai.ContentPart{Type: openai.PartImageURL, ImageURL: &openai.MediaURL{URL: p.URL}})
 	}
 	images, err := preprocess.Images([]openai.Message{{Role: openai.RoleUser, Content: protocols.Some(protocols.Array(parts...))}}, len(parts)+1, 0)
 	if err != nil {
@@ -180,9 +197,33 @@ func (v *VLLM) generate(w http.ResponseWriter, r *http.Request) {
 		badGenerate(w, err.Error())
 		return
 	}
-	promptTokens := len(req.TokenIDs)
-	for _, img := range images {
-		promptTokens += max((img.Width+31)/32*((img.Height+31)/32), 1) - 1
+	// The uuid, when sent, is the image's cache key, as in vLLM.
+	for i, p := range req.ContentParts {
+		if p.UUID != "" && i < len(images) {
+			images[i].Hash = p.UUID
+		}
+	}
+	_, cached := v.cache().Use(&engine.Request{PromptIDs: req.TokenIDs, Images: images})
+	// Counted as the engine counts them: each placeholder sized as the
+	// processor sizes its image, in the prompt and in the cached prefix.
+	promptTokens, cachedTokens := len(req.TokenIDs), int(cached)
+	pad, hasPad := v.Tok.TokenToID(imagePad)
+	k := 0
+	for pos, id := range req.TokenIDs {
+		if !hasPad || id != pad || k == len(images) {
+			continue
+		}
+		extra := max((images[k].Width+31)/32*((images[k].Height+31)/32), 1) - 1
+		promptTokens += extra
+		if pos < int(cached) {
+			cachedTokens += extra
+		}
+		k++
+	}
+	if k < len(images) { // placeholders the tokenizer does not mark
+		for _, img := range images[k:] {
+			promptTokens += max((img.Width+31)/32*((img.Height+31)/32), 1) - 1
+		}
 	}
 	pieces := Pieces(out)
 	finish := `"stop"`
@@ -205,6 +246,10 @@ func (v *VLLM) generate(w http.ResponseWriter, r *http.Request) {
 			flusher.Flush()
 		}
 	}
-	fmt.Fprintf(w, "data: {\"request_id\":\"generate-tokens-scripted\",\"choices\":[],\"usage\":{\"prompt_tokens\":%d,\"total_tokens\":%d,\"completion_tokens\":%d},\"output_mode\":\"tokens\"}\n\ndata: [DONE]\n\n",
-		promptTokens, promptTokens+generated, generated)
+	details := ""
+	if cachedTokens > 0 {
+		details = `,"prompt_tokens_details":{"cached_tokens":` + strconv.Itoa(cachedTokens) + `}`
+	}
+	fmt.Fprintf(w, "data: {\"request_id\":\"generate-tokens-scripted\",\"choices\":[],\"usage\":{\"prompt_tokens\":%d,\"total_tokens\":%d,\"completion_tokens\":%d%s},\"output_mode\":\"tokens\"}\n\ndata: [DONE]\n\n",
+		promptTokens, promptTokens+generated, generated, details)
 }
