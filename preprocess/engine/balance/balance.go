@@ -35,7 +35,7 @@
 //
 // Health: Config.EjectAfter consecutive failures of an upstream
 // (ErrorUpstream or a connect timeout; overload and rate limits do not
-// count) eject it for Config.EjectFor. An ejected upstream is tried only
+// count, nor an upstream not set up for images, engine.ErrImagesNotConfigured) eject it for Config.EjectFor. An ejected upstream is tried only
 // after every healthy one; once EjectFor has passed it takes requests
 // again, and its next failure ejects it again at once. With Config.Probe,
 // Balancer.Run also checks every upstream each ProbeInterval: a failed
@@ -364,10 +364,13 @@ func retryable(err error) bool {
 }
 
 // healthFailure reports whether err says the upstream is unwell
-// (unreachable, failing, not accepting connections).
+// (unreachable, failing, not accepting connections). An upstream that
+// only lacks what one request needs (engine.ErrImagesNotConfigured: vLLM
+// without its token-in endpoint) is not: the request moves on to the next
+// upstream, and the upstream keeps serving every other request.
 func healthFailure(err error) bool {
 	var e *engine.Error
-	if !errors.As(err, &e) {
+	if !errors.As(err, &e) || errors.Is(err, engine.ErrImagesNotConfigured) {
 		return false
 	}
 	return e.Kind == engine.ErrorUpstream || e.Kind == engine.ErrorTimeout && errors.Is(err, engine.ErrConnectTimeout)

@@ -274,6 +274,27 @@ func TestRetry(t *testing.T) {
 	}
 }
 
+// TestImagesNotConfiguredKeepsHealth: an upstream without vLLM's image
+// endpoint passes image requests on to the next upstream and is never
+// ejected for it (it serves every other request).
+func TestImagesNotConfiguredKeepsHealth(t *testing.T) {
+	noImages := fmt.Errorf("%w: %w", &engine.Error{Kind: engine.ErrorUpstream, Status: 404, Message: "no /inference/v1/generate"}, engine.ErrImagesNotConfigured)
+	first := &fake{name: "first", startErr: noImages}
+	second := &fake{name: "second"}
+	b, _ := newBalancer(t, LeastInFlight, first, second)
+	for i := range DefaultEjectAfter + 2 {
+		b.turn.Store(uint64(len(b.ups) - 1)) // rank "first" first
+		who, err := serve(t, b, "")
+		if err != nil || who != "second" {
+			t.Fatalf("request %d: answered by %q, %v; want second", i, who, err)
+		}
+	}
+	if st := stats(b, "first"); !st.Healthy || st.Ejections != 0 || st.Failures != DefaultEjectAfter+2 {
+		t.Errorf("upstream without the image endpoint: %+v; want healthy, never ejected, every failed attempt counted", st)
+	}
+	checkIdle(t, b)
+}
+
 // TestAllFail: the last error answers, after Attempts upstreams.
 func TestAllFail(t *testing.T) {
 	fs := fakes("a", "b", "c", "d")
