@@ -35,12 +35,13 @@ func (a *aggregate) response(n int, usage protocols.Usage) *openai.ChatResponse 
 	return chat
 }
 
-// cutShort applies the rule of the APIs whose stream reports a turn that
-// ended inside a tool call as cut short (Anthropic max_tokens, Responses
-// incomplete): the unary answer says length too (chat keeps stop, as its
-// stream does).
+// cutShort applies the rule of the APIs whose stream reports a turn with
+// an abandoned tool call as cut short (Anthropic max_tokens, Responses
+// incomplete), whatever else the turn holds — also when another call
+// completed: the unary answer says length too (chat keeps its finish, as
+// its stream does).
 func (a *aggregate) cutShort(chat *openai.ChatResponse) {
-	if a.aggs[0].Abandoned() > 0 && chat.Choices[0].FinishReason.Value() == openai.FinishStop {
+	if f := chat.Choices[0].FinishReason.Value(); a.aggs[0].Abandoned() > 0 && (f == openai.FinishStop || f == openai.FinishToolCalls) {
 		chat.Choices[0].FinishReason = protocols.Some(openai.FinishLength)
 	}
 }

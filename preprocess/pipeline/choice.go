@@ -109,7 +109,13 @@ type choice struct {
 	passIdx   int // the engine's index of the open call
 	calls     int // calls started (emitter indices)
 	abandoned int // calls abandoned
-	idBuf     []byte
+
+	// The last byte of the open call's arguments, held until the call
+	// ends (see callArgs); argBuf joins it to the next fragment.
+	argHeld bool
+	argLast byte
+	argBuf  []byte
+	idBuf   []byte
 
 	// accounting
 	bounded     int64 // tokens counted against Engine.MaxTokens (the bound)
@@ -160,6 +166,7 @@ func (c *choice) reset(p *Pipeline, index int, em protocols.Emitter) {
 	c.blockOpen, c.afterReasoning = false, false
 	c.ws = c.ws[:0]
 	c.pass, c.passOpen, c.passIdx, c.calls, c.abandoned = false, false, 0, 0, 0
+	c.argHeld = false
 	c.tokens, c.textSteps, c.pendingTok, c.reasoningTk, c.bounded = 0, 0, 0, 0, 0
 	c.stepReason, c.stepOther = 0, 0
 	c.done, c.engineEnd, c.finish, c.stopStr, c.calledEnd = false, false, protocols.FinishStop, c.stopStr[:0], false
@@ -393,13 +400,42 @@ func (c *choice) bridge(p *Pipeline, evs []parsers.Event) {
 			c.calls++
 		case parsers.EventToolCallArgs:
 			c.stepOther += len(ev.Text)
-			p.buf = c.em.ToolCallArgs(p.buf, ev.Index, ev.Text)
+			endsNow := i+1 < len(evs) && evs[i+1].Kind == parsers.EventToolCallEnd
+			c.callArgs(p, ev.Index, ev.Text, endsNow)
 		case parsers.EventToolCallEnd:
+			if c.argHeld {
+				c.argHeld = false
+				c.argBuf = append(c.argBuf[:0], c.argLast)
+				p.buf = c.em.ToolCallArgs(p.buf, ev.Index, c.argBuf)
+			}
 			p.buf = c.em.ToolCallEnd(p.buf, ev.Index)
 		case parsers.EventToolCallAbandoned:
+			c.argHeld = false
 			c.abandoned++
 			p.buf = c.em.ToolCallAbandoned(p.buf, ev.Index)
 		}
+	}
+}
+
+// callArgs sends a fragment of a call's arguments, all but its last byte
+// unless the call ends in the same feed (endsNow): that byte is held until
+// the call's end event, and dropped with the call if the parser abandons
+// it. A stream thus never shows arguments that parse as complete JSON for
+// a call that does not end (DeepSeek's `{}` followed by text instead of
+// its end marker; a call cut by the end of the output), so what a client
+// accumulates from the stream agrees with the unary answer, which omits
+// abandoned calls. The cost is one byte, delayed until the end marker.
+func (c *choice) callArgs(p *Pipeline, index int, text []byte, endsNow bool) {
+	if c.argHeld {
+		c.argBuf = append(append(c.argBuf[:0], c.argLast), text...)
+		text, c.argHeld = c.argBuf, false
+	}
+	if !endsNow && len(text) > 0 {
+		c.argLast, c.argHeld = text[len(text)-1], true
+		text = text[:len(text)-1]
+	}
+	if len(text) > 0 {
+		p.buf = c.em.ToolCallArgs(p.buf, index, text)
 	}
 }
 

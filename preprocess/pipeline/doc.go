@@ -30,7 +30,8 @@
 //	stop handling, whitespace framing, reasoning   choice.go
 //	visibility, pass-through of engine-parsed
 //	output, the max_tokens bound, finish reasons,
-//	logprobs
+//	logprobs, a call's last argument byte held
+//	until the call ends
 //	PRE.4 shape detection, PRE.6 <think> strip     gate.go
 //	immediate mode (tool_choice required/named)    immediate.go
 //	usage and cached tokens, n > 1                 pipeline.go
