@@ -10,7 +10,9 @@ import (
 )
 
 // This file holds how requests with images (Request.Images) reach the
-// engines:
+// engines. The images travel beside the prompt, which holds one
+// placeholder per image (the chat template's own); the engine's
+// multimodal processor expands them:
 //
 //	vLLM          POST /inference/v1/generate (the token-in endpoint, served
 //	              with vllm serve --enable-scale-out, or with
@@ -18,17 +20,22 @@ import (
 //	              release): token_ids with one placeholder per image,
 //	              content_parts with the images ({"type":"image_url",
 //	              "image_url":{"url"},"url","uuid": Hash}: the
-//	              hash is the image's multimodal cache key), sampling_params;
-//	              the engine's processor expands the placeholders. The stream
-//	              is data: {"choices":[{"index","token_ids","finish_reason",
-//	              "stop_reason"}],"usage"} events, token ids only, then
-//	              [DONE]. A 404 there says the endpoint is not enabled.
+//	              hash is the image's multimodal cache key), the sampling
+//	              members of NewVLLM under sampling_params, stream,
+//	              stream_options, request_id, cache_salt, ExtraArgs; Header
+//	              as on every request. The engine's processor expands the
+//	              placeholders. The stream is data: {"choices":[{"index",
+//	              "token_ids","finish_reason","stop_reason"}],"usage"}
+//	              events, token ids only (read as TokenIDsOnly), then
+//	              [DONE]. A 404 there names the flag to enable; logprobs
+//	              are refused.
 //	SGLang        /generate with input_ids and image_data (the URLs, in
 //	              order); SGLang takes no client cache key.
 //	SGLang OpenAI, trtllm-serve   their /v1/completions take no images: a
 //	              request with images is refused (ErrNoImages, a 400).
 //	chat          the images stay in the messages (Request.Chat); an
-//	              ImageRouter sends requests with images there.
+//	              ImageRouter sends requests with images there, the rest
+//	              to another adapter (preprocess.Options.ImagesViaChat).
 
 // ErrNoImages is the refusal of a request with images by an adapter whose
 // endpoint takes none; the client reads it as a 400.

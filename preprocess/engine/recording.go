@@ -16,6 +16,11 @@ import (
 // order, as an engine streamed them. The Replay engine replays it step by
 // step. A Recording is immutable once built and may be shared by any
 // number of concurrent replays; its steps' slices must not be modified.
+//
+// RecordText and RecordTokens build one from text deltas or token ids;
+// LoadRecordings, LoadRecording and ParseRecording read the capture
+// formats of testdata/engine-streams (see ParseRecording) and raw text or
+// token-id lists.
 type Recording struct {
 	// Name identifies the recording (the capture's file name, or what the
 	// builder chose).
