@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -325,14 +324,4 @@ func nonEmpty(s string) []byte {
 		return nil
 	}
 	return []byte(s)
-}
-
-// Names returns the keys of recs, sorted.
-func Names(recs map[string]*Recording) []string {
-	names := make([]string, 0, len(recs))
-	for k := range recs {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
 }
