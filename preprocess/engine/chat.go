@@ -25,6 +25,11 @@ type ChatConfig struct {
 // tool_calls are passed through as Output.Reasoning and Output.ToolCalls,
 // content as Text, and nothing is re-parsed. The request's messages come
 // from Request.Chat. It is safe for concurrent use.
+//
+// Read per chunk: delta.content → Text, delta.reasoning_content (or
+// delta.reasoning) → Reasoning, delta.tool_calls → ToolCalls, chat
+// logprobs, finish_reason (mapped as Completions maps it), vLLM's
+// stop_reason, usage.
 type Chat struct {
 	c      client
 	strict bool
@@ -32,7 +37,13 @@ type Chat struct {
 }
 
 // NewChat returns the chat adapter. cfg.BaseURL is the API root
-// ("http://127.0.0.1:8000/v1").
+// ("http://127.0.0.1:8000/v1"). The request body is Request.Chat's
+// members (messages, tools, tool_choice, …; images stay in the messages)
+// first; then model, max_tokens, n, the sampling fields, stop,
+// logprobs/top_logprobs, and unless ChatConfig.Strict the vLLM extensions
+// (min_tokens, stop_token_ids, include_stop_str_in_output, ignore_eos,
+// skip_special_tokens false, structured_outputs, cache_salt); stream and
+// stream_options.include_usage; ExtraArgs last.
 func NewChat(cfg ChatConfig) *Chat {
 	e := &Chat{c: newClient(cfg.Config, ""), strict: cfg.Strict}
 	e.c.url = openAIBase(cfg.BaseURL) + "/chat/completions"

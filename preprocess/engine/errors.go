@@ -12,6 +12,64 @@ import (
 	"github.com/agentwire/agentwire/protocols"
 )
 
+// ErrorKind classifies an engine failure in the library's one error
+// vocabulary (protocols.ErrorKind), which each API renders in its own
+// shape. The kinds an engine failure has:
+type ErrorKind = protocols.ErrorKind
+
+const (
+	ErrorUpstream      = protocols.ErrorUpstream      // any other engine failure (5xx, a refused connection)
+	ErrorContextLength = protocols.ErrorContextLength // the prompt (plus max_tokens) exceeds the context
+	ErrorOverloaded    = protocols.ErrorOverloaded    // the engine is out of capacity (503, queue full)
+	ErrorRateLimited   = protocols.ErrorRateLimited   // 429
+	ErrorBadRequest    = protocols.ErrorBadRequest    // the engine rejected the request (4xx)
+	ErrorTimeout       = protocols.ErrorTimeout       // connect, first-token or idle timeout
+	ErrorMalformed     = protocols.ErrorMalformed     // the engine's stream could not be decoded
+	ErrorCanceled      = protocols.ErrorCanceled      // the client went away
+)
+
+// Error is an engine failure with its kind, the HTTP status the engine
+// answered (0 if none) and its message (bounded to 512 bytes). Every
+// adapter classifies the failures it sees the same way (Error.Kind;
+// Error.Status is the engine's HTTP status):
+//
+//	an HTTP 4xx whose message is a context-length message  ErrorContextLength
+//	  (vLLM "maximum context length is N tokens … (P in the messages",
+//	  "request has P input tokens"; SGLang "The input (P tokens) is longer
+//	  than the model's context length (N tokens)"; PromptTokens and
+//	  MaxContext are filled when the message states them)
+//	429                                                    ErrorRateLimited
+//	503, 529, "overloaded" / "queue is full" messages      ErrorOverloaded
+//	401, 403, 404, 405 (the server's key, URL or model
+//	  name is wrong: not the client's fault)               ErrorUpstream
+//	other 4xx                                              ErrorBadRequest
+//	5xx, refused connection, dropped connection,
+//	  stream ended with a choice unfinished (with or
+//	  without [DONE])                                      ErrorUpstream
+//	undecodable JSON, a line or event over the limits      ErrorMalformed
+//	connect / first-token / idle timeout, caller deadline  ErrorTimeout
+//	the caller canceled                                    ErrorCanceled
+//
+// Errors the engine sends inside the stream ({"error": {...}} or
+// {"object": "error", ...} events, SGLang aborts with a status) are mapped
+// the same way. The caller's cancellation and deadline unwrap to the
+// context's error (errors.Is(err, context.Canceled) holds).
+type Error struct {
+	Kind    ErrorKind
+	Status  int
+	Message string
+	// PromptTokens and MaxContext are set for ErrorContextLength when known.
+	PromptTokens int
+	MaxContext   int
+	// Err is the underlying cause, when there is one (added): the
+	// caller's context error for ErrorCanceled and for ErrorTimeout from the
+	// caller's deadline, so errors.Is(err, context.Canceled) holds. Error
+	// unwraps to it.
+	Err error
+}
+
+func (e *Error) Error() string { return e.Message }
+
 // maxMessage bounds the length of an Error's message: an engine's error
 // body can be large (a stack trace, the whole prompt echoed back).
 const maxMessage = 512

@@ -6,15 +6,21 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 )
+
+// Names returns the keys of recs, sorted (a test helper: the tests walk
+// the captures in a stable order).
+func Names(recs map[string]*Recording) []string { return slices.Sorted(maps.Keys(recs)) }
 
 // streamsDir holds the captured engine streams (see its README).
 const streamsDir = "../../testdata/engine-streams"

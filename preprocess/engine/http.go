@@ -21,7 +21,27 @@ import (
 )
 
 // Config is the HTTP client configuration shared by the HTTP adapters
-// (vLLM, SGLang, trtllm-serve, OpenAI-compatible chat).
+// (vLLM, SGLang, trtllm-serve, OpenAI-compatible chat): the base URL, the
+// *http.Client, the API key (sent as a Bearer token), extra headers and
+// the limits. Every HTTP adapter behaves alike:
+//
+//   - Request.RequestID is also sent as X-Request-Id, and Request.Header
+//     (per-request session and routing headers) after Config.Header.
+//   - The caller's context cancels the upstream request: a client that
+//     goes away stops the generation, and so does Stream.Close.
+//   - Three timeouts, each an ErrorTimeout: connect (until a connection
+//     is obtained), first token (from the connection to the first event)
+//     and idle (between two reads of the stream).
+//   - Reads are bounded: a line or an event over MaxLineBytes /
+//     MaxEventBytes fails the stream with ErrorMalformed, and at most
+//     MaxErrorBytes of an error body are read; messages are cut to 512
+//     bytes.
+//   - The stream reader tolerates what engines and gateways send besides
+//     data: comments, events with empty data, events named "ping", and
+//     chunks without choices ("{}") are skipped.
+//
+// How failures are classified is written on Error; how the stream is
+// read without allocating, on httpStream.
 type Config struct {
 	// BaseURL is the engine's address. For the OpenAI-compatible adapters
 	// it is the API root including /v1 ("http://127.0.0.1:8000/v1"; a
@@ -190,6 +210,18 @@ const (
 // request (canceled by the caller's context, by a timeout or by Close),
 // reads the SSE body with bounded buffers and hands each event's data to
 // the protocol's decoder.
+//
+// The body is read by a small SSE reader that reuses its buffer
+// (sseReader: protocols/sse is a general reader; this one only keeps the
+// data of an event, bounds events as well as lines and never copies a
+// line twice). Upstream JSON is decoded with github.com/valyala/fastjson,
+// one reused Parser per stream: Next allocates nothing per chunk after
+// warm-up. The completions adapters first try a hand-written scanner for
+// the chunk the engines send for almost every token (one or more choices
+// with text, token ids and a finish reason; null logprobs and usage; see
+// fastchunk.go); it gives up on anything else, which fastjson then
+// decodes, and a fuzz target checks that both decode every chunk the
+// scanner accepts identically.
 //
 // One timer per stream implements the three timeouts: it is armed with
 // the connect timeout, re-armed with the first-token timeout when the

@@ -10,7 +10,9 @@ import (
 )
 
 // This file holds how requests with images (Request.Images) reach the
-// engines:
+// engines. The images travel beside the prompt, which holds one
+// placeholder per image (the chat template's own); the engine's
+// multimodal processor expands them:
 //
 //	vLLM          POST /inference/v1/generate (the token-in endpoint; vLLM
 //	              0.30 registers it with vllm serve --enable-scale-out, the
@@ -19,14 +21,17 @@ import (
 //	              image, content_parts with the images
 //	              ({"type":"image_url","url","uuid": Hash}: vLLM's
 //	              serving_tokens reads the part's top-level url and uuid,
-//	              and the uuid is the image's multimodal cache key),
-//	              sampling_params; the engine's processor expands the
+//	              and the uuid is the image's multimodal cache key), the
+//	              sampling members of NewVLLM under sampling_params, stream,
+//	              stream_options, request_id, cache_salt, ExtraArgs; Header
+//	              as on every request. The engine's processor expands the
 //	              placeholders. The stream is data: {"choices":[{"index",
 //	              "token_ids","finish_reason","stop_reason"}],"usage"}
-//	              events, token ids only, then [DONE]. A 404 there says the
-//	              endpoint is not enabled: the client reads a 400 "this
-//	              deployment is not configured for images"
-//	              (ErrImagesNotConfigured), the log what to enable.
+//	              events, token ids only (read as TokenIDsOnly), then
+//	              [DONE]. A 404 there says the endpoint is not enabled: the
+//	              client reads a 400 "this deployment is not configured for
+//	              images" (ErrImagesNotConfigured), the log what to enable;
+//	              logprobs are refused.
 //	SGLang        /generate with input_ids and image_data (the URLs, in
 //	              order; nested in a one-request batch, [[…]], when n > 1,
 //	              as SGLang turns an n > 1 request into a batch). No cache
@@ -37,7 +42,8 @@ import (
 //	SGLang OpenAI, trtllm-serve   their /v1/completions take no images: a
 //	              request with images is refused (ErrNoImages, a 400).
 //	chat          the images stay in the messages (Request.Chat); an
-//	              ImageRouter sends requests with images there.
+//	              ImageRouter sends requests with images there, the rest
+//	              to another adapter (preprocess.Options.ImagesViaChat).
 
 // ErrNoImages is the refusal of a request with images by an adapter whose
 // endpoint takes none; the client reads it as a 400.

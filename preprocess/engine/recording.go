@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -16,6 +15,11 @@ import (
 // order, as an engine streamed them. The Replay engine replays it step by
 // step. A Recording is immutable once built and may be shared by any
 // number of concurrent replays; its steps' slices must not be modified.
+//
+// RecordText and RecordTokens build one from text deltas or token ids;
+// LoadRecordings, LoadRecording and ParseRecording read the capture
+// formats of testdata/engine-streams (see ParseRecording) and raw text or
+// token-id lists.
 type Recording struct {
 	// Name identifies the recording (the capture's file name, or what the
 	// builder chose).
@@ -320,14 +324,4 @@ func nonEmpty(s string) []byte {
 		return nil
 	}
 	return []byte(s)
-}
-
-// Names returns the keys of recs, sorted.
-func Names(recs map[string]*Recording) []string {
-	names := make([]string, 0, len(recs))
-	for k := range recs {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
 }

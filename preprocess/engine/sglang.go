@@ -33,13 +33,46 @@ type SGLangConfig struct {
 
 // SGLang is the adapter for SGLang's native /generate API, streamed. It
 // is safe for concurrent use.
+//
+// Read per event: index, text (the text so far unless
+// SGLangConfig.IncrementalText: the adapter sends what is new, and fails
+// with ErrorMalformed when a chunk does not extend what it saw), output_ids
+// and meta_info.output_token_logprobs / output_top_logprobs (cumulative
+// when their length equals meta_info.completion_tokens, else increments),
+// meta_info.finish_reason (stop with matched string → FinishStop +
+// StopReason, with matched id → FinishStop + StopTokenID, without →
+// FinishEOS; length → FinishLength; abort → FinishCancelled, or
+// FinishError when it carries a status_code ≥ 400 or a context-length
+// message) and, on each finishing event, Usage from prompt_tokens,
+// cached_tokens and the choices' completion_tokens (on the first event
+// that has cached_tokens, Usage with the prompt's two counts only).
 type SGLang struct {
 	c    client
 	pool streamPool
 }
 
 // NewSGLang returns the SGLang native adapter. cfg.BaseURL is the server
-// root ("http://127.0.0.1:30000"); a trailing /v1 is dropped.
+// root ("http://127.0.0.1:30000"); a trailing /v1 is dropped. It maps a
+// Request to /generate members so:
+//
+//	PromptIDs | Prompt    input_ids | text
+//	Images                image_data (the URLs, in order; [[…]] when n > 1)
+//	MaxTokens, MinTokens  sampling_params.max_new_tokens, min_new_tokens
+//	N                     sampling_params.n
+//	Sampling              sampling_params.temperature, top_p, top_k, min_p,
+//	                      presence_penalty, frequency_penalty,
+//	                      repetition_penalty, sampling_seed
+//	Stop                  sampling_params.stop, stop_token_ids, no_stop_trim
+//	                      (as include_stop_str_in_output in NewVLLM), ignore_eos
+//	SkipSpecialTokens     sampling_params.skip_special_tokens,
+//	                      spaces_between_special_tokens
+//	Guided                sampling_params.json_schema, regex (a choice as a
+//	                      regex), ebnf, structural_tag
+//	Logprobs, TopLogprobs return_logprob, top_logprobs_num, logprob_start_len -1
+//	RequestID             rid
+//	(always)              stream true; ExtraArgs merged last
+//
+// The stream is read as SGLang says.
 func NewSGLang(cfg SGLangConfig) *SGLang {
 	base := strings.TrimSuffix(strings.TrimRight(cfg.BaseURL, "/"), "/v1")
 	e := &SGLang{c: newClient(cfg.Config, "")}
@@ -50,9 +83,12 @@ func NewSGLang(cfg SGLangConfig) *SGLang {
 }
 
 // NewSGLangCompletions returns the adapter for SGLang's OpenAI-compatible
-// /v1/completions: vLLM's protocol with SGLang's names (no_stop_trim,
-// json_schema / regex / ebnf, rid; the stop reason arrives as
-// matched_stop; no token ids in the stream).
+// /v1/completions: vLLM's protocol (see NewVLLM) with SGLang's names.
+// include_stop_str_in_output → no_stop_trim; guided decoding → json_schema
+// (JSON text), regex (a choice as a regex), ebnf, response_format (a
+// structural tag); RequestID → rid; no return_token_ids and no cache_salt
+// (the stream has text only); images are refused (ErrNoImages). The stop
+// reason is read from matched_stop.
 func NewSGLangCompletions(cfg Config) *Completions {
 	return newCompletions(cfg, completionsOptions{flavor: flavorSGLang})
 }

@@ -71,9 +71,9 @@ type Options struct {
 	// UsageWait bounds how long Serve reads on after the engine finished
 	// every choice, for the usage chunk that follows the finish (vLLM,
 	// SGLang's OpenAI API, trtllm-serve): engines send it at once, so the
-	// bound only matters for one that goes silent. 0 means
-	// DefaultUsageWait; a negative value stops reading at the finish (the
-	// usage is then the pipeline's count, with no cached tokens).
+	// bound only matters for one that goes silent. 0 means 2s; a
+	// negative value stops reading at the finish (the usage is then the
+	// pipeline's count, with no cached tokens).
 	UsageWait time.Duration
 	// WriteTimeout bounds every write Serve makes to the client (each
 	// flush of a stream, the unary body, an error body): a client that
@@ -106,8 +106,8 @@ type Trace struct {
 	Usage func(u protocols.Usage)
 }
 
-// DefaultUsageWait is Options.UsageWait's default.
-const DefaultUsageWait = 2 * time.Second
+// defaultUsageWait is Options.UsageWait's default.
+const defaultUsageWait = 2 * time.Second
 
 // Pipeline turns the engine outputs of one request into one API's bytes
 // (streaming) or value (unary). It holds one per-choice pipeline for each

@@ -66,7 +66,7 @@ func ServeWith(ctx context.Context, w http.ResponseWriter, eng engine.Engine, pr
 		return err
 	}
 	defer st.Close()
-	tail := &trailer{p: p, ctx: ctx, cancel: cancel, wait: cmp.Or(opts.UsageWait, DefaultUsageWait)}
+	tail := &trailer{p: p, ctx: ctx, cancel: cancel, wait: cmp.Or(opts.UsageWait, defaultUsageWait)}
 	defer tail.stop()
 	if !prep.Stream {
 		return serveUnary(ctx, w, rc, st, p, prep, tail, opts.WriteTimeout)

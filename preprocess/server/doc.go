@@ -24,7 +24,7 @@
 // Generation requests are read (within BodyTimeout), given a concurrency
 // slot, decoded and checked by their route's API (package
 // preprocess/api: its decoder's own 400s, then a model name of at most
-// MaxModelNameBytes, then api.Request.Check: messages, prompt or input
+// 256 bytes, then api.Request.Check: messages, prompt or input
 // present, max_tokens and n at least 1), handed to Backend.Prepare as a
 // Job, and served by the response pipeline (package pipeline) on the
 // engine Prepare names: streamed with one flush per engine step, or unary
@@ -46,8 +46,8 @@
 // engine.Request.SessionID (package balance keys its affinity on it) and
 // sent upstream under each of Config.Session.Headers
 // (DefaultSessionHeaders: Dynamo's, llm-d's and SGLang's gateway's
-// names), a subagent's parent session (ParentSessionID) under
-// Config.Session.ParentHeaders; client headers under Config.Session.ForwardPrefixes (x-dynamo-*,
+// names), a subagent's parent session under Config.Session.ParentHeaders
+// (SessionConfig says where its id comes from); client headers under Config.Session.ForwardPrefixes (x-dynamo-*,
 // x-llm-d-*) pass through, credentials never; Config.Session.CacheSalt
 // gives a request its vLLM cache_salt (one salt per tenant keeps tenants'
 // prefix-cache blocks apart).
@@ -98,7 +98,7 @@
 // by the server for every request and sent to the engine as its request
 // id; Anthropic's request-id header), client_request_id (the client's
 // X-Request-Id, echoed back in X-Request-Id), session_id, route, status, duration,
-// model (at most MaxModelNameBytes), stream, prompt_tokens,
+// model (at most 256 bytes), stream, prompt_tokens,
 // completion_tokens, ttft and error. Failures log at Warn, the server's own
 // failures (5xx other than overloaded) at Error.
 //

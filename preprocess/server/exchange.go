@@ -141,7 +141,7 @@ func (s *Server) end(x *exchange) {
 		attrs = append(attrs, slog.String("session_id", x.session))
 	}
 	if x.model != "" {
-		attrs = append(attrs, slog.String("model", truncate(x.model, MaxModelNameBytes)))
+		attrs = append(attrs, slog.String("model", truncate(x.model, maxModelNameBytes)))
 	}
 	if x.route < numAPIs {
 		attrs = append(attrs, slog.Bool("stream", x.stream))

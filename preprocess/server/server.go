@@ -119,10 +119,10 @@ const (
 	DefaultMaxConnections    = 4096
 )
 
-// MaxModelNameBytes bounds the model name of a request: a name is echoed
+// maxModelNameBytes bounds the model name of a request: a name is echoed
 // in every chunk of a stream and in the logs, so a longer one is answered
 // 400 (real names are under 100 bytes).
-const MaxModelNameBytes = 256
+const maxModelNameBytes = 256
 
 // errShuttingDown ends the streams still running when the drain timeout
 // expires: overloaded, which clients retry.

@@ -21,7 +21,11 @@ type SessionConfig struct {
 	Headers []string
 
 	// ParentHeaders are the header names a subagent's parent session id
-	// is sent under (ParentSessionID; DefaultParentHeaders: Dynamo's).
+	// is sent under (DefaultParentHeaders: Dynamo's). The parent id is
+	// Dynamo's X-Dynamo-Parent-Session-ID as sent; Claude Code's
+	// x-claude-code-parent-agent-id, else its x-claude-code-session-id when
+	// the request is a subagent's (x-claude-code-agent-id); OpenCode's
+	// x-parent-session-id; bounded as SessionID bounds a header's id.
 	ParentHeaders []string
 
 	// ForwardPrefixes: client request headers whose names start with one
@@ -51,13 +55,13 @@ var DefaultSessionHeaders = []string{"X-Dynamo-Session-ID", "X-Session-Id", "X-S
 // its router can use to place a subagent's first request.
 var DefaultParentHeaders = []string{"X-Dynamo-Parent-Session-ID"}
 
-// ParentSessionID returns the session id of the agent that started the
+// parentSessionID returns the session id of the agent that started the
 // request's session, for a subagent's requests: Dynamo's
 // X-Dynamo-Parent-Session-ID as sent; Claude Code's
 // x-claude-code-parent-agent-id, else its x-claude-code-session-id when the
 // request is a subagent's (x-claude-code-agent-id); OpenCode's
 // x-parent-session-id; else "". Bounded as SessionID.
-func ParentSessionID(r *Job) string {
+func parentSessionID(r *Job) string {
 	id := strings.TrimSpace(r.Header.Get("X-Dynamo-Parent-Session-Id"))
 	if id == "" && r.Header.Get("X-Claude-Code-Agent-Id") != "" {
 		id = strings.TrimSpace(cmp.Or(r.Header.Get("X-Claude-Code-Parent-Agent-Id"), r.Header.Get("X-Claude-Code-Session-Id")))
@@ -65,7 +69,7 @@ func ParentSessionID(r *Job) string {
 	if id == "" {
 		id = strings.TrimSpace(r.Header.Get("X-Parent-Session-Id"))
 	}
-	if id != "" && (len(id) > MaxSessionIDBytes || !printable(id)) {
+	if id != "" && (len(id) > maxSessionIDBytes || !printable(id)) {
 		sum := sha256.Sum256([]byte(id))
 		id = "h-" + hex.EncodeToString(sum[:16])
 	}
@@ -91,9 +95,9 @@ var sessionHeaders = []string{
 	"Session_id",
 }
 
-// MaxSessionIDBytes bounds a session id sent upstream: a longer one, or
+// maxSessionIDBytes bounds a session id sent upstream: a longer one, or
 // one with bytes outside printable ASCII, is replaced by its hash.
-const MaxSessionIDBytes = 128
+const maxSessionIDBytes = 128
 
 // SessionID returns the session id of a request: the first of the
 // harnesses' session headers present (X-Dynamo-Session-ID; Claude Code's
@@ -104,7 +108,7 @@ const MaxSessionIDBytes = 128
 // of the first turn), else "". An identity from the body is replaced by
 // "h-" and 32 hex digits of its SHA-256 (metadata.user_id names a user:
 // it is never sent upstream or logged as it is), and so is a header's
-// longer than MaxSessionIDBytes or not printable ASCII, so the id is a
+// longer than 128 bytes or not printable ASCII, so the id is a
 // valid header value of bounded size.
 func SessionID(r *Job) string {
 	id := ""
@@ -122,7 +126,7 @@ func SessionID(r *Job) string {
 	case id == "":
 		return ""
 	case fromBody && !strings.HasPrefix(id, api.FirstTurnPrefix),
-		len(id) > MaxSessionIDBytes, !printable(id):
+		len(id) > maxSessionIDBytes, !printable(id):
 		sum := sha256.Sum256([]byte(id))
 		id = "h-" + hex.EncodeToString(sum[:16])
 	}
@@ -169,7 +173,7 @@ func (s *Server) applySession(req *Job, er *engine.Request) {
 		}
 	}
 	if len(c.ParentHeaders) > 0 {
-		if parent := ParentSessionID(req); parent != "" {
+		if parent := parentSessionID(req); parent != "" {
 			if h == nil {
 				h = http.Header{}
 			}
