@@ -156,9 +156,8 @@ func TestCacheReadsResponses(t *testing.T) {
 				done = &r
 			}
 		}
-		if err := stream.Err(); err != nil || done == nil {
-			t.Fatalf("no response.completed: %v", err)
-		}
+		require.NoError(t, stream.Err())
+		require.NotNil(t, done, "no response.completed")
 		return *done
 	}
 	r1 := completed()

@@ -191,10 +191,9 @@ type apiErrorBody struct {
 func checkAPIError(t testing.TB, path string, gotStatus int, body string, status int, typ string) {
 	t.Helper()
 	var e apiErrorBody
-	if gotStatus != status || json.Unmarshal([]byte(body), &e) != nil || e.Error.Message == "" {
-		t.Errorf("%s: %d %.300s, want %d in the API's error shape", path, gotStatus, body, status)
-		return
-	}
+	require.Equal(t, status, gotStatus, "%s: %.300s", path, body)
+	require.NoError(t, json.Unmarshal([]byte(body), &e), "%s: %.300s is not in the API's error shape", path, body)
+	require.NotEmpty(t, e.Error.Message, "%s: %.300s has no error message", path, body)
 	anthropicShape := strings.HasPrefix(path, "/v1/messages")
 	require.Equal(t, (e.Type == "error"), anthropicShape, "%s: %.300s is not the API's error shape", path, body)
 	require.False(t, typ != "" && e.Error.Type != typ, "%s: error type %q, want %q (%s)", path, e.Error.Type, typ, body)
@@ -268,9 +267,8 @@ func rawRequest(t testing.TB, addr, head string) net.Conn {
 	c, err := net.Dial("tcp", addr)
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
-	if _, err := io.WriteString(c, head); err != nil {
-		t.Fatal(err)
-	}
+	_, err = io.WriteString(c, head)
+	require.NoError(t, err)
 	return c
 }
 

@@ -184,9 +184,8 @@ func TestImagesOverVLLM(t *testing.T) {
 					UUID     string               `json:"uuid"`
 				} `json:"content_parts"`
 			}
-			if err := json.Unmarshal(last, &body); err != nil || len(body.ContentParts) != 2 {
-				t.Fatalf("engine request: %v %.300s", err, last)
-			}
+			require.NoError(t, json.Unmarshal(last, &body), "engine request: %.300s", last)
+			require.Len(t, body.ContentParts, 2, "engine request: %.300s", last)
 			for i, img := range [][]byte{user, tool} {
 				sum := sha256.Sum256(img)
 				p := body.ContentParts[i]

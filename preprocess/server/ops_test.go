@@ -33,9 +33,8 @@ func TestModels(t *testing.T) {
 	m, err := oc.Models.Get(ctx, "Qwen/Qwen3-32B")
 	require.NoError(t, err, "openai get: %v %+v", err, m)
 	require.Equal(t, "Qwen/Qwen3-32B", m.ID, "openai get: %v %+v", err, m)
-	if _, err := oc.Models.Get(ctx, "Qwen/nope"); err == nil || !strings.Contains(err.Error(), "404") {
-		t.Fatalf("openai get unknown: %v", err)
-	}
+	_, err = oc.Models.Get(ctx, "Qwen/nope")
+	require.ErrorContains(t, err, "404", "openai get unknown")
 	ac := anthropicClient(ts, testKey)
 	apage, err := ac.Models.List(ctx, anthropic.ModelListParams{})
 	require.NoError(t, err)
@@ -138,9 +137,8 @@ func TestDrain(t *testing.T) {
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	br := bufio.NewReader(resp.Body)
-	if _, err := br.ReadString('\n'); err != nil { // the stream has started
-		t.Fatal(err)
-	}
+	_, err = br.ReadString('\n') // the stream has started
+	require.NoError(t, err)
 	cancel()
 	rest, err := io.ReadAll(br)
 	require.NoError(t, err, "stream cut")
@@ -151,9 +149,8 @@ func TestDrain(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Serve did not return")
 	}
-	if _, err := http.Get("http://" + ln.Addr().String() + "/health"); err == nil {
-		t.Fatal("still accepting connections")
-	}
+	_, err = http.Get("http://" + ln.Addr().String() + "/health")
+	require.Error(t, err, "still accepting connections")
 }
 
 // TestClientGone: a client that disconnects mid-stream stops the engine.

@@ -191,9 +191,9 @@ func TestChatParallelToolTurn(t *testing.T) {
 			} `json:"message"`
 		} `json:"choices"`
 	}
-	if err := json.Unmarshal([]byte(resp.RawJSON()), &raw); err != nil || !strings.Contains(raw.Choices[0].Message.ReasoningContent, "tool finished") {
-		t.Fatalf("reasoning_content: %v %s", err, resp.RawJSON())
-	}
+	require.NoError(t, json.Unmarshal([]byte(resp.RawJSON()), &raw), "reasoning_content: %s", resp.RawJSON())
+	require.NotEmpty(t, raw.Choices, "reasoning_content: %s", resp.RawJSON())
+	require.Contains(t, raw.Choices[0].Message.ReasoningContent, "tool finished", "reasoning_content: %s", resp.RawJSON())
 }
 
 // TestResponsesToolTurn plays a Codex turn with the openai SDK's

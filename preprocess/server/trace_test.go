@@ -66,9 +66,8 @@ func TestMetricsCountUsage(t *testing.T) {
 			CompletionTokens int `json:"completion_tokens"`
 		} `json:"usage"`
 	}
-	if err := json.Unmarshal(rec.body.Bytes(), &body); err != nil || rec.code != 200 {
-		t.Fatalf("%d %s: %v", rec.code, rec.body.String(), err)
-	}
+	require.NoError(t, json.Unmarshal(rec.body.Bytes(), &body), "%d %s", rec.code, rec.body.String())
+	require.Equal(t, 200, rec.code, "%s", rec.body.String())
 	require.Equal(t, 3, body.Usage.CompletionTokens, "usage %+v, want 3 completion tokens (one per output)", body.Usage)
 	require.Greater(t, body.Usage.PromptTokens, 0, "usage %+v, want 3 completion tokens (one per output)", body.Usage)
 	mrec := newRecorder()
