@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/require"
 )
 
 func TestRun(t *testing.T) {
@@ -24,15 +25,12 @@ func TestRun(t *testing.T) {
 	for _, chunk := range []int{0, 1, 3} {
 		var out strings.Builder
 		failed, err := run(strings.NewReader(in), &out, chunk)
-		if err != nil || !failed {
-			t.Fatalf("chunk %d: failed=%v err=%v", chunk, failed, err)
-		}
+		require.NoError(t, err, "chunk %d: failed=%v err=%v", chunk, failed, err)
+		require.True(t, failed, "chunk %d: failed=%v err=%v", chunk, failed, err)
 		var got []response
 		for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 			var r response
-			if err := json.Unmarshal([]byte(line), &r); err != nil {
-				t.Fatalf("output line %q: %v", line, err)
-			}
+			require.NoError(t, json.Unmarshal([]byte(line), &r), "output line %q", line)
 			got = append(got, r)
 		}
 		want := []response{

@@ -21,6 +21,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
+	"github.com/stretchr/testify/require"
 )
 
 // TestRun starts the command on the embedded engine with an API key and
@@ -47,28 +48,23 @@ func TestRun(t *testing.T) {
 			`{"model":"`+model+`","messages":[{"role":"user","content":"hi"}]}`))
 		req.Header.Set("Authorization", "Bearer "+key)
 		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
-	if code, body := post("k", "agent"); code != 200 || !strings.Contains(body, "scripted agent") {
-		t.Fatalf("%d %s", code, body)
-	}
-	if code, body := post("k", "replay/vllm/qwen3-0.6B/chat_completion_stream_5627a4c6-no-tool.json"); code != 200 || !strings.Contains(body, `"reasoning_content"`) {
-		t.Fatalf("replay: %d %s", code, body)
-	}
-	if code, _ := post("wrong", "agent"); code != 401 {
-		t.Fatalf("wrong key: %d", code)
-	}
+	code, body := post("k", "agent")
+	require.Equal(t, 200, code, "%d %s", code, body)
+	require.Contains(t, body, "scripted agent", "%d %s", code, body)
+	code, body = post("k", "replay/vllm/qwen3-0.6B/chat_completion_stream_5627a4c6-no-tool.json")
+	require.Equal(t, 200, code, "replay: %s", body)
+	require.Contains(t, body, `"reasoning_content"`, "replay")
+	code, _ = post("wrong", "agent")
+	require.Equal(t, 401, code, "wrong key")
 	cancel()
 	select {
 	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 	case <-time.After(10 * time.Second):
 		t.Fatal("did not shut down")
 	}
@@ -79,9 +75,7 @@ func TestRun(t *testing.T) {
 // protocol (the scripted agent as its model), found by -engine auto.
 func TestRunUpstream(t *testing.T) {
 	m, err := preprocess.LoadModel("../../testdata/models/tiny", preprocess.ModelOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	up := httptest.NewServer(&scripted.VLLM{Tok: m.Tokenizer, Model: "Qwen/tiny"})
 	defer up.Close()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -100,27 +94,19 @@ func TestRunUpstream(t *testing.T) {
 	resp, err := http.Post("http://"+addr+"/v1/messages", "application/json", strings.NewReader(
 		`{"model":"claude-sonnet-4-5","max_tokens":300,"messages":[{"role":"user","content":"go"}],`+
 			`"tools":[{"name":"Bash","input_schema":{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(body), `"input":{"command":"echo hello"}`) || !strings.Contains(string(body), `"stop_reason":"tool_use"`) {
-		t.Fatalf("%d %s", resp.StatusCode, body)
-	}
+	require.Equal(t, 200, resp.StatusCode, "%d %s", resp.StatusCode, body)
+	require.Contains(t, string(body), `"input":{"command":"echo hello"}`, "%d %s", resp.StatusCode, body)
+	require.Contains(t, string(body), `"stop_reason":"tool_use"`, "%d %s", resp.StatusCode, body)
 	mresp, err := http.Get("http://" + addr + "/v1/models")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	list, _ := io.ReadAll(mresp.Body)
 	mresp.Body.Close()
-	if !strings.Contains(string(list), `"id":"Qwen/tiny"`) {
-		t.Fatalf("served name not probed: %s", list)
-	}
+	require.Contains(t, string(list), `"id":"Qwen/tiny"`, "served name not probed: %s", list)
 	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, <-done)
 }
 
 func TestFlags(t *testing.T) {
@@ -133,9 +119,7 @@ func TestFlags(t *testing.T) {
 		{"-session-header", "X-Session Id"},
 		{"-forward-header-prefix", "X-Dynamo-,x:y"},
 	} {
-		if err := run(context.Background(), args, io.Discard, nil); err == nil {
-			t.Errorf("%q: no error", args)
-		}
+		require.Error(t, run(context.Background(), args, io.Discard, nil), "%q: no error", args)
 	}
 }
 
@@ -147,24 +131,16 @@ func TestRunImagesViaChat(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range []string{"tokenizer.json", "tokenizer_config.json", "generation_config.json"} {
 		abs, err := filepath.Abs(filepath.Join("../../testdata/models/tiny", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(abs, filepath.Join(dir, f)); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
+		require.NoError(t, os.Symlink(abs, filepath.Join(dir, f)))
 	}
 	tmpl, err := os.ReadFile("../../testdata/chattemplate/templates/Qwen3-VL-30B-A3B-Instruct-Q8_0.jinja")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for name, body := range map[string]string{
 		"config.json":         `{"model_type":"qwen3_vl","vision_config":{},"max_position_embeddings":32768,"eos_token_id":263}`,
 		"chat_template.jinja": string(tmpl),
 	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
 	}
 	var mu sync.Mutex
 	var chats []string
@@ -201,9 +177,7 @@ func TestRunImagesViaChat(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp, err := http.Post("http://"+addr+"/v1/messages", "application/json", strings.NewReader(req))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		switch {
@@ -213,23 +187,19 @@ func TestRunImagesViaChat(t *testing.T) {
 			t.Errorf("via chat: %d %s", resp.StatusCode, body)
 		}
 		cancel()
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, <-done)
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	sum := sha256.Sum256(mustBase64(t, png))
-	if len(chats) != 1 || !strings.Contains(chats[0], `"uuid":"`+hex.EncodeToString(sum[:])+`"`) || !strings.Contains(chats[0], "data:image/png;base64,"+png) {
-		t.Errorf("chat requests: %q", chats)
-	}
+	require.Len(t, chats, 1, "chat requests: %q", chats)
+	require.Contains(t, chats[0], `"uuid":"`+hex.EncodeToString(sum[:])+`"`, "chat requests: %q", chats)
+	require.Contains(t, chats[0], "data:image/png;base64,"+png, "chat requests: %q", chats)
 }
 
 func mustBase64(t *testing.T, s string) []byte {
 	b, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return b
 }
 
@@ -237,9 +207,7 @@ func mustBase64(t *testing.T, s string) []byte {
 // the cache salt is a hash of the tenant header, none without it.
 func TestSessionConfig(t *testing.T) {
 	o, err := parseFlags([]string{"-session-header", "X-A, x-b", "-forward-header-prefix", "none", "-cache-salt-header", "X-Tenant"}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	c := sessionConfig(o)
 	if d := cmp.Diff([]string{"X-A", "x-b"}, c.Headers); d != "" || c.ForwardPrefixes != nil {
 		t.Errorf("headers (-want +got):\n%s; prefixes %q", d, c.ForwardPrefixes)
@@ -251,14 +219,16 @@ func TestSessionConfig(t *testing.T) {
 		}
 		return c.CacheSalt(&server.Job{Header: h})
 	}
-	if a, b := salt("acme"), salt("other"); len(a) != 32 || a == b || a == "acme" || salt("acme") != a {
-		t.Errorf("salts %q, %q", a, b)
-	}
-	if s := salt(""); s != "" {
-		t.Errorf("no tenant: salt %q", s)
-	}
+	a, b := salt("acme"), salt("other")
+	require.Len(t, a, 32, "salts %q, %q", a, b)
+	require.NotEqual(t, b, a, "salts %q, %q", a, b)
+	require.NotEqual(t, "acme", a, "salts %q, %q", a, b)
+	require.Equal(t, a, salt("acme"), "salts %q, %q", a, b)
+	s := salt("")
+	require.Equal(t, "", s, "no tenant: salt %q", s)
 	o, _ = parseFlags(nil, io.Discard)
-	if c := sessionConfig(o); c.CacheSalt != nil || len(c.Headers) != 3 || len(c.ForwardPrefixes) != 2 {
-		t.Errorf("defaults: %+v", c)
-	}
+	c = sessionConfig(o)
+	require.Nil(t, c.CacheSalt, "defaults: %+v", c)
+	require.Len(t, c.Headers, 3, "defaults: %+v", c)
+	require.Len(t, c.ForwardPrefixes, 2, "defaults: %+v", c)
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
+	"github.com/stretchr/testify/require"
 )
 
 // replica is one engine replica on loopback: the scripted agent behind
@@ -109,13 +110,10 @@ func startReplicas(t *testing.T, extra ...string) *replicaSet {
 func startPacedReplicas(t *testing.T, delay time.Duration, extra ...string) *replicaSet {
 	t.Helper()
 	m, err := preprocess.LoadModel("../../testdata/models/tiny", preprocess.ModelOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ids, err := m.Tokenizer.Encode("Hello", false)
-	if err != nil || len(ids) == 0 {
-		t.Fatal(ids, err)
-	}
+	require.NoError(t, err, "%v %v", ids, err)
+	require.NotEmpty(t, ids, "%v %v", ids, err)
 	rs := &replicaSet{t: t}
 	args := []string{"-addr", "127.0.0.1:0", "-model-dir", "../../testdata/models/tiny", "-engine", "vllm",
 		"-served-model-name", "tiny", "-max-model-len", "131072", "-log-json"}
@@ -247,9 +245,8 @@ func TestHarnessLoopsOnReplicas(t *testing.T) {
 			for i, file := range []string{h.turn1, h.turn2, h.turn1, h.turn2} {
 				before := rs.counts()
 				code, body := rs.post(h.path, file, h.header)
-				if code != 200 || !strings.Contains(body, h.done) {
-					t.Fatalf("turn %d: %d %.300s", i+1, code, body)
-				}
+				require.Equal(t, 200, code, "turn %d: %d %.300s", i+1, code, body)
+				require.Contains(t, body, h.done, "turn %d: %d %.300s", i+1, code, body)
 				r := rs.served(before)
 				if home == nil {
 					home = r
@@ -258,17 +255,12 @@ func TestHarnessLoopsOnReplicas(t *testing.T) {
 				}
 				hd := r.headers[len(r.headers)-1]
 				for _, name := range []string{"X-Dynamo-Session-Id", "X-Session-Id", "X-Smg-Routing-Key"} {
-					if hd.Get(name) != h.session {
-						t.Errorf("turn %d: %s %q; want %q", i+1, name, hd.Get(name), h.session)
-					}
+					require.Equal(t, h.session, hd.Get(name), "turn %d: %s %q; want %q", i+1, name, hd.Get(name), h.session)
 				}
-				if v, ok := h.header["X-Dynamo-Priority"]; ok && hd.Get("X-Dynamo-Priority") != v {
-					t.Errorf("turn %d: X-Dynamo-Priority not forwarded: %v", i+1, hd)
-				}
+				v, ok := h.header["X-Dynamo-Priority"]
+				require.False(t, ok && hd.Get("X-Dynamo-Priority") != v, "turn %d: X-Dynamo-Priority not forwarded: %v", i+1, hd)
 			}
-			if killed[home] {
-				t.Fatalf("the session landed on %s, killed before", home.name)
-			}
+			require.False(t, killed[home], "the session landed on %s, killed before", home.name)
 			// Kill the session's replica between turns.
 			home.ts.Close()
 			killed[home] = true
@@ -276,9 +268,8 @@ func TestHarnessLoopsOnReplicas(t *testing.T) {
 			for i, file := range []string{h.turn2, h.turn1, h.turn2} {
 				before := rs.counts()
 				code, body := rs.post(h.path, file, h.header)
-				if code != 200 || !strings.Contains(body, h.done) {
-					t.Fatalf("after the kill, turn %d: %d %.300s", i+1, code, body)
-				}
+				require.Equal(t, 200, code, "after the kill, turn %d: %d %.300s", i+1, code, body)
+				require.Contains(t, body, h.done, "after the kill, turn %d: %d %.300s", i+1, code, body)
 				r := rs.served(before)
 				if next == nil {
 					next = r
@@ -286,9 +277,7 @@ func TestHarnessLoopsOnReplicas(t *testing.T) {
 					t.Fatalf("after the kill, turn %d on %s; the turn before on %s", i+1, r.name, next.name)
 				}
 			}
-			if next == home {
-				t.Fatalf("served by the killed replica")
-			}
+			require.False(t, next == home, "served by the killed replica")
 		})
 	}
 	m := rs.metrics()
@@ -296,22 +285,19 @@ func TestHarnessLoopsOnReplicas(t *testing.T) {
 	for _, r := range rs.reps {
 		series := `{upstream="` + r.ts.URL + `/v1"}`
 		requests += metric(m, "agentwire_upstream_requests_total"+series)
-		if v := metric(m, "agentwire_upstream_in_flight"+series); v != 0 {
-			t.Errorf("%s: in flight %v", r.name, v)
-		}
+		v := metric(m, "agentwire_upstream_in_flight"+series)
+		require.Equal(t, float64(0), v, "%s: in flight %v", r.name, v)
 		healthy, failures := metric(m, "agentwire_upstream_healthy"+series), metric(m, "agentwire_upstream_failures_total"+series)
-		if killed[r] && (healthy != 0 || failures < 1) || !killed[r] && (healthy != 1 || failures != 0) {
-			t.Errorf("%s (killed %v): healthy %v, failures %v", r.name, killed[r], healthy, failures)
-		}
+		require.False(t, killed[r] && (healthy != 0 || failures < 1), "%s (killed %v): healthy %v, failures %v", r.name, killed[r], healthy, failures)
+		require.False(t, !killed[r] && (healthy != 1 || failures != 0), "%s (killed %v): healthy %v, failures %v", r.name, killed[r], healthy, failures)
 	}
 	// 14 requests, and the attempts on a killed replica before its
 	// ejection (2 each).
-	if want := float64(2*7 + 2*len(killed)); requests < 2*7 || requests > want {
-		t.Errorf("%v attempts over the upstreams; want 14 to %v", requests, want)
-	}
-	if v := metric(m, "agentwire_requests_running"); v != 0 {
-		t.Errorf("requests running %v", v)
-	}
+	want := float64(2*7 + 2*len(killed))
+	require.GreaterOrEqual(t, requests, float64(2*7), "%v attempts over the upstreams; want 14 to %v", requests, want)
+	require.LessOrEqual(t, requests, want, "%v attempts over the upstreams; want 14 to %v", requests, want)
+	v := metric(m, "agentwire_requests_running")
+	require.Equal(t, float64(0), v, "requests running %v", v)
 }
 
 // TestReplicaDiesMidStream: replicas that drop the stream before its
@@ -348,22 +334,20 @@ func TestReplicaDiesMidStream(t *testing.T) {
 			}
 			before := rs.counts()
 			code, body := rs.post("/v1/messages", file, hdr)
-			if code != tc.wantCode || !strings.Contains(body, tc.want) || strings.Contains(body, tc.unwant) {
-				t.Fatalf("%d %.600s", code, body)
-			}
+			require.Equal(t, tc.wantCode, code, "%d %.600s", code, body)
+			require.Contains(t, body, tc.want, "%d %.600s", code, body)
+			require.NotContains(t, body, tc.unwant, "%d %.600s", code, body)
 			n := attempts(before)
-			if tc.wantAttempts != 0 && n != tc.wantAttempts || n < 1 || n > 3 {
-				t.Errorf("%d attempts; want %d", n, tc.wantAttempts)
-			}
+			require.False(t, tc.wantAttempts != 0 && n != tc.wantAttempts, "%d attempts; want %d", n, tc.wantAttempts)
+			require.GreaterOrEqual(t, n, 1, "%d attempts; want %d", n, tc.wantAttempts)
+			require.LessOrEqual(t, n, 3, "%d attempts; want %d", n, tc.wantAttempts)
 			m := rs.metrics()
 			for _, r := range rs.reps {
-				if v := metric(m, `agentwire_upstream_in_flight{upstream="`+r.ts.URL+`/v1"}`); v != 0 {
-					t.Errorf("%s: in flight %v", r.name, v)
-				}
+				v := metric(m, `agentwire_upstream_in_flight{upstream="`+r.ts.URL+`/v1"}`)
+				require.Equal(t, float64(0), v, "%s: in flight %v", r.name, v)
 			}
-			if v := metric(m, "agentwire_requests_running"); v != 0 {
-				t.Errorf("requests running %v", v)
-			}
+			v := metric(m, "agentwire_requests_running")
+			require.Equal(t, float64(0), v, "requests running %v", v)
 		})
 	}
 }
@@ -427,9 +411,8 @@ func TestReplicaKilledUnderLoad(t *testing.T) {
 	dead.ts.CloseClientConnections()
 	close(killed)
 	wg.Wait()
-	if got := answered.Load() + cut.Load(); got != sessions*turns {
-		t.Fatalf("%d of %d turns accounted for", got, sessions*turns)
-	}
+	got := answered.Load() + cut.Load()
+	require.Equal(t, int64(sessions*turns), got, "%d of %d turns accounted for", got, sessions*turns)
 	t.Logf("%d turns answered, %d cut by the kill", answered.Load(), cut.Load())
 	// Where each session went: a live replica's sessions stayed; the dead
 	// one's moved to one other each.
@@ -445,9 +428,7 @@ func TestReplicaKilledUnderLoad(t *testing.T) {
 		}
 		r.mu.Unlock()
 	}
-	if len(where) != sessions {
-		t.Errorf("%d sessions seen upstream; want %d", len(where), sessions)
-	}
+	require.Len(t, where, sessions, "%d sessions seen upstream; want %d", len(where), sessions)
 	for id, reps := range where {
 		live := 0
 		for name := range reps {
@@ -455,19 +436,16 @@ func TestReplicaKilledUnderLoad(t *testing.T) {
 				live++
 			}
 		}
-		if live > 1 || reps[dead.name] && len(reps) > 2 {
-			t.Errorf("session %s on %v", id, reps)
-		}
+		require.LessOrEqual(t, live, 1, "session %s on %v", id, reps)
+		require.False(t, reps[dead.name] && len(reps) > 2, "session %s on %v", id, reps)
 	}
 	m := rs.metrics()
 	for _, r := range rs.reps {
-		if v := metric(m, `agentwire_upstream_in_flight{upstream="`+r.ts.URL+`/v1"}`); v != 0 {
-			t.Errorf("%s: in flight %v", r.name, v)
-		}
+		v := metric(m, `agentwire_upstream_in_flight{upstream="`+r.ts.URL+`/v1"}`)
+		require.Equal(t, float64(0), v, "%s: in flight %v", r.name, v)
 	}
-	if v := metric(m, "agentwire_requests_running"); v != 0 {
-		t.Errorf("requests running %v", v)
-	}
+	v := metric(m, "agentwire_requests_running")
+	require.Equal(t, float64(0), v, "requests running %v", v)
 }
 
 // TestHealthProbe: a replica whose GET /health fails is ejected by the
@@ -507,16 +485,12 @@ func TestHealthProbe(t *testing.T) {
 		}
 	}
 	send(30)
-	if n := sick.count(); n != 0 {
-		t.Errorf("the ejected replica got %d requests", n)
-	}
+	n := sick.count()
+	require.Equal(t, 0, n, "the ejected replica got %d requests", n)
 	sick.unhealthy.Store(false)
 	waitFor("readmitted", func(m string) bool { return metric(m, "agentwire_upstream_healthy"+series) == 1 })
 	send(30)
-	if sick.count() == 0 {
-		t.Error("the readmitted replica got none of 30 sessions")
-	}
-	if v := metric(rs.metrics(), "agentwire_upstream_failures_total"+series); v != 0 {
-		t.Errorf("failures %v: no request should have failed on it", v)
-	}
+	require.NotEqual(t, 0, sick.count(), "the readmitted replica got none of 30 sessions")
+	v := metric(rs.metrics(), "agentwire_upstream_failures_total"+series)
+	require.Equal(t, float64(0), v, "failures %v: no request should have failed on it", v)
 }

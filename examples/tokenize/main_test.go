@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 )
 
 const tiny = "../../tokenizers/testdata/tiny/tokenizer.json"
@@ -72,9 +73,7 @@ func TestRun(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
 			status := run(tc.args, strings.NewReader(tc.input), &out, &errOut)
-			if status != tc.status {
-				t.Errorf("status = %d, want %d (stderr %q)", status, tc.status, errOut.String())
-			}
+			require.Equal(t, tc.status, status, "status = %d, want %d (stderr %q)", status, tc.status, errOut.String())
 			if diff := cmp.Diff(tc.want, out.String()); diff != "" {
 				t.Errorf("output (-want +got):\n%s", diff)
 			}

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentwire/agentwire/preprocess/api"
+	"github.com/stretchr/testify/require"
 )
 
 // This file holds the client side of the tool-loop suite (toolloop_test.go):
@@ -271,22 +272,16 @@ func responsesRequest(system string, hist []histItem, stream bool) []byte {
 func postTurn(t *testing.T, base string, s clientShape, body []byte, stream bool) turn {
 	t.Helper()
 	req, err := http.NewRequest("POST", base+s.api().Path(), bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+testKey)
 	req.Header.Set("x-api-key", testKey)
 	req.Header.Set("anthropic-version", "2023-06-01")
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	out := turn{status: resp.StatusCode, raw: string(raw)}
 	if resp.StatusCode != http.StatusOK {
 		return out
@@ -296,9 +291,7 @@ func postTurn(t *testing.T, base string, s clientShape, body []byte, stream bool
 	} else {
 		err = readUnary(s, raw, &out)
 	}
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", s, err, raw)
-	}
+	require.NoError(t, err, "%s\n%s", s, raw)
 	return out
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
+	"github.com/stretchr/testify/require"
 )
 
 // The conformance suite every registered API passes (api.All): the same
@@ -177,25 +178,20 @@ func TestEveryAPIConforms(t *testing.T) {
 			var answers [2]turn
 			for i, stream := range []bool{true, false} {
 				st, raw := postRaw(t, ts.URL+a.Path(), c.body(stream), testKey)
-				if st != http.StatusOK {
-					t.Fatalf("stream=%v: %d %s", stream, st, raw)
-				}
+				require.Equal(t, http.StatusOK, st, "stream=%v: %d %s", stream, st, raw)
 				got, err := c.read(raw, stream)
-				if err != nil {
-					t.Fatalf("stream=%v: %v\n%s", stream, err, raw)
-				}
+				require.NoError(t, err, "stream=%v\n%s", stream, raw)
 				got.raw, got.status, got.reasoningJSON, got.signature, got.encrypted, got.rsID = "", 0, nil, "", "", ""
 				for k := range got.calls {
 					got.calls[k].id = ""
 				}
 				answers[i] = got
 			}
-			if answers[0].content+answers[0].reasoning == "" && len(answers[0].calls) == 0 {
-				t.Errorf("empty answer")
-			}
-			if s, u := answers[0], answers[1]; s.content != u.content || s.reasoning != u.reasoning || !sameCalls(s.calls, u.calls) {
-				t.Errorf("streamed %+v\nunary    %+v", s, u)
-			}
+			require.False(t, answers[0].content+answers[0].reasoning == "" && len(answers[0].calls) == 0, "empty answer")
+			s, u := answers[0], answers[1]
+			require.Equal(t, u.content, s.content, "streamed %+v\nunary    %+v", s, u)
+			require.Equal(t, u.reasoning, s.reasoning, "streamed %+v\nunary    %+v", s, u)
+			require.True(t, sameCalls(s.calls, u.calls), "streamed %+v\nunary    %+v", s, u)
 
 			// errors in the API's shape, before the first byte
 			for _, e := range []struct {
@@ -207,24 +203,21 @@ func TestEveryAPIConforms(t *testing.T) {
 				{"unknown model", strings.Replace(c.body(true), `"model":"agent"`, `"model":"replay/nope"`, 1), testKey, http.StatusNotFound},
 			} {
 				st, raw := postRaw(t, ts.URL+a.Path(), e.body, e.key)
-				if typ, ok := c.errorType(raw); st != e.status || !ok || typ == "" {
-					t.Errorf("%s: %d %s, want %d in the API's error shape", e.name, st, raw, e.status)
-				}
+				require.Equal(t, e.status, st, "%s: %s", e.name, raw)
+				typ, ok := c.errorType(raw)
+				require.True(t, ok, "%s: %s is not in the API's error shape", e.name, raw)
+				require.NotEmpty(t, typ, "%s: %s has no error type", e.name, raw)
 			}
 			// and inside a stream, when the engine fails after its first output
 			st, raw := postRaw(t, failing.URL+a.Path(), c.body(true), testKey)
-			if st != http.StatusOK || !c.streamError(raw) {
-				t.Errorf("engine failure in a stream: %d\n%s", st, raw)
-			}
+			require.Equal(t, http.StatusOK, st, "engine failure in a stream: %d\n%s", st, raw)
+			require.True(t, c.streamError(raw), "engine failure in a stream: %d\n%s", st, raw)
 
 			// the official SDK accepts both answers
 			streamed, unary, err := c.sdk(ctx, ts)
-			if err != nil {
-				t.Fatalf("SDK: %v", err)
-			}
-			if streamed == "" || streamed != unary {
-				t.Errorf("SDK: streamed %q, unary %q", streamed, unary)
-			}
+			require.NoError(t, err, "SDK")
+			require.NotEqual(t, "", streamed, "SDK: streamed %q, unary %q", streamed, unary)
+			require.Equal(t, unary, streamed, "SDK: streamed %q, unary %q", streamed, unary)
 		})
 	}
 }
@@ -255,23 +248,17 @@ func (*failStream) Close() error { return nil }
 func postRaw(t *testing.T, url, body, key string) (int, []byte) {
 	t.Helper()
 	req, err := http.NewRequest("POST", url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 		req.Header.Set("x-api-key", key)
 	}
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return resp.StatusCode, raw
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
+	"github.com/stretchr/testify/require"
 )
 
 // testKey is the API key every suite server requires.
@@ -32,9 +33,7 @@ func newServer(t *testing.T, cfg server.Config) *httptest.Server {
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	s, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
 	return ts

@@ -29,6 +29,7 @@ import (
 	"github.com/agentwire/agentwire/protocols/openai"
 	"github.com/agentwire/agentwire/protocols/responses"
 	"github.com/agentwire/agentwire/tokenizers"
+	"github.com/stretchr/testify/require"
 )
 
 // The tool-loop conformance suite. For every model family with a real chat
@@ -183,9 +184,7 @@ var specialLike = regexp.MustCompile(`<\|[A-Za-z0-9_]+\|>|<｜[^｜\s]{1,40}｜>
 func loopModelDir(t *testing.T, fam loopFamily) string {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "chattemplate", "templates", fam.template))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	stops := map[string]bool{fam.eos: true}
 	for _, e := range fam.ends {
 		stops[e.token] = true
@@ -230,13 +229,9 @@ func loopModelDir(t *testing.T, fam loopFamily) string {
 		"config.json":            map[string]any{"model_type": fam.modelType, "max_position_embeddings": 1 << 20},
 		"generation_config.json": map[string]any{"eos_token_id": eosIDs},
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(dir, 0o755))
 	for name, v := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), mustJSON(v), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), mustJSON(v), 0o644))
 	}
 	return dir
 }
@@ -629,9 +624,7 @@ func TestToolLoop(t *testing.T) {
 				} else {
 					m, err = preprocess.LoadModel(loopModelDir(t, fam), opts)
 				}
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				mu.Lock()
 				families[m.Family] = true
 				mu.Unlock()
@@ -759,19 +752,13 @@ func runLoopCell(t *testing.T, fam loopFamily, m *preprocess.Model, ref *loopRef
 			}
 		}
 		want, out, stop, err := canonicalOutput(fam, ref, chat, turns, sc.model, args)
-		if err != nil {
-			t.Fatalf("turn %d: %v", step+1, err)
-		}
+		require.NoError(t, err, "turn %d", step+1)
 		outIDs, err := m.Tokenizer.Encode(out, false)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		gen := slices.Clone(outIDs)
 		if stop != "" {
 			id, ok := m.Tokenizer.TokenToID(stop)
-			if !ok {
-				t.Fatalf("stop token %q is not a token", stop)
-			}
+			require.True(t, ok, "stop token %q is not a token", stop)
 			gen = append(gen, id)
 		}
 		eng.mu.Lock()
@@ -779,26 +766,21 @@ func runLoopCell(t *testing.T, fam loopFamily, m *preprocess.Model, ref *loopRef
 		eng.mu.Unlock()
 
 		got := postTurn(t, ts.URL, s, body, stream)
-		if got.status != http.StatusOK {
-			t.Fatalf("turn %d: status %d: %s", step+1, got.status, got.raw)
-		}
+		require.Equal(t, http.StatusOK, got.status, "turn %d: status %d: %s", step+1, got.status, got.raw)
 		eng.mu.Lock()
 		ids := eng.prompts[len(eng.prompts)-1]
 		eng.mu.Unlock()
 
 		// The prompt the engine received is the reference rendering.
 		prompt, err := m.Tokenizer.Decode(ids, false)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if prompt != want {
 			i := commonPrefix(prompt, want)
 			t.Errorf("turn %d: the prompt differs from the template's rendering of the conversation at byte %d:\ngot  %q\nwant %q", step+1, i,
 				prompt[max(0, i-120):min(len(prompt), i+120)], want[max(0, i-120):min(len(want), i+120)])
 		}
-		if wantIDs, _ := m.Tokenizer.Encode(want, false); !slices.Equal(ids, wantIDs) {
-			t.Errorf("turn %d: the prompt ids are not the tokenizer's encoding of the rendering", step+1)
-		}
+		wantIDs, _ := m.Tokenizer.Encode(want, false)
+		require.True(t, slices.Equal(ids, wantIDs), "turn %d: the prompt ids are not the tokenizer's encoding of the rendering", step+1)
 
 		// The previous turn's prompt and output stay the prefix where the
 		// template keeps them.
@@ -861,24 +843,16 @@ func checkTurn(t *testing.T, n int, fam loopFamily, s clientShape, out string, w
 	if s == shapeAnthropic {
 		// Thinking omitted: the block has no text and its signature
 		// carries the reasoning.
-		if got.reasoning != "" {
-			t.Errorf("turn %d: omitted thinking shows %q", n, got.reasoning)
-		}
+		require.Equal(t, "", got.reasoning, "turn %d: omitted thinking shows %q", n, got.reasoning)
 		reasoning, _ = anthropic.DecodeThinkingSignature(got.signature)
 	}
-	if strings.TrimSpace(reasoning) != wantReasoning {
-		t.Errorf("turn %d: reasoning %q, want %q (output %q)", n, reasoning, wantReasoning, out)
-	}
-	if strings.TrimSpace(got.content) != want.content {
-		t.Errorf("turn %d: content %q, want %q (output %q)", n, got.content, want.content, out)
-	}
-	if len(got.calls) != len(want.calls) {
-		t.Fatalf("turn %d: %d calls, want %d (output %q)\n%s", n, len(got.calls), len(want.calls), out, got.raw)
-	}
+	require.Equal(t, wantReasoning, strings.TrimSpace(reasoning), "turn %d: reasoning %q, want %q (output %q)", n, reasoning, wantReasoning, out)
+	require.Equal(t, want.content, strings.TrimSpace(got.content), "turn %d: content %q, want %q (output %q)", n, got.content, want.content, out)
+	require.Len(t, got.calls, len(want.calls), "turn %d: %d calls, want %d (output %q)\n%s", n, len(got.calls), len(want.calls), out, got.raw)
 	for i, c := range got.calls {
-		if c.id == "" || c.name != want.calls[i].name || !jsonEqual(c.args, want.calls[i].args) {
-			t.Errorf("turn %d: call %d is %s %s %s, want %s %s", n, i, c.id, c.name, c.args, want.calls[i].name, want.calls[i].args)
-		}
+		require.NotEqual(t, "", c.id, "turn %d: call %d is %s %s %s, want %s %s", n, i, c.id, c.name, c.args, want.calls[i].name, want.calls[i].args)
+		require.Equal(t, want.calls[i].name, c.name, "turn %d: call %d is %s %s %s, want %s %s", n, i, c.id, c.name, c.args, want.calls[i].name, want.calls[i].args)
+		require.True(t, jsonEqual(c.args, want.calls[i].args), "turn %d: call %d is %s %s %s, want %s %s", n, i, c.id, c.name, c.args, want.calls[i].name, want.calls[i].args)
 	}
 }
 
@@ -926,9 +900,7 @@ func hourglass(t *testing.T, s clientShape, body []byte, reasoningParser bool) *
 	if err == nil {
 		err = chat.NormalizeThinking()
 	}
-	if err != nil {
-		t.Fatalf("%s: %v", s, err)
-	}
+	require.NoError(t, err, "%s", s)
 	return chat
 }
 
@@ -984,15 +956,12 @@ func TestCodexMinistral3Loop(t *testing.T) { runNamedLoop(t, "Ministral 3", shap
 func runNamedLoop(t *testing.T, name string, s clientShape) {
 	fam := loopFamilyNamed(t, name)
 	m, err := preprocess.LoadModel(loopModelDir(t, fam), preprocess.ModelOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, stream := range []bool{true, false} {
 		t.Run(fmt.Sprint("stream=", stream), func(t *testing.T) {
 			cell := runLoopCell(t, fam, m, &loopRef{m: m, t: m.Template(true)}, s, stream)
-			if cell.kept != cell.checks-len(byDesign(name, s)) || cell.tokenPct != 100 {
-				t.Errorf("%+v: the prefix does not hold on every turn the template keeps", cell)
-			}
+			require.Equal(t, cell.checks-len(byDesign(name, s)), cell.kept, "%+v: the prefix does not hold on every turn the template keeps", cell)
+			require.Equal(t, float64(100), cell.tokenPct, "%+v: the prefix does not hold on every turn the template keeps", cell)
 		})
 	}
 }

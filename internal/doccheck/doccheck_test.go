@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // source is one piece of text that may cite documents: a Go comment, a
@@ -26,9 +28,7 @@ type source struct {
 func TestCitations(t *testing.T) {
 	root := repoRoot(t)
 	sources := collect(t, root)
-	if len(sources) < 100 {
-		t.Fatalf("only %d texts collected under %s: the walk is broken", len(sources), root)
-	}
+	require.GreaterOrEqual(t, len(sources), 100, "only %d texts collected under %s: the walk is broken", len(sources), root)
 	sections := map[string]map[string]bool{} // document path → normalised section names
 	checked := 0
 	for _, s := range sources {
@@ -36,10 +36,8 @@ func TestCitations(t *testing.T) {
 			t.Errorf("%s:%d: bare section citation %q: cite a document and a heading instead",
 				s.file, s.line, excerpt(s.text, i))
 		}
-		if m := outside.FindString(s.text); m != "" {
-			t.Errorf("%s:%d: %q points outside the repository: write the rule down here and cite that",
-				s.file, s.line, m)
-		}
+		m := outside.FindString(s.text)
+		require.Equal(t, "", m, "%s:%d: %q points outside the repository: write the rule down here and cite that", s.file, s.line, m)
 		for _, m := range citation.FindAllStringSubmatchIndex(s.text, -1) {
 			name := s.text[m[2]:m[3]]
 			doc, ok := resolve(root, s.file, name)
@@ -55,15 +53,11 @@ func TestCitations(t *testing.T) {
 			}
 			for _, q := range quoted.FindAllStringSubmatch(s.text[m[4]:m[5]], -1) {
 				checked++
-				if !sections[doc][normalise(q[1])] {
-					t.Errorf("%s:%d: cites %s, %q: no such heading or bold rule in %s", s.file, s.line, name, q[1], doc)
-				}
+				require.True(t, sections[doc][normalise(q[1])], "%s:%d: cites %s, %q: no such heading or bold rule in %s", s.file, s.line, name, q[1], doc)
 			}
 		}
 	}
-	if checked == 0 {
-		t.Error("no section citation found: the citation pattern is broken")
-	}
+	require.NotEqual(t, 0, checked, "no section citation found: the citation pattern is broken")
 }
 
 // citation matches a document name (group 1), optionally followed by
@@ -107,9 +101,7 @@ var (
 // also without a trailing parenthetical) and its bold phrases.
 func docSections(t *testing.T, path string) map[string]bool {
 	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	set := map[string]bool{}
 	for _, m := range heading.FindAllStringSubmatch(string(data), -1) {
 		set[normalise(m[1])] = true
@@ -169,9 +161,7 @@ func collect(t *testing.T, root string) []source {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return out
 }
 
@@ -179,9 +169,7 @@ func collect(t *testing.T, root string) []source {
 // comment markers removed and its lines joined, so a citation may wrap.
 func goComments(t *testing.T, path, rel string) []source {
 	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	fset := token.NewFileSet()
 	file := fset.AddFile(path, -1, len(src))
 	var s scanner.Scanner
@@ -224,13 +212,9 @@ func goComments(t *testing.T, path, rel string) []source {
 // file (wherever they occur in it).
 func fixtureStrings(t *testing.T, path, rel string) []source {
 	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatalf("%s: %v", rel, err)
-	}
+	require.NoError(t, json.Unmarshal(data, &v), "%s", rel)
 	var out []source
 	var walk func(any)
 	walk = func(v any) {
@@ -255,9 +239,7 @@ func fixtureStrings(t *testing.T, path, rel string) []source {
 // repoRoot is the directory holding go.work, above the test's directory.
 func repoRoot(t *testing.T) string {
 	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
 			return dir

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 const modulePath = "github.com/agentwire/agentwire"
@@ -26,9 +28,7 @@ var (
 func TestReadmePromises(t *testing.T) {
 	root := repoRoot(t)
 	data, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	readme := string(data)
 	exists := func(p string) bool {
 		_, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
@@ -56,15 +56,11 @@ func TestReadmePromises(t *testing.T) {
 			}
 		}
 		checked++
-		if !exists(p) {
-			t.Errorf("README.md names `%s`, which is not in the repository", m[1])
-		}
+		require.True(t, exists(p), "README.md names `%s`, which is not in the repository", m[1])
 	}
 	for _, m := range cdCommand.FindAllStringSubmatch(readme, -1) {
 		checked++
-		if !exists(m[1]) {
-			t.Errorf("README.md: cd %s: no such directory", m[1])
-		}
+		require.True(t, exists(m[1]), "README.md: cd %s: no such directory", m[1])
 	}
 	for _, m := range goRun.FindAllStringSubmatch(readme, -1) {
 		checked++
@@ -76,32 +72,24 @@ func TestReadmePromises(t *testing.T) {
 		src := packageSource(t, filepath.Join(root, dir))
 		for _, f := range flagName.FindAllStringSubmatch(m[2], -1) {
 			checked++
-			if !strings.Contains(src, `"`+f[1]+`"`) {
-				t.Errorf("README.md: go run %s -%s: the program defines no such flag", m[1], f[1])
-			}
+			require.Contains(t, src, `"`+f[1]+`"`, "README.md: go run %s -%s: the program defines no such flag", m[1], f[1])
 		}
 	}
 	t.Logf("%d promises checked", checked)
-	if checked < 10 {
-		t.Errorf("only %d README promises found: the patterns are broken", checked)
-	}
+	require.GreaterOrEqual(t, checked, 10, "only %d README promises found: the patterns are broken", checked)
 }
 
 // packageSource is the text of the non-test Go files in dir.
 func packageSource(t *testing.T, dir string) string {
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var b strings.Builder
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
 		}
 		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		b.Write(data)
 	}
 	return b.String()

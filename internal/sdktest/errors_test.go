@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go"
@@ -18,6 +17,7 @@ import (
 	awanthropic "github.com/agentwire/agentwire/protocols/anthropic"
 	awopenai "github.com/agentwire/agentwire/protocols/openai"
 	awresponses "github.com/agentwire/agentwire/protocols/responses"
+	"github.com/stretchr/testify/require"
 )
 
 func answer(t *testing.T, status int, body []byte) *httptest.Server {
@@ -39,34 +39,35 @@ func TestSDKsReadErrorBodies(t *testing.T) {
 	_, err := ac.Messages.New(context.Background(), anthropic.MessageNewParams{Model: "m", MaxTokens: 1,
 		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("x"))}})
 	var aerr *anthropic.Error
-	if !errors.As(err, &aerr) || aerr.StatusCode != 400 || !strings.Contains(aerr.Error(), "prompt is too long: 250000 tokens > 200000 maximum") {
-		t.Errorf("anthropic: %v", err)
-	}
+	require.True(t, errors.As(err, &aerr), "anthropic: %v", err)
+	require.Equal(t, 400, aerr.StatusCode, "anthropic: %v", err)
+	require.Contains(t, aerr.Error(), "prompt is too long: 250000 tokens > 200000 maximum", "anthropic: %v", err)
 
 	status, body = awanthropic.ErrorBody(&protocols.Error{Kind: protocols.ErrorOverloaded})
 	ac = anthropic.NewClient(aoption.WithBaseURL(answer(t, status, body).URL), aoption.WithAPIKey("t"), aoption.WithMaxRetries(0))
 	_, err = ac.Messages.New(context.Background(), anthropic.MessageNewParams{Model: "m", MaxTokens: 1,
 		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("x"))}})
-	if !errors.As(err, &aerr) || aerr.StatusCode != 529 || !strings.Contains(aerr.Error(), "overloaded_error") {
-		t.Errorf("anthropic overloaded: %v", err)
-	}
+	require.True(t, errors.As(err, &aerr), "anthropic overloaded: %v", err)
+	require.Equal(t, 529, aerr.StatusCode, "anthropic overloaded: %v", err)
+	require.Contains(t, aerr.Error(), "overloaded_error", "anthropic overloaded: %v", err)
 
 	status, body = awopenai.ErrorBody(overflow)
 	oc := openaisdk.NewClient(ooption.WithBaseURL(answer(t, status, body).URL), ooption.WithAPIKey("t"), ooption.WithMaxRetries(0))
 	_, err = oc.Chat.Completions.New(context.Background(), openaisdk.ChatCompletionNewParams{Model: "m",
 		Messages: []openaisdk.ChatCompletionMessageParamUnion{openaisdk.UserMessage("x")}})
 	var oerr *openaisdk.Error
-	if !errors.As(err, &oerr) || oerr.StatusCode != 400 || oerr.Code != "context_length_exceeded" || oerr.Param != "messages" {
-		t.Errorf("chat: %v", err)
-	}
+	require.True(t, errors.As(err, &oerr), "chat: %v", err)
+	require.Equal(t, 400, oerr.StatusCode, "chat: %v", err)
+	require.Equal(t, "context_length_exceeded", oerr.Code, "chat: %v", err)
+	require.Equal(t, "messages", oerr.Param, "chat: %v", err)
 
 	status, body = awresponses.ErrorBody(&protocols.Error{Kind: protocols.ErrorRateLimited})
 	oc = openaisdk.NewClient(ooption.WithBaseURL(answer(t, status, body).URL), ooption.WithAPIKey("t"), ooption.WithMaxRetries(0))
 	_, err = oc.Responses.New(context.Background(), oresponses.ResponseNewParams{Model: "m",
 		Input: oresponses.ResponseNewParamsInputUnion{OfString: openaisdk.String("x")}})
-	if !errors.As(err, &oerr) || oerr.StatusCode != 429 || oerr.Code != "rate_limit_exceeded" {
-		t.Errorf("responses: %v", err)
-	}
+	require.True(t, errors.As(err, &oerr), "responses: %v", err)
+	require.Equal(t, 429, oerr.StatusCode, "responses: %v", err)
+	require.Equal(t, "rate_limit_exceeded", oerr.Code, "responses: %v", err)
 }
 
 // In-stream errors end the SDKs' streams with the error.
@@ -90,9 +91,9 @@ func TestSDKsReadStreamErrors(t *testing.T) {
 		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("x"))}})
 	for as.Next() {
 	}
-	if err := as.Err(); err == nil || !strings.Contains(err.Error(), "prompt is too long: 250000 tokens > 200000 maximum") {
-		t.Errorf("anthropic stream: %v", err)
-	}
+	err := as.Err()
+	require.Error(t, err, "anthropic stream: %v", err)
+	require.ErrorContains(t, err, "prompt is too long: 250000 tokens > 200000 maximum", "anthropic stream: %v", err)
 
 	srv = serve(t, func() protocols.Emitter { return awopenai.NewEmitter(awopenai.EmitterConfig{Model: "m"}) }, script, nil)
 	oc := openaisdk.NewClient(ooption.WithBaseURL(srv.URL), ooption.WithAPIKey("t"), ooption.WithMaxRetries(0))
@@ -100,9 +101,7 @@ func TestSDKsReadStreamErrors(t *testing.T) {
 		Messages: []openaisdk.ChatCompletionMessageParamUnion{openaisdk.UserMessage("x")}})
 	for cs.Next() {
 	}
-	if err := cs.Err(); err == nil || !strings.Contains(err.Error(), "maximum context length is 200000") {
-		t.Errorf("chat stream: %v", err)
-	}
+	require.ErrorContains(t, cs.Err(), "maximum context length is 200000", "chat stream")
 
 	srv = serve(t, func() protocols.Emitter { return awresponses.NewEmitter(awresponses.EmitterConfig{}) }, script, nil)
 	oc = openaisdk.NewClient(ooption.WithBaseURL(srv.URL), ooption.WithAPIKey("t"), ooption.WithMaxRetries(0))
@@ -114,7 +113,6 @@ func TestSDKsReadStreamErrors(t *testing.T) {
 			failed = f
 		}
 	}
-	if rs.Err() != nil || failed.Response.Error.Code != "context_length_exceeded" {
-		t.Errorf("responses stream: %v %+v", rs.Err(), failed.Response.Error)
-	}
+	require.NoError(t, rs.Err(), "responses stream: %v %+v", rs.Err(), failed.Response.Error)
+	require.Equal(t, oresponses.ResponseErrorCode("context_length_exceeded"), failed.Response.Error.Code, "responses stream: %v %+v", rs.Err(), failed.Response.Error)
 }

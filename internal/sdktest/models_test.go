@@ -17,6 +17,7 @@ import (
 	"github.com/agentwire/agentwire/protocols"
 	awanthropic "github.com/agentwire/agentwire/protocols/anthropic"
 	awopenai "github.com/agentwire/agentwire/protocols/openai"
+	"github.com/stretchr/testify/require"
 )
 
 var cards = []protocols.ModelCard{
@@ -71,9 +72,7 @@ func TestSDKsListModels(t *testing.T) {
 	srv := modelsServer(t)
 	oc := openaisdk.NewClient(ooption.WithBaseURL(srv.URL+"/v1/"), ooption.WithAPIKey("t"), ooption.WithMaxRetries(0))
 	page, err := oc.Models.List(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var ids []string
 	for _, m := range page.Data {
 		ids = append(ids, m.ID)
@@ -82,20 +81,19 @@ func TestSDKsListModels(t *testing.T) {
 		t.Errorf("openai list (-want +got):\n%s", d)
 	}
 	m, err := oc.Models.Get(context.Background(), "Qwen/Qwen3-32B")
-	if err != nil || m.ID != "Qwen/Qwen3-32B" || m.Created != 1767225600 || m.OwnedBy != "agentwire" {
-		t.Errorf("openai get: %+v %v", m, err)
-	}
+	require.NoError(t, err, "openai get: %+v %v", m, err)
+	require.Equal(t, "Qwen/Qwen3-32B", m.ID, "openai get: %+v %v", m, err)
+	require.Equal(t, int64(1767225600), m.Created, "openai get: %+v %v", m, err)
+	require.Equal(t, "agentwire", m.OwnedBy, "openai get: %+v %v", m, err)
 	_, err = oc.Models.Get(context.Background(), "no/such")
 	var oerr *openaisdk.Error
-	if !errors.As(err, &oerr) || oerr.StatusCode != 404 || oerr.Code != "model_not_found" {
-		t.Errorf("openai unknown: %v", err)
-	}
+	require.True(t, errors.As(err, &oerr), "openai unknown: %v", err)
+	require.Equal(t, 404, oerr.StatusCode, "openai unknown: %v", err)
+	require.Equal(t, "model_not_found", oerr.Code, "openai unknown: %v", err)
 
 	ac := anthropic.NewClient(aoption.WithBaseURL(srv.URL), aoption.WithAPIKey("t"), aoption.WithMaxRetries(0))
 	ap, err := ac.Models.List(context.Background(), anthropic.ModelListParams{Limit: anthropic.Int(2)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ids = nil
 	for _, m := range ap.Data {
 		ids = append(ids, m.ID+"|"+m.DisplayName)
@@ -104,16 +102,16 @@ func TestSDKsListModels(t *testing.T) {
 		t.Errorf("anthropic list (-want +got):\n%s has_more %v last %q", d, ap.HasMore, ap.LastID)
 	}
 	next, err := ac.Models.List(context.Background(), anthropic.ModelListParams{AfterID: anthropic.String(ap.LastID)})
-	if err != nil || len(next.Data) != 1 || next.Data[0].DisplayName != "Opus (local)" || next.HasMore {
-		t.Errorf("anthropic page 2: %+v %v", next, err)
-	}
+	require.NoError(t, err, "anthropic page 2: %+v %v", next, err)
+	require.Len(t, next.Data, 1, "anthropic page 2: %+v %v", next, err)
+	require.Equal(t, "Opus (local)", next.Data[0].DisplayName, "anthropic page 2: %+v %v", next, err)
+	require.False(t, next.HasMore, "anthropic page 2: %+v %v", next, err)
 	am, err := ac.Models.Get(context.Background(), "Qwen/Qwen3-32B", anthropic.ModelGetParams{})
-	if err != nil || am.ID != "Qwen/Qwen3-32B" || am.CreatedAt.Unix() != 1767225600 {
-		t.Errorf("anthropic get: %+v %v", am, err)
-	}
+	require.NoError(t, err, "anthropic get: %+v %v", am, err)
+	require.Equal(t, "Qwen/Qwen3-32B", am.ID, "anthropic get: %+v %v", am, err)
+	require.Equal(t, int64(1767225600), am.CreatedAt.Unix(), "anthropic get: %+v %v", am, err)
 	_, err = ac.Models.Get(context.Background(), "no/such", anthropic.ModelGetParams{})
 	var aerr *anthropic.Error
-	if !errors.As(err, &aerr) || aerr.StatusCode != 404 {
-		t.Errorf("anthropic unknown: %v", err)
-	}
+	require.True(t, errors.As(err, &aerr), "anthropic unknown: %v", err)
+	require.Equal(t, 404, aerr.StatusCode, "anthropic unknown: %v", err)
 }

@@ -24,6 +24,7 @@ import (
 	awopenai "github.com/agentwire/agentwire/protocols/openai"
 	awresponses "github.com/agentwire/agentwire/protocols/responses"
 	"github.com/agentwire/agentwire/protocols/sse"
+	"github.com/stretchr/testify/require"
 )
 
 // chunksToEvents turns a post-parser chat chunk stream (structured
@@ -38,9 +39,7 @@ func chunksToEvents(t *testing.T, chunks [][]byte) []event {
 	var usage protocols.Usage
 	for _, raw := range chunks {
 		var c awopenai.ChatChunk
-		if err := json.Unmarshal(raw, &c); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, json.Unmarshal(raw, &c))
 		if u, ok := c.Usage.Get(); ok {
 			usage = u.Neutral()
 		}
@@ -77,9 +76,7 @@ func chunksToEvents(t *testing.T, chunks [][]byte) []event {
 func readChunks(t *testing.T, name string) [][]byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var out [][]byte
 	if strings.HasSuffix(name, ".sse") {
 		r := sse.NewReader(bytes.NewReader(b), 0)
@@ -111,13 +108,9 @@ func accumulateAnthropic(t *testing.T, url string) anthropic.Message {
 		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("go"))}})
 	var msg anthropic.Message
 	for stream.Next() {
-		if err := msg.Accumulate(stream.Current()); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, msg.Accumulate(stream.Current()))
 	}
-	if err := stream.Err(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, stream.Err())
 	return msg
 }
 
@@ -133,9 +126,7 @@ func blockView(t *testing.T, m anthropic.Message) []string {
 			out = append(out, "text:"+b.Text)
 		case "tool_use":
 			var v any
-			if err := json.Unmarshal(b.Input, &v); err != nil {
-				t.Fatalf("tool_use input %s: %v", b.Input, err)
-			}
+			require.NoError(t, json.Unmarshal(b.Input, &v), "tool_use input %s", b.Input)
 			norm, _ := json.Marshal(v)
 			out = append(out, "tool_use:"+b.Name+":"+string(norm))
 		}
@@ -148,9 +139,7 @@ func blockView(t *testing.T, m anthropic.Message) []string {
 // Claude Code accepted in the recorded session.
 func TestAnthropicMatchesRecordedClaudeCodeTurn(t *testing.T) {
 	recorded, err := os.ReadFile(filepath.Join("testdata", "claude-code__B-bash__0001.sse"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	rec := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		_, _ = w.Write(recorded)
@@ -176,9 +165,7 @@ func TestAnthropicMatchesRecordedClaudeCodeTurn(t *testing.T) {
 // delivered as a summary, then an exec_command call).
 func TestResponsesMatchesRecordedCodexTurn(t *testing.T) {
 	recorded, err := os.ReadFile(filepath.Join("testdata", "codex__B-gpt-5.5__0004.sse"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	view := func(url string) []string {
 		client := openaisdk.NewClient(ooption.WithBaseURL(url), ooption.WithAPIKey("test"), ooption.WithMaxRetries(0))
 		stream := client.Responses.NewStreaming(context.Background(), oresponses.ResponseNewParams{Model: "gpt-5.5",
@@ -260,13 +247,9 @@ func TestReplayEngineStreams(t *testing.T) {
 				Messages: []openaisdk.ChatCompletionMessageParamUnion{openaisdk.UserMessage("go")}})
 			var acc openaisdk.ChatCompletionAccumulator
 			for stream.Next() {
-				if !acc.AddChunk(stream.Current()) {
-					t.Fatal("accumulator rejected a chunk")
-				}
+				require.True(t, acc.AddChunk(stream.Current()), "accumulator rejected a chunk")
 			}
-			if err := stream.Err(); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, stream.Err())
 			var got []string
 			for _, w := range tc.want {
 				if strings.HasPrefix(w, "text:") {

@@ -19,6 +19,7 @@ import (
 	awanthropic "github.com/agentwire/agentwire/protocols/anthropic"
 	awopenai "github.com/agentwire/agentwire/protocols/openai"
 	awresponses "github.com/agentwire/agentwire/protocols/responses"
+	"github.com/stretchr/testify/require"
 )
 
 // event is one neutral emitter input.
@@ -91,23 +92,15 @@ func TestAnthropicSDKAccumulatesEmitterStream(t *testing.T) {
 	})
 	var msg anthropic.Message
 	for stream.Next() {
-		if err := msg.Accumulate(stream.Current()); err != nil {
-			t.Fatalf("Accumulate: %v", err)
-		}
+		require.NoError(t, msg.Accumulate(stream.Current()), "Accumulate")
 	}
-	if err := stream.Err(); err != nil {
-		t.Fatalf("stream: %v", err)
-	}
-	if len(msg.Content) != 4 {
-		t.Fatalf("got %d blocks: %s", len(msg.Content), msg.RawJSON())
-	}
+	require.NoError(t, stream.Err(), "stream")
+	require.Len(t, msg.Content, 4, "got %d blocks: %s", len(msg.Content), msg.RawJSON())
 	th := msg.Content[0].AsThinking()
-	if th.Thinking != "The user wants the weather in NYC." || th.Signature != "erased" {
-		t.Errorf("thinking block %+v", th)
-	}
-	if tx := msg.Content[1].AsText(); tx.Text != "Let me check <that> & \"more\" é🚀" {
-		t.Errorf("text block %q", tx.Text)
-	}
+	require.Equal(t, "The user wants the weather in NYC.", th.Thinking, "thinking block %+v", th)
+	require.Equal(t, "erased", th.Signature, "thinking block %+v", th)
+	tx := msg.Content[1].AsText()
+	require.Equal(t, "Let me check <that> & \"more\" é🚀", tx.Text, "text block %q", tx.Text)
 	type call struct {
 		Name  string
 		Input map[string]any
@@ -115,13 +108,10 @@ func TestAnthropicSDKAccumulatesEmitterStream(t *testing.T) {
 	var calls []call
 	for _, b := range msg.Content[2:] {
 		tu := b.AsToolUse()
-		if !strings.HasPrefix(tu.ID, "toolu_") || len(tu.ID) != 38 {
-			t.Errorf("tool_use id %q", tu.ID)
-		}
+		require.True(t, strings.HasPrefix(tu.ID, "toolu_"), "tool_use id %q", tu.ID)
+		require.Len(t, tu.ID, 38, "tool_use id %q", tu.ID)
 		var input map[string]any
-		if err := json.Unmarshal(tu.Input, &input); err != nil {
-			t.Fatalf("tool_use input %s: %v", tu.Input, err)
-		}
+		require.NoError(t, json.Unmarshal(tu.Input, &input), "tool_use input %s", tu.Input)
 		calls = append(calls, call{tu.Name, input})
 	}
 	want := []call{
@@ -131,12 +121,12 @@ func TestAnthropicSDKAccumulatesEmitterStream(t *testing.T) {
 	if d := cmp.Diff(want, calls); d != "" {
 		t.Errorf("tool calls (-want +got):\n%s", d)
 	}
-	if msg.StopReason != anthropic.StopReasonToolUse || msg.Usage.InputTokens != 24 || msg.Usage.CacheReadInputTokens != 96 || msg.Usage.OutputTokens != 42 {
-		t.Errorf("stop %q usage %+v", msg.StopReason, msg.Usage)
-	}
-	if !strings.HasPrefix(msg.ID, "msg_") || msg.Model != "Qwen/Qwen3-32B" {
-		t.Errorf("id %q model %q", msg.ID, msg.Model)
-	}
+	require.Equal(t, anthropic.StopReasonToolUse, msg.StopReason, "stop %q usage %+v", msg.StopReason, msg.Usage)
+	require.Equal(t, int64(24), msg.Usage.InputTokens, "stop %q usage %+v", msg.StopReason, msg.Usage)
+	require.Equal(t, int64(96), msg.Usage.CacheReadInputTokens, "stop %q usage %+v", msg.StopReason, msg.Usage)
+	require.Equal(t, int64(42), msg.Usage.OutputTokens, "stop %q usage %+v", msg.StopReason, msg.Usage)
+	require.True(t, strings.HasPrefix(msg.ID, "msg_"), "id %q model %q", msg.ID, msg.Model)
+	require.Equal(t, "Qwen/Qwen3-32B", msg.Model, "id %q model %q", msg.ID, msg.Model)
 }
 
 func TestAnthropicSDKInterleavedAndStopSequence(t *testing.T) {
@@ -147,13 +137,9 @@ func TestAnthropicSDKInterleavedAndStopSequence(t *testing.T) {
 		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("go"))}})
 	var msg anthropic.Message
 	for stream.Next() {
-		if err := msg.Accumulate(stream.Current()); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, msg.Accumulate(stream.Current()))
 	}
-	if err := stream.Err(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, stream.Err())
 	var types []string
 	for _, b := range msg.Content {
 		types = append(types, b.Type)
@@ -161,9 +147,8 @@ func TestAnthropicSDKInterleavedAndStopSequence(t *testing.T) {
 	if d := cmp.Diff([]string{"thinking", "tool_use", "thinking", "text"}, types); d != "" {
 		t.Errorf("block order (-want +got):\n%s", d)
 	}
-	if msg.Content[2].AsThinking().Thinking != "plan B" || msg.Content[3].AsText().Text != "done" {
-		t.Errorf("blocks %s", msg.RawJSON())
-	}
+	require.Equal(t, "plan B", msg.Content[2].AsThinking().Thinking, "blocks %s", msg.RawJSON())
+	require.Equal(t, "done", msg.Content[3].AsText().Text, "blocks %s", msg.RawJSON())
 }
 
 func TestOpenAIChatSDKAccumulatesEmitterStream(t *testing.T) {
@@ -206,29 +191,20 @@ func TestOpenAIChatSDKAccumulatesEmitterStream(t *testing.T) {
 					}
 					continue
 				}
-				if !acc.AddChunk(chunk) {
-					t.Fatalf("accumulator rejected chunk %s", chunk.RawJSON())
-				}
+				require.True(t, acc.AddChunk(chunk), "accumulator rejected chunk %s", chunk.RawJSON())
 				for _, ch := range chunk.Choices {
 					if f, ok := ch.Delta.JSON.ExtraFields["reasoning_content"]; ok {
 						var s string
-						if err := json.Unmarshal([]byte(f.Raw()), &s); err != nil {
-							t.Fatal(err)
-						}
+						require.NoError(t, json.Unmarshal([]byte(f.Raw()), &s))
 						reasoningText.WriteString(s)
 					}
 				}
 			}
-			if err := stream.Err(); err != nil {
-				t.Fatalf("stream: %v", err)
-			}
-			if len(acc.Choices) != 1 {
-				t.Fatalf("choices: %s", acc.RawJSON())
-			}
+			require.NoError(t, stream.Err(), "stream")
+			require.Len(t, acc.Choices, 1, "choices: %s", acc.RawJSON())
 			m := acc.Choices[0].Message
-			if m.Content != "Let me check <that> & \"more\" é🚀" || reasoningText.String() != "The user wants the weather in NYC." {
-				t.Errorf("content %q reasoning %q", m.Content, reasoningText.String())
-			}
+			require.Equal(t, "Let me check <that> & \"more\" é🚀", m.Content, "content %q reasoning %q", m.Content, reasoningText.String())
+			require.Equal(t, "The user wants the weather in NYC.", reasoningText.String(), "content %q reasoning %q", m.Content, reasoningText.String())
 			type call struct {
 				ID, Name string
 				Args     map[string]any
@@ -236,9 +212,7 @@ func TestOpenAIChatSDKAccumulatesEmitterStream(t *testing.T) {
 			var calls []call
 			for _, tcall := range m.ToolCalls {
 				var a map[string]any
-				if err := json.Unmarshal([]byte(tcall.Function.Arguments), &a); err != nil {
-					t.Fatalf("arguments %q: %v", tcall.Function.Arguments, err)
-				}
+				require.NoError(t, json.Unmarshal([]byte(tcall.Function.Arguments), &a), "arguments %q", tcall.Function.Arguments)
 				calls = append(calls, call{tcall.ID, tcall.Function.Name, a})
 			}
 			want := []call{
@@ -256,10 +230,11 @@ func TestOpenAIChatSDKAccumulatesEmitterStream(t *testing.T) {
 			} else if dispatched != nil {
 				t.Errorf("unexpected side-channel events %v", dispatched)
 			}
-			if acc.Choices[0].FinishReason != "tool_calls" || acc.Usage.PromptTokens != 120 || acc.Usage.CompletionTokens != 42 ||
-				acc.Usage.PromptTokensDetails.CachedTokens != 96 || acc.ID != "chatcmpl-abc" {
-				t.Errorf("finish %q usage %+v id %q", acc.Choices[0].FinishReason, acc.Usage, acc.ID)
-			}
+			require.Equal(t, "tool_calls", acc.Choices[0].FinishReason, "finish %q usage %+v id %q", acc.Choices[0].FinishReason, acc.Usage, acc.ID)
+			require.Equal(t, int64(120), acc.Usage.PromptTokens, "finish %q usage %+v id %q", acc.Choices[0].FinishReason, acc.Usage, acc.ID)
+			require.Equal(t, int64(42), acc.Usage.CompletionTokens, "finish %q usage %+v id %q", acc.Choices[0].FinishReason, acc.Usage, acc.ID)
+			require.Equal(t, int64(96), acc.Usage.PromptTokensDetails.CachedTokens, "finish %q usage %+v id %q", acc.Choices[0].FinishReason, acc.Usage, acc.ID)
+			require.Equal(t, "chatcmpl-abc", acc.ID, "finish %q usage %+v id %q", acc.Choices[0].FinishReason, acc.Usage, acc.ID)
 		})
 	}
 }
@@ -285,9 +260,7 @@ func TestOpenAIResponsesSDKStream(t *testing.T) {
 			)
 			for stream.Next() {
 				ev := stream.Current()
-				if ev.SequenceNumber != seq {
-					t.Errorf("sequence %d, want %d (%s)", ev.SequenceNumber, seq, ev.Type)
-				}
+				require.Equal(t, seq, ev.SequenceNumber, "sequence %d, want %d (%s)", ev.SequenceNumber, seq, ev.Type)
 				seq++
 				switch e := ev.AsAny().(type) {
 				case oresponses.ResponseTextDeltaEvent:
@@ -302,33 +275,29 @@ func TestOpenAIResponsesSDKStream(t *testing.T) {
 					}
 					argDeltas[e.ItemID].WriteString(e.Delta)
 				case oresponses.ResponseFunctionCallArgumentsDoneEvent:
-					if got := argDeltas[e.ItemID].String(); got != e.Arguments {
-						t.Errorf("argument deltas %q != done %q", got, e.Arguments)
-					}
+					got := argDeltas[e.ItemID].String()
+					require.Equal(t, e.Arguments, got, "argument deltas %q != done %q", got, e.Arguments)
 				case oresponses.ResponseCompletedEvent:
 					final, completed = e.Response, true
 				case nil:
 					t.Errorf("SDK does not know event %q", ev.Type)
 				}
 			}
-			if err := stream.Err(); err != nil {
-				t.Fatalf("stream: %v", err)
-			}
-			if !completed {
-				t.Fatal("no response.completed")
-			}
+			require.NoError(t, stream.Err(), "stream")
+			require.True(t, completed, "no response.completed")
 			// The reasoning arrives on exactly one channel.
 			const thought = "The user wants the weather in NYC."
 			raw, sum := reasoning.String(), sumText.String()
 			if summary {
 				raw, sum = sum, raw
 			}
-			if text.String() != "Let me check <that> & \"more\" é🚀" || raw != thought || sum != "" {
-				t.Errorf("text %q, reasoning on its channel %q, on the other %q", text.String(), raw, sum)
-			}
-			if final.OutputText() != text.String() || final.Status != "completed" || final.Usage.InputTokens != 120 || final.Usage.OutputTokensDetails.ReasoningTokens != 12 {
-				t.Errorf("final: text %q status %q usage %+v", final.OutputText(), final.Status, final.Usage)
-			}
+			require.Equal(t, "Let me check <that> & \"more\" é🚀", text.String(), "text %q, reasoning on its channel %q, on the other %q", text.String(), raw, sum)
+			require.Equal(t, thought, raw, "text %q, reasoning on its channel %q, on the other %q", text.String(), raw, sum)
+			require.Equal(t, "", sum, "text %q, reasoning on its channel %q, on the other %q", text.String(), raw, sum)
+			require.Equal(t, text.String(), final.OutputText(), "final: text %q status %q usage %+v", final.OutputText(), final.Status, final.Usage)
+			require.Equal(t, oresponses.ResponseStatus("completed"), final.Status, "final: text %q status %q usage %+v", final.OutputText(), final.Status, final.Usage)
+			require.Equal(t, int64(120), final.Usage.InputTokens, "final: text %q status %q usage %+v", final.OutputText(), final.Status, final.Usage)
+			require.Equal(t, int64(12), final.Usage.OutputTokensDetails.ReasoningTokens, "final: text %q status %q usage %+v", final.OutputText(), final.Status, final.Usage)
 			var types []string
 			for _, it := range final.Output {
 				types = append(types, it.Type)
@@ -343,20 +312,19 @@ func TestOpenAIResponsesSDKStream(t *testing.T) {
 				for _, p := range rs.Summary {
 					parts = append(parts, oresponses.ResponseReasoningItemContent{Text: p.Text, Type: "reasoning_text"})
 				}
-				if len(rs.Content) != 0 {
-					t.Errorf("summary channel, but the item has content: %s", final.Output[0].RawJSON())
-				}
+				require.Len(t, rs.Content, 0, "summary channel, but the item has content: %s", final.Output[0].RawJSON())
 			} else if len(rs.Summary) != 0 {
 				t.Errorf("reasoning text channel, but the item has a summary: %s", final.Output[0].RawJSON())
 			}
-			if len(parts) != 1 || parts[0].Text != thought {
-				t.Errorf("reasoning item %s", final.Output[0].RawJSON())
-			}
+			require.Len(t, parts, 1, "reasoning item %s", final.Output[0].RawJSON())
+			require.Equal(t, thought, parts[0].Text, "reasoning item %s", final.Output[0].RawJSON())
 			fc := final.Output[2].AsFunctionCall()
 			var a map[string]any
-			if err := json.Unmarshal([]byte(fc.Arguments), &a); err != nil || fc.CallID != "call_a1" || fc.Name != "get_weather" || a["unit"] != "c°" {
-				t.Errorf("function call %s: %v", final.Output[2].RawJSON(), err)
-			}
+			err := json.Unmarshal([]byte(fc.Arguments), &a)
+			require.NoError(t, err, "function call %s: %v", final.Output[2].RawJSON(), err)
+			require.Equal(t, "call_a1", fc.CallID, "function call %s: %v", final.Output[2].RawJSON(), err)
+			require.Equal(t, "get_weather", fc.Name, "function call %s: %v", final.Output[2].RawJSON(), err)
+			require.False(t, a["unit"] != "c°", "function call %s: %v", final.Output[2].RawJSON(), err)
 		})
 	}
 }

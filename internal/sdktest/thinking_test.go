@@ -11,6 +11,7 @@ import (
 	"github.com/agentwire/agentwire/protocols"
 	awanthropic "github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/convert"
+	"github.com/stretchr/testify/require"
 )
 
 // The reasoning visibility policy as anthropic-sdk-go accumulates it:
@@ -28,49 +29,38 @@ func TestAnthropicSDKThinkingDisplay(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			req, err := awanthropic.DecodeMessagesRequest([]byte(`{"model":"claude-x","max_tokens":8,"messages":[{"role":"user","content":"x"}]`+tc.thinking+`}`), awanthropic.DecodeOptions{Strict: true})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			_, actx, err := convert.AnthropicToChat(req, convert.AnthropicOptions{ReasoningParser: true})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			srv := serve(t, func() protocols.Emitter { return awanthropic.NewEmitter(actx.EmitterConfig(120, 0)) }, toolTurn, nil)
 			client := anthropic.NewClient(aoption.WithBaseURL(srv.URL), aoption.WithAPIKey("test"), aoption.WithMaxRetries(0))
 			stream := client.Messages.NewStreaming(context.Background(), anthropic.MessageNewParams{Model: "claude-x", MaxTokens: 8,
 				Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("x"))}})
 			var msg anthropic.Message
 			for stream.Next() {
-				if err := msg.Accumulate(stream.Current()); err != nil {
-					t.Fatalf("Accumulate: %v", err)
-				}
+				require.NoError(t, msg.Accumulate(stream.Current()), "Accumulate")
 			}
-			if err := stream.Err(); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, stream.Err())
 			var got []string
 			for _, b := range msg.Content {
 				s := b.Type
 				if b.Type == "thinking" {
 					th := b.AsThinking()
 					s += "[" + th.Thinking + "]"
-					if th.Signature == "" {
-						t.Error("thinking block without signature")
-					}
+					require.NotEqual(t, "", th.Signature, "thinking block without signature")
 					// An omitted block's signature carries the reasoning,
 					// so the client sends it back.
-					if r, ok := awanthropic.DecodeThinkingSignature(th.Signature); ok != (name == "omitted") || ok && r != "The user wants the weather in NYC." {
-						t.Errorf("signature %q carries %q (%v)", th.Signature, r, ok)
-					}
+					r, ok := awanthropic.DecodeThinkingSignature(th.Signature)
+					require.Equal(t, (name == "omitted"), ok, "signature %q carries %q (%v)", th.Signature, r, ok)
+					require.False(t, ok && r != "The user wants the weather in NYC.", "signature %q carries %q (%v)", th.Signature, r, ok)
 				}
 				got = append(got, s)
 			}
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("blocks (-want +got):\n%s", d)
 			}
-			if msg.Usage.OutputTokens != 42 || msg.Model != "claude-x" {
-				t.Errorf("usage %+v model %q", msg.Usage, msg.Model)
-			}
+			require.Equal(t, int64(42), msg.Usage.OutputTokens, "usage %+v model %q", msg.Usage, msg.Model)
+			require.Equal(t, "claude-x", msg.Model, "usage %+v model %q", msg.Usage, msg.Model)
 		})
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/agentwire/agentwire/protocols/convert"
 	awopenai "github.com/agentwire/agentwire/protocols/openai"
 	awresponses "github.com/agentwire/agentwire/protocols/responses"
+	"github.com/stretchr/testify/require"
 )
 
 // codexToolsRequest declares tools the way Codex does: a namespace
@@ -47,13 +48,9 @@ func customToolTurn() []event {
 func codexContext(t *testing.T) *convert.ResponsesContext {
 	t.Helper()
 	req, err := awresponses.DecodeRequest([]byte(codexToolsRequest), awresponses.DecodeOptions{Strict: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	_, ctx, err := convert.ResponsesToChat(req, convert.ResponsesOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if d := cmp.Diff([]string{"web_search"}, ctx.DroppedTools); d != "" {
 		t.Fatalf("dropped tools (-want +got):\n%s", d)
 	}
@@ -70,13 +67,14 @@ func checkCodexOutput(t *testing.T, final oresponses.Response) {
 		t.Fatalf("output items (-want +got):\n%s", d)
 	}
 	fc := final.Output[1].AsFunctionCall()
-	if fc.Name != "spawn_agent" || fc.Namespace != "multi_agent_v1" || fc.CallID != "call_ns" {
-		t.Errorf("namespaced call %s", final.Output[1].RawJSON())
-	}
+	require.Equal(t, "spawn_agent", fc.Name, "namespaced call %s", final.Output[1].RawJSON())
+	require.Equal(t, "multi_agent_v1", fc.Namespace, "namespaced call %s", final.Output[1].RawJSON())
+	require.Equal(t, "call_ns", fc.CallID, "namespaced call %s", final.Output[1].RawJSON())
 	ct := final.Output[2].AsCustomToolCall()
-	if ct.Name != "apply_patch" || ct.Input != patchText || ct.CallID != "call_patch" || ct.Namespace != "" {
-		t.Errorf("custom tool call %s", final.Output[2].RawJSON())
-	}
+	require.Equal(t, "apply_patch", ct.Name, "custom tool call %s", final.Output[2].RawJSON())
+	require.Equal(t, patchText, ct.Input, "custom tool call %s", final.Output[2].RawJSON())
+	require.Equal(t, "call_patch", ct.CallID, "custom tool call %s", final.Output[2].RawJSON())
+	require.Equal(t, "", ct.Namespace, "custom tool call %s", final.Output[2].RawJSON())
 }
 
 // Codex's namespaced and freeform tools survive decode → hourglass →
@@ -105,21 +103,18 @@ func TestOpenAIResponsesSDKCustomAndNamespacedToolsStream(t *testing.T) {
 		case oresponses.ResponseOutputItemAddedEvent:
 			added = append(added, e.Item.Type)
 		case oresponses.ResponseFunctionCallArgumentsDeltaEvent:
-			if e.ItemID == "" {
-				t.Error("argument delta without item")
-			}
+			require.NotEqual(t, "", e.ItemID, "argument delta without item")
 		case oresponses.ResponseCompletedEvent:
 			final, completed = e.Response, true
 		case nil:
 			t.Errorf("SDK does not know event %q", stream.Current().Type)
 		}
 	}
-	if err := stream.Err(); err != nil || !completed {
-		t.Fatalf("stream: %v, completed %v", err, completed)
-	}
-	if deltas.String() != patchText || done != patchText {
-		t.Errorf("custom input deltas %q, done %q", deltas.String(), done)
-	}
+	err := stream.Err()
+	require.NoError(t, err, "stream: %v, completed %v", err, completed)
+	require.True(t, completed, "stream: %v, completed %v", err, completed)
+	require.Equal(t, patchText, deltas.String(), "custom input deltas %q, done %q", deltas.String(), done)
+	require.Equal(t, patchText, done, "custom input deltas %q, done %q", deltas.String(), done)
 	if d := cmp.Diff([]string{"message", "function_call", "custom_tool_call"}, added); d != "" {
 		t.Errorf("added items (-want +got):\n%s", d)
 	}
@@ -135,9 +130,7 @@ func TestOpenAIResponsesSDKCustomAndNamespacedToolsUnary(t *testing.T) {
 		_ = ev(agg, nil)
 	}
 	body, err := json.Marshal(convert.ChatToResponses(agg.Response(), ctx, convert.BackOptions{}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(body)
@@ -146,9 +139,7 @@ func TestOpenAIResponsesSDKCustomAndNamespacedToolsUnary(t *testing.T) {
 	client := openaisdk.NewClient(ooption.WithBaseURL(srv.URL), ooption.WithAPIKey("test"), ooption.WithMaxRetries(0))
 	final, err := client.Responses.New(context.Background(), oresponses.ResponseNewParams{Model: "gpt-5.5",
 		Input: oresponses.ResponseNewParamsInputUnion{OfString: openaisdk.String("go")}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	checkCodexOutput(t, *final)
 }
 
@@ -166,14 +157,10 @@ func TestOpenAIChatAccumulatorCustomToolArguments(t *testing.T) {
 	for stream.Next() {
 		acc.AddChunk(stream.Current())
 	}
-	if err := stream.Err(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, stream.Err())
 	calls := acc.Choices[0].Message.ToolCalls
-	if len(calls) != 2 || calls[1].Function.Name != "apply_patch" {
-		t.Fatalf("tool calls %+v", calls)
-	}
-	if got := string(awresponses.CustomToolInput(nil, []byte(calls[1].Function.Arguments))); got != patchText {
-		t.Errorf("custom input %q, want %q", got, patchText)
-	}
+	require.Len(t, calls, 2, "tool calls %+v", calls)
+	require.Equal(t, "apply_patch", calls[1].Function.Name, "tool calls %+v", calls)
+	got := string(awresponses.CustomToolInput(nil, []byte(calls[1].Function.Arguments)))
+	require.Equal(t, patchText, got, "custom input %q, want %q", got, patchText)
 }

@@ -2,11 +2,14 @@ package api_test
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The seam holds only if nothing outside this package decides by the API.
@@ -31,23 +34,18 @@ func TestPatterns(t *testing.T) {
 		`if prep.API == api.Messages {`, `if api.Completions != a {`, `	case api.Responses:`,
 		`if a.String() == "chat" {`, `switch prep.API {`, `switch req.Body.API() {`,
 	} {
-		if !apiDecision.MatchString(bad) {
-			t.Errorf("apiDecision misses %q", bad)
-		}
+		require.True(t, apiDecision.MatchString(bad), "apiDecision misses %q", bad)
 	}
 	for _, bad := range []string{`m, ok := c.em.(*anthropic.Emitter)`, `	case *openai.Emitter:`, `e := em.(*Aggregator)`} {
-		if !emitterAssertion.MatchString(bad) {
-			t.Errorf("emitterAssertion misses %q", bad)
-		}
+		require.True(t, emitterAssertion.MatchString(bad), "emitterAssertion misses %q", bad)
 	}
 	for _, good := range []string{
 		`s.mux.Handle("POST /v1/messages/count_tokens", s.handle(routeCountTokens, api.Messages, s.countTokens))`,
 		`x.api = api.Messages`, `if !prep.API.RawText() {`, `var _ protocols.Emitter = (*Emitter)(nil)`,
 		`switch ev.Kind {`, `return p.choices[0].em.FailError(dst, protocols.ErrorOf(err))`,
 	} {
-		if apiDecision.MatchString(good) || emitterAssertion.MatchString(good) {
-			t.Errorf("a pattern matches %q", good)
-		}
+		require.False(t, apiDecision.MatchString(good), "a pattern matches %q", good)
+		require.False(t, emitterAssertion.MatchString(good), "a pattern matches %q", good)
 	}
 }
 
@@ -56,10 +54,9 @@ func TestPatterns(t *testing.T) {
 func TestOneSeam(t *testing.T) {
 	root := filepath.Join("..", "..")
 	seam, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	files := 0
+	var bad []string // every offending line, reported at once
 	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -93,18 +90,15 @@ func TestOneSeam(t *testing.T) {
 				continue
 			}
 			if !inSeam && apiDecision.MatchString(line) {
-				t.Errorf("%s:%d decides by the API outside package api: %s", path, n, strings.TrimSpace(line))
+				bad = append(bad, fmt.Sprintf("%s:%d decides by the API outside package api: %s", path, n, strings.TrimSpace(line)))
 			}
 			if emitterAssertion.MatchString(line) {
-				t.Errorf("%s:%d type-asserts a concrete emitter: %s", path, n, strings.TrimSpace(line))
+				bad = append(bad, fmt.Sprintf("%s:%d type-asserts a concrete emitter: %s", path, n, strings.TrimSpace(line)))
 			}
 		}
 		return sc.Err()
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if files < 200 {
-		t.Fatalf("scanned only %d files: is the repository root %s?", files, root)
-	}
+	require.NoError(t, err)
+	require.Empty(t, bad)
+	require.GreaterOrEqual(t, files, 200, "scanned only %d files: is the repository root %s?", files, root)
 }

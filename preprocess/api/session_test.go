@@ -8,24 +8,21 @@ import (
 	"testing"
 
 	"github.com/agentwire/agentwire/preprocess/api"
+	"github.com/stretchr/testify/require"
 )
 
 // harnessBody reads a recorded harness request body (preprocess/testdata/harness).
 func harnessBody(t *testing.T, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "testdata", "harness", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return b
 }
 
 func decode(t *testing.T, a api.API, body []byte) api.Request {
 	t.Helper()
 	r, err := a.Decode(body, api.DecodeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return r
 }
 
@@ -57,24 +54,18 @@ func TestSessionKeyHarness(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b1, b2, bo := harnessBody(t, tc.t1), harnessBody(t, tc.t2), harnessBody(t, tc.other)
-			if k1, k2 := decode(t, tc.a, b1).SessionKey(), decode(t, tc.a, b2).SessionKey(); k1 != tc.want || k2 != tc.want {
-				t.Errorf("keys %q, %q; want %q on both turns", k1, k2, tc.want)
-			}
+			require.Equal(t, tc.want, decode(t, tc.a, b1).SessionKey(), "first turn's key")
+			require.Equal(t, tc.want, decode(t, tc.a, b2).SessionKey(), "second turn's key")
 			strip := func(b []byte) []byte {
 				out := tc.strip.ReplaceAll(b, nil)
-				if len(out) == len(b) {
-					t.Fatal("identity member not found")
-				}
+				require.NotEqual(t, len(b), len(out), "identity member not found")
 				return out
 			}
 			k1, k2 := decode(t, tc.a, strip(b1)).SessionKey(), decode(t, tc.a, strip(b2)).SessionKey()
 			ko := decode(t, tc.a, strip(bo)).SessionKey()
-			if !firstTurn.MatchString(k1) || k1 != k2 {
-				t.Errorf("first-turn keys %q, %q: want one hash on both turns", k1, k2)
-			}
-			if ko == k1 {
-				t.Errorf("another session has the same first-turn key %q", ko)
-			}
+			require.True(t, firstTurn.MatchString(k1), "first-turn keys %q, %q: want one hash on both turns", k1, k2)
+			require.Equal(t, k2, k1, "first-turn keys %q, %q: want one hash on both turns", k1, k2)
+			require.NotEqual(t, k1, ko, "another session has the same first-turn key %q", ko)
 		})
 	}
 }
@@ -100,14 +91,10 @@ func TestSessionKey(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got := decode(t, tc.a, []byte(tc.body)).SessionKey()
 			if tc.want == "turn" {
-				if !firstTurn.MatchString(got) {
-					t.Errorf("got %q, want a first-turn hash", got)
-				}
+				require.True(t, firstTurn.MatchString(got), "got %q, want a first-turn hash", got)
 				return
 			}
-			if got != tc.want {
-				t.Errorf("got %q, want %q", got, tc.want)
-			}
+			require.Equal(t, tc.want, got, "got %q, want %q", got, tc.want)
 		})
 	}
 	// The first turn is the prefix up to the first user message: later
@@ -115,9 +102,9 @@ func TestSessionKey(t *testing.T) {
 	base := decode(t, api.Chat, []byte(`{"model":"m","messages":[{"role":"system","content":"s"},{"role":"user","content":"hi"}]}`)).SessionKey()
 	later := decode(t, api.Chat, []byte(`{"model":"m","messages":[{"role":"system","content":"s"},{"role":"user","content":"hi"},{"role":"assistant","content":"yo"},{"role":"user","content":"more"}]}`)).SessionKey()
 	other := decode(t, api.Chat, []byte(`{"model":"m","messages":[{"role":"system","content":"s"},{"role":"user","content":"ho"}]}`)).SessionKey()
-	if base != later || base == other || strings.TrimSpace(base) == "" {
-		t.Errorf("first turn %q, later turn %q, other session %q", base, later, other)
-	}
+	require.Equal(t, later, base, "first turn %q, later turn %q, other session %q", base, later, other)
+	require.NotEqual(t, other, base, "first turn %q, later turn %q, other session %q", base, later, other)
+	require.NotEqual(t, "", strings.TrimSpace(base), "first turn %q, later turn %q, other session %q", base, later, other)
 }
 
 // TestSessionKeyLongTurn: a first turn of megabytes is hashed from a
@@ -133,14 +120,9 @@ func TestSessionKeyLongTurn(t *testing.T) {
 	tail := body(long[:len(long)-1] + "b")
 	shorter := body(long[1:])
 	k := base.SessionKey()
-	if middle.SessionKey() != k {
-		t.Error("a change in the middle of a long string changed the key (it is not hashed)")
-	}
-	if tail.SessionKey() == k || shorter.SessionKey() == k {
-		t.Error("a change of the tail or the length did not change the key")
-	}
+	require.Equal(t, k, middle.SessionKey(), "a change in the middle of a long string changed the key (it is not hashed)")
+	require.NotEqual(t, k, tail.SessionKey(), "a change of the tail or the length did not change the key")
+	require.NotEqual(t, k, shorter.SessionKey(), "a change of the tail or the length did not change the key")
 	allocs := testing.AllocsPerRun(10, func() { base.SessionKey() })
-	if allocs > 8 {
-		t.Errorf("%v allocations per SessionKey of a 4 MiB turn", allocs)
-	}
+	require.LessOrEqual(t, allocs, float64(8), "%v allocations per SessionKey of a 4 MiB turn", allocs)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/convert"
 	"github.com/agentwire/agentwire/protocols/openai"
+	"github.com/stretchr/testify/require"
 )
 
 var updateClaude = flag.Bool("update-claude", false, "rewrite testdata/chattemplate/claude-code/request.jsonl from the capture with convert.AnthropicToChat")
@@ -32,17 +33,11 @@ const (
 func claudeLine(t testing.TB, objectArgs bool) []byte {
 	t.Helper()
 	data, err := os.ReadFile(claudeCapture)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var req anthropic.MessagesRequest
-	if err := json.Unmarshal(data, &req); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, json.Unmarshal(data, &req))
 	chat, _, err := convert.AnthropicToChat(&req, convert.AnthropicOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// The template reads reasoning_content as a string (native reasoning
 	// replay): flatten the converter's segments. It also needs a string
 	// content on the tool-calling assistant turn (null fails in jinja2 too).
@@ -55,20 +50,14 @@ func claudeLine(t testing.TB, objectArgs bool) []byte {
 		}
 	}
 	msgs, err := json.Marshal(chat.Messages)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tools, err := json.Marshal(chat.Tools)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if objectArgs {
 		// The form a renderer gives templates that do not branch on
 		// `arguments is string`: arguments as JSON objects.
 		var raw []map[string]json.RawMessage
-		if err := json.Unmarshal(msgs, &raw); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, json.Unmarshal(msgs, &raw))
 		for _, m := range raw {
 			var calls []map[string]json.RawMessage
 			if m["tool_calls"] == nil || json.Unmarshal(m["tool_calls"], &calls) != nil {
@@ -97,9 +86,7 @@ func claudeLine(t testing.TB, objectArgs bool) []byte {
 		"bos_token":             nil,
 		"eos_token":             "<|im_end|>",
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return line
 }
 
@@ -118,22 +105,14 @@ func loadClaude(t testing.TB) (*chattemplate.Template, chattemplate.Input) {
 func loadClaudeOpts(t testing.TB, opts chattemplate.Options) (*chattemplate.Template, chattemplate.Input) {
 	t.Helper()
 	line, err := os.ReadFile(filepath.Join(claudeDir, "request.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var l runnerLine
-	if err := json.Unmarshal(line, &l); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, json.Unmarshal(line, &l))
 	src, err := os.ReadFile("../../testdata/chattemplate/templates/qwen3.jinja")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	opts.Now = func() time.Time { return time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC) }
 	tmpl, err := chattemplate.Parse(string(src), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return tmpl, chattemplate.Input{Messages: l.Messages, Tools: l.Tools, AddGenerationPrompt: l.AddGenerationPrompt, Kwargs: l.Kwargs, EOSToken: l.EOSToken}
 }
 
@@ -142,26 +121,16 @@ func loadClaudeOpts(t testing.TB, opts chattemplate.Options) (*chattemplate.Temp
 // (claude-code/qwen3.golden.jsonl, oracle.py -template qwen3.jinja).
 func TestClaudeCodeQwen3(t *testing.T) {
 	if *updateClaude {
-		if err := os.WriteFile(filepath.Join(claudeDir, "request.jsonl"), append(claudeLine(t, false), '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(claudeDir, "request_object_args.jsonl"), append(claudeLine(t, true), '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(filepath.Join(claudeDir, "request.jsonl"), append(claudeLine(t, false), '\n'), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(claudeDir, "request_object_args.jsonl"), append(claudeLine(t, true), '\n'), 0o644))
 	}
 	tmpl, in := loadClaude(t)
 	got, err := tmpl.Render(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	gold, err := os.ReadFile(filepath.Join(claudeDir, "qwen3.golden.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var want struct{ Prompt string }
-	if err := json.Unmarshal(gold, &want); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, json.Unmarshal(gold, &want))
 	if diff := cmp.Diff(want.Prompt, got); diff != "" {
 		t.Errorf("Claude Code request, Qwen3 template (-oracle +go):\n%s", diff)
 	}
@@ -187,6 +156,8 @@ func benchClaude(b *testing.B, opts chattemplate.Options) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(in.Messages) + len(in.Tools)))
 	for b.Loop() {
+		// An if, not require: every require call runs b.Helper (a stack
+		// walk), which the loop would measure.
 		if _, err := tmpl.Render(in); err != nil {
 			b.Fatal(err)
 		}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzParseRender compiles fuzzed template text and renders it with fuzzed
@@ -19,9 +21,7 @@ func FuzzParseRender(f *testing.F) {
 	convs := readJSONLines[line](f, filepath.Join(testdataDir, "conversations.jsonl"))
 	for i, file := range files {
 		src, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, err)
 		f.Add(string(src), string(convs[i%len(convs)].Messages))
 	}
 	for _, c := range readJSONLines[expressionGolden](f, filepath.Join(testdataDir, "golden", "expressions.jsonl")) {
@@ -29,9 +29,7 @@ func FuzzParseRender(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src, messages string) {
 		tmpl, err := Parse(src, Options{Now: goldenNow, MaxSteps: 20000, MaxBytes: 1 << 20})
-		if errors.Is(err, errInternal) {
-			t.Fatalf("Parse panicked: %v\n%q", err, src)
-		}
+		require.False(t, errors.Is(err, errInternal), "Parse panicked: %v\n%q", err, src)
 		if err != nil {
 			return
 		}
@@ -42,11 +40,7 @@ func FuzzParseRender(f *testing.F) {
 			BOSToken:            "<s>",
 			Kwargs:              json.RawMessage(`{"enable_thinking": true}`),
 		})
-		if errors.Is(err, errInternal) {
-			t.Fatalf("Render panicked: %v\ntemplate %q\nmessages %q", err, src, messages)
-		}
-		if len(out) > 1<<20+1<<16 {
-			t.Fatalf("output of %d bytes beyond MaxBytes", len(out))
-		}
+		require.False(t, errors.Is(err, errInternal), "Render panicked: %v\ntemplate %q\nmessages %q", err, src, messages)
+		require.LessOrEqual(t, len(out), 1<<20+1<<16, "output of %d bytes beyond MaxBytes", len(out))
 	})
 }

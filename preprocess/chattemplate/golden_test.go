@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentwire/agentwire/preprocess/chattemplate/internal/jinja"
+	"github.com/stretchr/testify/require"
 )
 
 const testdataDir = "../../testdata/chattemplate"
@@ -56,9 +57,7 @@ type goldenResult struct {
 func readJSONLines[T any](t testing.TB, path string) []T {
 	t.Helper()
 	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var out []T
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<24)
@@ -67,9 +66,7 @@ func readJSONLines[T any](t testing.TB, path string) []T {
 			continue
 		}
 		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &v), "%s", path)
 		out = append(out, v)
 	}
 	return out
@@ -79,9 +76,7 @@ func readJSONLines[T any](t testing.TB, path string) []T {
 func readTSV(t testing.TB, path string) [][]string {
 	t.Helper()
 	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var rows [][]string
 	for _, l := range strings.Split(string(data), "\n") {
 		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
@@ -133,9 +128,8 @@ func TestGolden(t *testing.T) {
 		known[r[0]+"/"+r[1]] = r[2]
 	}
 	files, err := filepath.Glob(filepath.Join(testdataDir, "templates", "*.jinja"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no templates: %v", err)
-	}
+	require.NoError(t, err, "no templates: %v", err)
+	require.NotEmpty(t, files, "no templates: %v", err)
 	type tally struct{ exact, total int }
 	families := map[string]*tally{}
 	seen := map[string]bool{}
@@ -148,13 +142,9 @@ func TestGolden(t *testing.T) {
 		}
 		name := strings.TrimSuffix(base, ".jinja")
 		want := readJSONLines[goldenResult](t, filepath.Join(testdataDir, "golden", name+".jsonl"))
-		if len(want) != len(convs) {
-			t.Fatalf("%s: %d golden lines for %d conversations (regenerate with oracle.py -regen)", name, len(want), len(convs))
-		}
+		require.Len(t, want, len(convs), "%s: %d golden lines for %d conversations (regenerate with oracle.py -regen)", name, len(want), len(convs))
 		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		tmpl, parseErr := Parse(string(src), Options{Now: goldenNow})
 		if families[fam] == nil {
 			families[fam] = &tally{}
@@ -247,9 +237,7 @@ func TestExpressions(t *testing.T) {
 			nofold := *tmpl
 			nofold.tmpl, _ = jinja.CompileNoFold(c.Template)
 			got2, err2 := nofold.Render(in)
-			if (got2 != got || (err2 == nil) != (err == nil)) != foldCases[i] {
-				t.Errorf("%s %q: folded %q (%v), unfolded %q (%v); listed in foldCases: %v", key, c.Template, got, err, got2, err2, foldCases[i])
-			}
+			require.Equal(t, foldCases[i], (got2 != got || (err2 == nil) != (err == nil)), "%s %q: folded %q (%v), unfolded %q (%v); listed in foldCases: %v", key, c.Template, got, err, got2, err2, foldCases[i])
 		}
 		_, isKnown := known[key]
 		switch {
@@ -280,9 +268,7 @@ type claudeGolden struct {
 func TestClaudeCodeAllTemplates(t *testing.T) {
 	goldens := readJSONLines[claudeGolden](t, filepath.Join(testdataDir, "claude-code", "golden.jsonl"))
 	files, _ := filepath.Glob(filepath.Join(testdataDir, "templates", "*.jinja"))
-	if len(goldens) != 2*len(files) {
-		t.Fatalf("%d goldens for %d templates (regenerate with oracle.py -claude)", len(goldens), len(files))
-	}
+	require.Len(t, goldens, 2*len(files), "%d goldens for %d templates (regenerate with oracle.py -claude)", len(goldens), len(files))
 	requests := map[string]Input{}
 	for _, name := range []string{"request.jsonl", "request_object_args.jsonl"} {
 		requests[name] = readJSONLines[line](t, filepath.Join(testdataDir, "claude-code", name))[0].input()
@@ -290,9 +276,7 @@ func TestClaudeCodeAllTemplates(t *testing.T) {
 	exact := 0
 	for _, g := range goldens {
 		src, err := os.ReadFile(filepath.Join(testdataDir, "templates", g.Template+".jinja"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		tmpl, err := Parse(string(src), Options{Now: goldenNow})
 		var got string
 		if err == nil {
@@ -331,17 +315,13 @@ func TestClaudeCodeAllTemplates(t *testing.T) {
 // that shows it failing as transformers fails.
 func TestBuiltinsCovered(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(testdataDir, "golden", "builtins.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var want struct {
 		Filters, Tests, Globals []string
 		FilterKeywords          map[string][]string `json:"filter_keywords"`
 		TestKeywords            map[string][]string `json:"test_keywords"`
 	}
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, json.Unmarshal(data, &want))
 	if len(want.FilterKeywords) != len(want.Filters)-3 { // escape, e, string have no Python signature
 		t.Fatalf("builtins.json: %d filter signatures for %d filters (regenerate with oracle.py -builtins)", len(want.FilterKeywords), len(want.Filters))
 	}
@@ -388,18 +368,14 @@ func TestBuiltinsCovered(t *testing.T) {
 	}
 	for kind, names := range map[string][]string{"filter": want.Filters, "test": want.Tests, "global": want.Globals} {
 		for _, n := range names {
-			if !covered[kind+" "+n] {
-				t.Errorf("jinja2 %s %q is exercised by no case of expressions.txt", kind, n)
-			}
+			require.True(t, covered[kind+" "+n], "jinja2 %s %q is exercised by no case of expressions.txt", kind, n)
 		}
 	}
 	// Every keyword argument of every filter and test, by name.
 	for kind, params := range map[string]map[string][]string{"filter": want.FilterKeywords, "test": want.TestKeywords} {
 		for name, kws := range params {
 			for _, kw := range kws {
-				if !covered["keyword "+kind+" "+name+":"+kw] {
-					t.Errorf("jinja2 %s %q: keyword argument %q is passed by no case of expressions.txt", kind, name, kw)
-				}
+				require.True(t, covered["keyword "+kind+" "+name+":"+kw], "jinja2 %s %q: keyword argument %q is passed by no case of expressions.txt", kind, name, kw)
 			}
 		}
 	}
@@ -407,9 +383,7 @@ func TestBuiltinsCovered(t *testing.T) {
 	used := 0
 	for _, f := range files {
 		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		m, err := uses(string(src))
 		if err != nil {
 			t.Errorf("%s: %v", filepath.Base(f), err)
@@ -417,9 +391,7 @@ func TestBuiltinsCovered(t *testing.T) {
 		}
 		for k := range m {
 			used++
-			if !covered[k] {
-				t.Errorf("%s uses %s, which no case of expressions.txt exercises", filepath.Base(f), k)
-			}
+			require.True(t, covered[k], "%s uses %s, which no case of expressions.txt exercises", filepath.Base(f), k)
 		}
 	}
 	t.Logf("%d filters, %d tests, %d globals; %d uses in %d templates, all covered by %d expression names", len(filters), len(tests), len(globals), used, len(files), len(covered))
@@ -447,9 +419,8 @@ func TestRandomExpressions(t *testing.T) {
 		if err == nil {
 			got, err = tmpl.Render(in)
 		}
-		if diff := compare(got, err, c.goldenResult); diff != "" {
-			t.Errorf("random/%d %q: %s", i, c.Template, diff)
-		}
+		diff := compare(got, err, c.goldenResult)
+		require.Equal(t, "", diff, "random/%d %q: %s", i, c.Template, diff)
 		if c.Prompt != nil {
 			renders++
 		}
@@ -471,25 +442,18 @@ func TestJSONEscapeArguments(t *testing.T) {
 	}
 	goldens := readJSONLines[golden](t, filepath.Join(dir, "golden.jsonl"))
 	files, _ := filepath.Glob(filepath.Join(testdataDir, "templates", "*.jinja"))
-	if len(goldens) != len(files) {
-		t.Fatalf("%d goldens for %d templates (regenerate with oracle.py -escapes)", len(goldens), len(files))
-	}
+	require.Len(t, goldens, len(files), "%d goldens for %d templates (regenerate with oracle.py -escapes)", len(goldens), len(files))
 	for _, g := range goldens {
 		src, err := os.ReadFile(filepath.Join(testdataDir, "templates", g.Template+".jinja"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		tmpl, err := Parse(string(src), Options{Now: goldenNow})
 		var got string
 		if err == nil {
 			got, err = tmpl.Render(in)
 		}
-		if diff := compare(got, err, g.goldenResult); diff != "" {
-			t.Errorf("%s: %s", g.Template, diff)
-		}
-		if g.Template == "Kimi-K3" && !strings.Contains(got, ">café 🦀<") {
-			t.Errorf("Kimi-K3: the decoded argument is missing:\n%s", got)
-		}
+		diff := compare(got, err, g.goldenResult)
+		require.Equal(t, "", diff, "%s: %s", g.Template, diff)
+		require.False(t, g.Template == "Kimi-K3" && !strings.Contains(got, ">café 🦀<"), "Kimi-K3: the decoded argument is missing:\n%s", got)
 	}
 }
 
@@ -507,28 +471,21 @@ func TestImageParts(t *testing.T) {
 	}
 	goldens := readJSONLines[golden](t, filepath.Join(dir, "golden.jsonl"))
 	files, _ := filepath.Glob(filepath.Join(testdataDir, "templates", "*.jinja"))
-	if len(goldens) != len(files)*len(lines) {
-		t.Fatalf("%d goldens for %d templates × %d cases (regenerate with oracle.py -images)", len(goldens), len(files), len(lines))
-	}
+	require.Len(t, goldens, len(files)*len(lines), "%d goldens for %d templates × %d cases (regenerate with oracle.py -images)", len(goldens), len(files), len(lines))
 	placeholders := 0
 	for i, g := range goldens {
 		src, err := os.ReadFile(filepath.Join(testdataDir, "templates", g.Template+".jinja"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		tmpl, err := Parse(string(src), Options{Now: goldenNow})
 		var got string
 		if err == nil {
 			got, err = tmpl.Render(lines[i%len(lines)].input())
 		}
-		if diff := compare(got, err, g.goldenResult); diff != "" {
-			t.Errorf("%s / %s: %s", g.Template, g.Case, diff)
-		}
+		diff := compare(got, err, g.goldenResult)
+		require.Equal(t, "", diff, "%s / %s: %s", g.Template, g.Case, diff)
 		if strings.Contains(got, "<|image_pad|>") || strings.Contains(got, "[IMG]") || strings.Contains(got, "<|image|>") {
 			placeholders++
 		}
 	}
-	if placeholders < 10 {
-		t.Errorf("only %d renders hold a Qwen, Mistral or Gemma image placeholder", placeholders)
-	}
+	require.GreaterOrEqual(t, placeholders, 10, "only %d renders hold a Qwen, Mistral or Gemma image placeholder", placeholders)
 }

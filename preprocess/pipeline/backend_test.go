@@ -20,6 +20,7 @@ import (
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/responses"
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 )
 
 // messagesBackend is a whole harness backend for Claude Code: the
@@ -56,16 +57,12 @@ func messagesBackend(pre *preprocess.Preprocessor, eng engine.Engine) http.Handl
 // tool_use and thinking blocks.
 func TestHarnessBackend(t *testing.T) {
 	model, err := preprocess.LoadModel("../../testdata/models/tiny", preprocess.ModelOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	pre := preprocess.New(model, preprocess.Options{})
 	output := "<think>\nThe user wants the weather.\n</think>\n\n<tool_call>\n" +
 		`{"name": "get_weather", "arguments": {"city": "Paris"}}` + "\n</tool_call>"
 	ids, err := model.Tokenizer.Encode(output, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	eos, _ := model.Tokenizer.TokenToID("<|im_end|>")
 	rec := engine.RecordTokens("tool-turn", append(ids, eos), engine.FinishEOS)
 	eng := &engine.Replay{Select: func(*engine.Request) (engine.Source, error) { return rec, nil }}
@@ -77,9 +74,7 @@ func TestHarnessBackend(t *testing.T) {
 		"tools":[{"name":"get_weather","description":"Weather of a city","input_schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}],
 		"messages":[{"role":"user","content":"Weather in Paris?"}]}`
 	resp, err := http.Post(srv.URL, "application/json", strings.NewReader(reqBody))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer resp.Body.Close()
 	if resp.StatusCode != 200 {
 		b, _ := io.ReadAll(resp.Body)
@@ -105,9 +100,7 @@ func TestHarnessBackend(t *testing.T) {
 				StopReason  string `json:"stop_reason"`
 			} `json:"delta"`
 		}
-		if err := json.Unmarshal([]byte(line), &ev); err != nil {
-			t.Fatalf("%v: %s", err, line)
-		}
+		require.NoError(t, json.Unmarshal([]byte(line), &ev), "%s", line)
 		switch {
 		case ev.Type == "content_block_start" && ev.ContentBlock.Type == "tool_use":
 			tool = ev.ContentBlock.Name
@@ -119,9 +112,10 @@ func TestHarnessBackend(t *testing.T) {
 			stop = ev.Delta.StopReason
 		}
 	}
-	if thinking != "\nThe user wants the weather.\n" || tool != "get_weather" || input != `{"city": "Paris"}` || stop != "tool_use" {
-		t.Errorf("thinking %q, tool %q, input %q, stop %q", thinking, tool, input, stop)
-	}
+	require.Equal(t, "\nThe user wants the weather.\n", thinking, "thinking %q, tool %q, input %q, stop %q", thinking, tool, input, stop)
+	require.Equal(t, "get_weather", tool, "thinking %q, tool %q, input %q, stop %q", thinking, tool, input, stop)
+	require.Equal(t, `{"city": "Paris"}`, input, "thinking %q, tool %q, input %q, stop %q", thinking, tool, input, stop)
+	require.Equal(t, "tool_use", stop, "thinking %q, tool %q, input %q, stop %q", thinking, tool, input, stop)
 }
 
 // TestResponsesReasoningOneChannel answers the recorded Codex request
@@ -134,21 +128,15 @@ func TestHarnessBackend(t *testing.T) {
 // same way.
 func TestResponsesReasoningOneChannel(t *testing.T) {
 	model, err := preprocess.LoadModel("../../testdata/models/tiny", preprocess.ModelOptions{ContextLength: 1 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	pre := preprocess.New(model, preprocess.Options{PrefixCacheEntries: -1})
 	ids, err := model.Tokenizer.Encode("<think>\nList the files.\n</think>\n\nHere they are.", false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	eos, _ := model.Tokenizer.TokenToID("<|im_end|>")
 	rec := engine.RecordTokens("codex-turn", append(ids, eos), engine.FinishEOS)
 	eng := &engine.Replay{Select: func(*engine.Request) (engine.Source, error) { return rec, nil }}
 	body, err := os.ReadFile("../testdata/harness/codex_B-gpt-5.5_0004-POST-v1_responses.body.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	const reasoning = "\nList the files.\n"
 	for _, tc := range []struct {
 		name          string
@@ -165,26 +153,18 @@ func TestResponsesReasoningOneChannel(t *testing.T) {
 			b := body
 			if tc.summary != "" {
 				b = []byte(strings.Replace(string(body), `"reasoning":{"effort":"medium"}`, `"reasoning":{"effort":"medium","summary":"`+tc.summary+`"}`, 1))
-				if string(b) == string(body) {
-					t.Fatal("the recorded request no longer has reasoning {effort: medium}")
-				}
+				require.NotEqual(t, string(body), string(b), "the recorded request no longer has reasoning {effort: medium}")
 			}
 			opts := pipeline.Options{Reasoning: responses.ReasoningPolicy{DefaultSummary: tc.defaultSum}, Seed: 1}
 			var items []string // the reasoning item: output_item.done, response.completed, unary
 			for _, stream := range []bool{true, false} {
 				req, err := responses.DecodeRequest(b, responses.DecodeOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				prep, err := pre.Responses(context.Background(), req)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				prep.Stream = stream
 				w := httptest.NewRecorder()
-				if err := pipeline.ServeWith(context.Background(), w, eng, prep, opts); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, pipeline.ServeWith(context.Background(), w, eng, prep, opts))
 				if !stream {
 					var resp struct{ Output []json.RawMessage }
 					if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil || len(resp.Output) == 0 {
@@ -207,9 +187,7 @@ func TestResponsesReasoningOneChannel(t *testing.T) {
 							Output []json.RawMessage `json:"output"`
 						} `json:"response"`
 					}
-					if err := json.Unmarshal([]byte(data), &ev); err != nil {
-						t.Fatalf("%v: %s", err, data)
-					}
+					require.NoError(t, json.Unmarshal([]byte(data), &ev), "%s", data)
 					switch ev.Type {
 					case "response.output_item.done":
 						if strings.Contains(string(ev.Item), `"type":"reasoning"`) {
@@ -222,23 +200,16 @@ func TestResponsesReasoningOneChannel(t *testing.T) {
 				}
 				text, textSent := events["response.reasoning_text.delta"]
 				sum, sumSent := events["response.reasoning_summary_text.delta"]
-				if textSent == sumSent {
-					t.Fatalf("reasoning_text events %v, summary events %v: want exactly one channel", textSent, sumSent)
-				}
-				if sumSent != tc.wantSummaries {
-					t.Errorf("summary channel %v, want %v", sumSent, tc.wantSummaries)
-				}
-				if got := text + sum; got != reasoning {
-					t.Errorf("reasoning %q, want %q", got, reasoning)
-				}
+				require.NotEqual(t, sumSent, textSent, "reasoning_text events %v, summary events %v: want exactly one channel", textSent, sumSent)
+				require.Equal(t, tc.wantSummaries, sumSent, "summary channel %v, want %v", sumSent, tc.wantSummaries)
+				got := text + sum
+				require.Equal(t, reasoning, got, "reasoning %q, want %q", got, reasoning)
 				for _, ev := range []string{"response.reasoning_summary_part.added", "response.reasoning_summary_text.done", "response.reasoning_summary_part.done"} {
-					if _, ok := events[ev]; ok != tc.wantSummaries {
-						t.Errorf("%s sent: %v", ev, ok)
-					}
+					_, ok := events[ev]
+					require.Equal(t, tc.wantSummaries, ok, "%s sent: %v", ev, ok)
 				}
-				if _, ok := events["response.reasoning_text.done"]; ok == tc.wantSummaries {
-					t.Errorf("response.reasoning_text.done sent: %v", ok)
-				}
+				_, ok := events["response.reasoning_text.done"]
+				require.NotEqual(t, tc.wantSummaries, ok, "response.reasoning_text.done sent: %v", ok)
 			}
 			want := `{"type":"reasoning","id":"<id>","summary":[],"content":[{"type":"reasoning_text","text":"\nList the files.\n"}]}`
 			if tc.wantSummaries {

@@ -14,6 +14,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/stretchr/testify/require"
 )
 
 // ---- an in-memory vLLM /v1/completions SSE upstream ----
@@ -83,22 +84,16 @@ func benchSetup(tb testing.TB, a api.API, ids bool) (*preprocess.Prepared, engin
 
 // runRequest runs one whole request through p (warm-up).
 func runRequest(tb testing.TB, p *Pipeline, prep *preprocess.Prepared, eng engine.Engine, buf []byte) []byte {
-	if err := p.Reset(prep, Options{Now: fixedNow, Seed: 1}); err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, p.Reset(prep, Options{Now: fixedNow, Seed: 1}))
 	st, err := eng.Generate(context.Background(), &prep.Engine)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, err)
 	buf = p.Start(buf[:0])
 	for {
 		out, err := st.Next()
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			tb.Fatal(err)
-		}
+		require.NoError(tb, err)
 		if buf, err = p.Step(buf, out); err != nil {
 			tb.Fatal(err)
 		}
@@ -156,7 +151,7 @@ func benchPipeline(b *testing.B, a api.API, ids bool) {
 			b.StartTimer()
 			out, err = st.Next()
 		}
-		if err != nil {
+		if err != nil { // an if, not require: require's b.Helper stack walk would be measured
 			b.Fatal(err)
 		}
 		buf, _ = p.Step(buf[:0], out)
@@ -395,13 +390,9 @@ func TestStepAllocs(t *testing.T) {
 			for i := 0; i < 3; i++ {
 				buf = runRequest(t, p, prep, eng, buf)
 			}
-			if err := p.Reset(prep, Options{Now: fixedNow, Seed: 1}); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, p.Reset(prep, Options{Now: fixedNow, Seed: 1}))
 			st, err := eng.Generate(context.Background(), &prep.Engine)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			buf = p.Start(buf[:0])
 			allocs := testing.AllocsPerRun(100, func() {
 				out, err := st.Next()
@@ -412,9 +403,7 @@ func TestStepAllocs(t *testing.T) {
 			})
 			_ = st.Close()
 			p.Release()
-			if allocs != 0 {
-				t.Errorf("%s ids=%v: %.2f allocations per token, want 0", a, ids, allocs)
-			}
+			require.Equal(t, float64(0), allocs, "%s ids=%v: %.2f allocations per token, want 0", a, ids, allocs)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 
 	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
@@ -50,7 +51,9 @@ func TestConcurrentStreams(t *testing.T) {
 	}
 	wg.Wait()
 	close(errs)
+	var failures []string // every worker's failure, reported at once
 	for e := range errs {
-		t.Error(e)
+		failures = append(failures, e)
 	}
+	require.Empty(t, failures)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/openai"
+	"github.com/stretchr/testify/require"
 )
 
 // TestErrorBodyNoHTMLEscape: error bodies write '<', '>' and '&' as they
@@ -28,22 +29,16 @@ func TestErrorBodyNoHTMLEscape(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, body := ErrorBody(tt.api, tt.err)
-			if !bytes.Contains(body, []byte(tt.want)) {
-				t.Errorf("body %s does not contain %q", body, tt.want)
-			}
-			if bytes.Contains(body, []byte(`\u003`)) || bytes.Contains(body, []byte(`\u0026`)) {
-				t.Errorf("body %s is HTML-escaped", body)
-			}
+			require.True(t, bytes.Contains(body, []byte(tt.want)), "body %s does not contain %q", body, tt.want)
+			require.False(t, bytes.Contains(body, []byte(`\u003`)), "body %s is HTML-escaped", body)
+			require.False(t, bytes.Contains(body, []byte(`\u0026`)), "body %s is HTML-escaped", body)
 		})
 	}
 }
 
 func TestMarshalJSON(t *testing.T) {
 	got, err := MarshalJSON(map[string]string{"s": "<tool_call> & </tool_call>"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `{"s":"<tool_call> & </tool_call>"}`; string(got) != want {
-		t.Errorf("MarshalJSON = %s, want %s", got, want)
-	}
+	require.NoError(t, err)
+	want := `{"s":"<tool_call> & </tool_call>"}`
+	require.Equal(t, want, string(got), "MarshalJSON = %s, want %s", got, want)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/stretchr/testify/require"
 )
 
 // toolCapture is a capture whose output has reasoning and a tool call.
@@ -36,16 +37,11 @@ func toolCapture(t testing.TB) capture {
 func errorShape(t *testing.T, a api.API, body []byte) string {
 	t.Helper()
 	var m map[string]any
-	if err := json.Unmarshal(body, &m); err != nil {
-		t.Fatalf("error body %q: %v", body, err)
-	}
+	require.NoError(t, json.Unmarshal(body, &m), "error body %q", body)
 	if a == api.Messages {
-		if m["type"] != "error" || str(path(m, "error", "type")) == "" {
-			t.Errorf("not an Anthropic error: %s", body)
-		}
-	} else if str(path(m, "error", "type")) == "" {
-		t.Errorf("not an OpenAI error: %s", body)
+		require.Equal(t, "error", m["type"], "not an Anthropic error: %s", body)
 	}
+	require.NotEmpty(t, str(path(m, "error", "type")), "not an %s error: %s", a, body)
 	return str(path(m, "error", "message"))
 }
 
@@ -79,18 +75,12 @@ func TestErrorsBeforeFirstByte(t *testing.T) {
 				if a == api.Messages {
 					want = tc.statusClaud
 				}
-				if w.Code != want {
-					t.Errorf("%s %s stream=%v: status %d, want %d", tc.name, a, stream, w.Code, want)
-				}
-				if ct := w.Header().Get("Content-Type"); ct != "application/json" {
-					t.Errorf("%s %s: content type %q", tc.name, a, ct)
-				}
-				if msg := errorShape(t, a, w.Body.Bytes()); msg == "" {
-					t.Errorf("%s %s: empty message", tc.name, a)
-				}
-				if tc.genErr == nil && eng.closed != 1 {
-					t.Errorf("%s %s: stream closed %d times", tc.name, a, eng.closed)
-				}
+				require.Equal(t, want, w.Code, "%s %s stream=%v: status %d, want %d", tc.name, a, stream, w.Code, want)
+				ct := w.Header().Get("Content-Type")
+				require.Equal(t, "application/json", ct, "%s %s: content type %q", tc.name, a, ct)
+				msg := errorShape(t, a, w.Body.Bytes())
+				require.NotEqual(t, "", msg, "%s %s: empty message", tc.name, a)
+				require.False(t, tc.genErr == nil && eng.closed != 1, "%s %s: stream closed %d times", tc.name, a, eng.closed)
 			}
 		}
 	}
@@ -123,34 +113,20 @@ func TestErrorsMidStream(t *testing.T) {
 				eng.failAt, eng.failErr = cut, fault.err
 			}
 			w := serve(t, eng, prepFor(a, true, c.toolParser, c.reasoningParser))
-			if w.Code != 200 {
-				t.Fatalf("%s %s: status %d", fault.name, a, w.Code)
-			}
+			require.Equal(t, 200, w.Code, "%s %s: status %d", fault.name, a, w.Code)
 			r, err := streamResult(a, w.Body.Bytes())
-			if err != nil {
-				t.Fatalf("%s %s: %v\n%s", fault.name, a, err, w.Body)
-			}
-			if r.Error == "" {
-				t.Errorf("%s %s: no in-stream error event:\n%s", fault.name, a, w.Body)
-			}
-			if r.Finish != "" {
-				t.Errorf("%s %s: a finish (%q) was sent after the error", fault.name, a, r.Finish)
-			}
+			require.NoError(t, err, "%s %s\n%s", fault.name, a, w.Body)
+			require.NotEqual(t, "", r.Error, "%s %s: no in-stream error event:\n%s", fault.name, a, w.Body)
+			require.Equal(t, "", r.Finish, "%s %s: a finish (%q) was sent after the error", fault.name, a, r.Finish)
 			for _, bad := range []string{"<tool_call>", `"name"`, "get_weather", "</think>"} {
-				if a != api.Completions && strings.Contains(r.Content, bad) {
-					t.Errorf("%s %s: content has %q: %q", fault.name, a, bad, r.Content)
-				}
+				require.False(t, a != api.Completions && strings.Contains(r.Content, bad), "%s %s: content has %q: %q", fault.name, a, bad, r.Content)
 			}
-			if eng.closed != 1 {
-				t.Errorf("%s %s: stream closed %d times", fault.name, a, eng.closed)
-			}
+			require.Equal(t, 1, eng.closed, "%s %s: stream closed %d times", fault.name, a, eng.closed)
 			// Unary: the error status, no partial answer.
 			eng2 := newFake(eng.outs)
 			eng2.failAt, eng2.failErr = eng.failAt, eng.failErr
 			w = serve(t, eng2, prepFor(a, false, c.toolParser, c.reasoningParser))
-			if w.Code < 500 {
-				t.Errorf("%s %s unary: status %d", fault.name, a, w.Code)
-			}
+			require.GreaterOrEqual(t, w.Code, 500, "%s %s unary: status %d", fault.name, a, w.Code)
 			errorShape(t, a, w.Body.Bytes())
 		}
 	}
@@ -173,30 +149,21 @@ func TestClientDisconnect(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL, nil)
 		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resp.Header.Get("Content-Type") != "text/event-stream" {
-			t.Fatalf("content type %q", resp.Header.Get("Content-Type"))
-		}
+		require.NoError(t, err)
+		require.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"), "content type %q", resp.Header.Get("Content-Type"))
 		// Read the first event (flushed before the engine stalls), then go away.
 		rd := bufio.NewReader(resp.Body)
-		if _, err := rd.ReadString('\n'); err != nil {
-			t.Fatal(err)
-		}
+		_, err = rd.ReadString('\n')
+		require.NoError(t, err)
 		cancel()
 		resp.Body.Close()
 		select {
 		case err := <-done:
-			if !errors.Is(err, context.Canceled) {
-				t.Errorf("%s: Serve returned %v, want context.Canceled", a, err)
-			}
+			require.ErrorIs(t, err, context.Canceled, "%s: Serve returned %v, want context.Canceled", a, err)
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%s: Serve did not return after the client went away", a)
 		}
-		if eng.closed != 1 {
-			t.Errorf("%s: engine stream closed %d times", a, eng.closed)
-		}
+		require.Equal(t, 1, eng.closed, "%s: engine stream closed %d times", a, eng.closed)
 		srv.Close()
 	}
 	http.DefaultClient.CloseIdleConnections()
@@ -225,16 +192,12 @@ func TestStreamingFlushes(t *testing.T) {
 	go func() { step <- struct{}{} }()
 	client := &http.Client{Timeout: 20 * time.Second} // a missing flush fails instead of hanging
 	resp, err := client.Get(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer resp.Body.Close()
 	rd := bufio.NewReader(resp.Body)
 	for i := 0; i < 5; i++ {
 		line, err := rd.ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if !strings.Contains(line, c.deltas[i][:1]) && strings.TrimSpace(c.deltas[i]) != "" {
 			t.Logf("event %d: %s", i, line)
 		}
@@ -304,9 +267,7 @@ func TestStreamErrorTypes(t *testing.T) {
 		eng := newFake(textOutputs(c.deltas, engine.FinishStop))
 		eng.failAt, eng.failErr = 10, err
 		w := serve(t, eng, prepFor(a, true, c.toolParser, c.reasoningParser))
-		if !strings.Contains(w.Body.String(), want) {
-			t.Errorf("%s: no %s in\n%s", a, want, w.Body)
-		}
+		require.Contains(t, w.Body.String(), want, "%s: no %s in\n%s", a, want, w.Body)
 	}
 }
 
@@ -328,25 +289,20 @@ func TestClientSafeMessages(t *testing.T) {
 	for _, a := range allAPIs {
 		for _, err := range hidden {
 			status, body := ErrorBody(a, err)
-			if bytes.Contains(body, []byte("10.1.2.3")) || bytes.Contains(body, []byte("parsers:")) || bytes.Contains(body, []byte("template")) {
-				t.Errorf("%s %v: %d %s", a, err, status, body)
-			}
-			if status < 500 {
-				t.Errorf("%s %v: status %d, want 5xx", a, err, status)
-			}
+			require.False(t, bytes.Contains(body, []byte("10.1.2.3")), "%s %v: %d %s", a, err, status, body)
+			require.False(t, bytes.Contains(body, []byte("parsers:")), "%s %v: %d %s", a, err, status, body)
+			require.False(t, bytes.Contains(body, []byte("template")), "%s %v: %d %s", a, err, status, body)
+			require.GreaterOrEqual(t, status, 500, "%s %v: status %d, want 5xx", a, err, status)
 			ev := appendStreamError(nil, a, err)
-			if bytes.Contains(ev, []byte("10.1.2.3")) {
-				t.Errorf("%s %v: event %s", a, err, ev)
-			}
+			require.False(t, bytes.Contains(ev, []byte("10.1.2.3")), "%s %v: event %s", a, err, ev)
 		}
 		kept := map[string]error{
 			"temperature must be non-negative": &engine.Error{Kind: engine.ErrorBadRequest, Status: 400, Message: "temperature must be non-negative"},
 			"no such tool":                     &preprocess.BadRequestError{Err: errors.New("no such tool"), API: a},
 		}
 		for want, err := range kept {
-			if _, body := ErrorBody(a, err); !bytes.Contains(body, []byte(want)) {
-				t.Errorf("%s: %s does not say %q", a, body, want)
-			}
+			_, body := ErrorBody(a, err)
+			require.True(t, bytes.Contains(body, []byte(want)), "%s: %s does not say %q", a, body, want)
 		}
 	}
 }
@@ -436,18 +392,12 @@ func TestMaxTokensBound(t *testing.T) {
 					t.Fatal("the stream did not end")
 				}
 				r, err := streamResult(a, w.Body.Bytes())
-				if err != nil {
-					t.Fatalf("%v\n%s", err, w.Body)
-				}
-				if r.Finish != "length" || r.Usage[1] != 10 {
-					t.Errorf("finish %q, completion tokens %d; want length, 10", r.Finish, r.Usage[1])
-				}
-				if n := eng.steps.Load(); n > 20 {
-					t.Errorf("%d engine steps for 10 tokens", n)
-				}
-				if eng.closed.Load() != 1 {
-					t.Errorf("engine stream closed %d times", eng.closed.Load())
-				}
+				require.NoError(t, err, "%s", w.Body)
+				require.Equal(t, "length", r.Finish, "finish %q, completion tokens %d; want length, 10", r.Finish, r.Usage[1])
+				require.Equal(t, int64(10), r.Usage[1], "finish %q, completion tokens %d; want length, 10", r.Finish, r.Usage[1])
+				n := eng.steps.Load()
+				require.LessOrEqual(t, n, int64(20), "%d engine steps for 10 tokens", n)
+				require.Equal(t, int64(1), eng.closed.Load(), "engine stream closed %d times", eng.closed.Load())
 			})
 		}
 	}
@@ -466,9 +416,7 @@ func TestWriteTimeout(t *testing.T) {
 	}))
 	defer ts.Close()
 	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer conn.Close()
 	if _, err := fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"); err != nil {
 		t.Fatal(err)
@@ -476,9 +424,7 @@ func TestWriteTimeout(t *testing.T) {
 	// The client reads nothing more.
 	select {
 	case err := <-served:
-		if err == nil {
-			t.Error("ServeWith returned no error for a blocked client")
-		}
+		require.Error(t, err, "ServeWith returned no error for a blocked client")
 	case <-time.After(20 * time.Second):
 		t.Fatal("the stream is still blocked on a client that stopped reading")
 	}
@@ -487,7 +433,5 @@ func TestWriteTimeout(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the engine request was not canceled")
 	}
-	if eng.closed.Load() != 1 {
-		t.Errorf("engine stream closed %d times", eng.closed.Load())
-	}
+	require.Equal(t, int64(1), eng.closed.Load(), "engine stream closed %d times", eng.closed.Load())
 }

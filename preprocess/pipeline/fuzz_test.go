@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzPipeline feeds arbitrary engine output (text deltas separated by NUL
@@ -74,15 +75,11 @@ func fuzzOne(t *testing.T, v *vocabTok, a api.API, outs []engine.Output, text, s
 			}
 			t.Fatal(err)
 		}
-		if eng.closed != 1 {
-			t.Fatalf("stream closed %d times", eng.closed)
-		}
+		require.Equal(t, 1, eng.closed, "stream closed %d times", eng.closed)
 		got[k] = r
 	}
 	if d := cmp.Diff(got[0], got[1], cmpResult); d != "" {
 		t.Fatalf("%s: streamed and unary differ:\n%s", a, d)
 	}
-	if ids && stop != "" && !bytes.Contains([]byte(text), []byte{0}) && strings.Contains(got[0].Content, stop) && tool == "" && reasoning == "" {
-		t.Fatal(fmt.Sprintf("stop string %q in content %q", stop, got[0].Content))
-	}
+	require.False(t, ids && stop != "" && !bytes.Contains([]byte(text), []byte{0}) && strings.Contains(got[0].Content, stop) && tool == "" && reasoning == "", fmt.Sprintf("stop string %q in content %q", stop, got[0].Content))
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/agentwire/agentwire/protocols/convert"
 	"github.com/agentwire/agentwire/protocols/responses"
 	"github.com/agentwire/agentwire/tokenizers"
+	"github.com/stretchr/testify/require"
 )
 
 // ---- a fake engine over prepared outputs ----
@@ -123,9 +124,7 @@ const streamsDir = "../../testdata/engine-streams"
 // expected parse from ../../parsers/testdata/captures.
 func loadCaptures(t testing.TB) []capture {
 	capturesOnce.Do(func() { capturesAll, capturesErr = readCaptures() })
-	if capturesErr != nil {
-		t.Fatal(capturesErr)
-	}
+	require.NoError(t, capturesErr)
 	return capturesAll
 }
 
@@ -349,9 +348,7 @@ func captureTokenizer(t testing.TB, extra ...string) *vocabTok {
 		}
 		vocab = &vocabTok{tok: tok, ids: ids, eos: eos}
 	})
-	if vocabErr != nil {
-		t.Fatal(vocabErr)
-	}
+	require.NoError(t, vocabErr)
 	return vocab
 }
 
@@ -361,9 +358,7 @@ func (v *vocabTok) idOutputs(t testing.TB, deltas []string, finish engine.Finish
 	outs := make([]engine.Output, 0, len(deltas)+1)
 	for _, d := range deltas {
 		id, ok := v.ids[d]
-		if !ok {
-			t.Fatalf("delta %q not in the capture vocabulary", d)
-		}
+		require.True(t, ok, "delta %q not in the capture vocabulary", d)
 		outs = append(outs, engine.Output{TokenIDs: []uint32{id}})
 	}
 	if finish == engine.FinishLength {

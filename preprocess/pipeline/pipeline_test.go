@@ -13,6 +13,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/stretchr/testify/require"
 )
 
 var fixedNow = func() time.Time { return time.Unix(1700000000, 0) }
@@ -29,9 +30,7 @@ func serve(t testing.TB, eng engine.Engine, prep *preprocess.Prepared) *httptest
 func answer(t testing.TB, eng engine.Engine, prep *preprocess.Prepared) result {
 	t.Helper()
 	r, err := answerErr(eng, prep)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return r
 }
 
@@ -92,9 +91,7 @@ var cmpResult = cmp.Options{
 // streamed and unary answers agree.
 func TestCaptures(t *testing.T) {
 	caps := loadCaptures(t)
-	if len(caps) < 27 {
-		t.Fatalf("%d captures", len(caps))
-	}
+	require.GreaterOrEqual(t, len(caps), 27, "%d captures", len(caps))
 	v := captureTokenizer(t)
 	for _, c := range caps {
 		t.Run(c.name, func(t *testing.T) {
@@ -143,15 +140,14 @@ func TestChoicesLimit(t *testing.T) {
 		prep.Engine.N = engine.MaxChoices
 		rec := engine.RecordText("limit", []string{"hi"}, engine.FinishStop)
 		eng := &engine.Replay{Select: func(*engine.Request) (engine.Source, error) { return rec, nil }}
-		if w := serve(t, eng, prep); w.Code != 200 || strings.Count(w.Body.String(), `"index":`) != engine.MaxChoices {
-			t.Errorf("%s: n = %d: %d %.300s", a, engine.MaxChoices, w.Code, w.Body)
-		}
+		w := serve(t, eng, prep)
+		require.Equal(t, 200, w.Code, "%s: n = %d: %d %.300s", a, engine.MaxChoices, w.Code, w.Body)
+		require.Equal(t, engine.MaxChoices, strings.Count(w.Body.String(), `"index":`), "%s: n = %d: %d %.300s", a, engine.MaxChoices, w.Code, w.Body)
 		prep.Engine.N = engine.MaxChoices + 1
-		if w := serve(t, eng, prep); w.Code != 400 || !strings.Contains(w.Body.String(), fmt.Sprintf("n must be at most %d", engine.MaxChoices)) {
-			t.Errorf("%s: n = %d: %d %s", a, engine.MaxChoices+1, w.Code, w.Body)
-		}
-		if _, err := eng.Generate(context.Background(), &prep.Engine); err == nil {
-			t.Errorf("the replay engine took n = %d", prep.Engine.N)
-		}
+		w = serve(t, eng, prep)
+		require.Equal(t, 400, w.Code, "%s: n = %d: %s", a, engine.MaxChoices+1, w.Body)
+		require.Contains(t, w.Body.String(), fmt.Sprintf("n must be at most %d", engine.MaxChoices), "%s: n = %d", a, engine.MaxChoices+1)
+		_, err := eng.Generate(context.Background(), &prep.Engine)
+		require.Error(t, err, "the replay engine took n = %d", prep.Engine.N)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/agentwire/agentwire/parsers"
 	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/stretchr/testify/require"
 )
 
 // chatChunkOutputs turns chat.completion.chunk lines (JSONL or SSE data)
@@ -23,9 +24,7 @@ import (
 // also returns what the chunks say (the expected answer).
 func chatChunkOutputs(t *testing.T, path string) ([]engine.Output, result) {
 	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var outs []engine.Output
 	var want result
 	calls := map[int]*call{}
@@ -60,9 +59,7 @@ func chatChunkOutputs(t *testing.T, path string) ([]engine.Output, result) {
 				CompletionTokens int64 `json:"completion_tokens"`
 			} `json:"usage"`
 		}
-		if err := json.Unmarshal([]byte(line), &chunk); err != nil {
-			t.Fatalf("%s: %v: %s", path, err, line)
-		}
+		require.NoError(t, json.Unmarshal([]byte(line), &chunk), "%s: %s", path, line)
 		var out engine.Output
 		if chunk.Usage != nil {
 			out.Usage = &engine.Usage{PromptTokens: chunk.Usage.PromptTokens, CompletionTokens: chunk.Usage.CompletionTokens}
@@ -118,9 +115,7 @@ func TestReplaysPassThrough(t *testing.T) {
 		m, _ := filepath.Glob(filepath.Join(streamsDir, g))
 		files = append(files, m...)
 	}
-	if len(files) != 17 {
-		t.Fatalf("%d replay files", len(files))
-	}
+	require.Len(t, files, 17, "%d replay files", len(files))
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			outs, want := chatChunkOutputs(t, f)
@@ -151,9 +146,7 @@ func TestReplaysChunking(t *testing.T) {
 		}
 		text := strings.Join(deltas, "")
 		parsed, err := parsers.Parse(cfg, text)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want := framed(capture{want: parsed, finish: "stop"})
 		bytewise := make([]string, len(text))
 		for i := range text {
@@ -175,9 +168,7 @@ func TestReplaysChunking(t *testing.T) {
 // and the guided JSON after </think> becomes the call (immediate mode).
 func TestReplayGuidedNemotron(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(streamsDir, "replays/tool-calling-cpu-e2e/nemotron-nano-required-guided.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var f struct {
 		Raw []struct {
 			Text         *string `json:"text"`
@@ -193,9 +184,7 @@ func TestReplayGuidedNemotron(t *testing.T) {
 			FinishReason string `json:"finish_reason"`
 		} `json:"expected"`
 	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, json.Unmarshal(data, &f))
 	var outs []engine.Output
 	for _, r := range f.Raw {
 		switch {
@@ -209,11 +198,12 @@ func TestReplayGuidedNemotron(t *testing.T) {
 		prep := prepFor(a, true, "", "nemotron_nano")
 		prep.Response.ShapeDetect, prep.Response.ImmediateTool = true, true
 		got, body := both(t, prep, outs)
-		if !strings.Contains(got.Reasoning, f.Expected.ReasoningContains) || got.Content != f.Expected.Content ||
-			len(got.Calls) != 1 || got.Calls[0].Name != f.Expected.ToolCalls[0].Name ||
-			!sameArgs(got.Calls[0].Args, string(f.Expected.ToolCalls[0].Arguments)) || normFinish(f.Expected.FinishReason) != got.Finish {
-			t.Errorf("%s: %+v\n%s", a, got, body)
-		}
+		require.Contains(t, got.Reasoning, f.Expected.ReasoningContains, "%s: %+v\n%s", a, got, body)
+		require.Equal(t, f.Expected.Content, got.Content, "%s: %+v\n%s", a, got, body)
+		require.Len(t, got.Calls, 1, "%s: %+v\n%s", a, got, body)
+		require.Equal(t, f.Expected.ToolCalls[0].Name, got.Calls[0].Name, "%s: %+v\n%s", a, got, body)
+		require.True(t, sameArgs(got.Calls[0].Args, string(f.Expected.ToolCalls[0].Arguments)), "%s: %+v\n%s", a, got, body)
+		require.Equal(t, normFinish(f.Expected.FinishReason), got.Finish, "%s: %+v\n%s", a, got, body)
 	}
 }
 
@@ -230,9 +220,7 @@ func TestReplaysChatUpstream(t *testing.T) {
 	for _, f := range files {
 		_, want := chatChunkOutputs(t, f)
 		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var sse bytes.Buffer
 		for _, line := range strings.Split(string(data), "\n") {
 			line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "data: "))

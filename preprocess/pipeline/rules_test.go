@@ -14,6 +14,7 @@ import (
 	"github.com/agentwire/agentwire/protocols"
 	"github.com/agentwire/agentwire/protocols/anthropic"
 	"github.com/agentwire/agentwire/protocols/responses"
+	"github.com/stretchr/testify/require"
 )
 
 // tokOuts spells toks as token-id outputs, one token per step; the engine
@@ -52,13 +53,9 @@ func both(t *testing.T, prep *preprocess.Prepared, outs []engine.Output, engs ..
 	}
 	prep.Stream = true
 	w := serve(t, eng, prep)
-	if w.Code != 200 {
-		t.Fatalf("status %d: %s", w.Code, w.Body)
-	}
+	require.Equal(t, 200, w.Code, "status %d: %s", w.Code, w.Body)
 	sr, err := streamResult(prep.API, w.Body.Bytes())
-	if err != nil {
-		t.Fatalf("%v\n%s", err, w.Body)
-	}
+	require.NoError(t, err, "%s", w.Body)
 	body := w.Body.String()
 	p2 := *prep
 	p2.Stream = false
@@ -67,9 +64,7 @@ func both(t *testing.T, prep *preprocess.Prepared, outs []engine.Output, engs ..
 	}
 	w = serve(t, eng, &p2)
 	ur, err := unaryResult(prep.API, w.Body.Bytes())
-	if err != nil {
-		t.Fatalf("%v\n%s", err, w.Body)
-	}
+	require.NoError(t, err, "%s", w.Body)
 	if d := cmp.Diff(sr, ur, cmpResult); d != "" {
 		t.Errorf("streamed and unary differ (-stream +unary):\n%s\n%s", d, body)
 	}
@@ -135,9 +130,7 @@ func TestStopHandling(t *testing.T) {
 				for _, s := range tc.strs {
 					body = strings.ReplaceAll(body, strings.ReplaceAll(s, "\n", `\n`), "") // the reported stop_sequence
 				}
-				if tc.notIn != "" && strings.Contains(body, tc.notIn) {
-					t.Errorf("%s: %q leaked into the stream:\n%s", a, tc.notIn, body)
-				}
+				require.False(t, tc.notIn != "" && strings.Contains(body, tc.notIn), "%s: %q leaked into the stream:\n%s", a, tc.notIn, body)
 			}
 		})
 	}
@@ -151,14 +144,10 @@ func TestStopSequenceAnthropic(t *testing.T) {
 	prep.Response.Anthropic.StopSequences = prep.Engine.Stop.Strings
 	outs := tokOuts(t, engine.FinishLength, "Hello", "\nObs", "ervation:", " more")
 	_, body := both(t, prep, outs)
-	if !strings.Contains(body, `"stop_reason":"stop_sequence","stop_sequence":"\nObservation:"`) {
-		t.Errorf("stream:\n%s", body)
-	}
+	require.Contains(t, body, `"stop_reason":"stop_sequence","stop_sequence":"\nObservation:"`, "stream:\n%s", body)
 	prep.Stream = false
 	w := serve(t, newFake(outs), prep)
-	if !strings.Contains(w.Body.String(), `"stop_reason":"stop_sequence","stop_sequence":"\nObservation:"`) {
-		t.Errorf("unary: %s", w.Body)
-	}
+	require.Contains(t, w.Body.String(), `"stop_reason":"stop_sequence","stop_sequence":"\nObservation:"`, "unary: %s", w.Body)
 }
 
 func TestGatesAndFraming(t *testing.T) {
@@ -253,34 +242,28 @@ func TestChoices(t *testing.T) {
 		w := serve(t, newFake(outs), prep)
 		body := w.Body.String()
 		r0, err := streamResult(ap, w.Body.Bytes())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r0.Content != "Hello world" || r0.Finish != "stop" || r0.Usage != [2]int64{12, 5} {
-			t.Errorf("%s choice 0: %+v\n%s", ap, r0, body)
-		}
-		if strings.Count(body, "[DONE]") != 1 || strings.Count(body, `"finish_reason":"length"`) != 1 ||
-			strings.Count(body, `"finish_reason":"stop"`) != 1 || strings.Count(body, `"choices":[],"usage"`) != 1 {
-			t.Errorf("%s stream:\n%s", ap, body)
-		}
+		require.NoError(t, err)
+		require.Equal(t, "Hello world", r0.Content, "%s choice 0: %+v\n%s", ap, r0, body)
+		require.Equal(t, "stop", r0.Finish, "%s choice 0: %+v\n%s", ap, r0, body)
+		require.False(t, r0.Usage != [2]int64{12, 5}, "%s choice 0: %+v\n%s", ap, r0, body)
+		require.Equal(t, 1, strings.Count(body, "[DONE]"), "%s stream:\n%s", ap, body)
+		require.Equal(t, 1, strings.Count(body, `"finish_reason":"length"`), "%s stream:\n%s", ap, body)
+		require.Equal(t, 1, strings.Count(body, `"finish_reason":"stop"`), "%s stream:\n%s", ap, body)
+		require.Equal(t, 1, strings.Count(body, `"choices":[],"usage"`), "%s stream:\n%s", ap, body)
 		prep.Stream = false
 		w = serve(t, newFake(outs), prep)
 		var m map[string]any
-		if err := jsonUnmarshal(w.Body.Bytes(), &m); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, jsonUnmarshal(w.Body.Bytes(), &m))
 		chs := m["choices"].([]any)
-		if len(chs) != 2 {
-			t.Fatalf("%s unary: %s", ap, w.Body)
-		}
+		require.Len(t, chs, 2, "%s unary: %s", ap, w.Body)
 		c1 := chs[1].(map[string]any)
 		text := str(path(c1, "message", "content"))
 		if ap == api.Completions {
 			text = str(c1["text"])
 		}
-		if text != "Hi there more" || c1["finish_reason"] != "length" || num(c1["index"]) != 1 {
-			t.Errorf("%s unary choice 1: %v", ap, c1)
-		}
+		require.Equal(t, "Hi there more", text, "%s unary choice 1: %v", ap, c1)
+		require.False(t, c1["finish_reason"] != "length", "%s unary choice 1: %v", ap, c1)
+		require.Equal(t, float64(1), num(c1["index"]), "%s unary choice 1: %v", ap, c1)
 	}
 }
 
@@ -290,23 +273,17 @@ func TestUsage(t *testing.T) {
 	prep := withTok(t, prepFor(api.Chat, true, "hermes", "qwen3"))
 	outs := tokOuts(t, engine.FinishEOS, "<think>", "Hi", "</think>", "Hello", " world")
 	_, body := both(t, prep, outs)
-	if !strings.Contains(body, `"usage":{"prompt_tokens":12,"completion_tokens":5,"total_tokens":17,"completion_tokens_details":{"reasoning_tokens":`) {
-		t.Errorf("usage:\n%s", body)
-	}
+	require.Contains(t, body, `"usage":{"prompt_tokens":12,"completion_tokens":5,"total_tokens":17,"completion_tokens_details":{"reasoning_tokens":`, "usage:\n%s", body)
 	// Text and ids (vLLM's return_token_ids), no usage: the ids count.
 	prep = prepFor(api.Chat, true, "hermes", "qwen3")
 	both2 := txtOuts(engine.FinishEOS, "Hello", " world")
 	both2[0].TokenIDs, both2[1].TokenIDs = []uint32{1, 2}, []uint32{3}
 	_, body = both(t, prep, both2)
-	if !strings.Contains(body, `"usage":{"prompt_tokens":12,"completion_tokens":3,"total_tokens":15}`) {
-		t.Errorf("text and ids:\n%s", body)
-	}
+	require.Contains(t, body, `"usage":{"prompt_tokens":12,"completion_tokens":3,"total_tokens":15}`, "text and ids:\n%s", body)
 	prep = withTok(t, prepFor(api.Chat, true, "hermes", "qwen3"))
 	outs[len(outs)-1].Usage = &engine.Usage{PromptTokens: 30, CompletionTokens: 9, CachedTokens: 16}
 	_, body = both(t, prep, outs)
-	if !strings.Contains(body, `"usage":{"prompt_tokens":30,"completion_tokens":9,"total_tokens":39,"prompt_tokens_details":{"cached_tokens":16}`) {
-		t.Errorf("engine usage:\n%s", body)
-	}
+	require.Contains(t, body, `"usage":{"prompt_tokens":30,"completion_tokens":9,"total_tokens":39,"prompt_tokens_details":{"cached_tokens":16}`, "engine usage:\n%s", body)
 }
 
 func TestLogprobs(t *testing.T) {
@@ -317,15 +294,11 @@ func TestLogprobs(t *testing.T) {
 		Top: []engine.TopLogprob{{TokenID: 1, Token: []byte("Hello"), Logprob: -0.5}, {TokenID: 2, Token: []byte("Hi"), Logprob: -1.25}}}}
 	outs[1].Logprobs = []engine.Logprob{{TokenID: 3, Token: []byte(" world"), Logprob: -0.125}}
 	_, body := both(t, prep, outs)
-	if !strings.Contains(body, `"logprobs":{"content":[{"token":"Hello","logprob":-0.5,"bytes":[72,101,108,108,111],"top_logprobs":[{"token":"Hello","logprob":-0.5,"bytes":[72,101,108,108,111]},{"token":"Hi","logprob":-1.25,"bytes":[72,105]}]}]}`) {
-		t.Errorf("stream:\n%s", body)
-	}
+	require.Contains(t, body, `"logprobs":{"content":[{"token":"Hello","logprob":-0.5,"bytes":[72,101,108,108,111],"top_logprobs":[{"token":"Hello","logprob":-0.5,"bytes":[72,101,108,108,111]},{"token":"Hi","logprob":-1.25,"bytes":[72,105]}]}]}`, "stream:\n%s", body)
 	prep.Stream = false
 	w := serve(t, newFake(outs), prep)
-	if !strings.Contains(w.Body.String(), `"logprobs":{"content":[{"token":"Hello","logprob":-0.5,"bytes":[72,101,108,108,111],"top_logprobs":[`) ||
-		!strings.Contains(w.Body.String(), `{"token":" world","logprob":-0.125`) {
-		t.Errorf("unary: %s", w.Body)
-	}
+	require.Contains(t, w.Body.String(), `"logprobs":{"content":[{"token":"Hello","logprob":-0.5,"bytes":[72,101,108,108,111],"top_logprobs":[`, "unary: %s", w.Body)
+	require.Contains(t, w.Body.String(), `{"token":" world","logprob":-0.125`, "unary: %s", w.Body)
 }
 
 // TestPassThrough: an engine that parsed its output itself (reasoning and
@@ -362,9 +335,7 @@ func TestHeldSpaceBounded(t *testing.T) {
 		prep := prepFor(api.Chat, true, "hermes", "qwen3")
 		setup(prep)
 		got, _ := both(t, prep, txtOuts(engine.FinishEOS, ws, ws))
-		if got.Content != ws+ws {
-			t.Errorf("content: %d bytes", len(got.Content))
-		}
+		require.Equal(t, ws+ws, got.Content, "content: %d bytes", len(got.Content))
 	}
 }
 
@@ -403,19 +374,13 @@ func TestVisibilityAndRoutes(t *testing.T) {
 			w := httptest.NewRecorder()
 			opts := tc.opts
 			opts.Now, opts.Seed = fixedNow, 3
-			if err := ServeWith(context.Background(), w, newFake(txtOuts(engine.FinishEOS, toks...)), prep, opts); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, ServeWith(context.Background(), w, newFake(txtOuts(engine.FinishEOS, toks...)), prep, opts))
 			body := w.Body.String()
 			for _, s := range tc.want {
-				if !strings.Contains(body, s) {
-					t.Errorf("%s stream=%v: no %s in\n%s", tc.api, stream, s, body)
-				}
+				require.Contains(t, body, s, "%s stream=%v: no %s in\n%s", tc.api, stream, s, body)
 			}
 			for _, s := range tc.not {
-				if strings.Contains(body, s) {
-					t.Errorf("%s stream=%v: %s in\n%s", tc.api, stream, s, body)
-				}
+				require.NotContains(t, body, s, "%s stream=%v: %s in\n%s", tc.api, stream, s, body)
 			}
 		}
 	}
@@ -437,9 +402,9 @@ func TestImmediateNamedStreams(t *testing.T) {
 		prep := prepFor(a, true, "", "")
 		prep.Response.ImmediateTool, prep.Response.ImmediateToolName = true, "get_weather"
 		got, body := both(t, prep, txtOuts(engine.FinishLength, `{"ci`, `ty": "Pa`))
-		if len(got.Calls) != 0 || got.Content != "" || got.Finish != "length" {
-			t.Errorf("%s cut short: %+v\n%s", a, got, body)
-		}
+		require.Len(t, got.Calls, 0, "%s cut short: %+v\n%s", a, got, body)
+		require.Equal(t, "", got.Content, "%s cut short: %+v\n%s", a, got, body)
+		require.Equal(t, "length", got.Finish, "%s cut short: %+v\n%s", a, got, body)
 	}
 }
 
@@ -457,15 +422,12 @@ func TestCompletionsLogprobs(t *testing.T) {
 		`"text":"Hello","logprobs":{"tokens":["Hello"],"token_logprobs":[-0.5],"top_logprobs":[{"Hello":-0.5,"Hi":-1.25}],"text_offset":[0]}`,
 		`"text":" world","logprobs":{"tokens":[" world"],"token_logprobs":[-0.125],"top_logprobs":[{" world":-0.125}],"text_offset":[5]}`,
 	} {
-		if !strings.Contains(body, want) {
-			t.Errorf("no %s in\n%s", want, body)
-		}
+		require.Contains(t, body, want, "no %s in\n%s", want, body)
 	}
 	prep.Stream = false
 	w := serve(t, newFake(outs), prep)
-	if want := `"logprobs":{"tokens":["Hello"," world"],"token_logprobs":[-0.5,-0.125],"top_logprobs":[{"Hello":-0.5,"Hi":-1.25},{" world":-0.125}],"text_offset":[0,5]}`; !strings.Contains(w.Body.String(), want) {
-		t.Errorf("unary: %s", w.Body)
-	}
+	want := `"logprobs":{"tokens":["Hello"," world"],"token_logprobs":[-0.5,-0.125],"top_logprobs":[{"Hello":-0.5,"Hi":-1.25},{" world":-0.125}],"text_offset":[0,5]}`
+	require.Contains(t, w.Body.String(), want, "unary: %s", w.Body)
 }
 
 // TestToolCallDispatch: Options.ToolCallDispatch adds the chat stream's
@@ -473,9 +435,7 @@ func TestCompletionsLogprobs(t *testing.T) {
 func TestToolCallDispatch(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		p, err := New(prepFor(api.Chat, true, "hermes", ""), Options{ToolCallDispatch: on})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		buf := p.Start(nil)
 		for _, out := range txtOuts(engine.FinishEOS, `<tool_call>{"name":"f",`, `"arguments":{"a":1}}</tool_call>`) {
 			if buf, err = p.Step(buf, &out); err != nil {
@@ -483,9 +443,8 @@ func TestToolCallDispatch(t *testing.T) {
 			}
 		}
 		buf = p.Finish(buf)
-		if got := strings.Contains(string(buf), "tool_call_dispatch"); got != on {
-			t.Errorf("ToolCallDispatch %v: dispatch event present = %v\n%s", on, got, buf)
-		}
+		got := strings.Contains(string(buf), "tool_call_dispatch")
+		require.Equal(t, on, got, "ToolCallDispatch %v: dispatch event present = %v\n%s", on, got, buf)
 		p.Release()
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess"
 	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/stretchr/testify/require"
 )
 
 // TestToolArgsRecorded: on Anthropic Messages, streamed and unary, every
@@ -22,22 +23,17 @@ func TestToolArgsRecorded(t *testing.T) {
 		prep.Response.ToolArgs = preprocess.NewToolArgs(8)
 		w := serve(t, newFake(textOutputs([]string{out[:20], out[20:50], out[50:]}, engine.FinishStop)), prep)
 		m := ids.FindAllStringSubmatch(w.Body.String(), -1)
-		if len(m) != 1 {
-			t.Fatalf("stream=%v: %d tool_use ids in %s", stream, len(m), w.Body)
-		}
+		require.Len(t, m, 1, "stream=%v: %d tool_use ids in %s", stream, len(m), w.Body)
 		got, ok := prep.Response.ToolArgs.Get(m[0][1])
-		if !ok || got != args {
-			t.Errorf("stream=%v: recorded %q, %v; want %q", stream, got, ok, args)
-		}
-		if n := prep.Response.ToolArgs.Len(); n != 1 {
-			t.Errorf("stream=%v: %d entries, want 1", stream, n)
-		}
+		require.True(t, ok, "stream=%v: recorded %q, %v; want %q", stream, got, ok, args)
+		require.Equal(t, args, got, "stream=%v: recorded %q, %v; want %q", stream, got, ok, args)
+		n := prep.Response.ToolArgs.Len()
+		require.Equal(t, 1, n, "stream=%v: %d entries, want 1", stream, n)
 	}
 	// Chat answers record nothing (their clients send the string back).
 	prep := prepFor(api.Chat, true, "hermes", "qwen3")
 	prep.Response.ToolArgs = preprocess.NewToolArgs(8)
 	serve(t, newFake(textOutputs([]string{out}, engine.FinishStop)), prep)
-	if n := prep.Response.ToolArgs.Len(); n != 0 {
-		t.Errorf("chat: %d entries recorded", n)
-	}
+	n := prep.Response.ToolArgs.Len()
+	require.Equal(t, 0, n, "chat: %d entries recorded", n)
 }

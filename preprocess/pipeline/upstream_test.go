@@ -3,7 +3,6 @@ package pipeline
 import (
 	"bufio"
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/stretchr/testify/require"
 )
 
 // vllmUpstream is an httptest server speaking vLLM's /v1/completions
@@ -68,9 +68,8 @@ func TestVLLMUpstream(t *testing.T) {
 					t.Errorf("%s %s stream=%v (-want +got):\n%s", c.name, a, stream, d)
 				}
 			}
-			if got[0].Usage != got[1].Usage || got[0].Usage[1] != int64(len(c.deltas)) {
-				t.Errorf("%s %s: usage %v streamed, %v unary", c.name, a, got[0].Usage, got[1].Usage)
-			}
+			require.False(t, got[0].Usage != got[1].Usage, "%s %s: usage %v streamed, %v unary", c.name, a, got[0].Usage, got[1].Usage)
+			require.Equal(t, int64(len(c.deltas)), got[0].Usage[1], "%s %s: usage %v streamed, %v unary", c.name, a, got[0].Usage, got[1].Usage)
 		}
 	}
 }
@@ -160,13 +159,10 @@ func TestVLLMUpstreamFaults(t *testing.T) {
 					t.Errorf("%s %s: %v", tc.name, a, err)
 					continue
 				}
-				if r.Error == "" || r.Finish != "" {
-					t.Errorf("%s %s: error %q finish %q\n%s", tc.name, a, r.Error, r.Finish, w.Body)
-				}
+				require.NotEqual(t, "", r.Error, "%s %s: error %q finish %q\n%s", tc.name, a, r.Error, r.Finish, w.Body)
+				require.Equal(t, "", r.Finish, "%s %s: error %q finish %q\n%s", tc.name, a, r.Error, r.Finish, w.Body)
 				for _, bad := range []string{"<tool_call>", "</think>", `"name"`} {
-					if a != api.Completions && strings.Contains(r.Content, bad) {
-						t.Errorf("%s %s: %q in content %q", tc.name, a, bad, r.Content)
-					}
+					require.False(t, a != api.Completions && strings.Contains(r.Content, bad), "%s %s: %q in content %q", tc.name, a, bad, r.Content)
 				}
 			}
 		}
@@ -227,9 +223,7 @@ func TestVLLMClientDisconnect(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		req, _ := http.NewRequestWithContext(ctx, "POST", front.URL, nil)
 		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if _, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil {
 			t.Fatal(err)
 		}
@@ -237,9 +231,7 @@ func TestVLLMClientDisconnect(t *testing.T) {
 		resp.Body.Close()
 		select {
 		case err := <-done:
-			if !errors.Is(err, context.Canceled) {
-				t.Errorf("%s: Serve returned %v", a, err)
-			}
+			require.ErrorIs(t, err, context.Canceled, "%s: Serve returned %v", a, err)
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%s: Serve still running after the client left", a)
 		}

@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols"
+	"github.com/stretchr/testify/require"
 )
 
 // usageStreams are the engine streams with prefix-cache hits of the
@@ -57,24 +57,18 @@ func usageOf(t *testing.T, a api.API, stream bool, body []byte) apiUsage {
 	var u apiUsage
 	if !stream {
 		var m map[string]any
-		if err := json.Unmarshal(body, &m); err != nil {
-			t.Fatalf("%v: %s", err, body)
-		}
+		require.NoError(t, json.Unmarshal(body, &m), "%s", body)
 		u.Final = flat(m["usage"])
 		return u
 	}
 	evs, err := splitSSE(body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, ev := range evs {
 		if ev.Data == "[DONE]" {
 			continue
 		}
 		var m map[string]any
-		if err := json.Unmarshal([]byte(ev.Data), &m); err != nil {
-			t.Fatalf("%v: %s", err, ev.Data)
-		}
+		require.NoError(t, json.Unmarshal([]byte(ev.Data), &m), "%s", ev.Data)
 		switch {
 		case a == api.Messages && ev.Event == "message_start":
 			u.Start = flat(path(m, "message", "usage"))
@@ -156,9 +150,7 @@ func TestCachedTokensUsage(t *testing.T) {
 	}
 	for _, tc := range cases {
 		body, err := os.ReadFile(filepath.Join(usageStreams, tc.file))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		srv := httptest.NewServer(sseBody(body))
 		t.Cleanup(srv.Close)
 		eng := tc.engine(srv.URL + "/v1")
@@ -167,9 +159,7 @@ func TestCachedTokensUsage(t *testing.T) {
 				prep := prepFor(a, stream, "hermes", "qwen3")
 				prep.Engine.Chat = json.RawMessage(`{"messages":[{"role":"user","content":"say hello with the shell"}]}`)
 				w := serve(t, eng, prep)
-				if w.Code != 200 {
-					t.Fatalf("%s %s stream=%v: status %d: %s", tc.file, a, stream, w.Code, w.Body)
-				}
+				require.Equal(t, 200, w.Code, "%s %s stream=%v: status %d: %s", tc.file, a, stream, w.Code, w.Body)
 				got := usageOf(t, a, stream, w.Body.Bytes())
 				want := wantUsage(a, stream, tc.prompt, tc.cached, tc.completion, tc.startPrompt, tc.startCached)
 				if d := cmp.Diff(want, got, ignoreDetails); d != "" {
@@ -244,15 +234,12 @@ func TestUsageAfterFinish(t *testing.T) {
 			took := time.Since(began)
 			cancel()
 			body := w.Body.String()
-			if err != nil || w.Code != 200 || !strings.Contains(body, tc.usage) || !strings.Contains(body, " world") {
-				t.Errorf("%s stream=%v: %v %d:\n%s", tc.name, stream, err, w.Code, body)
-			}
-			if took > 2*time.Second {
-				t.Errorf("%s stream=%v: took %v", tc.name, stream, took)
-			}
-			if eng.closed != 1 {
-				t.Errorf("%s stream=%v: engine stream closed %d times", tc.name, stream, eng.closed)
-			}
+			require.False(t, err != nil, "%s stream=%v: %v %d:\n%s", tc.name, stream, err, w.Code, body)
+			require.Equal(t, 200, w.Code, "%s stream=%v: %v %d:\n%s", tc.name, stream, err, w.Code, body)
+			require.Contains(t, body, tc.usage, "%s stream=%v: %v %d:\n%s", tc.name, stream, err, w.Code, body)
+			require.Contains(t, body, " world", "%s stream=%v: %v %d:\n%s", tc.name, stream, err, w.Code, body)
+			require.LessOrEqual(t, took, 2*time.Second, "%s stream=%v: took %v", tc.name, stream, took)
+			require.Equal(t, 1, eng.closed, "%s stream=%v: engine stream closed %d times", tc.name, stream, eng.closed)
 		}
 	}
 }
@@ -275,9 +262,7 @@ func TestTrace(t *testing.T) {
 			prep := prepFor(a, stream, "", "")
 			prep.Stream = stream
 			w := httptest.NewRecorder()
-			if err := ServeWith(context.Background(), w, newFake(outs), prep, Options{Now: fixedNow, Seed: 7, Trace: trace}); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, ServeWith(context.Background(), w, newFake(outs), prep, Options{Now: fixedNow, Seed: 7, Trace: trace}))
 			want := protocols.Usage{PromptTokens: 12, CompletionTokens: 5, CachedTokens: 4}
 			if len(got) == 1 {
 				want.ReasoningTokens = got[0].ReasoningTokens // the pipeline's estimate
@@ -294,7 +279,5 @@ func TestTrace(t *testing.T) {
 	prep := prepFor(api.Chat, false, "", "")
 	prep.Engine.N = engine.MaxChoices + 1
 	_ = ServeWith(context.Background(), httptest.NewRecorder(), newFake(outs), prep, Options{Trace: &Trace{Usage: func(protocols.Usage) { calls++ }}})
-	if calls != 0 {
-		t.Errorf("usage reported %d times for a refused request", calls)
-	}
+	require.Equal(t, 0, calls, "usage reported %d times for a refused request", calls)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/agentwire/agentwire/protocols/convert"
 	"github.com/agentwire/agentwire/protocols/openai"
 	protoresponses "github.com/agentwire/agentwire/protocols/responses"
+	"github.com/stretchr/testify/require"
 )
 
 // clientHarness holds request bodies recorded from real agent CLIs
@@ -30,14 +31,11 @@ func clientCaptures(t *testing.T) map[string][]byte {
 	out := map[string][]byte{}
 	for _, client := range []string{"opencode", "qwen-code", "pi"} {
 		files, err := filepath.Glob(filepath.Join(clientHarness, client+"__*.json"))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("no %s captures in %s", client, clientHarness)
-		}
+		require.NoError(t, err, "no %s captures in %s", client, clientHarness)
+		require.NotEmpty(t, files, "no %s captures in %s", client, clientHarness)
 		for _, f := range files {
 			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			out[filepath.Base(f)] = b
 		}
 	}
@@ -83,17 +81,12 @@ func postStream(t *testing.T, ts *httptest.Server, route string, body []byte) []
 	req.Header.Set("Authorization", "Bearer "+testKey)
 	req.Header.Set("Anthropic-Version", "2023-06-01")
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		t.Fatalf("%s: %d %s: %.400s", route, resp.StatusCode, resp.Header.Get("Content-Type"), raw)
-	}
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %d %s: %.400s", route, resp.StatusCode, resp.Header.Get("Content-Type"), raw)
+	require.True(t, strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream"), "%s: %d %s: %.400s", route, resp.StatusCode, resp.Header.Get("Content-Type"), raw)
 	var events []sseEvent
 	for _, line := range strings.Split(string(raw), "\n") {
 		data, ok := strings.CutPrefix(line, "data: ")
@@ -101,9 +94,7 @@ func postStream(t *testing.T, ts *httptest.Server, route string, body []byte) []
 			continue
 		}
 		var ev sseEvent
-		if err := json.Unmarshal([]byte(data), &ev); err != nil {
-			t.Fatalf("%s: %v: %s", route, err, data)
-		}
+		require.NoError(t, json.Unmarshal([]byte(data), &ev), "%s: %s", route, data)
 		events = append(events, ev)
 	}
 	return events
@@ -157,13 +148,9 @@ func TestRealClientRequests(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			route := clientRoute(t, name)
 			text, _, complete := streamOutcome(route, postStream(t, ts, route, body))
-			if !complete {
-				t.Fatalf("the stream did not end with its API's terminal event (text %q)", text)
-			}
+			require.True(t, complete, "the stream did not end with its API's terminal event (text %q)", text)
 			// every capture ends with the tool result the client sent back
-			if !strings.HasPrefix(text, "Done. The tool returned") {
-				t.Errorf("after the tool result: answer %q", text)
-			}
+			require.True(t, strings.HasPrefix(text, "Done. The tool returned"), "after the tool result: answer %q", text)
 		})
 	}
 }
@@ -182,39 +169,28 @@ func TestResponsesReasoningPassbackClients(t *testing.T) {
 	for _, name := range []string{"qwen-code__tool-t2__0023-responses.json", "opencode__tool-t2__0010-responses.json"} {
 		t.Run(name, func(t *testing.T) {
 			body, err := os.ReadFile(filepath.Join(clientHarness, name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			req, err := protoresponses.DecodeRequest(body, protoresponses.DecodeOptions{Strict: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if protoresponses.WantsEncryptedReasoning(req) || req.Store.Or(true) {
-				t.Fatalf("the capture asks for encrypted reasoning or stores: include %v store %v", req.Include, req.Store)
-			}
+			require.NoError(t, err)
+			require.False(t, protoresponses.WantsEncryptedReasoning(req), "the capture asks for encrypted reasoning or stores: include %v store %v", req.Include, req.Store)
+			require.False(t, req.Store.Or(true), "the capture asks for encrypted reasoning or stores: include %v store %v", req.Include, req.Store)
 			chat, _, err := convert.ResponsesToChat(req, convert.ResponsesOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var withCalls int
 			for _, m := range chat.Messages {
 				if m.Role != openai.RoleAssistant {
 					continue
 				}
-				if c, ok := m.Content.Get(); ok && strings.Contains(openai.ContentText(c, ""), "I will call the") {
-					t.Errorf("reasoning sent back as text: %q", openai.ContentText(c, ""))
-				}
+				c, ok := m.Content.Get()
+				require.False(t, ok && strings.Contains(openai.ContentText(c, ""), "I will call the"), "reasoning sent back as text: %q", openai.ContentText(c, ""))
 				r := openai.FlattenReasoning(m.ReasoningValue().Value())
 				if len(m.ToolCalls) > 0 {
 					withCalls++
-					if !strings.HasPrefix(r, "\nThe user wants me to act.") || !strings.HasSuffix(r, " tool.\n") {
-						t.Errorf("assistant turn with %d calls: reasoning_content %q", len(m.ToolCalls), r)
-					}
+					require.True(t, strings.HasPrefix(r, "\nThe user wants me to act."), "assistant turn with %d calls: reasoning_content %q", len(m.ToolCalls), r)
+					require.True(t, strings.HasSuffix(r, " tool.\n"), "assistant turn with %d calls: reasoning_content %q", len(m.ToolCalls), r)
 				}
 			}
-			if withCalls < 2 {
-				t.Errorf("%d assistant turns with tool calls, want the two turns'", withCalls)
-			}
+			require.GreaterOrEqual(t, withCalls, 2, "%d assistant turns with tool calls, want the two turns'", withCalls)
 
 			// The answer: encrypted_content with the policy, none without.
 			for _, passback := range []bool{false, true} {
@@ -229,13 +205,11 @@ func TestResponsesReasoningPassbackClients(t *testing.T) {
 					}
 					items++
 					text, ok := protoresponses.DecodeReasoning(ev.Item.EncryptedContent)
-					if ok != passback || (passback && text != reasoning) {
-						t.Errorf("DefaultPassback %v: encrypted_content %q (decoded %q, streamed %q)", passback, ev.Item.EncryptedContent, text, reasoning)
-					}
+					require.Equal(t, passback, ok, "DefaultPassback %v: encrypted_content %q (decoded %q, streamed %q)", passback, ev.Item.EncryptedContent, text, reasoning)
+					require.False(t, passback && text != reasoning, "DefaultPassback %v: encrypted_content %q (decoded %q, streamed %q)", passback, ev.Item.EncryptedContent, text, reasoning)
 				}
-				if items != 1 || reasoning == "" {
-					t.Errorf("DefaultPassback %v: %d reasoning items, reasoning %q", passback, items, reasoning)
-				}
+				require.Equal(t, 1, items, "DefaultPassback %v: %d reasoning items, reasoning %q", passback, items, reasoning)
+				require.NotEqual(t, "", reasoning, "DefaultPassback %v: %d reasoning items, reasoning %q", passback, items, reasoning)
 			}
 		})
 	}
@@ -257,8 +231,8 @@ func TestThinkingOffChat(t *testing.T) {
 	} {
 		body := []byte(`{"model":"agent","stream":true,"messages":[{"role":"user","content":"hi"}]` + tc.control + `}`)
 		text, reasoning, complete := streamOutcome("/v1/chat/completions", postStream(t, ts, "/v1/chat/completions", body))
-		if !complete || !strings.HasPrefix(text, "Hello!") || (reasoning != "") != tc.wantReasoning {
-			t.Errorf("%q: text %q reasoning %q", tc.control, text, reasoning)
-		}
+		require.True(t, complete, "%q: text %q reasoning %q", tc.control, text, reasoning)
+		require.True(t, strings.HasPrefix(text, "Hello!"), "%q: text %q reasoning %q", tc.control, text, reasoning)
+		require.Equal(t, tc.wantReasoning, (reasoning != ""), "%q: text %q reasoning %q", tc.control, text, reasoning)
 	}
 }

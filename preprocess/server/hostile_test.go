@@ -24,6 +24,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
+	"github.com/stretchr/testify/require"
 )
 
 // The hostile-input suite: every class of abuse a client (or a broken
@@ -71,13 +72,9 @@ func startLive(t testing.TB, cfg server.Config) *live {
 		cfg.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	}
 	s, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln) }()
@@ -107,22 +104,16 @@ func startLive(t testing.TB, cfg server.Config) *live {
 func post(t testing.TB, hc *http.Client, url, body string, header ...string) (int, http.Header, string) {
 	t.Helper()
 	req, err := http.NewRequest("POST", url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
 	resp, err := hc.Do(req)
-	if err != nil {
-		t.Fatalf("POST %s: %v", url, err)
-	}
+	require.NoError(t, err, "POST %s", url)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("POST %s: reading: %v", url, err)
-	}
+	require.NoError(t, err, "POST %s: reading", url)
 	return resp.StatusCode, resp.Header, string(b)
 }
 
@@ -168,19 +159,14 @@ func backToBaseline(t testing.TB, l *live, before usage, slack uint64) usage {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if n := l.s.Metrics().Running(); n != 0 {
-		t.Errorf("%d requests still hold a slot", n)
-	}
+	n := l.s.Metrics().Running()
+	require.Equal(t, int64(0), n, "%d requests still hold a slot", n)
 	if now.goroutines > before.goroutines {
 		buf := make([]byte, 1<<16)
 		t.Errorf("goroutines %d -> %d:\n%s", before.goroutines, now.goroutines, buf[:runtime.Stack(buf, true)])
 	}
-	if now.fds > before.fds && before.fds >= 0 {
-		t.Errorf("open files %d -> %d", before.fds, now.fds)
-	}
-	if now.heap > before.heap+slack {
-		t.Errorf("heap %.1f MiB -> %.1f MiB (slack %.1f MiB)", float64(before.heap)/(1<<20), float64(now.heap)/(1<<20), float64(slack)/(1<<20))
-	}
+	require.False(t, now.fds > before.fds && before.fds >= 0, "open files %d -> %d", before.fds, now.fds)
+	require.LessOrEqual(t, now.heap, before.heap+slack, "heap %.1f MiB -> %.1f MiB (slack %.1f MiB)", float64(before.heap)/(1<<20), float64(now.heap)/(1<<20), float64(slack)/(1<<20))
 	return now
 }
 
@@ -205,17 +191,12 @@ type apiErrorBody struct {
 func checkAPIError(t testing.TB, path string, gotStatus int, body string, status int, typ string) {
 	t.Helper()
 	var e apiErrorBody
-	if gotStatus != status || json.Unmarshal([]byte(body), &e) != nil || e.Error.Message == "" {
-		t.Errorf("%s: %d %.300s, want %d in the API's error shape", path, gotStatus, body, status)
-		return
-	}
+	require.Equal(t, status, gotStatus, "%s: %.300s", path, body)
+	require.NoError(t, json.Unmarshal([]byte(body), &e), "%s: %.300s is not in the API's error shape", path, body)
+	require.NotEmpty(t, e.Error.Message, "%s: %.300s has no error message", path, body)
 	anthropicShape := strings.HasPrefix(path, "/v1/messages")
-	if anthropicShape != (e.Type == "error") {
-		t.Errorf("%s: %.300s is not the API's error shape", path, body)
-	}
-	if typ != "" && e.Error.Type != typ {
-		t.Errorf("%s: error type %q, want %q (%s)", path, e.Error.Type, typ, body)
-	}
+	require.Equal(t, (e.Type == "error"), anthropicShape, "%s: %.300s is not the API's error shape", path, body)
+	require.False(t, typ != "" && e.Error.Type != typ, "%s: error type %q, want %q (%s)", path, e.Error.Type, typ, body)
 }
 
 // toolBody returns a generation request for path that declares one tool
@@ -247,15 +228,12 @@ func TestHostileSchema(t *testing.T) {
 				body := toolBody(path, "f", schema, stream)
 				st, _, resp := post(t, hc, l.url+path, body)
 				checkAPIError(t, path, st, resp, 400, "invalid_request_error")
-				if !strings.Contains(resp, "64 KiB") {
-					t.Errorf("%s: %s does not say why", path, resp)
-				}
+				require.Contains(t, resp, "64 KiB", "%s: %s does not say why", path, resp)
 			}
 		}
 	}
-	if st, _, resp := post(t, hc, l.url+"/v1/chat/completions", `{"model":"agent","messages":[{"role":"user","content":"hi"}]}`); st != 200 {
-		t.Fatalf("the server is not serving after the class: %d %s", st, resp)
-	}
+	st, _, resp := post(t, hc, l.url+"/v1/chat/completions", `{"model":"agent","messages":[{"role":"user","content":"hi"}]}`)
+	require.Equal(t, 200, st, "the server is not serving after the class: %d %s", st, resp)
 	closeIdle()
 	backToBaseline(t, l, before, 8<<20)
 }
@@ -272,14 +250,10 @@ func TestHostileRejectedPrompts(t *testing.T) {
 		body, _ := json.Marshal(map[string]any{"model": "x", "max_tokens": 10, "messages": []any{map[string]any{"role": "user", "content": text}}})
 		st, _, resp := post(t, hc, l.url+"/v1/messages", string(body))
 		checkAPIError(t, "/v1/messages", st, resp, 400, "invalid_request_error")
-		if !strings.Contains(resp, "prompt is too long") {
-			t.Errorf("%s", resp)
-		}
+		require.Contains(t, resp, "prompt is too long", "%s", resp)
 		if i%2 == 0 {
 			st, _, resp = post(t, hc, l.url+"/v1/messages/count_tokens", string(body))
-			if st != 200 {
-				t.Errorf("count_tokens: %d %.200s", st, resp)
-			}
+			require.Equal(t, 200, st, "count_tokens: %d %.200s", st, resp)
 		}
 	}
 	closeIdle()
@@ -291,13 +265,10 @@ func TestHostileRejectedPrompts(t *testing.T) {
 func rawRequest(t testing.TB, addr, head string) net.Conn {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
-	if _, err := io.WriteString(c, head); err != nil {
-		t.Fatal(err)
-	}
+	_, err = io.WriteString(c, head)
+	require.NoError(t, err)
 	return c
 }
 
@@ -339,15 +310,13 @@ func TestHostileSlowUpload(t *testing.T) {
 	time.Sleep(200 * time.Millisecond) // the slow bodies are arriving
 	for _, path := range []string{"/v1/messages", "/v1/chat/completions"} {
 		body := `{"model":"agent","max_tokens":50,"messages":[{"role":"user","content":"hi"}]}`
-		if st, _, resp := post(t, hc, l.url+path, body); st != 200 {
-			t.Errorf("%s while slow uploads are in flight: %d %.200s", path, st, resp)
-		}
+		st, _, resp := post(t, hc, l.url+path, body)
+		require.Equal(t, 200, st, "%s while slow uploads are in flight: %d %.200s", path, st, resp)
 	}
 	for _, c := range slow {
 		line, err := statusLine(c, 5*time.Second)
-		if err != nil || !strings.Contains(line, " 408 ") {
-			t.Errorf("slow upload: %q %v, want 408", line, err)
-		}
+		require.NoError(t, err, "slow upload: %q %v, want 408", line, err)
+		require.Contains(t, line, " 408 ", "slow upload: %q %v, want 408", line, err)
 	}
 	close(stopDrip)
 	wg.Wait()
@@ -430,9 +399,9 @@ func TestHostileIdleConnections(t *testing.T) {
 	var conns []net.Conn
 	for range 50 {
 		c := rawRequest(t, l.addr, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-		if line, err := statusLine(c, 5*time.Second); err != nil || !strings.Contains(line, " 200 ") {
-			t.Fatalf("health: %q %v", line, err)
-		}
+		line, err := statusLine(c, 5*time.Second)
+		require.NoError(t, err, "health: %q %v", line, err)
+		require.Contains(t, line, " 200 ", "health: %q %v", line, err)
 		conns = append(conns, c)
 	}
 	for range 10 {
@@ -442,9 +411,7 @@ func TestHostileIdleConnections(t *testing.T) {
 		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
 		_, err := io.Copy(io.Discard, c) // returns at the server's close
 		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
-			t.Fatalf("connection %d still open after 5 s", i)
-		}
+		require.False(t, errors.As(err, &ne) && ne.Timeout(), "connection %d still open after 5 s", i)
 		c.Close()
 	}
 	backToBaseline(t, l, before, 8<<20)
@@ -466,13 +433,10 @@ func TestHostileModelName(t *testing.T) {
 	} {
 		st, _, resp := post(t, hc, l.url+path, body)
 		checkAPIError(t, path, st, resp, 400, "invalid_request_error")
-		if len(resp) > 1024 {
-			t.Errorf("%s: answer of %d bytes", path, len(resp))
-		}
+		require.LessOrEqual(t, len(resp), 1024, "%s: answer of %d bytes", path, len(resp))
 	}
-	if logs := l.logs.String(); strings.Contains(logs, strings.Repeat("m", server.MaxModelNameBytes+1)) {
-		t.Errorf("a model name past %d bytes was logged", server.MaxModelNameBytes)
-	}
+	logs := l.logs.String()
+	require.NotContains(t, logs, strings.Repeat("m", server.MaxModelNameBytes+1), "a model name past %d bytes was logged", server.MaxModelNameBytes)
 	closeIdle()
 	backToBaseline(t, l, before, 8<<20)
 }
@@ -536,22 +500,18 @@ func TestHostileRequestIDs(t *testing.T) {
 	var headers []http.Header
 	for range 2 {
 		st, h, resp := post(t, hc, l.url+"/v1/messages", `{"model":"agent","max_tokens":50,"messages":[{"role":"user","content":"hi"}]}`, "X-Request-Id", "same-id")
-		if st != 200 {
-			t.Fatalf("%d %s", st, resp)
-		}
+		require.Equal(t, 200, st, "%d %s", st, resp)
 		headers = append(headers, h)
 	}
-	if len(eng.ids) != 2 || eng.ids[0] == eng.ids[1] || !strings.HasPrefix(eng.ids[0], "req_") {
-		t.Errorf("engine request ids %q", eng.ids)
-	}
+	require.Len(t, eng.ids, 2, "engine request ids %q", eng.ids)
+	require.NotEqual(t, eng.ids[1], eng.ids[0], "engine request ids %q", eng.ids)
+	require.True(t, strings.HasPrefix(eng.ids[0], "req_"), "engine request ids %q", eng.ids)
 	for i, h := range headers {
-		if h.Get("X-Request-Id") != "same-id" || h.Get("Request-Id") != eng.ids[i] {
-			t.Errorf("answer %d: X-Request-Id %q, request-id %q (engine %q)", i, h.Get("X-Request-Id"), h.Get("Request-Id"), eng.ids[i])
-		}
+		require.Equal(t, "same-id", h.Get("X-Request-Id"), "answer %d: X-Request-Id %q, request-id %q (engine %q)", i, h.Get("X-Request-Id"), h.Get("Request-Id"), eng.ids[i])
+		require.Equal(t, eng.ids[i], h.Get("Request-Id"), "answer %d: X-Request-Id %q, request-id %q (engine %q)", i, h.Get("X-Request-Id"), h.Get("Request-Id"), eng.ids[i])
 	}
-	if logs := l.logs.String(); strings.Count(logs, `"client_request_id":"same-id"`) != 2 {
-		t.Errorf("logs:\n%s", logs)
-	}
+	logs := l.logs.String()
+	require.Equal(t, 2, strings.Count(logs, `"client_request_id":"same-id"`), "logs:\n%s", logs)
 	closeIdle()
 	backToBaseline(t, l, before, 8<<20)
 }
@@ -562,9 +522,7 @@ func TestHostileRequestIDs(t *testing.T) {
 func faultBackend(t testing.TB, handle func(w http.ResponseWriter, r *http.Request, ids func(string) string)) *server.ModelBackend {
 	t.Helper()
 	m, err := preprocess.LoadModel(tinyDir, preprocess.ModelOptions{ToolParser: "hermes", ReasoningParser: "qwen3"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ids := func(text string) string {
 		v, _ := m.Tokenizer.Encode(text, false)
 		b, _ := json.Marshal(v)
@@ -659,29 +617,21 @@ func TestHostileEngine(t *testing.T) {
 			case !f.stream && st != f.status:
 				t.Errorf("status %d, want %d: %s", st, f.status, resp)
 			}
-			if f.want != "" && !strings.Contains(resp, f.want) {
-				t.Errorf("answer lacks %q:\n%s", f.want, resp)
-			}
+			require.False(t, f.want != "" && !strings.Contains(resp, f.want), "answer lacks %q:\n%s", f.want, resp)
 			if f.status >= 500 {
 				checkAPIError(t, "/v1/messages", st, resp, f.status, "api_error")
 			}
-			if strings.Contains(resp, "127.0.0.1") || strings.Contains(resp, "sk-abc") || strings.Contains(resp, "does not exist") {
-				t.Errorf("the client reads the engine's detail: %s", resp)
-			}
-			if f.wantLog != "" && !strings.Contains(l.logs.String(), f.wantLog) {
-				t.Errorf("the log lacks %q:\n%s", f.wantLog, l.logs.String())
-			}
-			if f.status >= 500 && !strings.Contains(l.logs.String(), `"level":"ERROR"`) {
-				t.Errorf("the server's own failure is not logged at Error:\n%s", l.logs.String())
-			}
+			require.NotContains(t, resp, "127.0.0.1", "the client reads the engine's detail: %s", resp)
+			require.NotContains(t, resp, "sk-abc", "the client reads the engine's detail: %s", resp)
+			require.NotContains(t, resp, "does not exist", "the client reads the engine's detail: %s", resp)
+			require.False(t, f.wantLog != "" && !strings.Contains(l.logs.String(), f.wantLog), "the log lacks %q:\n%s", f.wantLog, l.logs.String())
+			require.False(t, f.status >= 500 && !strings.Contains(l.logs.String(), `"level":"ERROR"`), "the server's own failure is not logged at Error:\n%s", l.logs.String())
 			closeIdle()
 			engineTransport.CloseIdleConnections()
 			backToBaseline(t, l, before, 8<<20)
 		})
 	}
-	if endless.Load() != 1 {
-		t.Errorf("the engine that ignored max_tokens saw %d disconnects", endless.Load())
-	}
+	require.Equal(t, int64(1), endless.Load(), "the engine that ignored max_tokens saw %d disconnects", endless.Load())
 }
 
 // stallEngine sends one output, then nothing until its context ends.
@@ -745,9 +695,7 @@ func TestHostileDrainTimeout(t *testing.T) {
 	for range want {
 		<-started
 	}
-	if err := l.stop(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, l.stop())
 	for range want {
 		a := <-answers
 		if a.err != nil {
@@ -763,9 +711,7 @@ func TestHostileDrainTimeout(t *testing.T) {
 		default:
 			ok = strings.Contains(a.body, "event: error\ndata: {\"error\":{\"message\":\"The server is shutting down")
 		}
-		if !ok {
-			t.Errorf("%s: no error event at the drain timeout:\n%s", a.path, a.body)
-		}
+		require.True(t, ok, "%s: no error event at the drain timeout:\n%s", a.path, a.body)
 	}
 }
 
@@ -790,12 +736,9 @@ func TestHostilePanic(t *testing.T) {
 		st, _, resp := post(t, hc, l.url+path, body)
 		checkAPIError(t, path, st, resp, 500, "")
 	}
-	if st, _, resp := post(t, hc, l.url+"/v1/chat/completions", `{"model":"agent","messages":[{"role":"user","content":"hi"}]}`); st != 200 {
-		t.Fatalf("%d %s", st, resp)
-	}
-	if !strings.Contains(l.logs.String(), "panic serving a request") {
-		t.Errorf("the panic is not logged")
-	}
+	st, _, resp := post(t, hc, l.url+"/v1/chat/completions", `{"model":"agent","messages":[{"role":"user","content":"hi"}]}`)
+	require.Equal(t, 200, st, "%d %s", st, resp)
+	require.Contains(t, l.logs.String(), "panic serving a request", "the panic is not logged")
 	closeIdle()
 	backToBaseline(t, l, before, 8<<20)
 }

@@ -24,14 +24,13 @@ import (
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
+	"github.com/stretchr/testify/require"
 )
 
 // pngOf is a w×h PNG.
 func pngOf(t *testing.T, w, h int) []byte {
 	var b bytes.Buffer
-	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, png.Encode(&b, image.NewGray(image.Rect(0, 0, w, h))))
 	return b.Bytes()
 }
 
@@ -42,25 +41,15 @@ func visionTiny(t *testing.T) *preprocess.Model {
 	dir := t.TempDir()
 	for _, f := range []string{"tokenizer.json", "tokenizer_config.json", "generation_config.json"} {
 		abs, err := filepath.Abs(filepath.Join(tinyDir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(abs, filepath.Join(dir, f)); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
+		require.NoError(t, os.Symlink(abs, filepath.Join(dir, f)))
 	}
 	cfg := `{"architectures":["Qwen3VLForConditionalGeneration"],"model_type":"qwen3_vl","vision_config":{},"max_position_embeddings":32768,"eos_token_id":263}`
-	if err := os.WriteFile(filepath.Join(dir, "config.json"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.json"), []byte(cfg), 0o644))
 	tmpl, err := os.ReadFile("../../testdata/chattemplate/templates/Qwen3-VL-30B-A3B-Instruct-Q8_0.jinja")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	m, err := preprocess.LoadModel(dir, preprocess.ModelOptions{ChatTemplate: string(tmpl), ToolParser: "hermes", ReasoningParser: "qwen3"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return m
 }
 
@@ -92,15 +81,11 @@ func postImages(t *testing.T, url, body string) (int, string) {
 	req.Header.Set("Authorization", "Bearer "+testKey)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatalf("%s: %v: %s", url, err, b)
-	}
+	require.NoError(t, json.Unmarshal(b, &v), "%s: %s", url, b)
 	var texts []string
 	var walk func(any)
 	walk = func(v any) {
@@ -161,22 +146,14 @@ func TestImagesOverVLLM(t *testing.T) {
 	// check reserved (64 per image).
 	body := fmt.Sprintf(imageBodies["/v1/chat/completions"], b64(user), "")
 	req, err := api.Chat.Decode([]byte(body), api.DecodeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	prep, err := preprocess.New(m, preprocess.Options{ImageTokens: 64}).Prepare(ctxT(t), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if prep.Response.PromptTokens != len(prep.Engine.PromptIDs)+63 {
-		t.Fatalf("estimate %d for %d ids", prep.Response.PromptTokens, len(prep.Engine.PromptIDs))
-	}
+	require.NoError(t, err)
+	require.Equal(t, len(prep.Engine.PromptIDs)+63, prep.Response.PromptTokens, "estimate %d for %d ids", prep.Response.PromptTokens, len(prep.Engine.PromptIDs))
 	hreq, _ := http.NewRequest("POST", vision.URL+"/v1/chat/completions", strings.NewReader(body))
 	hreq.Header.Set("Authorization", "Bearer "+testKey)
 	resp, err := http.DefaultClient.Do(hreq)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var usage struct {
 		Usage struct {
 			PromptTokens int `json:"prompt_tokens"`
@@ -184,21 +161,18 @@ func TestImagesOverVLLM(t *testing.T) {
 	}
 	err = json.NewDecoder(resp.Body).Decode(&usage)
 	resp.Body.Close()
-	if err != nil || usage.Usage.PromptTokens != len(prep.Engine.PromptIDs)+1 {
-		t.Errorf("usage prompt_tokens %d (%v), want the engine's %d", usage.Usage.PromptTokens, err, len(prep.Engine.PromptIDs)+1)
-	}
+	require.NoError(t, err, "usage prompt_tokens %d (%v), want the engine's %d", usage.Usage.PromptTokens, err, len(prep.Engine.PromptIDs)+1)
+	require.Equal(t, len(prep.Engine.PromptIDs)+1, usage.Usage.PromptTokens, "usage prompt_tokens %d (%v), want the engine's %d", usage.Usage.PromptTokens, err, len(prep.Engine.PromptIDs)+1)
 	for path, tmpl := range imageBodies {
 		t.Run(path, func(t *testing.T) {
 			status, text := postImages(t, vision.URL+path, fmt.Sprintf(tmpl, b64(user), ""))
 			want := fmt.Sprintf("I received 1 image: PNG 64×32 (%d bytes).", len(user))
-			if status != 200 || !strings.Contains(text, want) {
-				t.Fatalf("user image: %d %q, want %q", status, text, want)
-			}
+			require.Equal(t, 200, status, "user image: %d %q, want %q", status, text, want)
+			require.Contains(t, text, want, "user image: %d %q, want %q", status, text, want)
 			status, text = postImages(t, vision.URL+path, fmt.Sprintf(tmpl, b64(user), fmt.Sprintf(toolTurns[path], b64(tool))))
 			want = fmt.Sprintf("I received 2 images: PNG 64×32 (%d bytes), PNG 20×10 (%d bytes).", len(user), len(tool))
-			if status != 200 || !strings.Contains(text, want) {
-				t.Fatalf("tool image: %d %q, want %q", status, text, want)
-			}
+			require.Equal(t, 200, status, "tool image: %d %q, want %q", status, text, want)
+			require.Contains(t, text, want, "tool image: %d %q, want %q", status, text, want)
 			// The engine request: the images in order with their bytes and
 			// hashes, one placeholder each in the token ids.
 			mu.Lock()
@@ -210,23 +184,23 @@ func TestImagesOverVLLM(t *testing.T) {
 					Type, URL, UUID string
 				} `json:"content_parts"`
 			}
-			if err := json.Unmarshal(last, &body); err != nil || len(body.ContentParts) != 2 {
-				t.Fatalf("engine request: %v %.300s", err, last)
-			}
+			require.NoError(t, json.Unmarshal(last, &body), "engine request: %.300s", last)
+			require.Len(t, body.ContentParts, 2, "engine request: %.300s", last)
 			for i, img := range [][]byte{user, tool} {
 				sum := sha256.Sum256(img)
-				if p := body.ContentParts[i]; p.Type != "image_url" || p.URL != "data:image/png;base64,"+b64(img) || p.UUID != hex.EncodeToString(sum[:]) {
-					t.Errorf("content part %d: %s %.80s %s", i, p.Type, p.URL, p.UUID)
-				}
+				p := body.ContentParts[i]
+				require.Equal(t, "image_url", p.Type, "content part %d", i)
+				require.Equal(t, "data:image/png;base64,"+b64(img), p.URL, "content part %d: %.80s %s", i, p.URL, p.UUID)
+				require.Equal(t, hex.EncodeToString(sum[:]), p.UUID, "content part %d: %.80s %s", i, p.URL, p.UUID)
 			}
 			prompt, err := m.Tokenizer.Decode(body.TokenIDs, false)
-			if err != nil || strings.Count(prompt, scripted.VisionPlaceholder) != 2 || strings.Index(prompt, "hi") > strings.Index(prompt, scripted.VisionPlaceholder) {
-				t.Errorf("token ids: %v %q", err, prompt)
-			}
+			require.NoError(t, err, "token ids: %v %q", err, prompt)
+			require.Equal(t, 2, strings.Count(prompt, scripted.VisionPlaceholder), "token ids: %v %q", err, prompt)
+			require.LessOrEqual(t, strings.Index(prompt, "hi"), strings.Index(prompt, scripted.VisionPlaceholder), "token ids: %v %q", err, prompt)
 			status, text = postImages(t, trt.URL+path, fmt.Sprintf(tmpl, b64(user), ""))
-			if status != 400 || !strings.Contains(text, "this deployment does not accept images") || !strings.Contains(text, "invalid_request_error") {
-				t.Fatalf("trtllm: %d %q", status, text)
-			}
+			require.Equal(t, 400, status, "trtllm: %d %q", status, text)
+			require.Contains(t, text, "this deployment does not accept images", "trtllm: %d %q", status, text)
+			require.Contains(t, text, "invalid_request_error", "trtllm: %d %q", status, text)
 		})
 	}
 }
@@ -237,13 +211,12 @@ func TestImagesEmbedded(t *testing.T) {
 	img := pngOf(t, 30, 20)
 	for path, tmpl := range imageBodies {
 		status, text := postImages(t, ts.URL+path, fmt.Sprintf(tmpl, base64.StdEncoding.EncodeToString(img), ""))
-		if want := fmt.Sprintf("I received 1 image: PNG 30×20 (%d bytes).", len(img)); status != 200 || !strings.Contains(text, want) {
-			t.Errorf("%s: %d %q, want %q", path, status, text, want)
-		}
+		want := fmt.Sprintf("I received 1 image: PNG 30×20 (%d bytes).", len(img))
+		require.Equal(t, 200, status, "%s: %d %q, want %q", path, status, text, want)
+		require.Contains(t, text, want, "%s: %d %q, want %q", path, status, text, want)
 		status, text = postImages(t, ts.URL+path, fmt.Sprintf(tmpl, "bm90IGFuIGltYWdl", ""))
-		if status != 400 || !strings.Contains(text, "not a PNG, JPEG, GIF or WebP image") {
-			t.Errorf("%s: bad image: %d %q", path, status, text)
-		}
+		require.Equal(t, 400, status, "%s: bad image: %d %q", path, status, text)
+		require.Contains(t, text, "not a PNG, JPEG, GIF or WebP image", "%s: bad image: %d %q", path, status, text)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/protocols"
+	"github.com/stretchr/testify/require"
 )
 
 // TestBodyLimitOwned: Config.MaxBodyBytes is the one body limit. A body
@@ -49,20 +50,14 @@ func TestBodyLimitOwned(t *testing.T) {
 				t.Run(path, func(t *testing.T) {
 					t.Parallel()
 					req, err := http.NewRequest("POST", ts.URL+path, strings.NewReader(body))
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					req.Header.Set("Authorization", "Bearer "+testKey)
 					req.Header.Set("Content-Type", "application/json")
 					resp, err := http.DefaultClient.Do(req)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					got, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 					resp.Body.Close()
-					if resp.StatusCode != tc.want {
-						t.Errorf("status %d, want %d: %s", resp.StatusCode, tc.want, got)
-					}
+					require.Equal(t, tc.want, resp.StatusCode, "status %d, want %d: %s", resp.StatusCode, tc.want, got)
 				})
 			}
 		})
@@ -78,9 +73,7 @@ func TestMaxConnections(t *testing.T) {
 	var held []net.Conn
 	for range 2 {
 		c, err := net.Dial("tcp", l.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		defer c.Close()
 		held = append(held, c)
 	}
@@ -104,9 +97,7 @@ func TestMaxConnections(t *testing.T) {
 	held[0].Close()
 	select {
 	case code := <-got:
-		if code != http.StatusOK {
-			t.Fatalf("after a held connection closed: %d, want 200", code)
-		}
+		require.Equal(t, http.StatusOK, code, "after a held connection closed: %d, want 200", code)
 	case <-time.After(30 * time.Second):
 		t.Fatal("the queued connection was never served after a slot freed")
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
+	"github.com/stretchr/testify/require"
 )
 
 // loadBodies rotate over the four generation APIs with tools, so every
@@ -41,9 +42,7 @@ func TestLoad(t *testing.T) {
 	const clients = 32
 	duration := 1500 * time.Millisecond
 	s, err := server.New(server.Config{Backend: &scripted.Backend{}, Logger: discardLogger(), MaxConcurrent: clients})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	tr := &http.Transport{MaxIdleConnsPerHost: clients}
@@ -97,18 +96,10 @@ func TestLoad(t *testing.T) {
 	p := func(q float64) time.Duration { return ttfts[int(q*float64(len(ttfts)-1))] }
 	t.Logf("%d clients, %v: %d streams, %.0f requests/s, time to first token p50 %v p99 %v; goroutines %d -> %d, heap %d KB -> %d KB",
 		clients, duration, n, float64(n)/duration.Seconds(), p(0.50), p(0.99), g0, g1, h0>>10, h1>>10)
-	if n < clients {
-		t.Fatalf("only %d streams", n)
-	}
-	if g1 > g0+2 {
-		t.Errorf("goroutines grew: %d -> %d", g0, g1)
-	}
-	if h1 > 2*h0+8<<20 {
-		t.Errorf("heap grew: %d -> %d bytes", h0, h1)
-	}
-	if s.Metrics().Running() != 0 {
-		t.Errorf("running %d", s.Metrics().Running())
-	}
+	require.GreaterOrEqual(t, n, int64(clients), "only %d streams", n)
+	require.LessOrEqual(t, g1, g0+2, "goroutines grew: %d -> %d", g0, g1)
+	require.LessOrEqual(t, h1, 2*h0+8<<20, "heap grew: %d -> %d bytes", h0, h1)
+	require.Equal(t, int64(0), s.Metrics().Running(), "running %d", s.Metrics().Running())
 }
 
 // streamOnce posts one streaming request and reads it to the end; it

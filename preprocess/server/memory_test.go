@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
+	"github.com/stretchr/testify/require"
 )
 
 // TestRequestMemory measures what one request allocates in all (an upper
@@ -37,9 +38,7 @@ func TestRequestMemory(t *testing.T) {
 		{"model directory", tinyBackend(t, 0), 40},
 	} {
 		s, err := server.New(server.Config{Backend: tc.backend, Logger: discardLogger()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for path, body := range bodies {
 			req, _ := http.NewRequest("POST", path, strings.NewReader(body))
 			var m0, m1 runtime.MemStats
@@ -50,9 +49,7 @@ func TestRequestMemory(t *testing.T) {
 			runtime.ReadMemStats(&m1)
 			perByte := float64(m1.TotalAlloc-m0.TotalAlloc) / float64(len(body))
 			t.Logf("%s %s: %d-byte body, status %d, %.1f bytes allocated per body byte", tc.name, path, len(body), rec.code, perByte)
-			if perByte > tc.limit {
-				t.Errorf("%s %s: %.1f bytes allocated per body byte, over %v", tc.name, path, perByte, tc.limit)
-			}
+			require.LessOrEqual(t, perByte, tc.limit, "%s %s: %.1f bytes allocated per body byte, over %v", tc.name, path, perByte, tc.limit)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentwire/agentwire/preprocess/api"
+	"github.com/stretchr/testify/require"
 )
 
 // The generation routes the tests observe: route i is api.All()[i].
@@ -18,14 +19,13 @@ var (
 
 func TestObserveAllocs(t *testing.T) {
 	m := NewMetrics()
-	if n := testing.AllocsPerRun(1000, func() {
+	n := testing.AllocsPerRun(1000, func() {
 		m.ttft[routeChat].observe(0.012)
 		m.itl[routeMessages].observe(0.0003)
 		m.done(routeResponses, 529, false)
 		m.genTokens[routeChat].Add(3)
-	}); n != 0 {
-		t.Fatalf("%v allocations per observation", n)
-	}
+	})
+	require.Equal(t, float64(0), n, "%v allocations per observation", n)
 }
 
 func TestHistogramText(t *testing.T) {
@@ -35,9 +35,8 @@ func TestHistogramText(t *testing.T) {
 	m.done(routeChat, 200, false)
 	m.done(routeChat, 418, false) // counted as 4xx
 	var b strings.Builder
-	if _, err := m.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
+	_, err := m.WriteTo(&b)
+	require.NoError(t, err)
 	for _, want := range []string{
 		`agentwire_time_to_first_token_seconds_bucket{api="chat",le="0.0005"} 0`,
 		`agentwire_time_to_first_token_seconds_bucket{api="chat",le="0.001"} 1`,
@@ -49,9 +48,7 @@ func TestHistogramText(t *testing.T) {
 		`agentwire_requests_total{route="chat",code="4xx"} 1`,
 		`agentwire_request_errors_total{route="chat"} 1`,
 	} {
-		if !strings.Contains(b.String(), want+"\n") {
-			t.Errorf("missing %q", want)
-		}
+		require.Contains(t, b.String(), want+"\n", "missing %q", want)
 	}
 }
 
@@ -76,9 +73,8 @@ func TestMetricsAdd(t *testing.T) {
 	m.Add(fixedSeries("# TYPE x_total counter\nx_total 1\n"))
 	m.Add(fixedSeries("y 2\n"))
 	var b strings.Builder
-	if _, err := m.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
+	_, err := m.WriteTo(&b)
+	require.NoError(t, err)
 	if !strings.HasSuffix(b.String(), "agentwire_request_duration_seconds_count{api=\"responses\"} 0\n# TYPE x_total counter\nx_total 1\ny 2\n") {
 		t.Errorf("added series not at the end:\n%s", b.String()[max(0, b.Len()-300):])
 	}

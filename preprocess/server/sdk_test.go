@@ -20,6 +20,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
+	"github.com/stretchr/testify/require"
 )
 
 const testKey = "test-key"
@@ -36,9 +37,7 @@ func newServer(t *testing.T, cfg server.Config) *httptest.Server {
 	}
 	cfg.Logger = discardLogger()
 	s, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
 	return ts
@@ -87,56 +86,40 @@ func TestAnthropicToolTurn(t *testing.T) {
 	stream := c.Messages.NewStreaming(ctx, params)
 	var msg anthropic.Message
 	for stream.Next() {
-		if err := msg.Accumulate(stream.Current()); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, msg.Accumulate(stream.Current()))
 	}
-	if err := stream.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if msg.StopReason != anthropic.StopReasonToolUse {
-		t.Fatalf("stop_reason %q, want tool_use", msg.StopReason)
-	}
+	require.NoError(t, stream.Err())
+	require.Equal(t, anthropic.StopReasonToolUse, msg.StopReason, "stop_reason %q, want tool_use", msg.StopReason)
 	var thinking, use int
 	var useID string
 	for _, b := range msg.Content {
 		switch b.Type {
 		case "thinking":
 			thinking++
-			if !strings.Contains(b.Thinking, "Bash") {
-				t.Errorf("thinking %q", b.Thinking)
-			}
+			require.Contains(t, b.Thinking, "Bash", "thinking %q", b.Thinking)
 		case "tool_use":
 			use++
 			useID = b.ID
-			if b.Name != "Bash" || string(b.Input) != `{"command":"echo hello"}` {
-				t.Errorf("tool_use %s %s", b.Name, b.Input)
-			}
+			require.Equal(t, "Bash", b.Name, "tool_use %s %s", b.Name, b.Input)
+			require.Equal(t, `{"command":"echo hello"}`, string(b.Input), "tool_use %s %s", b.Name, b.Input)
 		case "text":
 			t.Errorf("unexpected text block %q", b.Text)
 		}
 	}
-	if thinking != 1 || use != 1 {
-		t.Fatalf("thinking %d, tool_use %d blocks: %+v", thinking, use, msg.Content)
-	}
+	require.Equal(t, 1, thinking, "thinking %d, tool_use %d blocks: %+v", thinking, use, msg.Content)
+	require.Equal(t, 1, use, "thinking %d, tool_use %d blocks: %+v", thinking, use, msg.Content)
 
 	// the tool result turn, unary
 	params.Messages = append(params.Messages, msg.ToParam(),
 		anthropic.NewUserMessage(anthropic.NewToolResultBlock(useID, "hello", false)))
 	final, err := c.Messages.New(ctx, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if final.StopReason != anthropic.StopReasonEndTurn {
-		t.Fatalf("stop_reason %q", final.StopReason)
-	}
+	require.NoError(t, err)
+	require.Equal(t, anthropic.StopReasonEndTurn, final.StopReason, "stop_reason %q", final.StopReason)
 	last := final.Content[len(final.Content)-1]
-	if last.Type != "text" || !strings.Contains(last.Text, "hello") {
-		t.Fatalf("answer %+v", final.Content)
-	}
-	if final.Usage.InputTokens == 0 || final.Usage.OutputTokens == 0 {
-		t.Errorf("usage %+v", final.Usage)
-	}
+	require.Equal(t, "text", last.Type, "answer %+v", final.Content)
+	require.Contains(t, last.Text, "hello", "answer %+v", final.Content)
+	require.NotEqual(t, int64(0), final.Usage.InputTokens, "usage %+v", final.Usage)
+	require.NotEqual(t, int64(0), final.Usage.OutputTokens, "usage %+v", final.Usage)
 }
 
 // TestAnthropicThinkingHidden: without thinking enabled, the reasoning the
@@ -148,12 +131,10 @@ func TestAnthropicThinkingHidden(t *testing.T) {
 		Model: "agent", MaxTokens: 256,
 		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("hi"))},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(msg.Content) != 1 || msg.Content[0].Type != "text" || !strings.HasPrefix(msg.Content[0].Text, "Hello!") {
-		t.Fatalf("content %+v", msg.Content)
-	}
+	require.NoError(t, err)
+	require.Len(t, msg.Content, 1, "content %+v", msg.Content)
+	require.Equal(t, "text", msg.Content[0].Type, "content %+v", msg.Content)
+	require.True(t, strings.HasPrefix(msg.Content[0].Text, "Hello!"), "content %+v", msg.Content)
 }
 
 func shellTool() openai.ChatCompletionToolUnionParam {
@@ -183,37 +164,26 @@ func TestChatParallelToolTurn(t *testing.T) {
 	for stream.Next() {
 		acc.AddChunk(stream.Current())
 	}
-	if err := stream.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(acc.Choices) != 1 {
-		t.Fatalf("%d choices", len(acc.Choices))
-	}
+	require.NoError(t, stream.Err())
+	require.Len(t, acc.Choices, 1, "%d choices", len(acc.Choices))
 	m := acc.Choices[0].Message
-	if acc.Choices[0].FinishReason != "tool_calls" {
-		t.Fatalf("finish_reason %q", acc.Choices[0].FinishReason)
-	}
+	require.Equal(t, "tool_calls", acc.Choices[0].FinishReason, "finish_reason %q", acc.Choices[0].FinishReason)
 	var got []string
 	for _, tc := range m.ToolCalls {
 		got = append(got, tc.Function.Name+" "+tc.Function.Arguments)
 	}
 	want := []string{`shell {"command":["echo","hello"]}`, `shell {"command":["echo","world"]}`}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("calls\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	if m.ToolCalls[0].ID == m.ToolCalls[1].ID || m.ToolCalls[0].ID == "" {
-		t.Fatalf("ids %q %q", m.ToolCalls[0].ID, m.ToolCalls[1].ID)
-	}
+	require.Equal(t, strings.Join(want, "\n"), strings.Join(got, "\n"), "calls\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	require.NotEqual(t, m.ToolCalls[1].ID, m.ToolCalls[0].ID, "ids %q %q", m.ToolCalls[0].ID, m.ToolCalls[1].ID)
+	require.NotEqual(t, "", m.ToolCalls[0].ID, "ids %q %q", m.ToolCalls[0].ID, m.ToolCalls[1].ID)
 	params.Messages = append(params.Messages, m.ToParam(),
 		openai.ToolMessage("hello", m.ToolCalls[0].ID), openai.ToolMessage("world", m.ToolCalls[1].ID))
 	resp, err := c.Chat.Completions.New(ctx, params)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	content := resp.Choices[0].Message.Content
-	if resp.Choices[0].FinishReason != "stop" || !strings.Contains(content, "hello") || !strings.Contains(content, "world") {
-		t.Fatalf("answer %q (%s)", content, resp.Choices[0].FinishReason)
-	}
+	require.Equal(t, "stop", resp.Choices[0].FinishReason, "answer %q (%s)", content, resp.Choices[0].FinishReason)
+	require.Contains(t, content, "hello", "answer %q (%s)", content, resp.Choices[0].FinishReason)
+	require.Contains(t, content, "world", "answer %q (%s)", content, resp.Choices[0].FinishReason)
 	var raw struct {
 		Choices []struct {
 			Message struct {
@@ -221,9 +191,9 @@ func TestChatParallelToolTurn(t *testing.T) {
 			} `json:"message"`
 		} `json:"choices"`
 	}
-	if err := json.Unmarshal([]byte(resp.RawJSON()), &raw); err != nil || !strings.Contains(raw.Choices[0].Message.ReasoningContent, "tool finished") {
-		t.Fatalf("reasoning_content: %v %s", err, resp.RawJSON())
-	}
+	require.NoError(t, json.Unmarshal([]byte(resp.RawJSON()), &raw), "reasoning_content: %s", resp.RawJSON())
+	require.NotEmpty(t, raw.Choices, "reasoning_content: %s", resp.RawJSON())
+	require.Contains(t, raw.Choices[0].Message.ReasoningContent, "tool finished", "reasoning_content: %s", resp.RawJSON())
 }
 
 // TestResponsesToolTurn plays a Codex turn with the openai SDK's
@@ -259,32 +229,27 @@ func TestResponsesToolTurn(t *testing.T) {
 			done = &r
 		}
 	}
-	if err := stream.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if done == nil {
-		t.Fatal("no response.completed")
-	}
+	require.NoError(t, stream.Err())
+	require.NotNil(t, done, "no response.completed")
 	var call *responses.ResponseOutputItemUnion
 	for i := range done.Output {
 		if done.Output[i].Type == "function_call" {
 			call = &done.Output[i]
 		}
 	}
-	if call == nil || call.Name != "exec_command" || call.Arguments.OfString != `{"cmd":"echo hello"}` || deltas == 0 {
-		t.Fatalf("function call %+v (%d deltas)", call, deltas)
-	}
+	require.NotNil(t, call, "function call %+v (%d deltas)", call, deltas)
+	require.Equal(t, "exec_command", call.Name, "function call %+v (%d deltas)", call, deltas)
+	require.Equal(t, `{"cmd":"echo hello"}`, call.Arguments.OfString, "function call %+v (%d deltas)", call, deltas)
+	require.NotEqual(t, 0, deltas, "function call %+v (%d deltas)", call, deltas)
 	input = append(input,
 		responses.ResponseInputItemParamOfFunctionCall(call.Arguments.OfString, call.CallID, call.Name),
 		responses.ResponseInputItemParamOfFunctionCallOutput(call.CallID, "hello"))
 	params.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: input}
 	resp, err := c.Responses.New(ctx, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text := resp.OutputText(); !strings.Contains(text, "hello") || resp.Status != "completed" {
-		t.Fatalf("answer %q status %s", text, resp.Status)
-	}
+	require.NoError(t, err)
+	text := resp.OutputText()
+	require.Contains(t, text, "hello", "answer %q status %s", text, resp.Status)
+	require.Equal(t, responses.ResponseStatus("completed"), resp.Status, "answer %q status %s", text, resp.Status)
 }
 
 // TestErrors checks the error shapes the SDKs see.
@@ -295,28 +260,26 @@ func TestErrors(t *testing.T) {
 		_, err := anthropicClient(ts, "wrong").Messages.New(ctx, anthropic.MessageNewParams{Model: "agent", MaxTokens: 10,
 			Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("hi"))}})
 		var ae *anthropic.Error
-		if !errors.As(err, &ae) || ae.StatusCode != 401 || !strings.Contains(ae.RawJSON(), `"authentication_error"`) {
-			t.Fatalf("anthropic: %v", err)
-		}
+		require.True(t, errors.As(err, &ae), "anthropic: %v", err)
+		require.Equal(t, 401, ae.StatusCode, "anthropic: %v", err)
+		require.Contains(t, ae.RawJSON(), `"authentication_error"`, "anthropic: %v", err)
 		_, err = openaiClient(ts, "wrong").Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: "agent",
 			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")}})
 		var oe *openai.Error
-		if !errors.As(err, &oe) || oe.StatusCode != 401 || oe.Code != "invalid_api_key" {
-			t.Fatalf("openai: %v", err)
-		}
+		require.True(t, errors.As(err, &oe), "openai: %v", err)
+		require.Equal(t, 401, oe.StatusCode, "openai: %v", err)
+		require.Equal(t, "invalid_api_key", oe.Code, "openai: %v", err)
 		// the right key in either header; /health and /metrics open
 		for _, h := range [][2]string{{"Authorization", "Bearer " + testKey}, {"x-api-key", testKey}} {
 			req, _ := http.NewRequest("GET", ts.URL+"/v1/models", nil)
 			req.Header.Set(h[0], h[1])
-			if st := status(t, req); st != 200 {
-				t.Errorf("%s: %d", h[0], st)
-			}
+			st := status(t, req)
+			require.Equal(t, 200, st, "%s: %d", h[0], st)
 		}
 		for _, p := range []string{"/health", "/metrics"} {
 			req, _ := http.NewRequest("GET", ts.URL+p, nil)
-			if st := status(t, req); st != 200 {
-				t.Errorf("%s: %d", p, st)
-			}
+			st := status(t, req)
+			require.Equal(t, 200, st, "%s: %d", p, st)
 		}
 	})
 	t.Run("context too long", func(t *testing.T) {
@@ -328,16 +291,17 @@ func TestErrors(t *testing.T) {
 		var body struct {
 			Error struct{ Type, Message string }
 		}
-		if !errors.As(err, &ae) || ae.StatusCode != 400 || json.Unmarshal([]byte(ae.RawJSON()), &body) != nil ||
-			body.Error.Type != "invalid_request_error" || !regexp.MustCompile(`^prompt is too long: \d+ tokens > 64 maximum$`).MatchString(body.Error.Message) {
-			t.Fatalf("anthropic: %v", err)
-		}
+		require.True(t, errors.As(err, &ae), "anthropic: %v", err)
+		require.Equal(t, 400, ae.StatusCode, "anthropic: %v", err)
+		require.NoError(t, json.Unmarshal([]byte(ae.RawJSON()), &body), "anthropic: %v", err)
+		require.Equal(t, "invalid_request_error", body.Error.Type, "anthropic: %v", err)
+		require.True(t, regexp.MustCompile(`^prompt is too long: \d+ tokens > 64 maximum$`).MatchString(body.Error.Message), "anthropic: %v", err)
 		_, err = openaiClient(ts, testKey).Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: "agent",
 			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(long)}})
 		var oe *openai.Error
-		if !errors.As(err, &oe) || oe.StatusCode != 400 || oe.Code != "context_length_exceeded" {
-			t.Fatalf("openai: %v", err)
-		}
+		require.True(t, errors.As(err, &oe), "openai: %v", err)
+		require.Equal(t, 400, oe.StatusCode, "openai: %v", err)
+		require.Equal(t, "context_length_exceeded", oe.Code, "openai: %v", err)
 	})
 	t.Run("overloaded", func(t *testing.T) {
 		eng := &blockingEngine{started: make(chan struct{}, 1)}
@@ -353,15 +317,14 @@ func TestErrors(t *testing.T) {
 		_, err := anthropicClient(ts, testKey).Messages.New(ctx, anthropic.MessageNewParams{Model: "agent", MaxTokens: 10,
 			Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("hi"))}})
 		var ae *anthropic.Error
-		if !errors.As(err, &ae) || ae.StatusCode != 529 || !strings.Contains(ae.RawJSON(), `"overloaded_error"`) {
-			t.Errorf("anthropic: %v", err)
-		}
+		require.True(t, errors.As(err, &ae), "anthropic: %v", err)
+		require.Equal(t, 529, ae.StatusCode, "anthropic: %v", err)
+		require.Contains(t, ae.RawJSON(), `"overloaded_error"`, "anthropic: %v", err)
 		_, err = openaiClient(ts, testKey).Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: "agent",
 			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")}})
 		var oe *openai.Error
-		if !errors.As(err, &oe) || oe.StatusCode != 503 {
-			t.Errorf("openai: %v", err)
-		}
+		require.True(t, errors.As(err, &oe), "openai: %v", err)
+		require.Equal(t, 503, oe.StatusCode, "openai: %v", err)
 		cancel()
 		<-done
 	})
@@ -370,24 +333,21 @@ func TestErrors(t *testing.T) {
 		_, err := anthropicClient(ts, testKey).Messages.New(ctx, anthropic.MessageNewParams{Model: "agent", MaxTokens: 10,
 			Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(strings.Repeat("x", 2000)))}})
 		var ae *anthropic.Error
-		if !errors.As(err, &ae) || ae.StatusCode != 413 || !strings.Contains(ae.RawJSON(), `"request_too_large"`) {
-			t.Errorf("anthropic: %v", err)
-		}
+		require.True(t, errors.As(err, &ae), "anthropic: %v", err)
+		require.Equal(t, 413, ae.StatusCode, "anthropic: %v", err)
+		require.Contains(t, ae.RawJSON(), `"request_too_large"`, "anthropic: %v", err)
 		_, err = openaiClient(ts, testKey).Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: "replay/nope",
 			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")}})
 		var oe *openai.Error
-		if !errors.As(err, &oe) || oe.StatusCode != 404 {
-			t.Errorf("openai: %v", err)
-		}
+		require.True(t, errors.As(err, &oe), "openai: %v", err)
+		require.Equal(t, 404, oe.StatusCode, "openai: %v", err)
 	})
 }
 
 func status(t *testing.T, req *http.Request) int {
 	t.Helper()
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	resp.Body.Close()
 	return resp.StatusCode
 }
@@ -396,9 +356,7 @@ func status(t *testing.T, req *http.Request) int {
 // SGLang) token by token through their model's parsers to the SDKs.
 func TestReplaySDK(t *testing.T) {
 	recs, err := engine.LoadRecordings("../../testdata/engine-streams")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ts := newServer(t, server.Config{Backend: &scripted.Backend{Recordings: recs}})
 	ctx := ctxT(t)
 	stream := anthropicClient(ts, testKey).Messages.NewStreaming(ctx, anthropic.MessageNewParams{
@@ -410,31 +368,23 @@ func TestReplaySDK(t *testing.T) {
 	})
 	var msg anthropic.Message
 	for stream.Next() {
-		if err := msg.Accumulate(stream.Current()); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, msg.Accumulate(stream.Current()))
 	}
-	if err := stream.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(msg.Content) != 2 || msg.Content[0].Type != "thinking" || msg.Content[1].Type != "tool_use" ||
-		msg.Content[1].Name != "get_weather" || msg.StopReason != anthropic.StopReasonToolUse {
-		t.Fatalf("%s %+v", msg.StopReason, msg.Content)
-	}
+	require.NoError(t, stream.Err())
+	require.Len(t, msg.Content, 2, "%s %+v", msg.StopReason, msg.Content)
+	require.Equal(t, "thinking", msg.Content[0].Type, "%s %+v", msg.StopReason, msg.Content)
+	require.Equal(t, "tool_use", msg.Content[1].Type, "%s %+v", msg.StopReason, msg.Content)
+	require.Equal(t, "get_weather", msg.Content[1].Name, "%s %+v", msg.StopReason, msg.Content)
+	require.Equal(t, anthropic.StopReasonToolUse, msg.StopReason, "%s %+v", msg.StopReason, msg.Content)
 	var args map[string]string
-	if err := json.Unmarshal(msg.Content[1].Input, &args); err != nil || args["location"] != "San Francisco, CA" {
-		t.Fatalf("input %s", msg.Content[1].Input)
-	}
+	require.False(t, json.Unmarshal(msg.Content[1].Input, &args) != nil || args["location"] != "San Francisco, CA", "input %s", msg.Content[1].Input)
 
 	resp, err := openaiClient(ts, testKey).Chat.Completions.New(ctx, openai.ChatCompletionNewParams{
 		Model:    "replay/sglang/qwen3-0.6B/chat_completion_stream_f121d1ca-no-tool.json",
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.Choices[0].Message.Content == "" || strings.Contains(resp.Choices[0].Message.Content, "<think>") ||
-		!strings.Contains(resp.RawJSON(), `"reasoning_content":`) {
-		t.Fatalf("%s", resp.RawJSON())
-	}
+	require.NoError(t, err)
+	require.NotEqual(t, "", resp.Choices[0].Message.Content, "%s", resp.RawJSON())
+	require.NotContains(t, resp.Choices[0].Message.Content, "<think>", "%s", resp.RawJSON())
+	require.Contains(t, resp.RawJSON(), `"reasoning_content":`, "%s", resp.RawJSON())
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/preprocess/server"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzSessionID: for any session header and body, the session id (and the
@@ -35,21 +36,13 @@ func FuzzSessionID(f *testing.F) {
 		}
 		id := server.SessionID(req)
 		for _, v := range []string{id, server.ParentSessionID(req)} {
-			if len(v) > server.MaxSessionIDBytes {
-				t.Fatalf("%d bytes: %q", len(v), v)
-			}
-			for i := 0; i < len(v); i++ {
-				if v[i] < 0x21 || v[i] > 0x7e {
-					t.Fatalf("not printable: %q", v)
-				}
-			}
+			require.LessOrEqual(t, len(v), server.MaxSessionIDBytes, "%d bytes: %q", len(v), v)
+			require.True(t, printableASCII(v), "not printable: %q", v)
 		}
-		if again := server.SessionID(req); again != id {
-			t.Fatalf("%q then %q", id, again)
-		}
-		if h := req.Header.Get("X-Session-Affinity"); h != "" && len(h) <= server.MaxSessionIDBytes && printableASCII(h) && id != h {
-			t.Fatalf("header %q gave %q", h, id)
-		}
+		again := server.SessionID(req)
+		require.Equal(t, id, again, "%q then %q", id, again)
+		h := req.Header.Get("X-Session-Affinity")
+		require.False(t, h != "" && len(h) <= server.MaxSessionIDBytes && printableASCII(h) && id != h, "header %q gave %q", h, id)
 	})
 }
 
@@ -79,12 +72,12 @@ func BenchmarkSessionID(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			dec, err := api.Messages.Decode(bc.body, api.DecodeOptions{})
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			req := &server.Job{Header: bc.header, Body: dec}
 			b.ReportAllocs()
 			for b.Loop() {
+				// An if, not require: every require call runs b.Helper (a
+				// stack walk), which the loop would measure.
 				if server.SessionID(req) == "" {
 					b.Fatal("no session id")
 				}
@@ -95,8 +88,6 @@ func BenchmarkSessionID(b *testing.B) {
 
 func harnessBodyB(b *testing.B, name string) []byte {
 	raw, err := os.ReadFile(filepath.Join("..", "testdata", "harness", name))
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	return raw
 }

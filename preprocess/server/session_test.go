@@ -20,6 +20,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
+	"github.com/stretchr/testify/require"
 )
 
 // upstreamCall is what an upstream received: headers and the body's
@@ -52,18 +53,14 @@ func (u *recordingVLLM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (u *recordingVLLM) last(t *testing.T) upstreamCall {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	if len(u.calls) == 0 {
-		t.Fatal("the upstream got no request")
-	}
+	require.NotEmpty(t, u.calls, "the upstream got no request")
 	return u.calls[len(u.calls)-1]
 }
 
 func harnessBody(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "testdata", "harness", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return string(b)
 }
 
@@ -74,9 +71,7 @@ func harnessBody(t *testing.T, name string) string {
 func TestSessionHeaders(t *testing.T) {
 	// The recorded harness prompts are long (35–47k tokens).
 	m, err := preprocess.LoadModel(tinyDir, preprocess.ModelOptions{ToolParser: "hermes", ReasoningParser: "qwen3", ContextLength: 1 << 17})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	up := &recordingVLLM{v: &scripted.VLLM{Tok: m.Tokenizer, Model: "tiny"}}
 	ts := httptest.NewServer(up)
 	defer ts.Close()
@@ -171,14 +166,10 @@ func TestSessionHeaders(t *testing.T) {
 				req.Header[k] = []string{v}
 			}
 			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			b, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
-			if resp.StatusCode != 200 {
-				t.Fatalf("status %d: %s", resp.StatusCode, b)
-			}
+			require.Equal(t, 200, resp.StatusCode, "status %d: %s", resp.StatusCode, b)
 			call := up.last(t)
 			id := call.header.Get("X-Dynamo-Session-Id")
 			switch {
@@ -188,9 +179,9 @@ func TestSessionHeaders(t *testing.T) {
 				t.Errorf("session id %q, want %q", id, tc.want)
 			}
 			for _, name := range server.DefaultSessionHeaders {
-				if got := call.header.Values(name); len(got) != 1 || got[0] != id {
-					t.Errorf("%s: %q, want [%q]", name, got, id)
-				}
+				got := call.header.Values(name)
+				require.Len(t, got, 1, "%s: %q, want [%q]", name, got, id)
+				require.Equal(t, id, got[0], "%s: %q, want [%q]", name, got, id)
 			}
 			got := map[string]string{}
 			for k, v := range call.header {
@@ -207,12 +198,9 @@ func TestSessionHeaders(t *testing.T) {
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("forwarded headers (-want +got):\n%s", d)
 			}
-			if call.header.Get("Authorization") != "" || call.header.Get("X-Api-Key") != "" {
-				t.Errorf("credentials forwarded: %v", call.header)
-			}
-			if call.cacheSalt != tc.salt {
-				t.Errorf("cache_salt %q, want %q", call.cacheSalt, tc.salt)
-			}
+			require.Equal(t, "", call.header.Get("Authorization"), "credentials forwarded: %v", call.header)
+			require.Equal(t, "", call.header.Get("X-Api-Key"), "credentials forwarded: %v", call.header)
+			require.Equal(t, tc.salt, call.cacheSalt, "cache_salt %q, want %q", call.cacheSalt, tc.salt)
 		})
 	}
 }

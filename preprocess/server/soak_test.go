@@ -24,6 +24,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
+	"github.com/stretchr/testify/require"
 )
 
 // TestSoak is the opt-in soak (not part of the default run): for
@@ -96,9 +97,7 @@ func TestSoak(t *testing.T) {
 	if n := st.bad.Load(); n > 0 {
 		t.Errorf("%d answers neither complete nor in the API's error shape; first: %s", n, st.firstBad())
 	}
-	if st.ok.Load() == 0 {
-		t.Error("no request completed")
-	}
+	require.NotEqual(t, int64(0), st.ok.Load(), "no request completed")
 }
 
 // soakBackend serves model "agent" with the scripted agent, "flood" with

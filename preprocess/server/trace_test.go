@@ -12,6 +12,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
+	"github.com/stretchr/testify/require"
 )
 
 // outputsEngine streams fixed outputs and no usage.
@@ -55,9 +56,7 @@ func TestMetricsCountUsage(t *testing.T) {
 		{Text: []byte(" there"), HasText: true, Finish: engine.FinishStop},
 	}}
 	s, err := server.New(server.Config{Backend: &engineBackend{eng: eng}, Logger: discardLogger()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	req, _ := http.NewRequest("POST", "/v1/chat/completions", strings.NewReader(`{"model":"agent","messages":[{"role":"user","content":"hi"}]}`))
 	rec := newRecorder()
 	s.ServeHTTP(rec, req)
@@ -67,12 +66,10 @@ func TestMetricsCountUsage(t *testing.T) {
 			CompletionTokens int `json:"completion_tokens"`
 		} `json:"usage"`
 	}
-	if err := json.Unmarshal(rec.body.Bytes(), &body); err != nil || rec.code != 200 {
-		t.Fatalf("%d %s: %v", rec.code, rec.body.String(), err)
-	}
-	if body.Usage.CompletionTokens != 3 || body.Usage.PromptTokens <= 0 {
-		t.Fatalf("usage %+v, want 3 completion tokens (one per output)", body.Usage)
-	}
+	require.NoError(t, json.Unmarshal(rec.body.Bytes(), &body), "%d %s", rec.code, rec.body.String())
+	require.Equal(t, 200, rec.code, "%s", rec.body.String())
+	require.Equal(t, 3, body.Usage.CompletionTokens, "usage %+v, want 3 completion tokens (one per output)", body.Usage)
+	require.Greater(t, body.Usage.PromptTokens, 0, "usage %+v, want 3 completion tokens (one per output)", body.Usage)
 	mrec := newRecorder()
 	s.ServeHTTP(mrec, httptestRequest("GET", "/metrics"))
 	for _, want := range []string{
@@ -81,9 +78,7 @@ func TestMetricsCountUsage(t *testing.T) {
 		`agentwire_time_to_first_token_seconds_count{api="chat"} 1`,
 		`agentwire_inter_token_latency_seconds_count{api="chat"} 2`,
 	} {
-		if !strings.Contains(mrec.body.String(), want+"\n") {
-			t.Errorf("metrics lack %q", want)
-		}
+		require.Contains(t, mrec.body.String(), want+"\n", "metrics lack %q", want)
 	}
 }
 

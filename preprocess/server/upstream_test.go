@@ -16,6 +16,7 @@ import (
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/preprocess/server"
 	"github.com/agentwire/agentwire/preprocess/server/scripted"
+	"github.com/stretchr/testify/require"
 )
 
 const tinyDir = "../../testdata/models/tiny"
@@ -41,9 +42,7 @@ func scriptedVLLM(t *testing.T, m *preprocess.Model, status int) *httptest.Serve
 func tinyBackend(t *testing.T, upstreamStatus int) *server.ModelBackend {
 	t.Helper()
 	m, err := preprocess.LoadModel(tinyDir, preprocess.ModelOptions{ToolParser: "hermes", ReasoningParser: "qwen3"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	up := scriptedVLLM(t, m, upstreamStatus)
 	return &server.ModelBackend{
 		Preprocessor:   preprocess.New(m, preprocess.Options{ServedModel: "tiny"}),
@@ -70,72 +69,56 @@ func TestUpstreamVLLM(t *testing.T) {
 	stream := ac.Messages.NewStreaming(ctx, params)
 	var msg anthropic.Message
 	for stream.Next() {
-		if err := msg.Accumulate(stream.Current()); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, msg.Accumulate(stream.Current()))
 	}
-	if err := stream.Err(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, stream.Err())
 	var use *anthropic.ContentBlockUnion
 	for i, b := range msg.Content {
 		if b.Type == "tool_use" {
 			use = &msg.Content[i]
 		}
 	}
-	if msg.StopReason != anthropic.StopReasonToolUse || use == nil || use.Name != "Bash" || string(use.Input) != `{"command":"echo hello"}` {
-		t.Fatalf("turn 1: %s %+v", msg.StopReason, msg.Content)
-	}
-	if msg.Content[0].Type != "thinking" {
-		t.Errorf("no thinking block first: %+v", msg.Content)
-	}
+	require.Equal(t, anthropic.StopReasonToolUse, msg.StopReason, "turn 1: %s %+v", msg.StopReason, msg.Content)
+	require.NotNil(t, use, "turn 1: %s %+v", msg.StopReason, msg.Content)
+	require.Equal(t, "Bash", use.Name, "turn 1: %s %+v", msg.StopReason, msg.Content)
+	require.Equal(t, `{"command":"echo hello"}`, string(use.Input), "turn 1: %s %+v", msg.StopReason, msg.Content)
+	require.Equal(t, "thinking", msg.Content[0].Type, "no thinking block first: %+v", msg.Content)
 	params.Messages = append(params.Messages, msg.ToParam(), anthropic.NewUserMessage(anthropic.NewToolResultBlock(use.ID, "hello", false)))
 	final, err := ac.Messages.New(ctx, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if last := final.Content[len(final.Content)-1]; final.StopReason != anthropic.StopReasonEndTurn || last.Text != "Done. The tool returned:\n\nhello" {
-		t.Fatalf("turn 2: %s %+v", final.StopReason, final.Content)
-	}
-	if final.Usage.InputTokens == 0 || final.Usage.OutputTokens == 0 {
-		t.Errorf("usage %+v", final.Usage)
-	}
+	require.NoError(t, err)
+	last := final.Content[len(final.Content)-1]
+	require.Equal(t, anthropic.StopReasonEndTurn, final.StopReason, "turn 2: %s %+v", final.StopReason, final.Content)
+	require.Equal(t, "Done. The tool returned:\n\nhello", last.Text, "turn 2: %s %+v", final.StopReason, final.Content)
+	require.NotEqual(t, int64(0), final.Usage.InputTokens, "usage %+v", final.Usage)
+	require.NotEqual(t, int64(0), final.Usage.OutputTokens, "usage %+v", final.Usage)
 
 	// chat, unary, with reasoning
 	oc := openaiClient(ts, testKey)
 	resp, err := oc.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: "Qwen/tiny",
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c := resp.Choices[0].Message.Content; c != "Hello! I am the agentwire scripted agent. You said: hi" {
-		t.Fatalf("chat: %q", c)
-	}
-	if !strings.Contains(resp.RawJSON(), `"reasoning_content":"`) {
-		t.Errorf("no reasoning_content: %s", resp.RawJSON())
-	}
+	require.NoError(t, err)
+	c := resp.Choices[0].Message.Content
+	require.Equal(t, "Hello! I am the agentwire scripted agent. You said: hi", c, "chat: %q", c)
+	require.Contains(t, resp.RawJSON(), `"reasoning_content":"`, "no reasoning_content: %s", resp.RawJSON())
 
 	// count_tokens and tokenize use the real tokenizer
 	n, err := ac.Messages.CountTokens(ctx, anthropic.MessageCountTokensParams{Model: "x",
 		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("hi"))}})
-	if err != nil || n.InputTokens <= 0 {
-		t.Fatalf("count_tokens: %v %+v", err, n)
-	}
+	require.NoError(t, err, "count_tokens: %v %+v", err, n)
+	require.Greater(t, n.InputTokens, int64(0), "count_tokens: %v %+v", err, n)
 	req, _ := http.NewRequest("POST", ts.URL+"/tokenize", strings.NewReader(`{"prompt":"hello world"}`))
 	req.Header.Set("Authorization", "Bearer "+testKey)
 	r, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var tok struct {
 		Count, MaxModelLen int
 		Tokens             []uint32
 	}
 	_ = json.NewDecoder(r.Body).Decode(&tok)
 	r.Body.Close()
-	if r.StatusCode != 200 || tok.Count == 0 || tok.Count != len(tok.Tokens) {
-		t.Fatalf("tokenize %d %+v", r.StatusCode, tok)
-	}
+	require.Equal(t, 200, r.StatusCode, "tokenize %d %+v", r.StatusCode, tok)
+	require.NotEqual(t, 0, tok.Count, "tokenize %d %+v", r.StatusCode, tok)
+	require.Len(t, tok.Tokens, tok.Count, "tokenize %d %+v", r.StatusCode, tok)
 }
 
 // TestUpstreamErrors: an overloaded engine is each API's overloaded
@@ -146,25 +129,23 @@ func TestUpstreamErrors(t *testing.T) {
 	_, err := anthropicClient(ts, testKey).Messages.New(ctx, anthropic.MessageNewParams{Model: "x", MaxTokens: 10,
 		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("hi"))}})
 	var ae *anthropic.Error
-	if !errors.As(err, &ae) || ae.StatusCode != 529 || !strings.Contains(ae.RawJSON(), "overloaded_error") {
-		t.Errorf("anthropic: %v", err)
-	}
+	require.True(t, errors.As(err, &ae), "anthropic: %v", err)
+	require.Equal(t, 529, ae.StatusCode, "anthropic: %v", err)
+	require.Contains(t, ae.RawJSON(), "overloaded_error", "anthropic: %v", err)
 	_, err = openaiClient(ts, testKey).Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: "x",
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")}})
 	var oe *openai.Error
-	if !errors.As(err, &oe) || oe.StatusCode != 503 {
-		t.Errorf("openai: %v", err)
-	}
+	require.True(t, errors.As(err, &oe), "openai: %v", err)
+	require.Equal(t, 503, oe.StatusCode, "openai: %v", err)
 
 	long := strings.Repeat("many words ", 400) // the tiny model's context is 2048 tokens
 	_, err = anthropicClient(ts, testKey).Messages.New(ctx, anthropic.MessageNewParams{Model: "x", MaxTokens: 10,
 		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(long))}})
-	if !errors.As(err, &ae) || ae.StatusCode != 400 || !strings.Contains(ae.RawJSON(), "prompt is too long") {
-		t.Errorf("anthropic context: %v", err)
-	}
+	require.True(t, errors.As(err, &ae), "anthropic context: %v", err)
+	require.Equal(t, 400, ae.StatusCode, "anthropic context: %v", err)
+	require.Contains(t, ae.RawJSON(), "prompt is too long", "anthropic context: %v", err)
 	_, err = openaiClient(ts, testKey).Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: "x",
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(long)}})
-	if !errors.As(err, &oe) || oe.StatusCode != 400 {
-		t.Errorf("openai context: %v", err)
-	}
+	require.True(t, errors.As(err, &oe), "openai context: %v", err)
+	require.Equal(t, 400, oe.StatusCode, "openai context: %v", err)
 }
