@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess/api"
 	"github.com/agentwire/agentwire/protocols/anthropic"
+	"github.com/stretchr/testify/require"
 )
 
 const (
@@ -51,9 +52,8 @@ func BenchmarkPrepareClaudeCodeNextTurn(b *testing.B) {
 		b.Skip("tokenizer not prefix-cacheable")
 	}
 	first := loadMessages(b, claudeTurn1)
-	if _, err := p.Messages(context.Background(), first); err != nil {
-		b.Fatal(err)
-	}
+	_, err := p.Messages(context.Background(), first)
+	require.NoError(b, err)
 	req := loadMessages(b, claudeTurn2)
 	bench(b, func() {
 		p.cache.entries = p.cache.entries[:1]

@@ -301,11 +301,8 @@ func TestOutputLimit(t *testing.T) {
 	} {
 		got, err := OutputLimit(tc.prompt, tc.ctx, tc.requested, tc.def)
 		var ee *engine.Error
-		if tc.tooLong != errors.As(err, &ee) || tc.tooLong && (ee.Kind != engine.ErrorContextLength || ee.PromptTokens != tc.prompt || ee.MaxContext != tc.ctx) {
-			t.Errorf("%+v: error %v", tc, err)
-		}
-		if got != tc.want {
-			t.Errorf("%+v: %d", tc, got)
-		}
+		require.Equal(t, errors.As(err, &ee), tc.tooLong, "%+v: error %v", tc, err)
+		require.False(t, tc.tooLong && (ee.Kind != engine.ErrorContextLength || ee.PromptTokens != tc.prompt || ee.MaxContext != tc.ctx), "%+v: error %v", tc, err)
+		require.Equal(t, tc.want, got, "%+v: %d", tc, got)
 	}
 }

@@ -117,9 +117,8 @@ func TestNearestEffort(t *testing.T) {
 		{"high", []string{"none"}, ""},
 		{"high", nil, ""},
 	} {
-		if got := nearestEffort(tc.v, tc.known); got != tc.want {
-			t.Errorf("nearestEffort(%q, %q) = %q, want %q", tc.v, tc.known, got, tc.want)
-		}
+		got := nearestEffort(tc.v, tc.known)
+		require.Equal(t, tc.want, got, "nearestEffort(%q, %q) = %q, want %q", tc.v, tc.known, got, tc.want)
 	}
 }
 

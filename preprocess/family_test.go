@@ -166,9 +166,7 @@ func TestLookupFamily(t *testing.T) {
 		})
 	}
 	for i, f := range familyTable {
-		if !reached[i] {
-			t.Errorf("row %d (%s, model types %v, architectures %v, hints %v) is reached by no case", i, f.Name, f.ModelTypes, f.Architectures, f.NameHints)
-		}
+		require.True(t, reached[i], "row %d (%s, model types %v, architectures %v, hints %v) is reached by no case", i, f.Name, f.ModelTypes, f.Architectures, f.NameHints)
 	}
 }
 

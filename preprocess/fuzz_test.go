@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentwire/agentwire/protocols/openai"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzChat prepares arbitrary chat requests on the tiny model: never a
@@ -19,9 +20,7 @@ func FuzzChat(f *testing.F) {
 	f.Add([]byte(`{"messages":[{"role":"tool","content":"\u0000"}],"chat_template_kwargs":{"enable_thinking":"yes"},"stop":[1,2]}`))
 	f.Add([]byte(`{"messages":[{"role":"user","content":"x"}],"reasoning_effort":"medium","chat_template_kwargs":{"reasoning_effort":"none"}}`))
 	m, err := LoadModel(tinyDir, ModelOptions{})
-	if err != nil {
-		f.Fatal(err)
-	}
+	require.NoError(f, err)
 	p := New(m, Options{})
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var req openai.ChatRequest
@@ -32,9 +31,8 @@ func FuzzChat(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if prep.Engine.MaxTokens <= 0 || len(prep.Engine.PromptIDs) != prep.Response.PromptTokens {
-			t.Fatalf("max_tokens %d, %d ids, %d prompt tokens", prep.Engine.MaxTokens, len(prep.Engine.PromptIDs), prep.Response.PromptTokens)
-		}
+		require.Greater(t, prep.Engine.MaxTokens, 0, "max_tokens %d, %d ids, %d prompt tokens", prep.Engine.MaxTokens, len(prep.Engine.PromptIDs), prep.Response.PromptTokens)
+		require.Len(t, prep.Engine.PromptIDs, prep.Response.PromptTokens, "max_tokens %d, %d ids, %d prompt tokens", prep.Engine.MaxTokens, len(prep.Engine.PromptIDs), prep.Response.PromptTokens)
 	})
 }
 
@@ -66,12 +64,9 @@ func FuzzEffortProbe(f *testing.F) {
 			kw, _ := json.Marshal(args)
 			_, err := tm.Render(probeInput(string(kw)))
 			rejected := slices.Contains(tm.RejectedThinkingModes, v)
-			if _, kept := args["thinking_mode"]; kept == rejected {
-				t.Fatalf("thinking_mode %q: kept %v, rejected %v", v, kept, rejected)
-			}
-			if baseErr == nil && !rejected && err != nil {
-				t.Fatalf("thinking_mode %q is not rejected but does not render: %v", v, err)
-			}
+			_, kept := args["thinking_mode"]
+			require.NotEqual(t, rejected, kept, "thinking_mode %q: kept %v, rejected %v", v, kept, rejected)
+			require.False(t, baseErr == nil && !rejected && err != nil, "thinking_mode %q is not rejected but does not render: %v", v, err)
 		}
 		e := tm.efforts
 		if e.To == nil {
@@ -79,9 +74,7 @@ func FuzzEffortProbe(f *testing.F) {
 		}
 		for _, v := range effortLadder {
 			to, ok := e.To[v]
-			if !ok {
-				t.Fatalf("%q has no mapping", v)
-			}
+			require.True(t, ok, "%q has no mapping", v)
 			switch {
 			case to == "":
 				continue

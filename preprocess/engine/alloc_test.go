@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // bulkHandler answers every request with body, written at once (so the
@@ -36,9 +38,7 @@ func TestNextAllocs(t *testing.T) {
 			u := newUpstream(t, bulkHandler(bulkBody(p, 5000)))
 			eng, _ := p.engine(u.URL, Config{})
 			st, err := eng.Generate(ctxTimeout(t, 20*time.Second), textReq())
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			defer st.Close()
 			for i := 0; i < 200; i++ { // warm-up: buffers reach their size
 				if _, err := st.Next(); err != nil {
@@ -50,9 +50,7 @@ func TestNextAllocs(t *testing.T) {
 					t.Fatal(err)
 				}
 			})
-			if allocs != 0 {
-				t.Errorf("%v allocations per chunk, want 0", allocs)
-			}
+			require.Equal(t, float64(0), allocs, "%v allocations per chunk, want 0", allocs)
 		})
 	}
 }
@@ -79,9 +77,7 @@ func TestReplayAllocs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, err := replayOf(tc.rec).Generate(context.Background(), &tc.req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			defer st.Close()
 			for i := 0; i < 50; i++ {
 				st.Next()
@@ -91,9 +87,7 @@ func TestReplayAllocs(t *testing.T) {
 					t.Fatal(err)
 				}
 			})
-			if allocs != 0 {
-				t.Errorf("%v allocations per step, want 0", allocs)
-			}
+			require.Equal(t, float64(0), allocs, "%v allocations per step, want 0", allocs)
 		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/require"
 )
 
 // chatWire renders a capture file as the SSE stream of the
@@ -18,9 +19,7 @@ import (
 func chatWire(t testing.TB, path string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var chunks [][]byte
 	trimmed := bytes.TrimSpace(data)
 	switch {
@@ -29,9 +28,7 @@ func chatWire(t testing.TB, path string) []byte {
 			InputStream []struct{ Data json.RawMessage } `json:"input_stream"`
 			Data        []struct{ Data json.RawMessage } `json:"data"`
 		}
-		if err := json.Unmarshal(trimmed, &doc); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, json.Unmarshal(trimmed, &doc))
 		for _, it := range append(doc.InputStream, doc.Data...) {
 			var c bytes.Buffer
 			json.Compact(&c, it.Data)
@@ -71,14 +68,10 @@ func TestChatCaptures(t *testing.T) {
 			u := newUpstream(t, sseHandler(chatWire(t, filepath.Join(streamsDir, name))))
 			e := NewChat(ChatConfig{Config: Config{BaseURL: u.URL}})
 			st, err := e.Generate(ctxTimeout(t, 10*time.Second), textReq())
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			defer st.Close()
 			got, err := drain(st)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var reasoning strings.Builder
 			var calls []ToolCallDelta
 			for _, s := range rec.Steps {
@@ -94,12 +87,9 @@ func TestChatCaptures(t *testing.T) {
 			if d := cmp.Diff(calls, got.calls[0], cmpopts.EquateEmpty()); d != "" {
 				t.Errorf("tool calls: %s", d)
 			}
-			if want := rec.Steps[len(rec.Steps)-1].Finish; got.finish[0] != want && !(want == FinishEOS && got.finish[0] == FinishNone) {
-				t.Errorf("finish %v, want %v", got.finish[0], want)
-			}
-			if u.paths[0] != "/v1/chat/completions" {
-				t.Errorf("path %q", u.paths[0])
-			}
+			want := rec.Steps[len(rec.Steps)-1].Finish
+			require.False(t, got.finish[0] != want && !(want == FinishEOS && got.finish[0] == FinishNone), "finish %v, want %v", got.finish[0], want)
+			require.Equal(t, "/v1/chat/completions", u.paths[0], "path %q", u.paths[0])
 		})
 	}
 }
@@ -111,18 +101,14 @@ func TestChatRequestMapping(t *testing.T) {
 		Stop:     Stop{Strings: []string{"END"}, HiddenIDs: []uint32{7}},
 		Logprobs: true, TopLogprobs: 2, CacheSalt: "t1"}
 	body, err := appendChatRequest(nil, &req, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// Later duplicate members win in the engines' JSON decoders, as in
 	// encoding/json.
 	checkJSON(t, `{"model":"served","messages":[{"role":"user","content":"hi"}],"tools":[],"max_tokens":64,"n":2,"temperature":0.2,"top_k":40,
 		"stop":["END"],"logprobs":true,"top_logprobs":2,"min_tokens":2,"stop_token_ids":[7],"skip_special_tokens":false,
 		"cache_salt":"t1","stream":true,"stream_options":{"include_usage":true}}`, body)
 	body, err = appendChatRequest(nil, &req, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	checkJSON(t, `{"model":"served","messages":[{"role":"user","content":"hi"}],"tools":[],"max_tokens":64,"n":2,"temperature":0.2,
 		"stop":["END"],"logprobs":true,"top_logprobs":2,"stream":true,"stream_options":{"include_usage":true}}`, body)
 	if _, err := appendChatRequest(nil, &Request{MaxTokens: 1}, false); errKind(err) != int(ErrorBadRequest) {
@@ -141,23 +127,18 @@ data: [DONE]
 `
 	u := newUpstream(t, sseHandler([]byte(wire)))
 	st, err := NewChat(ChatConfig{Config: Config{BaseURL: u.URL + "/v1"}}).Generate(ctxTimeout(t, 5*time.Second), textReq())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer st.Close()
 	out, err := st.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := []Logprob{{Token: []byte("Hi"), Logprob: -0.1, Top: []TopLogprob{{Token: []byte("Hi"), Logprob: -0.1}, {Token: []byte("Yo"), Logprob: -2.5}}}}
 	if d := cmp.Diff(want, out.Logprobs); d != "" {
 		t.Errorf("logprobs: %s", d)
 	}
 	out, err = st.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Finish != FinishStop || string(out.StopReason) != "END" || out.Usage == nil || *out.Usage != (Usage{4, 2, 3}) {
-		t.Errorf("last %+v usage %+v", out, out.Usage)
-	}
+	require.NoError(t, err)
+	require.Equal(t, FinishStop, out.Finish, "last %+v usage %+v", out, out.Usage)
+	require.Equal(t, "END", string(out.StopReason), "last %+v usage %+v", out, out.Usage)
+	require.NotNil(t, out.Usage, "last %+v usage %+v", out, out.Usage)
+	require.False(t, *out.Usage != (Usage{4, 2, 3}), "last %+v usage %+v", out, out.Usage)
 }

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestConcurrentStreams runs many streams at once through one adapter of
@@ -66,9 +68,8 @@ func runConcurrent(t *testing.T, eng Engine, streams, chunks int) {
 		t.Error(err)
 	}
 	for i := 1; i < streams; i++ {
-		if texts[i] != texts[0] || len(texts[0]) < chunks {
-			t.Fatalf("stream %d: %d bytes, stream 0: %d bytes", i, len(texts[i]), len(texts[0]))
-		}
+		require.Equal(t, texts[0], texts[i], "stream %d: %d bytes, stream 0: %d bytes", i, len(texts[i]), len(texts[0]))
+		require.GreaterOrEqual(t, len(texts[0]), chunks, "stream %d: %d bytes, stream 0: %d bytes", i, len(texts[i]), len(texts[0]))
 	}
 }
 
@@ -92,7 +93,6 @@ func TestIdleConnsReused(t *testing.T) {
 	for range requests / concurrency {
 		runConcurrent(t, eng, concurrency, chunks)
 	}
-	if n := opened.Load(); n > concurrency+2 {
-		t.Errorf("%d requests at concurrency %d opened %d connections", requests, concurrency, n)
-	}
+	n := opened.Load()
+	require.LessOrEqual(t, n, int64(concurrency+2), "%d requests at concurrency %d opened %d connections", requests, concurrency, n)
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestContextMessages checks the context-overflow messages of the engines
@@ -22,18 +24,17 @@ func TestContextMessages(t *testing.T) {
 	}
 	for _, tc := range cases {
 		e := httpError(400, []byte(`{"error":{"message":`+jsonStr([]byte(tc.msg))+`}}`))
-		if e.Kind != ErrorContextLength || e.PromptTokens != tc.prompt || e.MaxContext != tc.limit {
-			t.Errorf("%.60s…: kind %v prompt %d limit %d", tc.msg, e.Kind, e.PromptTokens, e.MaxContext)
-		}
+		require.Equal(t, ErrorContextLength, e.Kind, "%.60s…: kind %v prompt %d limit %d", tc.msg, e.Kind, e.PromptTokens, e.MaxContext)
+		require.Equal(t, tc.prompt, e.PromptTokens, "%.60s…: kind %v prompt %d limit %d", tc.msg, e.Kind, e.PromptTokens, e.MaxContext)
+		require.Equal(t, tc.limit, e.MaxContext, "%.60s…: kind %v prompt %d limit %d", tc.msg, e.Kind, e.PromptTokens, e.MaxContext)
 	}
 	for _, msg := range []string{"temperature must be non-negative", "Invalid JSON body"} {
-		if e := httpError(400, []byte(msg)); e.Kind != ErrorBadRequest || !strings.Contains(e.Message, msg) {
-			t.Errorf("%q: %v %q", msg, e.Kind, e.Message)
-		}
+		e := httpError(400, []byte(msg))
+		require.Equal(t, ErrorBadRequest, e.Kind, "%q: %v %q", msg, e.Kind, e.Message)
+		require.Contains(t, e.Message, msg, "%q: %v %q", msg, e.Kind, e.Message)
 	}
-	if e := httpError(500, []byte(`{"detail":"Server is overloaded, try later"}`)); e.Kind != ErrorOverloaded {
-		t.Errorf("overloaded 500: %v", e.Kind)
-	}
+	e := httpError(500, []byte(`{"detail":"Server is overloaded, try later"}`))
+	require.Equal(t, ErrorOverloaded, e.Kind, "overloaded 500: %v", e.Kind)
 	if e := httpError(422, []byte(`{"detail":[{"loc":["body","prompt"],"msg":"field required","type":"missing"}]}`)); e.Kind != ErrorBadRequest || !strings.Contains(e.Message, "field required") {
 		t.Errorf("422: %v %q", e.Kind, e.Message)
 	}
@@ -42,8 +43,6 @@ func TestContextMessages(t *testing.T) {
 		t.Errorf("long message of %d bytes", len(e.Message))
 	}
 	for k := ErrorUpstream; k <= ErrorCanceled+1; k++ {
-		if k.String() == "" {
-			t.Errorf("kind %d has no name", k)
-		}
+		require.NotEqual(t, "", k.String(), "kind %d has no name", k)
 	}
 }

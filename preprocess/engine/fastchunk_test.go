@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/require"
 )
 
 // fastChunkSeeds are completions chunks of the common shape and of the
@@ -79,17 +80,13 @@ func decodeBoth(t *testing.T, data []byte, stopField string, idsOnly bool) (fast
 		if !fd.feedTemplate(data) && !fd.feedFast(data) {
 			if i == 0 {
 				for _, w := range []*completionsDecoder{warm, warmIDs} {
-					if w.feedTemplate(data) {
-						t.Fatalf("%q: the template path accepted what the fast path refuses", data)
-					}
+					require.False(t, w.feedTemplate(data), "%q: the template path accepted what the fast path refuses", data)
 				}
 				return false
 			}
 			t.Fatalf("%q: the fast path accepted it fresh, not after a warm-up (%d)", data, i)
 		}
-		if jerr != nil {
-			t.Fatalf("fast path accepted %q, fastjson fails it: %v", data, jerr)
-		}
+		require.NoError(t, jerr, "fast path accepted %q, fastjson fails it", data)
 		if diff := cmp.Diff(jd.outs, fd.outs, opts); diff != "" {
 			t.Fatalf("%q (stop field %s, ids only %v, run %d): outputs differ (-fastjson +fast):\n%s", data, stopField, idsOnly, i, diff)
 		}
@@ -127,25 +124,19 @@ func TestFastPathAgrees(t *testing.T) {
 		}
 		d := &completionsDecoder{stopField: sf}
 		d.reset(&Request{N: 3})
-		if !d.feedFast([]byte(s)) {
-			t.Errorf("fast path gave up on %s", s)
-		}
+		require.True(t, d.feedFast([]byte(s)), "fast path gave up on %s", s)
 	}
 	// Every chunk of the rendered recordings takes the fast path except
 	// the usage chunk.
 	for _, name := range fastPathRecordings(t) {
 		rec, err := LoadRecording(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for _, line := range bytes.Split(vllmWire(rec, "stop_reason", true), []byte("\n\n")) {
 			data, ok := bytes.CutPrefix(line, []byte("data: "))
 			if !ok || string(data) == "[DONE]" {
 				continue
 			}
-			if !decodeBoth(t, data, "stop_reason", false) && !bytes.Contains(data, []byte(`"usage":{`)) {
-				t.Errorf("%s: fast path gave up on %s", name, data)
-			}
+			require.False(t, !decodeBoth(t, data, "stop_reason", false) && !bytes.Contains(data, []byte(`"usage":{`)), "%s: fast path gave up on %s", name, data)
 		}
 	}
 }
@@ -155,9 +146,7 @@ func fastPathRecordings(t testing.TB) []string {
 	var names []string
 	for _, dir := range []string{"vllm/*/*.json", "sglang/*/*.json"} {
 		m, err := filepath.Glob(filepath.Join(streamsDir, dir))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		names = append(names, m...)
 	}
 	return names

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // wireProto describes one HTTP adapter's protocol for the shared fault,
@@ -235,18 +237,13 @@ func testFaults(t *testing.T, p wireProto) {
 				checkErr(t, err, f.atStart, f.status, f.msg, f.ctxLen)
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			defer st.Close()
 			got, err := drain(st)
 			checkErr(t, err, f.kind, f.status, f.msg, f.ctxLen)
-			if got.text[0] != "Hello world" && f.name != "first-token timeout after headers" {
-				t.Errorf("text before the fault %q", got.text[0])
-			}
-			if _, err2 := st.Next(); err2 != err {
-				t.Errorf("Next after the failure: %v, want %v", err2, err)
-			}
+			require.False(t, got.text[0] != "Hello world" && f.name != "first-token timeout after headers", "text before the fault %q", got.text[0])
+			_, err2 := st.Next()
+			require.False(t, err2 != err, "Next after the failure: %v, want %v", err2, err)
 		})
 	}
 
@@ -263,14 +260,12 @@ func testFaults(t *testing.T, p wireProto) {
 		eng, hc := p.engine(u.URL, Config{})
 		defer checkGoroutines(t, hc)()
 		st, err := eng.Generate(ctxTimeout(t, 10*time.Second), textReq())
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		defer st.Close()
 		got, err := drain(st)
-		if err != nil || got.text[0] != "Hello world" || got.finish[0] == FinishNone {
-			t.Fatalf("%q %v: %v", got.text[0], got.finish, err)
-		}
+		require.NoError(t, err, "%q %v: %v", got.text[0], got.finish, err)
+		require.Equal(t, "Hello world", got.text[0], "%q %v: %v", got.text[0], got.finish, err)
+		require.NotEqual(t, FinishNone, got.finish[0], "%q %v: %v", got.text[0], got.finish, err)
 	})
 
 	// A stream that is only [DONE] is not a normal end.
@@ -279,9 +274,7 @@ func testFaults(t *testing.T, p wireProto) {
 		eng, hc := p.engine(u.URL, Config{})
 		defer checkGoroutines(t, hc)()
 		st, err := eng.Generate(ctxTimeout(t, 10*time.Second), textReq())
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		defer st.Close()
 		_, err = drain(st)
 		checkErr(t, err, ErrorUpstream, 0, "before every choice finished", [2]int{})
@@ -342,9 +335,7 @@ func testFaults(t *testing.T, p wireProto) {
 				defer cancel()
 			}
 			st, err := eng.Generate(ctx, textReq())
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for i := 0; i < 3; i++ {
 				if _, err := st.Next(); err != nil {
 					t.Fatal(err)
@@ -355,15 +346,11 @@ func testFaults(t *testing.T, p wireProto) {
 				cancel()
 				_, err = drain(st)
 				checkErr(t, err, ErrorCanceled, 0, "", [2]int{})
-				if !errors.Is(err, context.Canceled) {
-					t.Errorf("%v does not unwrap to context.Canceled", err)
-				}
+				require.ErrorIs(t, err, context.Canceled, "%v does not unwrap to context.Canceled", err)
 			case "deadline":
 				_, err = drain(st)
 				checkErr(t, err, ErrorTimeout, 0, "", [2]int{})
-				if !errors.Is(err, context.DeadlineExceeded) {
-					t.Errorf("%v does not unwrap to context.DeadlineExceeded", err)
-				}
+				require.ErrorIs(t, err, context.DeadlineExceeded, "%v does not unwrap to context.DeadlineExceeded", err)
 			}
 			st.Close()
 			st.Close()
@@ -382,22 +369,10 @@ func testFaults(t *testing.T, p wireProto) {
 func checkErr(t *testing.T, err error, kind ErrorKind, status int, msg string, ctxLen [2]int) {
 	t.Helper()
 	var e *Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error %v (%T) is not an *Error", err, err)
-	}
-	if e.Kind != kind {
-		t.Errorf("kind %v, want %v (%q)", e.Kind, kind, e.Message)
-	}
-	if status != 0 && e.Status != status {
-		t.Errorf("status %d, want %d", e.Status, status)
-	}
-	if msg != "" && !strings.Contains(e.Message, msg) {
-		t.Errorf("message %q does not contain %q", e.Message, msg)
-	}
-	if len(e.Message) > maxMessage+40 {
-		t.Errorf("message of %d bytes", len(e.Message))
-	}
-	if ctxLen != [2]int{} && (e.PromptTokens != ctxLen[0] || e.MaxContext != ctxLen[1]) {
-		t.Errorf("prompt/context %d/%d, want %v", e.PromptTokens, e.MaxContext, ctxLen)
-	}
+	require.True(t, errors.As(err, &e), "error %v (%T) is not an *Error", err, err)
+	require.Equal(t, kind, e.Kind, "kind %v, want %v (%q)", e.Kind, kind, e.Message)
+	require.False(t, status != 0 && e.Status != status, "status %d, want %d", e.Status, status)
+	require.False(t, msg != "" && !strings.Contains(e.Message, msg), "message %q does not contain %q", e.Message, msg)
+	require.LessOrEqual(t, len(e.Message), maxMessage+40, "message of %d bytes", len(e.Message))
+	require.False(t, ctxLen != [2]int{} && (e.PromptTokens != ctxLen[0] || e.MaxContext != ctxLen[1]), "prompt/context %d/%d, want %v", e.PromptTokens, e.MaxContext, ctxLen)
 }

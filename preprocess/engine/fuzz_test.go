@@ -11,6 +11,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // memStream wires a decoder to an in-memory SSE body, as httpStream does
@@ -40,18 +42,12 @@ func fuzzStream(t *testing.T, dec decoder, body []byte, n int) {
 			break
 		}
 		if err != nil {
-			if errKind(err) < 0 {
-				t.Fatalf("error %v (%T) is not an *Error", err, err)
-			}
+			require.GreaterOrEqual(t, errKind(err), 0, "error %v (%T) is not an *Error", err, err)
 			break
 		}
 		total += len(out.Text) + len(out.Reasoning)
-		if total > 2*len(body) {
-			t.Fatalf("%d bytes of output from %d bytes of input", total, len(body))
-		}
-		if i > len(body)+1 {
-			t.Fatal("more outputs than input bytes")
-		}
+		require.LessOrEqual(t, total, 2*len(body), "%d bytes of output from %d bytes of input", total, len(body))
+		require.LessOrEqual(t, i, len(body)+1, "more outputs than input bytes")
 	}
 }
 
@@ -114,12 +110,8 @@ func FuzzSSEReader(f *testing.F) {
 			if err != nil {
 				break
 			}
-			if len(data) > limit {
-				t.Fatalf("event of %d bytes over the limit %d", len(data), limit)
-			}
-			if i == len(body) {
-				t.Fatal("more events than bytes")
-			}
+			require.LessOrEqual(t, len(data), limit, "event of %d bytes over the limit %d", len(data), limit)
+			require.NotEqual(t, len(body), i, "more events than bytes")
 		}
 		// Without limits in the way, the events are the reference
 		// framing's, read whole or one byte at a time.
@@ -136,14 +128,10 @@ func FuzzSSEReader(f *testing.F) {
 				if err == io.EOF {
 					break
 				}
-				if err != nil {
-					t.Fatalf("unbounded read: %v", err)
-				}
+				require.NoError(t, err, "unbounded read")
 				got = append(got, fmt.Sprintf("%v:%s", isErr, data))
 			}
-			if !slices.Equal(got, want) {
-				t.Fatalf("one byte %v: events %q, want %q", oneByte, got, want)
-			}
+			require.True(t, slices.Equal(got, want), "one byte %v: events %q, want %q", oneByte, got, want)
 		}
 	})
 }

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Names returns the keys of recs, sorted (a test helper: the tests walk
@@ -35,9 +37,7 @@ var (
 func recordings(t testing.TB) map[string]*Recording {
 	t.Helper()
 	recsOnce.Do(func() { recsAll, recsErr = LoadRecordings(streamsDir) })
-	if recsErr != nil {
-		t.Fatal(recsErr)
-	}
+	require.NoError(t, recsErr)
 	return recsAll
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentwire/agentwire/protocols"
+	"github.com/stretchr/testify/require"
 )
 
 // imageRequest is a request with two images (a data URL and a remote
@@ -38,16 +39,10 @@ func imageRequest() *Request {
 func sameJSON(t *testing.T, wantFile string, got []byte) {
 	t.Helper()
 	wb, err := os.ReadFile(wantFile)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var want, have any
-	if err := json.Unmarshal(wb, &want); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(got, &have); err != nil {
-		t.Fatalf("body is not JSON: %v\n%s", err, got)
-	}
+	require.NoError(t, json.Unmarshal(wb, &want))
+	require.NoError(t, json.Unmarshal(got, &have), "body is not JSON\n%s", got)
 	if d := cmp.Diff(want, have); d != "" {
 		t.Errorf("body (-%s +got):\n%s", wantFile, d)
 	}
@@ -65,37 +60,28 @@ func TestVLLMImages(t *testing.T) {
 
 func testVLLMImages(t *testing.T, sse string) {
 	wire, err := os.ReadFile(sse)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	u := newUpstream(t, sseHandler(wire))
 	for _, base := range []string{u.URL + "/v1", u.URL} {
 		e := NewVLLM(VLLMConfig{Config: Config{BaseURL: base}})
 		st, err := e.Generate(ctxTimeout(t, 10*time.Second), imageRequest())
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		got, err := drain(st)
 		st.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p := u.paths[len(u.paths)-1]; p != "/inference/v1/generate" {
-			t.Errorf("path %q", p)
-		}
-		if h := u.header[len(u.header)-1].Get("X-Session-Id"); h != "s1" {
-			t.Errorf("session header %q", h)
-		}
+		require.NoError(t, err)
+		p := u.paths[len(u.paths)-1]
+		require.Equal(t, "/inference/v1/generate", p, "path %q", p)
+		h := u.header[len(u.header)-1].Get("X-Session-Id")
+		require.Equal(t, "s1", h, "session header %q", h)
 		sameJSON(t, "testdata/images/vllm-generate.request.json", u.lastBody())
 		if d := cmp.Diff([]uint32{785, 2168, 374, 151645}, got.ids[0]); d != "" {
 			t.Errorf("ids (-want +got):\n%s", d)
 		}
-		if got.text[0] != "" || got.finish[0] != FinishEOS {
-			t.Errorf("text %q finish %v", got.text[0], got.finish[0])
-		}
-		if want := (Usage{PromptTokens: 1290, CompletionTokens: 4, CachedTokens: 1024}); got.usage == nil || *got.usage != want {
-			t.Errorf("usage %+v, want %+v", got.usage, want)
-		}
+		require.Equal(t, "", got.text[0], "text %q finish %v", got.text[0], got.finish[0])
+		require.Equal(t, FinishEOS, got.finish[0], "text %q finish %v", got.text[0], got.finish[0])
+		want := (Usage{PromptTokens: 1290, CompletionTokens: 4, CachedTokens: 1024})
+		require.NotNil(t, got.usage, "usage %+v, want %+v", got.usage, want)
+		require.False(t, *got.usage != want, "usage %+v, want %+v", got.usage, want)
 	}
 
 	// Without images the completions endpoint is used as before.
@@ -106,9 +92,8 @@ func testVLLMImages(t *testing.T, sse string) {
 		_, _ = drain(st)
 		st.Close()
 	}
-	if p := u.paths[len(u.paths)-1]; p != "/v1/completions" {
-		t.Errorf("text-only path %q", p)
-	}
+	p := u.paths[len(u.paths)-1]
+	require.Equal(t, "/v1/completions", p, "text-only path %q", p)
 }
 
 // TestVLLMImagesNotEnabled: vLLM without --enable-scale-out answers 404
@@ -120,18 +105,19 @@ func TestVLLMImagesNotEnabled(t *testing.T) {
 	e := NewVLLM(VLLMConfig{Config: Config{BaseURL: u.URL + "/v1"}})
 	_, err := e.Generate(ctxTimeout(t, 10*time.Second), imageRequest())
 	var ee *Error
-	if !errors.As(err, &ee) || ee.Status != 404 || ee.Kind != ErrorUpstream || !strings.Contains(err.Error(), "--enable-scale-out") ||
-		!strings.Contains(err.Error(), "VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1") || !errors.Is(err, ErrImagesNotConfigured) {
-		t.Fatalf("err = %#v", err)
-	}
+	require.True(t, errors.As(err, &ee), "err = %#v", err)
+	require.Equal(t, 404, ee.Status, "err = %#v", err)
+	require.Equal(t, ErrorUpstream, ee.Kind, "err = %#v", err)
+	require.ErrorContains(t, err, "--enable-scale-out", "err = %#v", err)
+	require.ErrorContains(t, err, "VLLM_ENABLE_SCALE_OUT_ENDPOINTS=1", "err = %#v", err)
+	require.ErrorIs(t, err, ErrImagesNotConfigured, "err = %#v", err)
 	// The client reads a 400 that says so, without the engine's address.
 	ce := protocols.ErrorOf(err)
-	if ce.Kind != protocols.ErrorBadRequest || ce.Message != "this deployment is not configured for images" {
-		t.Errorf("client error %+v", ce)
-	}
-	if host := strings.TrimPrefix(u.URL, "http://"); strings.Contains(err.Error(), host) || strings.Contains(ce.Message, host) {
-		t.Errorf("the engine's address leaks: %q / %q", err.Error(), ce.Message)
-	}
+	require.Equal(t, protocols.ErrorBadRequest, ce.Kind, "client error %+v", ce)
+	require.Equal(t, "this deployment is not configured for images", ce.Message, "client error %+v", ce)
+	host := strings.TrimPrefix(u.URL, "http://")
+	require.NotContains(t, err.Error(), host, "the engine's address leaks: %q / %q", err.Error(), ce.Message)
+	require.NotContains(t, ce.Message, host, "the engine's address leaks: %q / %q", err.Error(), ce.Message)
 	req := imageRequest()
 	req.Logprobs = true
 	if _, err := e.Generate(ctxTimeout(t, 10*time.Second), req); errKind(err) != int(ErrorBadRequest) {
@@ -144,14 +130,10 @@ func TestSGLangImages(t *testing.T) {
 	u := newUpstream(t, sseHandler([]byte("data: {\"text\":\"\",\"output_ids\":[1],\"meta_info\":{\"id\":\"x\",\"finish_reason\":{\"type\":\"stop\"},\"prompt_tokens\":1290,\"completion_tokens\":1,\"cached_tokens\":0}}\n\ndata: [DONE]\n\n")))
 	e := NewSGLang(SGLangConfig{Config: Config{BaseURL: u.URL}, TokenIDsOnly: true})
 	st, err := e.Generate(ctxTimeout(t, 10*time.Second), imageRequest())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	_, err = drain(st)
 	st.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	sameJSON(t, "testdata/images/sglang-generate.request.json", u.lastBody())
 
 	// n > 1: SGLang turns the request into a batch of n, whose image_data
@@ -160,16 +142,12 @@ func TestSGLangImages(t *testing.T) {
 	req := imageRequest()
 	req.N = 2
 	body, err := appendSGLangRequest(nil, req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var got struct {
 		ImageData [][]string `json:"image_data"`
 		MMHashes  any        `json:"mm_hashes"`
 	}
-	if err := json.Unmarshal(body, &got); err != nil {
-		t.Fatalf("%v: %s", err, body)
-	}
+	require.NoError(t, json.Unmarshal(body, &got), "%s", body)
 	if d := cmp.Diff([][]string{{"data:image/png;base64,iVBORw0KGgo=", "https://example.com/b.png"}}, got.ImageData); d != "" || got.MMHashes != nil {
 		t.Errorf("n=2 image_data (-want +got):\n%s mm_hashes %v", d, got.MMHashes)
 	}
@@ -189,9 +167,9 @@ func TestNoImageAdapters(t *testing.T) {
 			t.Errorf("%s: err = %v", name, err)
 			continue
 		}
-		if c := ee.ClientError(); c.Message != ee.Message || !strings.Contains(c.Message, "this deployment does not accept images") {
-			t.Errorf("%s: client reads %+v", name, c)
-		}
+		c := ee.ClientError()
+		require.Equal(t, ee.Message, c.Message, "%s: client reads %+v", name, c)
+		require.Contains(t, c.Message, "this deployment does not accept images", "%s: client reads %+v", name, c)
 	}
 }
 
@@ -205,17 +183,14 @@ func TestImageRouter(t *testing.T) {
 	req.Guided = nil
 	req.Chat = json.RawMessage(`{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://example.com/b.png"},"uuid":"9a2e"}]}]}`)
 	st, err := r.Generate(ctxTimeout(t, 10*time.Second), req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got, err := drain(st)
 	st.Close()
-	if err != nil || got.text[0] != "seen" {
-		t.Fatalf("chat: %v %q", err, got.text[0])
-	}
-	if p := chatUp.paths[0]; p != "/v1/chat/completions" || !strings.Contains(string(chatUp.lastBody()), `"uuid":"9a2e"`) {
-		t.Errorf("chat request %s: %s", p, chatUp.lastBody())
-	}
+	require.NoError(t, err, "chat: %v %q", err, got.text[0])
+	require.Equal(t, "seen", got.text[0], "chat: %v %q", err, got.text[0])
+	p := chatUp.paths[0]
+	require.Equal(t, "/v1/chat/completions", p, "chat request %s: %s", p, chatUp.lastBody())
+	require.Contains(t, string(chatUp.lastBody()), `"uuid":"9a2e"`, "chat request %s: %s", p, chatUp.lastBody())
 	// Without a chat request the token adapter answers (here: refuses).
 	req.Chat = nil
 	if _, err := r.Generate(ctxTimeout(t, 10*time.Second), req); !errors.Is(err, ErrNoImages) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 )
 
 // seq returns the ids start, start+1, … (n of them).
@@ -90,12 +91,10 @@ func TestPrefixCache(t *testing.T) {
 			c := NewPrefixCache(tc.cfg)
 			for i, u := range tc.uses {
 				prompt, cached := c.Use(&Request{PromptIDs: u.ids, Prompt: u.text})
-				if prompt != u.prompt || cached != u.cached {
-					t.Errorf("request %d: prompt %d cached %d, want %d %d", i, prompt, cached, u.prompt, u.cached)
-				}
-				if bound := tc.cfg.MaxBlocks; bound > 0 && c.Len() > bound {
-					t.Errorf("request %d: %d blocks held, bound %d", i, c.Len(), bound)
-				}
+				require.Equal(t, u.prompt, prompt, "request %d: prompt %d cached %d, want %d %d", i, prompt, cached, u.prompt, u.cached)
+				require.Equal(t, u.cached, cached, "request %d: prompt %d cached %d, want %d %d", i, prompt, cached, u.prompt, u.cached)
+				bound := tc.cfg.MaxBlocks
+				require.False(t, bound > 0 && c.Len() > bound, "request %d: %d blocks held, bound %d", i, c.Len(), bound)
 			}
 		})
 	}
@@ -159,9 +158,8 @@ func TestPrefixCacheImages(t *testing.T) {
 			c := NewPrefixCache(tc.cfg)
 			for i, u := range tc.uses {
 				prompt, cached := c.Use(&Request{PromptIDs: u.ids, Prompt: u.text, Images: u.imgs})
-				if prompt != u.prompt || cached != u.cached {
-					t.Errorf("use %d: prompt %d cached %d, want %d %d", i, prompt, cached, u.prompt, u.cached)
-				}
+				require.Equal(t, u.prompt, prompt, "use %d: prompt %d cached %d, want %d %d", i, prompt, cached, u.prompt, u.cached)
+				require.Equal(t, u.cached, cached, "use %d: prompt %d cached %d, want %d %d", i, prompt, cached, u.prompt, u.cached)
 			}
 		})
 	}
@@ -169,9 +167,9 @@ func TestPrefixCacheImages(t *testing.T) {
 
 func TestPrefixCacheNil(t *testing.T) {
 	var c *PrefixCache
-	if p, cached := c.Use(&Request{Prompt: "abcdefghi"}); p != 3 || cached != 0 {
-		t.Errorf("nil cache: %d %d", p, cached)
-	}
+	p, cached := c.Use(&Request{Prompt: "abcdefghi"})
+	require.Equal(t, int64(3), p, "nil cache: %d %d", p, cached)
+	require.Equal(t, int64(0), cached, "nil cache: %d %d", p, cached)
 	if p, cached := c.Use(&Request{PromptIDs: seq(1, 40)}); p != 40 || cached != 0 {
 		t.Errorf("nil cache: %d %d", p, cached)
 	}
@@ -191,13 +189,10 @@ func TestPrefixCacheBound(t *testing.T) {
 			ids[k] = r.Uint32()
 		}
 		c.Use(&Request{PromptIDs: ids})
-		if c.Len() > 256 {
-			t.Fatalf("after %d prompts: %d blocks", i, c.Len())
-		}
+		require.LessOrEqual(t, c.Len(), 256, "after %d prompts: %d blocks", i, c.Len())
 	}
-	if _, cached := c.Use(&Request{PromptIDs: old}); cached != 0 {
-		t.Errorf("the oldest prompt still hits %d tokens", cached)
-	}
+	_, cached := c.Use(&Request{PromptIDs: old})
+	require.Equal(t, int64(0), cached, "the oldest prompt still hits %d tokens", cached)
 	recent := seq(1<<24, 200)
 	c.Use(&Request{PromptIDs: recent})
 	if _, cached := c.Use(&Request{PromptIDs: append(recent, 5)}); cached != 192 {
@@ -239,9 +234,8 @@ func TestPrefixCacheAllocs(t *testing.T) {
 	text := &Request{Prompt: strings.Repeat("the quick brown fox ", 800)}
 	c.Use(ids)
 	c.Use(text)
-	if n := testing.AllocsPerRun(20, func() { c.Use(ids); c.Use(text) }); n != 0 {
-		t.Errorf("%.1f allocations per repeated prompt", n)
-	}
+	n := testing.AllocsPerRun(20, func() { c.Use(ids); c.Use(text) })
+	require.Equal(t, float64(0), n, "%.1f allocations per repeated prompt", n)
 	// with images, found by their placeholders or not
 	imgs := []Image{{Hash: strings.Repeat("ab", 32)}, {Hash: strings.Repeat("cd", 32)}}
 	c = NewPrefixCache(PrefixCacheConfig{ImageTokenID: 7, ImagePlaceholder: "<img>"})
@@ -297,9 +291,8 @@ func FuzzPrefixCache(f *testing.F) {
 				want = int64(min(best, len(ids)-1) / bt * bt)
 			}
 			prompt, got := c.Use(&Request{PromptIDs: ids, Images: imgs})
-			if prompt != int64(len(ids)) || got != want {
-				t.Fatalf("prompt %q (block %d): %d cached %d, want %d %d", p, bt, prompt, got, len(ids), want)
-			}
+			require.Equal(t, int64(len(ids)), prompt, "prompt %q (block %d): %d cached %d, want %d %d", p, bt, prompt, got, len(ids), want)
+			require.Equal(t, want, got, "prompt %q (block %d): %d cached %d, want %d %d", p, bt, prompt, got, len(ids), want)
 			if len(ids) >= 2 {
 				seen = append(seen, ids)
 				seenHash = append(seenHash, hash)
@@ -313,18 +306,14 @@ func FuzzPrefixCache(f *testing.F) {
 func replayUsages(t *testing.T, e *Replay, req *Request) (first, last *Usage) {
 	t.Helper()
 	st, err := e.Generate(ctxTimeout(t, 5*time.Second), req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer st.Close()
 	for i := 0; ; i++ {
 		out, err := st.Next()
 		if err == io.EOF {
 			return first, last
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if out.Usage != nil {
 			u := *out.Usage
 			if i == 0 {

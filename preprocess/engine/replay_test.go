@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 )
 
 func replayOf(rec *Recording) *Replay {
@@ -18,36 +19,28 @@ func replayOf(rec *Recording) *Replay {
 // reasoning and tool calls come out as recorded.
 func TestReplayCaptures(t *testing.T) {
 	recs := recordings(t)
-	if len(recs) < 40 {
-		t.Fatalf("only %d captures loaded", len(recs))
-	}
+	require.GreaterOrEqual(t, len(recs), 40, "only %d captures loaded", len(recs))
 	for _, name := range Names(recs) {
 		rec := recs[name]
 		t.Run(name, func(t *testing.T) {
 			st, err := replayOf(rec).Generate(context.Background(), &Request{Model: "m", MaxTokens: 1 << 20})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			defer st.Close()
 			got, err := drain(st)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var wantReasoning strings.Builder
 			var wantCalls []ToolCallDelta
 			for _, s := range rec.Steps {
 				wantReasoning.Write(s.Reasoning)
 				wantCalls = append(wantCalls, s.ToolCalls...)
 			}
-			if got.text[0] != rec.Text() || got.reasoning[0] != wantReasoning.String() {
-				t.Errorf("text %q reasoning %q", got.text[0], got.reasoning[0])
-			}
+			require.Equal(t, rec.Text(), got.text[0], "text %q reasoning %q", got.text[0], got.reasoning[0])
+			require.Equal(t, wantReasoning.String(), got.reasoning[0], "text %q reasoning %q", got.text[0], got.reasoning[0])
 			if d := cmp.Diff(wantCalls, got.calls[0]); d != "" {
 				t.Errorf("tool calls: %s", d)
 			}
-			if got.finish[0] == FinishNone || got.usage == nil {
-				t.Errorf("finish %v usage %v", got.finish[0], got.usage)
-			}
+			require.NotEqual(t, FinishNone, got.finish[0], "finish %v usage %v", got.finish[0], got.usage)
+			require.NotNil(t, got.usage, "finish %v usage %v", got.finish[0], got.usage)
 		})
 	}
 }
@@ -73,9 +66,7 @@ func TestRecordingFormats(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := recs[tc.name]
-			if rec == nil {
-				t.Fatal("not loaded")
-			}
+			require.NotNil(t, rec, "not loaded")
 			var reasoning strings.Builder
 			calls := 0
 			var usage *Usage
@@ -86,27 +77,23 @@ func TestRecordingFormats(t *testing.T) {
 					usage = s.Usage
 				}
 			}
-			if tc.text != "" && rec.Text() != tc.text || reasoning.String() != tc.reasoning || calls != tc.calls {
-				t.Errorf("text %q reasoning %q calls %d", rec.Text(), reasoning.String(), calls)
-			}
-			if f := rec.Steps[len(rec.Steps)-1].Finish; f != tc.finish {
-				t.Errorf("finish %v, want %v", f, tc.finish)
-			}
-			if tc.usage != nil && (usage == nil || usage.PromptTokens != tc.usage.PromptTokens || usage.CompletionTokens != tc.usage.CompletionTokens) {
-				t.Errorf("usage %+v", usage)
-			}
+			require.False(t, tc.text != "" && rec.Text() != tc.text, "text %q reasoning %q calls %d", rec.Text(), reasoning.String(), calls)
+			require.Equal(t, tc.reasoning, reasoning.String(), "text %q reasoning %q calls %d", rec.Text(), reasoning.String(), calls)
+			require.Equal(t, tc.calls, calls, "text %q reasoning %q calls %d", rec.Text(), reasoning.String(), calls)
+			f := rec.Steps[len(rec.Steps)-1].Finish
+			require.Equal(t, tc.finish, f, "finish %v, want %v", f, tc.finish)
+			require.False(t, tc.usage != nil && (usage == nil || usage.PromptTokens != tc.usage.PromptTokens || usage.CompletionTokens != tc.usage.CompletionTokens), "usage %+v", usage)
 		})
 	}
 	for _, in := range []string{`["a","b"]`, `[1,2,3]`} {
 		r, err := ParseRecording("x", []byte(in))
-		if err != nil || len(r.Steps) == 0 || r.Steps[len(r.Steps)-1].Finish != FinishEOS {
-			t.Errorf("%s: %v %+v", in, err, r)
-		}
+		require.NoError(t, err, "%s: %v %+v", in, err, r)
+		require.NotEmpty(t, r.Steps, "%s: %v %+v", in, err, r)
+		require.Equal(t, FinishEOS, r.Steps[len(r.Steps)-1].Finish, "%s: %v %+v", in, err, r)
 	}
 	for _, in := range []string{``, `{}`, `[{"x":1}]`, "data: [DONE]\n", `not json`} {
-		if _, err := ParseRecording("x", []byte(in)); err == nil {
-			t.Errorf("%q: no error", in)
-		}
+		_, err := ParseRecording("x", []byte(in))
+		require.Error(t, err, "%q: no error", in)
 	}
 }
 
@@ -148,14 +135,10 @@ func TestReplayLimits(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			st, err := replayOf(tc.rec).Generate(context.Background(), &tc.req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			got, err := drain(st)
 			st.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if tc.text != nil {
 				if d := cmp.Diff(tc.text, got.text); d != "" {
 					t.Errorf("text: %s", d)
@@ -167,16 +150,11 @@ func TestReplayLimits(t *testing.T) {
 				}
 			}
 			for i, f := range got.finish {
-				if f != tc.finish {
-					t.Errorf("choice %d finish %v, want %v", i, f, tc.finish)
-				}
+				require.Equal(t, tc.finish, f, "choice %d finish %v, want %v", i, f, tc.finish)
 			}
-			if got.stop[0] != tc.stop {
-				t.Errorf("stop %q, want %q", got.stop[0], tc.stop)
-			}
-			if got.usage == nil || *got.usage != tc.usage {
-				t.Errorf("usage %+v, want %+v", got.usage, tc.usage)
-			}
+			require.Equal(t, tc.stop, got.stop[0], "stop %q, want %q", got.stop[0], tc.stop)
+			require.NotNil(t, got.usage, "usage %+v, want %+v", got.usage, tc.usage)
+			require.False(t, *got.usage != tc.usage, "usage %+v, want %+v", got.usage, tc.usage)
 		})
 	}
 }
@@ -189,23 +167,19 @@ func TestReplayPacingCancel(t *testing.T) {
 	e := &Replay{Select: func(*Request) (Source, error) { return rec, nil }, PerToken: 20 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
 	st, err := e.Generate(ctx, &Request{MaxTokens: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	start := time.Now()
 	for i := 0; i < 3; i++ {
 		if _, err := st.Next(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if el := time.Since(start); el < 40*time.Millisecond {
-		t.Errorf("3 paced steps took %v", el)
-	}
+	el := time.Since(start)
+	require.GreaterOrEqual(t, el, 40*time.Millisecond, "3 paced steps took %v", el)
 	go func() { time.Sleep(5 * time.Millisecond); cancel() }()
 	_, err = st.Next()
-	if errKind(err) != int(ErrorCanceled) || !errors.Is(err, context.Canceled) {
-		t.Errorf("after cancel: %v", err)
-	}
+	require.Equal(t, int(ErrorCanceled), errKind(err), "after cancel: %v", err)
+	require.ErrorIs(t, err, context.Canceled, "after cancel: %v", err)
 	st.Close()
 	st.Close()
 }
@@ -224,14 +198,10 @@ func TestReplaySelect(t *testing.T) {
 		return nil, errors.New("unknown model " + r.Model)
 	}}
 	st, err := e.Generate(context.Background(), &Request{Model: "scripted", Prompt: "hi", MaxTokens: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got, _ := drain(st)
 	st.Close()
-	if got.text[0] != "echo: hi" {
-		t.Errorf("scripted: %q", got.text[0])
-	}
+	require.Equal(t, "echo: hi", got.text[0], "scripted: %q", got.text[0])
 	if _, err := e.Generate(context.Background(), &Request{Model: "full"}); errKind(err) != int(ErrorOverloaded) {
 		t.Errorf("full: %v", err)
 	}

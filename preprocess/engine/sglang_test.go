@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 )
 
 // sglangWire renders rec as SGLang's /generate streams it: text (and
@@ -72,9 +73,7 @@ func TestSGLangCaptures(t *testing.T) {
 				u := newUpstream(t, sseHandler(sglangWire(rec, m.cumText, m.cumID)))
 				e := NewSGLang(SGLangConfig{Config: Config{BaseURL: u.URL + "/v1"}, IncrementalText: !m.cumText})
 				st, err := e.Generate(ctxTimeout(t, 10*time.Second), &Request{Model: "m", PromptIDs: []uint32{1, 2}, MaxTokens: 100, Logprobs: true})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				defer st.Close()
 				var lpIDs []uint32
 				var got collected
@@ -82,9 +81,7 @@ func TestSGLangCaptures(t *testing.T) {
 				for {
 					out, err := st.Next()
 					if err != nil {
-						if errKind(err) >= 0 {
-							t.Fatal(err)
-						}
+						require.Less(t, errKind(err), 0, err)
 						break
 					}
 					got.text[0] += string(out.Text)
@@ -116,15 +113,10 @@ func TestSGLangCaptures(t *testing.T) {
 				if rec.Steps[len(rec.Steps)-1].Finish == FinishLength {
 					wantF = FinishLength
 				}
-				if got.finish[0] != wantF {
-					t.Errorf("finish %v, want %v", got.finish[0], wantF)
-				}
-				if got.usage == nil || *got.usage != usageOf(rec) {
-					t.Errorf("usage %+v, want %+v", got.usage, usageOf(rec))
-				}
-				if u.paths[0] != "/generate" {
-					t.Errorf("path %q", u.paths[0])
-				}
+				require.Equal(t, wantF, got.finish[0], "finish %v, want %v", got.finish[0], wantF)
+				require.NotNil(t, got.usage, "usage %+v, want %+v", got.usage, usageOf(rec))
+				require.False(t, *got.usage != usageOf(rec), "usage %+v, want %+v", got.usage, usageOf(rec))
+				require.Equal(t, "/generate", u.paths[0], "path %q", u.paths[0])
 			})
 		}
 	}
@@ -185,14 +177,10 @@ data: {"text":" wo","output_ids":[2],"meta_info":{"completion_tokens":2}}`},
 			u := newUpstream(t, sseHandler([]byte("data: "+tc.wire+"\n\ndata: [DONE]\n\n")))
 			tc.cfg.BaseURL = u.URL
 			st, err := NewSGLang(tc.cfg).Generate(ctxTimeout(t, 5*time.Second), &Request{Model: "m", Prompt: "p", MaxTokens: 9, N: tc.n})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			defer st.Close()
 			got, err := drain(st)
-			if errKind(err) != tc.kind {
-				t.Fatalf("error %v, want kind %d", err, tc.kind)
-			}
+			require.Equal(t, tc.kind, errKind(err), "error %v, want kind %d", err, tc.kind)
 			if tc.kind >= 0 {
 				return
 			}
@@ -229,9 +217,7 @@ func TestSGLangRequestMapping(t *testing.T) {
 		Guided:    &Guided{Choice: []string{"a.b", "c"}},
 		ExtraArgs: json.RawMessage(`{"return_hidden_states":false}`)}
 	body, err := appendSGLangRequest(nil, &req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	checkJSON(t, `{"input_ids":[1,2],"sampling_params":{"max_new_tokens":64,"min_new_tokens":1,"n":2,"temperature":0.7,"top_k":20,
 		"sampling_seed":3,"stop":["</s>"],"stop_token_ids":[9],"no_stop_trim":true,"skip_special_tokens":false,
 		"spaces_between_special_tokens":false,"regex":"(a\\.b|c)"},"stream":true,"return_logprob":true,"top_logprobs_num":2,
@@ -239,9 +225,7 @@ func TestSGLangRequestMapping(t *testing.T) {
 
 	body, err = appendSGLangRequest(nil, &Request{Prompt: "hi", MaxTokens: 5, SkipSpecialTokens: true, IgnoreEOS: true,
 		Guided: &Guided{JSONSchema: json.RawMessage(`{"type":"object"}`)}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	checkJSON(t, `{"text":"hi","sampling_params":{"max_new_tokens":5,"ignore_eos":true,"skip_special_tokens":true,
 		"json_schema":"{\"type\":\"object\"}"},"stream":true}`, body)
 }
@@ -252,16 +236,12 @@ func TestOpenAIFlavorMappings(t *testing.T) {
 		Stop:     Stop{Strings: []string{"x"}, IncludeStrings: true},
 		Logprobs: true, TopLogprobs: 5, Guided: &Guided{Grammar: "root ::= \"a\""}}
 	body, err := appendCompletionsRequest(nil, &req, completionsOptions{flavor: flavorSGLang})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	checkJSON(t, `{"model":"m","prompt":[1,2],"max_tokens":64,"min_tokens":1,"temperature":0,"top_k":-1,"stop":["x"],"no_stop_trim":true,
 		"skip_special_tokens":true,"logprobs":5,"ebnf":"root ::= \"a\"","stream":true,"stream_options":{"include_usage":true},"rid":"r1"}`, body)
 
 	body, err = appendCompletionsRequest(nil, &req, completionsOptions{flavor: flavorTRT, maxTopLogprobs: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	checkJSON(t, `{"model":"m","prompt":[1,2],"max_tokens":64,"min_tokens":1,"temperature":0,"stop":["x"],"include_stop_str_in_output":true,
 		"skip_special_tokens":true,"logprobs":1,"response_format":{"type":"ebnf","ebnf":"root ::= \"a\""},"stream":true,
 		"stream_options":{"include_usage":true}}`, body)
@@ -269,9 +249,7 @@ func TestOpenAIFlavorMappings(t *testing.T) {
 	req.Guided = &Guided{JSONSchema: json.RawMessage(`{"type":"object"}`)}
 	req.Logprobs = false
 	body, _ = appendCompletionsRequest(nil, &req, completionsOptions{flavor: flavorTRT})
-	if !bytes.Contains(body, []byte(`"response_format":{"type":"json","schema":{"type":"object"}}`)) {
-		t.Errorf("trtllm json schema: %s", body)
-	}
+	require.True(t, bytes.Contains(body, []byte(`"response_format":{"type":"json","schema":{"type":"object"}}`)), "trtllm json schema: %s", body)
 }
 
 // TestOpenAIFlavorCaptures replays the raw captures through SGLang's
@@ -294,25 +272,18 @@ func TestOpenAIFlavorCaptures(t *testing.T) {
 					e = NewSGLangCompletions(Config{BaseURL: u.URL})
 				}
 				st, err := e.Generate(ctxTimeout(t, 10*time.Second), textReq())
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				defer st.Close()
 				got, err := drain(st)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if got.text[0] != rec.Text() {
 					t.Errorf("text differs:\n%s", cmp.Diff(rec.Text(), got.text[0]))
 				}
-				if u.paths[0] != "/v1/completions" {
-					t.Errorf("path %q", u.paths[0])
-				}
+				require.Equal(t, "/v1/completions", u.paths[0], "path %q", u.paths[0])
 				var body map[string]any
 				json.Unmarshal(u.lastBody(), &body)
-				if _, ok := body["return_token_ids"]; ok {
-					t.Errorf("%s got return_token_ids", flavor)
-				}
+				_, ok := body["return_token_ids"]
+				require.False(t, ok, "%s got return_token_ids", flavor)
 			})
 		}
 	}
@@ -337,14 +308,10 @@ data: {"index":0,"text":"C","output_ids":[3],"meta_info":{"finish_reason":{"type
 	for i := 0; i < 6; i++ {
 		n := 1 + i%2
 		st, err := e.Generate(ctxTimeout(t, 5*time.Second), &Request{Prompt: "p", MaxTokens: 5, N: n})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		got, err := drain(st)
 		st.Close()
-		if err != nil {
-			t.Fatalf("request %d: %v", i, err)
-		}
+		require.NoError(t, err, "request %d", i)
 		want := map[int]string{0: "A"}
 		if n == 2 {
 			want = map[int]string{0: "C", 1: "B"}

@@ -1,13 +1,13 @@
 package engine
 
 import (
-	"errors"
 	"io"
 	"strings"
 	"testing"
 	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 )
 
 // TestSSEReader checks the framing rules, whole and one byte per read.
@@ -61,9 +61,7 @@ func TestSSEReader(t *testing.T) {
 			if want == nil {
 				want = io.EOF
 			}
-			if !errors.Is(err, want) {
-				t.Errorf("%s (one byte %v): error %v, want %v", tc.name, oneByte, err, want)
-			}
+			require.ErrorIs(t, err, want, "%s (one byte %v): error %v, want %v", tc.name, oneByte, err, want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 )
 
 // usageDir holds engine streams with prefix-cache hits (see its README).
@@ -26,9 +27,7 @@ const (
 func readUsageStream(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(usageDir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return b
 }
 
@@ -66,9 +65,7 @@ func TestCachedTokensFromEngines(t *testing.T) {
 			u := newUpstream(t, sseHandler(readUsageStream(t, tc.file)))
 			st, err := tc.engine(u.URL+"/v1").Generate(ctxTimeout(t, 10*time.Second), &Request{Model: "Qwen/Qwen3-8B", PromptIDs: []uint32{1, 2}, MaxTokens: 64,
 				Chat: json.RawMessage(`{"messages":[{"role":"user","content":"say hello with the shell"}]}`)})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			defer st.Close()
 			var first *Usage
 			usages := 0
@@ -76,9 +73,7 @@ func TestCachedTokensFromEngines(t *testing.T) {
 			for i := 0; ; i++ {
 				out, err := st.Next()
 				if err != nil {
-					if errKind(err) >= 0 {
-						t.Fatal(err)
-					}
+					require.Less(t, errKind(err), 0, err)
 					break
 				}
 				text.Write(out.Text)
@@ -95,15 +90,12 @@ func TestCachedTokensFromEngines(t *testing.T) {
 					t.Errorf("final usage (-want +got):\n%s", d)
 				}
 			}
-			if usages != tc.usages {
-				t.Errorf("%d outputs carry a usage, want %d", usages, tc.usages)
-			}
+			require.Equal(t, tc.usages, usages, "%d outputs carry a usage, want %d", usages, tc.usages)
 			if d := cmp.Diff(tc.first, first); d != "" {
 				t.Errorf("first output's usage (-want +got):\n%s", d)
 			}
-			if text.String() != tc.text || reasoning.String() != tc.reasoning {
-				t.Errorf("text %q reasoning %q, want %q %q", text.String(), reasoning.String(), tc.text, tc.reasoning)
-			}
+			require.Equal(t, tc.text, text.String(), "text %q reasoning %q, want %q %q", text.String(), reasoning.String(), tc.text, tc.reasoning)
+			require.Equal(t, tc.reasoning, reasoning.String(), "text %q reasoning %q, want %q %q", text.String(), reasoning.String(), tc.text, tc.reasoning)
 		})
 	}
 }
@@ -120,9 +112,9 @@ func TestPrefixCacheAgreesWithEngines(t *testing.T) {
 		cached int64
 	}{{16, 144}, {32, 128}} {
 		c := NewPrefixCache(PrefixCacheConfig{BlockTokens: tc.block})
-		if p, got := c.Use(&Request{PromptIDs: turn1}); p != 150 || got != 0 {
-			t.Errorf("block %d: turn 1: prompt %d cached %d, want 150 0", tc.block, p, got)
-		}
+		p, got := c.Use(&Request{PromptIDs: turn1})
+		require.Equal(t, int64(150), p, "block %d: turn 1: prompt %d cached %d, want 150 0", tc.block, p, got)
+		require.Equal(t, int64(0), got, "block %d: turn 1: prompt %d cached %d, want 150 0", tc.block, p, got)
 		if p, got := c.Use(&Request{PromptIDs: turn2}); p != 202 || got != tc.cached {
 			t.Errorf("block %d: turn 2: prompt %d cached %d, want 202 %d", tc.block, p, got, tc.cached)
 		}
@@ -139,8 +131,9 @@ func promptIDsOf(t *testing.T, name string) []uint32 {
 			PromptTokenIDs []uint32 `json:"prompt_token_ids"`
 		} `json:"choices"`
 	}
-	if err := json.Unmarshal(line, &chunk); err != nil || len(chunk.Choices) != 1 || len(chunk.Choices[0].PromptTokenIDs) == 0 {
-		t.Fatalf("%s: no prompt_token_ids in the first chunk (%v)", name, err)
-	}
+	err := json.Unmarshal(line, &chunk)
+	require.NoError(t, err, "%s: no prompt_token_ids in the first chunk (%v)", name, err)
+	require.Len(t, chunk.Choices, 1, "%s: no prompt_token_ids in the first chunk (%v)", name, err)
+	require.NotEmpty(t, chunk.Choices[0].PromptTokenIDs, "%s: no prompt_token_ids in the first chunk (%v)", name, err)
 	return chunk.Choices[0].PromptTokenIDs
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 )
 
 // TestVLLMCaptures replays every raw capture through an httptest upstream
@@ -26,14 +27,10 @@ func TestVLLMCaptures(t *testing.T) {
 				u := newUpstream(t, sseHandler(vllmWire(rec, "stop_reason", ids)))
 				e := NewVLLM(VLLMConfig{Config: Config{BaseURL: u.URL + "/v1"}})
 				st, err := e.Generate(ctxTimeout(t, 10*time.Second), &Request{Model: "m", Prompt: "hi", MaxTokens: 100})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				defer st.Close()
 				got, err := drain(st)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if got.text[0] != rec.Text() {
 					t.Errorf("text differs:\n%s", cmp.Diff(rec.Text(), got.text[0]))
 				}
@@ -41,16 +38,14 @@ func TestVLLMCaptures(t *testing.T) {
 				if want == FinishStop {
 					want = FinishEOS // "stop" without a stop_reason is EOS
 				}
-				if got.finish[0] != want {
-					t.Errorf("finish %v, want %v", got.finish[0], want)
-				}
+				require.Equal(t, want, got.finish[0], "finish %v, want %v", got.finish[0], want)
 				if u := usageOf(rec); got.usage == nil || *got.usage != u {
 					t.Errorf("usage %+v, want %+v", got.usage, u)
 				}
 				if ids {
-					if n := int(usageOf(rec).CompletionTokens); len(got.ids[0]) != n || n > 0 && got.ids[0][n-1] != fakeID(n-1) {
-						t.Errorf("got %d ids, want %d", len(got.ids[0]), n)
-					}
+					n := int(usageOf(rec).CompletionTokens)
+					require.Len(t, got.ids[0], n, "got %d ids, want %d", len(got.ids[0]), n)
+					require.False(t, n > 0 && got.ids[0][n-1] != fakeID(n-1), "got %d ids, want %d", len(got.ids[0]), n)
 				} else if len(got.ids[0]) != 0 {
 					t.Errorf("ids without token_ids: %v", got.ids[0])
 				}
@@ -79,9 +74,7 @@ data: [DONE]
 	u := newUpstream(t, sseHandler([]byte(wire)))
 	e := NewVLLM(VLLMConfig{Config: Config{BaseURL: u.URL}}) // /v1 is added
 	st, err := e.Generate(ctxTimeout(t, 5*time.Second), &Request{Model: "m", PromptIDs: []uint32{7, 8}, MaxTokens: 10, N: 2, Logprobs: true, TopLogprobs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer st.Close()
 	var lps []Logprob
 	var stopIDs []uint32
@@ -108,19 +101,13 @@ data: [DONE]
 	if d := cmp.Diff([]uint32{151645}, stopIDs); d != "" {
 		t.Errorf("stop ids: %s", d)
 	}
-	if u.paths[0] != "/v1/completions" {
-		t.Errorf("path %q", u.paths[0])
-	}
+	require.Equal(t, "/v1/completions", u.paths[0], "path %q", u.paths[0])
 
 	st, err = e.Generate(ctxTimeout(t, 5*time.Second), &Request{Model: "m", Prompt: "x", MaxTokens: 10, N: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got, err := drain(st)
 	st.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := map[int]string{0: "Hello", 1: "Bonjour"}
 	if d := cmp.Diff(want, got.text); d != "" {
 		t.Errorf("text: %s", d)
@@ -190,15 +177,12 @@ func TestVLLMRequestMapping(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			body, err := appendCompletionsRequest(nil, &tc.req, completionsOptions{flavor: flavorVLLM, noTokenIDs: tc.cfg.NoTokenIDs, legacyGuided: tc.cfg.LegacyGuidedDecoding})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			checkJSON(t, tc.want, body)
 		})
 	}
-	if _, err := appendCompletionsRequest(nil, &Request{Model: "m"}, completionsOptions{}); errKind(err) != int(ErrorBadRequest) {
-		t.Errorf("MaxTokens 0: %v", err)
-	}
+	_, err := appendCompletionsRequest(nil, &Request{Model: "m"}, completionsOptions{})
+	require.Equal(t, int(ErrorBadRequest), errKind(err), "MaxTokens 0: %v", err)
 	if _, err := appendCompletionsRequest(nil, &Request{Model: "m", MaxTokens: 1, ExtraArgs: json.RawMessage(`[1]`)}, completionsOptions{}); errKind(err) != int(ErrorBadRequest) {
 		t.Errorf("ExtraArgs array: %v", err)
 	}
@@ -209,12 +193,8 @@ func TestVLLMRequestMapping(t *testing.T) {
 func checkJSON(t *testing.T, want string, got []byte) {
 	t.Helper()
 	var w, g any
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("want: %v", err)
-	}
-	if err := json.Unmarshal(got, &g); err != nil {
-		t.Fatalf("body %s: %v", got, err)
-	}
+	require.NoError(t, json.Unmarshal([]byte(want), &w), "want")
+	require.NoError(t, json.Unmarshal(got, &g), "body %s", got)
 	if d := cmp.Diff(w, g); d != "" {
 		t.Errorf("body %s\n(-want +got):\n%s", got, d)
 	}
@@ -228,21 +208,20 @@ func TestVLLMHeaders(t *testing.T) {
 	e := NewVLLM(VLLMConfig{Config: Config{BaseURL: u.URL + "/v1/", APIKey: "sk-1", Header: http.Header{"X-Route": {"a"}, "X-Session-Id": {"config"}}}})
 	st, err := e.Generate(ctxTimeout(t, 5*time.Second), &Request{Model: "m", Prompt: "p", MaxTokens: 1, RequestID: "r9",
 		Header: http.Header{"x-session-id": {"s-1"}, "X-Dynamo-Session-Id": {"s-1"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if _, err := drain(st); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
 	h := u.header[0]
-	if h.Get("Authorization") != "Bearer sk-1" || h.Get("X-Route") != "a" || h.Get("X-Request-Id") != "r9" || h.Get("Accept") != "text/event-stream" ||
-		len(h.Values("X-Session-Id")) != 1 || h.Get("X-Session-Id") != "s-1" || h.Get("X-Dynamo-Session-Id") != "s-1" {
-		t.Errorf("headers %v", h)
-	}
-	if u.paths[0] != "/v1/completions" {
-		t.Errorf("path %q", u.paths[0])
-	}
+	require.Equal(t, "Bearer sk-1", h.Get("Authorization"), "headers %v", h)
+	require.Equal(t, "a", h.Get("X-Route"), "headers %v", h)
+	require.Equal(t, "r9", h.Get("X-Request-Id"), "headers %v", h)
+	require.Equal(t, "text/event-stream", h.Get("Accept"), "headers %v", h)
+	require.Len(t, h.Values("X-Session-Id"), 1, "headers %v", h)
+	require.Equal(t, "s-1", h.Get("X-Session-Id"), "headers %v", h)
+	require.Equal(t, "s-1", h.Get("X-Dynamo-Session-Id"), "headers %v", h)
+	require.Equal(t, "/v1/completions", u.paths[0], "path %q", u.paths[0])
 }
 
 // TestKeepAlive checks that a finished stream returns its connection to
@@ -265,17 +244,14 @@ func TestKeepAlive(t *testing.T) {
 	defer checkGoroutines(t, hc)()
 	for i := 0; i < 5; i++ {
 		st, err := eng.Generate(ctxTimeout(t, 5*time.Second), textReq())
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if _, err := drain(st); err != nil {
 			t.Fatal(err)
 		}
 		st.Close()
 	}
-	if n := conns.Load(); n != 1 {
-		t.Errorf("%d connections for 5 sequential streams, want 1", n)
-	}
+	n := conns.Load()
+	require.Equal(t, int32(1), n, "%d connections for 5 sequential streams, want 1", n)
 }
 
 // TestTokenIDsOnly: with TokenIDsOnly the outputs carry the ids and no
@@ -298,9 +274,7 @@ func TestTokenIDsOnly(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			u := newUpstream(t, sseHandler(tc.wire))
 			st, err := tc.eng(u.URL).Generate(ctxTimeout(t, 5*time.Second), textReq())
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			defer st.Close()
 			var ids []uint32
 			var finish Finish
@@ -309,20 +283,17 @@ func TestTokenIDsOnly(t *testing.T) {
 				if err != nil {
 					break
 				}
-				if out.HasText || len(out.Text) > 0 {
-					t.Fatalf("text %q in ids-only mode", out.Text)
-				}
+				require.False(t, out.HasText, "text %q in ids-only mode", out.Text)
+				require.LessOrEqual(t, len(out.Text), 0, "text %q in ids-only mode", out.Text)
 				ids = append(ids, out.TokenIDs...)
 				if out.Finish != FinishNone {
 					finish = out.Finish
 				}
 			}
-			if len(ids) != n || ids[n-1] != fakeID(n-1) || finish != FinishEOS {
-				t.Errorf("%d ids, want %d; finish %v", len(ids), n, finish)
-			}
-			if tc.name == "vllm" && !bytes.Contains(u.lastBody(), []byte(`"return_token_ids":true`)) {
-				t.Errorf("TokenIDsOnly must ask for token ids: %s", u.lastBody())
-			}
+			require.Len(t, ids, n, "%d ids, want %d; finish %v", len(ids), n, finish)
+			require.Equal(t, fakeID(n-1), ids[n-1], "%d ids, want %d; finish %v", len(ids), n, finish)
+			require.Equal(t, FinishEOS, finish, "%d ids, want %d; finish %v", len(ids), n, finish)
+			require.False(t, tc.name == "vllm" && !bytes.Contains(u.lastBody(), []byte(`"return_token_ids":true`)), "TokenIDsOnly must ask for token ids: %s", u.lastBody())
 		})
 	}
 }

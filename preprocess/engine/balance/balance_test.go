@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/stretchr/testify/require"
 )
 
 // fake is a scripted upstream engine.
@@ -93,9 +94,7 @@ func newBalancer(t *testing.T, policy Policy, fakes ...*fake) (*Balancer, *clock
 		ups = append(ups, Upstream{Name: f.name, Engine: f})
 	}
 	b, err := New(Config{Upstreams: ups, Policy: policy, Now: c.now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return b, c
 }
 
@@ -132,9 +131,7 @@ func fakes(names ...string) []*fake {
 func checkIdle(t *testing.T, b *Balancer) {
 	t.Helper()
 	for _, s := range b.Stats() {
-		if s.InFlight != 0 {
-			t.Errorf("%s: %d in flight after every stream closed", s.Name, s.InFlight)
-		}
+		require.Equal(t, int64(0), s.InFlight, "%s: %d in flight after every stream closed", s.Name, s.InFlight)
 	}
 }
 
@@ -149,9 +146,7 @@ func TestAffinity(t *testing.T) {
 		first := ""
 		for turn := range 4 {
 			who, err := serve(t, b, session)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if turn == 0 {
 				first = who
 				perUpstream[who]++
@@ -161,9 +156,8 @@ func TestAffinity(t *testing.T) {
 		}
 	}
 	for _, f := range fs {
-		if n := perUpstream[f.name]; n < 70 {
-			t.Errorf("%s has %d of 300 sessions: %v", f.name, n, perUpstream)
-		}
+		n := perUpstream[f.name]
+		require.GreaterOrEqual(t, n, 70, "%s has %d of 300 sessions: %v", f.name, n, perUpstream)
 	}
 	checkIdle(t, b)
 }
@@ -177,9 +171,7 @@ func TestAffinityFailover(t *testing.T) {
 	b, clk := newBalancer(t, Affinity, fs...)
 	const session = "s-1"
 	home, err := serve(t, b, session)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var dead *fake
 	for _, f := range fs {
 		if f.name == home {
@@ -190,21 +182,17 @@ func TestAffinityFailover(t *testing.T) {
 	second := ""
 	for turn := range 5 {
 		who, err := serve(t, b, session)
-		if err != nil {
-			t.Fatalf("turn %d: %v", turn, err)
-		}
-		if who == home || second != "" && who != second {
-			t.Fatalf("turn %d on %s (home %s, second %s)", turn, who, home, second)
-		}
+		require.NoError(t, err, "turn %d", turn)
+		require.NotEqual(t, home, who, "turn %d on %s (home %s, second %s)", turn, who, home, second)
+		require.False(t, second != "" && who != second, "turn %d on %s (home %s, second %s)", turn, who, home, second)
 		second = who
 	}
-	if n := dead.calls.Load(); n != 1+DefaultEjectAfter {
-		t.Errorf("the dead upstream was tried %d times; want %d (one success, then until ejected)", n, 1+DefaultEjectAfter)
-	}
+	n := dead.calls.Load()
+	require.Equal(t, int64(1+DefaultEjectAfter), n, "the dead upstream was tried %d times; want %d (one success, then until ejected)", n, 1+DefaultEjectAfter)
 	st := stats(b, home)
-	if st.Healthy || st.Ejections != 1 || st.Failures != DefaultEjectAfter {
-		t.Errorf("dead upstream stats %+v", st)
-	}
+	require.False(t, st.Healthy, "dead upstream stats %+v", st)
+	require.Equal(t, uint64(1), st.Ejections, "dead upstream stats %+v", st)
+	require.Equal(t, uint64(DefaultEjectAfter), st.Failures, "dead upstream stats %+v", st)
 	if st := stats(b, second); st.Failures != 0 {
 		t.Errorf("second choice stats %+v", st)
 	}
@@ -257,18 +245,12 @@ func TestRetry(t *testing.T) {
 			b, _ := newBalancer(t, LeastInFlight, first, second)
 			b.turn.Store(uint64(len(b.ups) - 1)) // ties go round: the next request ranks "first" first
 			who, err := serve(t, b, "")
-			if who != tc.wantWho {
-				t.Errorf("answered by %q; want %q", who, tc.wantWho)
-			}
-			if tc.wantErr != nil && !errors.Is(err, tc.wantErr) || tc.wantErr == nil && tc.wantWho != "" && err != nil {
-				t.Errorf("error %v; want %v", err, tc.wantErr)
-			}
-			if n := second.calls.Load(); n != tc.wantCalls {
-				t.Errorf("second upstream called %d times; want %d", n, tc.wantCalls)
-			}
-			if first.calls.Load() != 1 {
-				t.Errorf("first upstream called %d times", first.calls.Load())
-			}
+			require.Equal(t, tc.wantWho, who, "answered by %q; want %q", who, tc.wantWho)
+			require.False(t, tc.wantErr != nil && !errors.Is(err, tc.wantErr), "error %v; want %v", err, tc.wantErr)
+			require.False(t, tc.wantErr == nil && tc.wantWho != "" && err != nil, "error %v; want %v", err, tc.wantErr)
+			n := second.calls.Load()
+			require.Equal(t, tc.wantCalls, n, "second upstream called %d times; want %d", n, tc.wantCalls)
+			require.Equal(t, int64(1), first.calls.Load(), "first upstream called %d times", first.calls.Load())
 			checkIdle(t, b)
 		})
 	}
@@ -285,13 +267,13 @@ func TestImagesNotConfiguredKeepsHealth(t *testing.T) {
 	for i := range DefaultEjectAfter + 2 {
 		b.turn.Store(uint64(len(b.ups) - 1)) // rank "first" first
 		who, err := serve(t, b, "")
-		if err != nil || who != "second" {
-			t.Fatalf("request %d: answered by %q, %v; want second", i, who, err)
-		}
+		require.NoError(t, err, "request %d: answered by %q, %v; want second", i, who, err)
+		require.Equal(t, "second", who, "request %d: answered by %q, %v; want second", i, who, err)
 	}
-	if st := stats(b, "first"); !st.Healthy || st.Ejections != 0 || st.Failures != DefaultEjectAfter+2 {
-		t.Errorf("upstream without the image endpoint: %+v; want healthy, never ejected, every failed attempt counted", st)
-	}
+	st := stats(b, "first")
+	require.True(t, st.Healthy, "upstream without the image endpoint: %+v; want healthy, never ejected, every failed attempt counted", st)
+	require.Equal(t, uint64(0), st.Ejections, "upstream without the image endpoint: %+v; want healthy, never ejected, every failed attempt counted", st)
+	require.Equal(t, uint64(DefaultEjectAfter+2), st.Failures, "upstream without the image endpoint: %+v; want healthy, never ejected, every failed attempt counted", st)
 	checkIdle(t, b)
 }
 
@@ -303,20 +285,14 @@ func TestAllFail(t *testing.T) {
 	}
 	b, _ := newBalancer(t, Affinity, fs...)
 	_, err := serve(t, b, "s")
-	if !errors.Is(err, errOverloaded) {
-		t.Fatalf("error %v; want overloaded", err)
-	}
+	require.ErrorIs(t, err, errOverloaded, "error %v; want overloaded", err)
 	var calls int64
 	for _, f := range fs {
 		calls += f.calls.Load()
 	}
-	if calls != DefaultAttempts {
-		t.Errorf("%d attempts; want %d", calls, DefaultAttempts)
-	}
+	require.Equal(t, int64(DefaultAttempts), calls, "%d attempts; want %d", calls, DefaultAttempts)
 	for _, s := range b.Stats() {
-		if !s.Healthy {
-			t.Errorf("%s ejected for overload", s.Name)
-		}
+		require.True(t, s.Healthy, "%s ejected for overload", s.Name)
 	}
 	checkIdle(t, b)
 }
@@ -329,21 +305,15 @@ func TestCanceled(t *testing.T) {
 	b, _ := newBalancer(t, LeastInFlight, a, b2)
 	ctx, cancel := context.WithCancel(context.Background())
 	st, err := b.Generate(ctx, &engine.Request{MaxTokens: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cancel()
 	if _, err := st.Next(); !errors.Is(err, context.Canceled) {
 		t.Errorf("error %v", err)
 	}
 	st.Close()
-	if a.calls.Load()+b2.calls.Load() != 1 {
-		t.Errorf("retried after cancellation")
-	}
+	require.Equal(t, int64(1), a.calls.Load()+b2.calls.Load(), "retried after cancellation")
 	for _, s := range b.Stats() {
-		if s.Failures != 0 {
-			t.Errorf("%+v", s)
-		}
+		require.Equal(t, uint64(0), s.Failures, "%+v", s)
 	}
 	checkIdle(t, b)
 }
@@ -359,27 +329,19 @@ func TestLeastInFlight(t *testing.T) {
 	var open []engine.Stream
 	for range 6 {
 		st, err := b.Generate(context.Background(), &engine.Request{MaxTokens: 1, SessionID: "ignored"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		open = append(open, st)
 	}
 	for _, s := range b.Stats() {
-		if s.InFlight != 2 {
-			t.Errorf("%s: %d in flight; want 2 each", s.Name, s.InFlight)
-		}
+		require.Equal(t, int64(2), s.InFlight, "%s: %d in flight; want 2 each", s.Name, s.InFlight)
 	}
 	open[0].Close() // frees one slot of its upstream
 	open = open[1:]
 	st, err := b.Generate(context.Background(), &engine.Request{MaxTokens: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	open = append(open, st)
 	for _, s := range b.Stats() {
-		if s.InFlight != 2 {
-			t.Errorf("%s: %d in flight; want the freed one refilled", s.Name, s.InFlight)
-		}
+		require.Equal(t, int64(2), s.InFlight, "%s: %d in flight; want the freed one refilled", s.Name, s.InFlight)
 	}
 	for _, s := range open {
 		s.Close()
@@ -393,13 +355,12 @@ func TestAffinityWithoutSession(t *testing.T) {
 	fs := fakes("a", "b")
 	b, _ := newBalancer(t, Affinity, fs...)
 	for range 10 {
-		if _, err := serve(t, b, ""); err != nil {
-			t.Fatal(err)
-		}
+		_, err := serve(t, b, "")
+		require.NoError(t, err)
 	}
-	if a, c := fs[0].calls.Load(), fs[1].calls.Load(); a != 5 || c != 5 {
-		t.Errorf("calls %d, %d; want 5 each (ties go round)", a, c)
-	}
+	a, c := fs[0].calls.Load(), fs[1].calls.Load()
+	require.Equal(t, int64(5), a, "calls %d, %d; want 5 each (ties go round)", a, c)
+	require.Equal(t, int64(5), c, "calls %d, %d; want 5 each (ties go round)", a, c)
 }
 
 // TestConfig rejects what cannot work.
@@ -411,19 +372,16 @@ func TestConfig(t *testing.T) {
 		{Upstreams: []Upstream{{Name: "a", Engine: f}, {Name: "a", Engine: f}}},
 		{Upstreams: make([]Upstream, MaxUpstreams+1)},
 	} {
-		if _, err := New(cfg); err == nil {
-			t.Errorf("New(%d upstreams) succeeded", len(cfg.Upstreams))
-		}
+		_, err := New(cfg)
+		require.Error(t, err, "New(%d upstreams) succeeded", len(cfg.Upstreams))
 	}
 	for _, s := range []string{"affinity", "least-in-flight"} {
 		p, err := ParsePolicy(s)
-		if err != nil || p.String() != s {
-			t.Errorf("ParsePolicy(%q) = %v, %v", s, p, err)
-		}
+		require.NoError(t, err, "ParsePolicy(%q) = %v, %v", s, p, err)
+		require.Equal(t, s, p.String(), "ParsePolicy(%q) = %v, %v", s, p, err)
 	}
-	if _, err := ParsePolicy("random"); err == nil {
-		t.Error("ParsePolicy(random) succeeded")
-	}
+	_, err := ParsePolicy("random")
+	require.Error(t, err, "ParsePolicy(random) succeeded")
 }
 
 // TestMetrics: the per-upstream series.
@@ -432,9 +390,9 @@ func TestMetrics(t *testing.T) {
 	fs[0].startErr = errRefused
 	b, _ := newBalancer(t, LeastInFlight, fs...)
 	b.turn.Store(uint64(len(b.ups) - 1))
-	if who, err := serve(t, b, ""); err != nil || who != `we"ird` {
-		t.Fatal(who, err)
-	}
+	who, err := serve(t, b, "")
+	require.NoError(t, err, "%v %v", who, err)
+	require.Equal(t, `we"ird`, who, "%v %v", who, err)
 	var sb strings.Builder
 	if _, err := b.WriteTo(&sb); err != nil {
 		t.Fatal(err)
@@ -471,9 +429,7 @@ func TestMetrics(t *testing.T) {
 func TestNextAllocs(t *testing.T) {
 	b, _ := newBalancer(t, Affinity, fakes("a", "b")...)
 	st, err := b.Generate(context.Background(), &engine.Request{SessionID: "s"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer st.Close()
 	s := st.(*stream)
 	if _, err := s.Next(); err != nil {
@@ -486,9 +442,7 @@ func TestNextAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if allocs != 0 {
-		t.Errorf("%v allocs per Next", allocs)
-	}
+	require.Equal(t, float64(0), allocs, "%v allocs per Next", allocs)
 }
 
 // TestConcurrent: many requests at once, some upstreams failing; no slot
@@ -513,14 +467,12 @@ func TestConcurrent(t *testing.T) {
 
 func BenchmarkGenerate(b *testing.B) {
 	bal, err := New(Config{Upstreams: []Upstream{{Name: "a", Engine: &fake{name: "a"}}, {Name: "b", Engine: &fake{name: "b"}}, {Name: "c", Engine: &fake{name: "c"}}}})
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	req := &engine.Request{SessionID: "99bc91c6-7413-4039-84a7-fc0f5a6a5891"}
 	b.ReportAllocs()
 	for b.Loop() {
 		st, err := bal.Generate(context.Background(), req)
-		if err != nil {
+		if err != nil { // not require inside the measured loop: its b.Helper walks the stack
 			b.Fatal(err)
 		}
 		st.Close()
@@ -533,9 +485,7 @@ func TestTerminalErrorOnce(t *testing.T) {
 	f := &fake{name: "a", midErr: errDropped}
 	b, _ := newBalancer(t, Affinity, f)
 	st, err := b.Generate(context.Background(), &engine.Request{SessionID: "s"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if _, err := st.Next(); err != nil {
 		t.Fatal(err)
 	}
@@ -548,9 +498,8 @@ func TestTerminalErrorOnce(t *testing.T) {
 	if _, err := st.Next(); !errors.Is(err, errDropped) {
 		t.Errorf("after Close: %v", err)
 	}
-	if s := stats(b, "a"); s.Failures != 1 {
-		t.Errorf("failures %d; want 1", s.Failures)
-	}
+	s := stats(b, "a")
+	require.Equal(t, uint64(1), s.Failures, "failures %d; want 1", s.Failures)
 	checkIdle(t, b)
 }
 
@@ -576,27 +525,23 @@ func TestProbe(t *testing.T) {
 			}
 			return nil
 		}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	home, err := serve(t, b, "s")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	mu.Lock()
 	down[home] = true
 	mu.Unlock()
 	b.ProbeAll(context.Background())
-	if st := stats(b, home); st.Healthy || st.ProbeFailures != 1 || st.Ejections != 1 {
-		t.Fatalf("after a failed probe: %+v", st)
-	}
+	st := stats(b, home)
+	require.False(t, st.Healthy, "after a failed probe: %+v", st)
+	require.Equal(t, uint64(1), st.ProbeFailures, "after a failed probe: %+v", st)
+	require.Equal(t, uint64(1), st.Ejections, "after a failed probe: %+v", st)
 	calls := fs[0].calls.Load() + fs[1].calls.Load() + fs[2].calls.Load()
 	if who, err := serve(t, b, "s"); err != nil || who == home {
 		t.Fatalf("served by %q, %v; the ejected home is %s", who, err, home)
 	}
-	if got := fs[0].calls.Load() + fs[1].calls.Load() + fs[2].calls.Load(); got != calls+1 {
-		t.Errorf("%d attempts; want 1 (the ejected upstream not tried)", got-calls)
-	}
+	got := fs[0].calls.Load() + fs[1].calls.Load() + fs[2].calls.Load()
+	require.Equal(t, calls+1, got, "%d attempts; want 1 (the ejected upstream not tried)", got-calls)
 	mu.Lock()
 	down[home] = false
 	mu.Unlock()

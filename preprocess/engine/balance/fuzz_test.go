@@ -3,6 +3,8 @@ package balance
 import (
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzRank: for any session id, upstream count and ejected set, the
@@ -24,9 +26,7 @@ func FuzzRank(f *testing.F) {
 			policy = LeastInFlight
 		}
 		b, err := New(Config{Upstreams: ups, Policy: policy, Attempts: count, Now: func() time.Time { return now }})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for i, u := range b.ups {
 			if ejected>>(i%64)&1 == 1 {
 				u.ejectedUntil = now.Add(time.Second)
@@ -34,27 +34,20 @@ func FuzzRank(f *testing.F) {
 		}
 		var order, again [MaxUpstreams]uint8
 		m := b.rank(session, &order)
-		if m != count {
-			t.Fatalf("ranked %d of %d", m, count)
-		}
+		require.Equal(t, count, m, "ranked %d of %d", m, count)
 		seen := map[uint8]bool{}
 		sawEjected := false
 		for _, i := range order[:m] {
-			if int(i) >= count || seen[i] {
-				t.Fatalf("not a permutation: %v", order[:m])
-			}
+			require.Less(t, int(i), count, "not a permutation: %v", order[:m])
+			require.False(t, seen[i], "not a permutation: %v", order[:m])
 			seen[i] = true
 			h := b.ups[i].healthy(now)
-			if h && sawEjected {
-				t.Fatalf("a healthy upstream after an ejected one: %v", order[:m])
-			}
+			require.False(t, h && sawEjected, "a healthy upstream after an ejected one: %v", order[:m])
 			sawEjected = sawEjected || !h
 		}
 		if !least && session != "" {
 			b.rank(session, &again)
-			if again != order {
-				t.Fatalf("affinity ranking changed: %v then %v", order[:m], again[:m])
-			}
+			require.False(t, again != order, "affinity ranking changed: %v then %v", order[:m], again[:m])
 		}
 	})
 }

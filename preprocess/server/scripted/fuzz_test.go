@@ -3,7 +3,6 @@ package scripted
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentwire/agentwire/preprocess/server"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzScript: any prompt gives a script or a refusal for too large
@@ -27,20 +27,14 @@ func FuzzScript(f *testing.F) {
 	f.Fuzz(func(t *testing.T, prompt string) {
 		out, err := Answer(prompt)
 		if err != nil {
-			if !errors.Is(err, ErrArgumentsTooLarge) {
-				t.Fatalf("error %v", err)
-			}
+			require.ErrorIs(t, err, ErrArgumentsTooLarge, "error %v", err)
 			return
 		}
-		if len(out) > 2*MaxArgumentBytes+8<<10 {
-			t.Fatalf("script of %d bytes", len(out))
-		}
-		if strings.Join(Pieces(out), "") != out {
-			t.Fatal("pieces lose bytes")
-		}
-		if calls := strings.Count(out, callOpen); calls > 2 || strings.Count(out, thinkOpen) > 1 {
-			t.Fatalf("markup from quoted text: %q", out)
-		}
+		require.LessOrEqual(t, len(out), 2*MaxArgumentBytes+8<<10, "script of %d bytes", len(out))
+		require.Equal(t, out, strings.Join(Pieces(out), ""), "pieces lose bytes")
+		calls := strings.Count(out, callOpen)
+		require.LessOrEqual(t, calls, 2, "markup from quoted text: %q", out)
+		require.LessOrEqual(t, strings.Count(out, thinkOpen), 1, "markup from quoted text: %q", out)
 		rest := out
 		for {
 			_, after, ok := strings.Cut(rest, callOpen+"\n")
@@ -52,9 +46,7 @@ func FuzzScript(f *testing.F) {
 				Name      string          `json:"name"`
 				Arguments json.RawMessage `json:"arguments"`
 			}
-			if err := json.Unmarshal([]byte(body), &call); err != nil {
-				t.Fatalf("call %q: %v", body, err)
-			}
+			require.NoError(t, json.Unmarshal([]byte(body), &call), "call %q", body)
 			rest = tail
 		}
 	})
@@ -96,36 +88,29 @@ func FuzzRequest(f *testing.F) {
 	var logs bytes.Buffer
 	s, err := server.New(server.Config{Backend: &Backend{}, MaxBodyBytes: 1 << 20,
 		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelError}))})
-	if err != nil {
-		f.Fatal(err)
-	}
+	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, route uint8, body []byte) {
 		path := fuzzRoutes[int(route)%len(fuzzRoutes)]
 		req := httptest.NewRequest("POST", path, bytes.NewReader(body))
 		rec := httptest.NewRecorder()
 		logs.Reset()
 		s.ServeHTTP(rec, req)
-		if strings.Contains(logs.String(), "panic") {
-			t.Fatalf("%s: %s", path, logs.String())
-		}
+		require.NotContains(t, logs.String(), "panic", "%s: %s", path, logs.String())
 		out := rec.Body.Bytes()
 		switch rec.Code {
 		case http.StatusOK:
-			if !json.Valid(out) && !bytes.Contains(out, []byte("data: ")) {
-				t.Fatalf("%s: 200 %.300s", path, out)
-			}
+			require.False(t, !json.Valid(out) && !bytes.Contains(out, []byte("data: ")), "%s: 200 %.300s", path, out)
 		case http.StatusBadRequest, http.StatusNotFound, http.StatusRequestEntityTooLarge, http.StatusNotImplemented:
 			var e struct {
 				Error struct{ Type, Message string }
 			}
-			if json.Unmarshal(out, &e) != nil || e.Error.Message == "" || e.Error.Type == "" {
-				t.Fatalf("%s: %d %.300s is not an API error", path, rec.Code, out)
-			}
+			require.NoError(t, json.Unmarshal(out, &e), "%s: %d %.300s is not an API error", path, rec.Code, out)
+			require.NotEqual(t, "", e.Error.Message, "%s: %d %.300s is not an API error", path, rec.Code, out)
+			require.NotEqual(t, "", e.Error.Type, "%s: %d %.300s is not an API error", path, rec.Code, out)
 		default:
 			t.Fatalf("%s: status %d %.300s", path, rec.Code, out)
 		}
-		if limit := 1<<20 + 16*len(body); len(out) > limit {
-			t.Fatalf("%s: an answer of %d bytes to a body of %d", path, len(out), len(body))
-		}
+		limit := 1<<20 + 16*len(body)
+		require.LessOrEqual(t, len(out), limit, "%s: an answer of %d bytes to a body of %d", path, len(out), len(body))
 	})
 }

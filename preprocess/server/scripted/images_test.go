@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentwire/agentwire/preprocess/engine"
+	"github.com/stretchr/testify/require"
 )
 
 const (
@@ -25,34 +26,24 @@ func TestImageRoundTrip(t *testing.T) {
 	} {
 		chat := chatRequest(t, `{"model":"m","messages":[{"role":"user","content":`+quoteJSON(tc.user)+`}],"tools":[`+tc.tools+`]}`)
 		out, err := Answer(RenderChatML(chat, RenderOptions{}))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if tc.call == "" {
-			if strings.Contains(out, `"Read"`) || strings.Contains(out, `"view_image"`) {
-				t.Errorf("%q: read an image: %s", tc.user, out)
-			}
+			require.NotContains(t, out, `"Read"`, "%q: read an image: %s", tc.user, out)
+			require.NotContains(t, out, `"view_image"`, "%q: read an image: %s", tc.user, out)
 			continue
 		}
-		if !strings.Contains(out, callOpen+"\n"+tc.call+"\n"+callClose) {
-			t.Errorf("%q: %s", tc.user, out)
-		}
+		require.Contains(t, out, callOpen+"\n"+tc.call+"\n"+callClose, "%q: %s", tc.user, out)
 	}
 
 	chat := chatRequest(t, `{"model":"m","messages":[{"role":"user","content":"What is in shot.png?"},
 		{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"Read","arguments":"{\"file_path\":\"shot.png\"}"}}]},
 		{"role":"tool","tool_call_id":"c1","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}]}],"tools":[`+readTool+`]}`)
 	prompt := RenderChatML(chat, RenderOptions{})
-	if strings.Count(prompt, VisionPlaceholder) != 1 {
-		t.Fatalf("prompt: %s", prompt)
-	}
+	require.Equal(t, 1, strings.Count(prompt, VisionPlaceholder), "prompt: %s", prompt)
 	out, err := respond(prompt, []engine.Image{{MediaType: "image/png", Width: 120, Height: 80, Bytes: 999}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "Done. The tool returned:\n\n" + "[image]" + "\n\nI received 1 image: PNG 120×80 (999 bytes)."; !strings.HasSuffix(out, want) {
-		t.Errorf("answer %q, want suffix %q", out, want)
-	}
+	require.NoError(t, err)
+	want := "Done. The tool returned:\n\n" + "[image]" + "\n\nI received 1 image: PNG 120×80 (999 bytes)."
+	require.True(t, strings.HasSuffix(out, want), "answer %q, want suffix %q", out, want)
 }
 
 func quoteJSON(s string) string {
@@ -68,15 +59,13 @@ func TestEngineImageCache(t *testing.T) {
 		{"role":"user","content":[{"type":"text","text":"What is in this screenshot?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}},{"type":"text","text":"`+strings.Repeat("Describe it in detail. ", 8)+`"}]}]}`)
 	prompt := RenderChatML(chat, RenderOptions{})
 	at := strings.Index(prompt, VisionPlaceholder)
-	if at < 0 || strings.Count(prompt, VisionPlaceholder) != 1 {
-		t.Fatalf("prompt: %s", prompt)
-	}
+	require.GreaterOrEqual(t, at, 0, "prompt: %s", prompt)
+	require.Equal(t, 1, strings.Count(prompt, VisionPlaceholder), "prompt: %s", prompt)
 	const block = 16 * 4 // the default cache's block: 16 tokens of 4 bytes
 	before := int64(at / block * 16)
 	whole := int64((len(prompt) - 1) / block * 16)
-	if before == 0 || before >= whole {
-		t.Fatalf("the image must sit inside the prompt: at %d of %d bytes", at, len(prompt))
-	}
+	require.NotEqual(t, int64(0), before, "the image must sit inside the prompt: at %d of %d bytes", at, len(prompt))
+	require.Less(t, before, whole, "the image must sit inside the prompt: at %d of %d bytes", at, len(prompt))
 	img := func(h string) []engine.Image {
 		return []engine.Image{{MediaType: "image/png", Width: 64, Height: 32, Bytes: 100, Hash: h}}
 	}
@@ -91,25 +80,20 @@ func TestEngineImageCache(t *testing.T) {
 		{img("bbbb"), whole},
 	} {
 		st, err := e.Generate(context.Background(), &engine.Request{Model: "m", Prompt: prompt, Images: tc.imgs, MaxTokens: 200})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var last *engine.Usage
 		for {
 			out, err := st.Next()
 			if err == io.EOF {
 				break
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if out.Usage != nil {
 				last = out.Usage
 			}
 		}
 		st.Close()
-		if last == nil || last.CachedTokens != tc.cached {
-			t.Errorf("request %d: usage %+v, want %d cached tokens", i, last, tc.cached)
-		}
+		require.NotNil(t, last, "request %d: usage %+v, want %d cached tokens", i, last, tc.cached)
+		require.Equal(t, tc.cached, last.CachedTokens, "request %d: usage %+v, want %d cached tokens", i, last, tc.cached)
 	}
 }

@@ -13,14 +13,13 @@ import (
 
 	"github.com/agentwire/agentwire/preprocess/engine"
 	"github.com/agentwire/agentwire/protocols/openai"
+	"github.com/stretchr/testify/require"
 )
 
 func chatRequest(t *testing.T, body string) *openai.ChatRequest {
 	t.Helper()
 	r, err := openai.DecodeChatRequest([]byte(body), openai.DecodeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return r
 }
 
@@ -124,9 +123,7 @@ func TestPieces(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if strings.Join(got, "") != "<think>\nHi, wörld</think>\n\n<tool_call>\n{\"a\": 1}" {
-		t.Error("pieces lose bytes")
-	}
+	require.Equal(t, "<think>\nHi, wörld</think>\n\n<tool_call>\n{\"a\": 1}", strings.Join(got, ""), "pieces lose bytes")
 }
 
 func TestEngineLimits(t *testing.T) {
@@ -169,9 +166,8 @@ func TestEngineLimits(t *testing.T) {
 func TestExampleArgsValidJSON(t *testing.T) {
 	for _, schema := range []string{`{}`, `not json`, `{"type":"object","properties":{"a":{"anyOf":[{"type":"integer"},{"type":"null"}]}},"required":["a","missing"]}`} {
 		args, err := exampleArgs(json.RawMessage(schema), "echo hello", true)
-		if err != nil || !json.Valid([]byte(args)) {
-			t.Errorf("%s: %s %v", schema, args, err)
-		}
+		require.NoError(t, err, "%s: %s %v", schema, args, err)
+		require.True(t, json.Valid([]byte(args)), "%s: %s %v", schema, args, err)
 	}
 }
 
@@ -216,18 +212,16 @@ func TestExampleArgsBounded(t *testing.T) {
 			runtime.ReadMemStats(&m0)
 			args, err := exampleArgs(json.RawMessage(tt.schema), "echo hello", false)
 			runtime.ReadMemStats(&m1)
-			if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 64<<20 {
-				t.Errorf("allocated %d bytes", alloc)
-			}
+			alloc := m1.TotalAlloc - m0.TotalAlloc
+			require.LessOrEqual(t, alloc, uint64(64<<20), "allocated %d bytes", alloc)
 			if tt.refused {
-				if !errors.Is(err, ErrArgumentsTooLarge) || args != "" {
-					t.Fatalf("got %d bytes, error %v; want ErrArgumentsTooLarge", len(args), err)
-				}
+				require.ErrorIs(t, err, ErrArgumentsTooLarge, "got %d bytes, error %v; want ErrArgumentsTooLarge", len(args), err)
+				require.Equal(t, "", args, "got %d bytes, error %v; want ErrArgumentsTooLarge", len(args), err)
 				return
 			}
-			if err != nil || !json.Valid([]byte(args)) || len(args) > MaxArgumentBytes {
-				t.Fatalf("%.200s (%d bytes): %v", args, len(args), err)
-			}
+			require.NoError(t, err, "%.200s (%d bytes): %v", args, len(args), err)
+			require.True(t, json.Valid([]byte(args)), "%.200s (%d bytes): %v", args, len(args), err)
+			require.LessOrEqual(t, len(args), MaxArgumentBytes, "%.200s (%d bytes): %v", args, len(args), err)
 		})
 	}
 }
@@ -239,14 +233,14 @@ func TestAnswerRefusal(t *testing.T) {
 	prompt := RenderChatML(chatRequest(t, body), RenderOptions{})
 	_, err := Answer(prompt)
 	var ee *engine.Error
-	if !errors.As(err, &ee) || ee.Kind != engine.ErrorBadRequest || ee.Status != 400 || !errors.Is(err, ErrArgumentsTooLarge) {
-		t.Fatalf("%#v", err)
-	}
-	if got := Script(prompt); got != err.Error() {
-		t.Errorf("Script = %q", got)
-	}
+	require.True(t, errors.As(err, &ee), "%#v", err)
+	require.Equal(t, engine.ErrorBadRequest, ee.Kind, "%#v", err)
+	require.Equal(t, 400, ee.Status, "%#v", err)
+	require.ErrorIs(t, err, ErrArgumentsTooLarge, "%#v", err)
+	got := Script(prompt)
+	require.Equal(t, err.Error(), got, "Script = %q", got)
 	st, err := NewEngine(nil, 0).Generate(context.Background(), &engine.Request{Prompt: prompt, MaxTokens: 10})
-	if st != nil || !errors.As(err, &ee) || ee.Kind != engine.ErrorBadRequest {
-		t.Fatalf("engine: %v %v", st, err)
-	}
+	require.False(t, st != nil, "engine: %v %v", st, err)
+	require.True(t, errors.As(err, &ee), "engine: %v %v", st, err)
+	require.Equal(t, engine.ErrorBadRequest, ee.Kind, "engine: %v %v", st, err)
 }

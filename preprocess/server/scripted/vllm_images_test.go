@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/agentwire/agentwire/tokenizers"
+	"github.com/stretchr/testify/require"
 )
 
 // byteTok is a tokenizer for tests: one id per byte, and the Qwen-VL
@@ -96,13 +97,10 @@ func TestVLLMImageCache(t *testing.T) {
 	}
 	const block = 16 // the default cache's block
 	before, whole := at/block*block, (len(ids)-1)/block*block
-	if at < block || before >= whole {
-		t.Fatalf("the image must sit inside the prompt: at %d of %d ids", at, len(ids))
-	}
+	require.GreaterOrEqual(t, at, block, "the image must sit inside the prompt: at %d of %d ids", at, len(ids))
+	require.Less(t, before, whole, "the image must sit inside the prompt: at %d of %d ids", at, len(ids))
 	var pngBytes bytes.Buffer
-	if err := png.Encode(&pngBytes, image.NewGray(image.Rect(0, 0, 64, 32))); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, png.Encode(&pngBytes, image.NewGray(image.Rect(0, 0, 64, 32))))
 	url := "data:image/png;base64," + base64.StdEncoding.EncodeToString(pngBytes.Bytes()) // 2 tokens: 1 more than its placeholder
 	idsJSON, _ := json.Marshal(ids)
 	for i, tc := range []struct {
@@ -116,9 +114,7 @@ func TestVLLMImageCache(t *testing.T) {
 	} {
 		body := fmt.Sprintf(`{"token_ids":%s,"content_parts":[{"type":"image_url","url":%q,"uuid":%q}],"sampling_params":{"max_tokens":500},"stream":true}`, idsJSON, url, tc.uuid)
 		resp, err := http.Post(srv.URL+"/inference/v1/generate", "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		var last struct {
@@ -131,24 +127,19 @@ func TestVLLMImageCache(t *testing.T) {
 		}
 		for _, line := range strings.Split(string(b), "\n") {
 			if data, ok := strings.CutPrefix(line, "data: "); ok && strings.Contains(data, `"usage":{`) {
-				if err := json.Unmarshal([]byte(data), &last); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, json.Unmarshal([]byte(data), &last))
 			}
 		}
-		if resp.StatusCode != 200 || last.Usage == nil || last.Usage.Details.Cached != tc.cached || last.Usage.PromptTokens != len(ids)+1 {
-			t.Errorf("request %d (%s): %d usage %+v, want %d cached of %d: %.300s", i, tc.uuid, resp.StatusCode, last.Usage, tc.cached, len(ids)+1, b)
-		}
+		require.Equal(t, 200, resp.StatusCode, "request %d (%s): %d usage %+v, want %d cached of %d: %.300s", i, tc.uuid, resp.StatusCode, last.Usage, tc.cached, len(ids)+1, b)
+		require.NotNil(t, last.Usage, "request %d (%s): %d usage %+v, want %d cached of %d: %.300s", i, tc.uuid, resp.StatusCode, last.Usage, tc.cached, len(ids)+1, b)
+		require.Equal(t, tc.cached, last.Usage.Details.Cached, "request %d (%s): %d usage %+v, want %d cached of %d: %.300s", i, tc.uuid, resp.StatusCode, last.Usage, tc.cached, len(ids)+1, b)
+		require.Equal(t, len(ids)+1, last.Usage.PromptTokens, "request %d (%s): %d usage %+v, want %d cached of %d: %.300s", i, tc.uuid, resp.StatusCode, last.Usage, tc.cached, len(ids)+1, b)
 	}
 
 	// The scripted engine serves images only: another part is refused.
 	body := fmt.Sprintf(`{"token_ids":%s,"content_parts":[{"type":"input_audio","url":"x"}],"sampling_params":{"max_tokens":5},"stream":true}`, idsJSON)
 	resp, err := http.Post(srv.URL+"/inference/v1/generate", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusBadRequest {
-		t.Errorf("audio part: %d", resp.StatusCode)
-	}
+	require.Equal(t, http.StatusBadRequest, resp.StatusCode, "audio part: %d", resp.StatusCode)
 }
