@@ -255,6 +255,7 @@ func (g *pythonic) textMarkers() []marker {
 func (g *pythonic) open(arg int) {
 	if g.wrapped {
 		g.skipping, g.parens, g.afterSep, g.list = false, false, false, false
+		g.cand.released = false
 		g.clearList()
 		g.st = pyBlockStart
 		return
@@ -280,6 +281,7 @@ func (g *pythonic) reset() {
 	g.kw = shrink(g.kw)
 	g.radixD = shrink(g.radixD)
 	g.calls = g.calls[:0]
+	g.cand.released = false
 	g.stk = g.stk[:0]
 }
 
@@ -521,9 +523,14 @@ func (g *pythonic) feed(b []byte, final bool) (int, blockStatus) {
 	}
 	if g.wrapped {
 		if g.held() > g.limit {
-			// A call too long to hold: the rest of the block is dropped.
-			g.clearList()
-			g.st = pySkipBlock
+			// A call too long to hold: nothing more of it is stored (the
+			// guards on cand.released), but it is parsed on, so its
+			// strings end where they end, and it is dropped with the rest
+			// of the block at its ')' (endCall) or wherever the block
+			// breaks — the same place whatever the chunking (switching to
+			// pySkipBlock here would find a closer inside a string that
+			// the whole feed reads as the string's).
+			g.cand.released = true
 		}
 		return i, blockMore
 	}
@@ -1221,7 +1228,7 @@ func (g *pythonic) endCall() {
 	g.afterSep = false
 	g.st = pyAfterCall
 	if g.wrapped {
-		if g.held() > g.limit {
+		if g.cand.released || g.held() > g.limit {
 			g.clearList()
 			g.st = pySkipBlock
 			return
