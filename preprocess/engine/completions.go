@@ -404,30 +404,11 @@ func appendCompletionsRequest(b []byte, req *Request, o completionsOptions) ([]b
 		j.int("n", int64(req.N))
 	}
 	appendSampling(&j, &req.Sampling, o.flavor == flavorTRT)
-	if len(req.Stop.Strings) > 0 {
-		j.strs("stop", req.Stop.Strings)
+	includeKey := "include_stop_str_in_output"
+	if o.flavor == flavorSGLang {
+		includeKey = "no_stop_trim"
 	}
-	if ids := len(req.Stop.HiddenIDs) + len(req.Stop.VisibleIDs); ids > 0 && !req.IgnoreEOS {
-		j.ids("stop_token_ids", req.Stop.HiddenIDs, req.Stop.VisibleIDs)
-	}
-	// Visible stop ids must reach the output text, which these engines
-	// only do with include_stop_str_in_output; it also keeps stop strings,
-	// so it is only set for visible ids when no hidden stop string exists.
-	include := req.Stop.IncludeStrings || len(req.Stop.VisibleIDs) > 0 && len(req.Stop.Strings) == 0
-	if include {
-		if o.flavor == flavorSGLang {
-			j.bool("no_stop_trim", true)
-		} else {
-			j.bool("include_stop_str_in_output", true)
-		}
-	}
-	if req.IgnoreEOS {
-		j.bool("ignore_eos", true)
-	}
-	j.bool("skip_special_tokens", req.SkipSpecialTokens)
-	if !req.SkipSpecialTokens {
-		j.bool("spaces_between_special_tokens", false)
-	}
+	appendStops(&j, req, includeKey)
 	if req.Logprobs {
 		n := req.TopLogprobs
 		if o.maxTopLogprobs > 0 && n > o.maxTopLogprobs {
@@ -470,6 +451,33 @@ func appendCompletionsRequest(b []byte, req *Request, o completionsOptions) ([]b
 // appendSampling appends the sampling options under their OpenAI/vLLM
 // names (shared by vLLM, SGLang's OpenAI API and trtllm-serve). trtllm
 // has no "all tokens" top_k below 1: top_k <= 0 is left out there.
+// appendStops writes the stop conditions and the special-token switches,
+// as every token-in request spells them: stop, stop_token_ids (not with
+// IgnoreEOS), includeKey (vLLM's include_stop_str_in_output, SGLang's
+// no_stop_trim), ignore_eos, skip_special_tokens and
+// spaces_between_special_tokens. Visible stop ids must reach the output
+// text, which these engines only do with includeKey; it also keeps stop
+// strings, so it is only set for visible ids when no hidden stop string
+// exists.
+func appendStops(j *jsonObj, req *Request, includeKey string) {
+	if len(req.Stop.Strings) > 0 {
+		j.strs("stop", req.Stop.Strings)
+	}
+	if len(req.Stop.HiddenIDs)+len(req.Stop.VisibleIDs) > 0 && !req.IgnoreEOS {
+		j.ids("stop_token_ids", req.Stop.HiddenIDs, req.Stop.VisibleIDs)
+	}
+	if req.Stop.IncludeStrings || len(req.Stop.VisibleIDs) > 0 && len(req.Stop.Strings) == 0 {
+		j.bool(includeKey, true)
+	}
+	if req.IgnoreEOS {
+		j.bool("ignore_eos", true)
+	}
+	j.bool("skip_special_tokens", req.SkipSpecialTokens)
+	if !req.SkipSpecialTokens {
+		j.bool("spaces_between_special_tokens", false)
+	}
+}
+
 func appendSampling(j *jsonObj, s *Sampling, trt bool) {
 	if s.Temperature != nil {
 		j.float("temperature", *s.Temperature)

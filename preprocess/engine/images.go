@@ -140,22 +140,7 @@ func appendVLLMGenerateRequest(b []byte, req *Request, o completionsOptions) ([]
 		sp.int("n", int64(req.N))
 	}
 	appendSampling(&sp, &req.Sampling, false)
-	if len(req.Stop.Strings) > 0 {
-		sp.strs("stop", req.Stop.Strings)
-	}
-	if len(req.Stop.HiddenIDs)+len(req.Stop.VisibleIDs) > 0 && !req.IgnoreEOS {
-		sp.ids("stop_token_ids", req.Stop.HiddenIDs, req.Stop.VisibleIDs)
-	}
-	if req.Stop.IncludeStrings || len(req.Stop.VisibleIDs) > 0 && len(req.Stop.Strings) == 0 {
-		sp.bool("include_stop_str_in_output", true)
-	}
-	if req.IgnoreEOS {
-		sp.bool("ignore_eos", true)
-	}
-	sp.bool("skip_special_tokens", req.SkipSpecialTokens)
-	if !req.SkipSpecialTokens {
-		sp.bool("spaces_between_special_tokens", false)
-	}
+	appendStops(&sp, req, "include_stop_str_in_output")
 	if g := req.Guided; g != nil {
 		o.legacyGuided = false // sampling_params take structured_outputs
 		if err := appendGuided(&sp, g, o); err != nil {

@@ -150,22 +150,7 @@ func appendSGLangRequest(b []byte, req *Request) ([]byte, error) {
 	if s.Seed != nil {
 		sp.int("sampling_seed", *s.Seed)
 	}
-	if len(req.Stop.Strings) > 0 {
-		sp.strs("stop", req.Stop.Strings)
-	}
-	if len(req.Stop.HiddenIDs)+len(req.Stop.VisibleIDs) > 0 && !req.IgnoreEOS {
-		sp.ids("stop_token_ids", req.Stop.HiddenIDs, req.Stop.VisibleIDs)
-	}
-	if req.Stop.IncludeStrings || len(req.Stop.VisibleIDs) > 0 && len(req.Stop.Strings) == 0 {
-		sp.bool("no_stop_trim", true)
-	}
-	if req.IgnoreEOS {
-		sp.bool("ignore_eos", true)
-	}
-	sp.bool("skip_special_tokens", req.SkipSpecialTokens)
-	if !req.SkipSpecialTokens {
-		sp.bool("spaces_between_special_tokens", false)
-	}
+	appendStops(&sp, req, "no_stop_trim")
 	if g := req.Guided; g != nil {
 		switch {
 		case len(g.JSONSchema) > 0:
